@@ -1,5 +1,5 @@
 /** Two projects: fast unit specs beside the code, and end-to-end suites that run the real app against the upstream emulators. */
-const tsJest = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] };
+const tsJest = { '^.+\\.ts$': 'ts-jest' };
 module.exports = {
   projects: [
     {
