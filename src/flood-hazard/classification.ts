@@ -1,0 +1,465 @@
+/**
+ * Flood classification rules: turn what NFHL says about one point into the service's flood
+ * determination (CONTRACT.md sections 3 and 4). Pure functions only: no I/O, no clock, no locale.
+ */
+import {
+  Community,
+  Coverage,
+  FirmPanel,
+  FirmPanelAttributes,
+  FloodDetermination,
+  FloodHazardZoneAttributes,
+  GeoPoint,
+  Lomr,
+  LomrAttributes,
+  NfhlPointData,
+  PoliticalJurisdictionAttributes,
+  RiskLevel,
+  ZoneAtPoint,
+} from './flood-hazard.types';
+
+/** NFHL's numeric "no value" sentinel. */
+const NFHL_NUMBER_NONE = -9999;
+
+const FEET_PER_METER = 3.28084;
+const CENTIMETERS_PER_FOOT = 30.48;
+
+/** Flood zone codes that classify a point. Anything else in FLD_ZONE is not a zone. */
+export type FloodZoneCode = 'V' | 'VE' | 'A' | 'AE' | 'AH' | 'AO' | 'AR' | 'A99' | 'X' | 'B' | 'C' | 'D';
+
+/** FLD_ZONE values that are polygons of the map but say nothing about flood risk. */
+export type NonZoneCode = 'OPEN WATER' | 'AREA NOT INCLUDED';
+
+const FLOOD_ZONE_CODES: ReadonlySet<string> = new Set<FloodZoneCode>([
+  'V', 'VE', 'A', 'AE', 'AH', 'AO', 'AR', 'A99', 'X', 'B', 'C', 'D',
+]);
+const NON_ZONE_CODES: ReadonlySet<string> = new Set<NonZoneCode>(['OPEN WATER', 'AREA NOT INCLUDED']);
+
+/**
+ * Severity classes, each with its rank (0 = most severe). Classes sharing a rank are equally severe;
+ * ties are then broken by higher static BFE, then higher depth, then the order NFHL returned them.
+ */
+export const ZONE_SEVERITY = {
+  VE: 0,
+  V: 1,
+  /** AE or A whose subtype is a floodway: the channel itself, where development is restricted. */
+  A_FLOODWAY: 2,
+  AE: 3,
+  AH: 4,
+  AO: 5,
+  A: 6,
+  AR: 7,
+  A99: 8,
+  X_SHADED: 9,
+  B: 9,
+  D: 10,
+  X_UNSHADED: 11,
+  C: 11,
+  OPEN_WATER: 12,
+  AREA_NOT_INCLUDED: 12,
+} as const;
+
+export type ZoneSeverityClass = keyof typeof ZONE_SEVERITY;
+
+/** The classification of one zone polygon at the point. */
+export interface ZoneClassification {
+  /** Normalised FLD_ZONE (trimmed, upper case). */
+  floodZone: FloodZoneCode;
+  /** ZONE_SUBTY as published (trimmed), or null when NFHL left it empty. */
+  zoneSubtype: string | null;
+  severityClass: ZoneSeverityClass;
+  /** Index into ZONE_SEVERITY order; lower is more severe. */
+  severityRank: number;
+  inSpecialFloodHazardArea: boolean;
+  riskLevel: Exclude<RiskLevel, 'unknown'>;
+  isFloodway: boolean;
+  meaning: string;
+  staticBaseFloodElevationFt: number | null;
+  depthFt: number | null;
+  verticalDatum: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value helpers
+// ---------------------------------------------------------------------------------------------
+
+/** NFHL text with its many spellings of "none" (null, "", " ", "<Null>", "-9999") reduced to null. */
+export function nfhlText(value: unknown): string | null {
+  if (typeof value === 'number') {
+    return Number.isFinite(value) && value !== NFHL_NUMBER_NONE ? String(value) : null;
+  }
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  if (text === '' || text === '-9999' || text.toLowerCase() === '<null>') return null;
+  return text;
+}
+
+/** A usable NFHL number, or null for null/undefined/NaN and the -9999 sentinel. */
+function nfhlNumber(value: number | null | undefined): number | null {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value === NFHL_NUMBER_NONE) return null;
+  return value;
+}
+
+function roundToTenth(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+/**
+ * A length (BFE or depth) in feet. NFHL publishes most lengths in feet; LEN_UNIT names the
+ * exceptions. A missing or unrecognised unit is taken as feet, NFHL's default.
+ */
+export function lengthInFeet(value: number | null | undefined, unit: string | null | undefined): number | null {
+  const length = nfhlNumber(value);
+  if (length === null) return null;
+  const unitName = nfhlText(unit)?.toLowerCase();
+  if (unitName === 'meters' || unitName === 'meter' || unitName === 'm') return roundToTenth(length * FEET_PER_METER);
+  if (unitName === 'centimeters' || unitName === 'centimeter' || unitName === 'cm') {
+    return roundToTenth(length / CENTIMETERS_PER_FOOT);
+  }
+  return length;
+}
+
+/** Epoch ms of a real NFHL date, or null for sentinels and the 9999-09-09 "no date" placeholder. */
+function nfhlEpochMs(value: number | null | undefined): number | null {
+  const ms = nfhlNumber(value);
+  if (ms === null) return null;
+  const date = new Date(ms);
+  if (Number.isNaN(date.getTime())) return null;
+  // NFHL writes 9999-09-09 for "no date"; any date that far out is a placeholder, not a real date.
+  if (date.getUTCFullYear() >= 9999) return null;
+  return ms;
+}
+
+/**
+ * An NFHL date (epoch ms, UTC midnight) as YYYY-MM-DD in UTC. Local time would move dates a day back
+ * in US time zones, so only UTC is used.
+ */
+export function formatNfhlDate(value: number | null | undefined): string | null {
+  const ms = nfhlEpochMs(value);
+  return ms === null ? null : new Date(ms).toISOString().slice(0, 10);
+}
+
+/** FEMA Flood Map Service Center search for the point, for the user to verify the answer. */
+export function femaMapUrl(point: GeoPoint): string {
+  return `https://msc.fema.gov/portal/search?AddressQuery=${String(point.lat)}%2C${String(point.lon)}`;
+}
+
+/** FLD_ZONE trimmed, upper-cased and with inner whitespace collapsed, or null when empty. */
+function normaliseZoneCode(value: string | null | undefined): string | null {
+  const text = nfhlText(value);
+  return text === null ? null : text.toUpperCase().replace(/\s+/g, ' ');
+}
+
+function isFloodwaySubtype(subtype: string | null): boolean {
+  return subtype !== null && subtype.toUpperCase().includes('FLOODWAY');
+}
+
+/**
+ * Whether an X polygon is shaded X (moderate risk). The shaded subtypes name the 0.2% or 1% chance
+ * flood or a levee. Unshaded is only "AREA OF MINIMAL FLOOD HAZARD" or no subtype. Any other subtype
+ * text on an X polygon is read as shaded: calling an unknown area "minimal" would understate the risk,
+ * which is the worse mistake for a flood service.
+ */
+function isShadedX(subtype: string | null): boolean {
+  if (subtype === null) return false;
+  const text = subtype.toUpperCase().replace(/\s+/g, ' ');
+  if (text.includes('0.2 PCT') || text.includes('0.2PCT') || text.includes('1 PCT') || text.includes('LEVEE')) return true;
+  return text !== 'AREA OF MINIMAL FLOOD HAZARD';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zone classification
+// ---------------------------------------------------------------------------------------------
+
+const FLOODWAY_NOTE = ' The point is in the regulatory floodway, where development is restricted.';
+
+const HIGH_RISK = 'High-risk area (1% annual chance flood)';
+const COASTAL_HIGH_RISK =
+  'Very-high-risk coastal area: a coastal high-hazard area with a 1% annual chance flood and additional hazards from storm waves';
+
+/** Plain-language meaning per zone, in the service's own words; each starts with the risk. Never says "safe". */
+const ZONE_MEANING: Record<ZoneKind, string> = {
+  VE: `${COASTAL_HIGH_RISK}; a base flood elevation has been determined.`,
+  V: `${COASTAL_HIGH_RISK}; no base flood elevation has been determined.`,
+  AE: `${HIGH_RISK} with a base flood elevation determined.`,
+  AH: `${HIGH_RISK} of shallow flooding, usually ponding, with a base flood elevation determined.`,
+  AO: `${HIGH_RISK} of shallow sheet-flow flooding, usually on slopes, given as a flood depth instead of a base flood elevation.`,
+  A: `${HIGH_RISK}; no base flood elevation has been determined.`,
+  AR: `${HIGH_RISK} where a flood-control levee is being restored to give protection again.`,
+  A99: `${HIGH_RISK} that will be protected by a federal flood-control levee still under construction.`,
+  X_SHADED:
+    'Moderate-risk area: 0.2% annual chance flood, or 1% annual chance flood with average depths under 1 foot, or reduced risk behind a levee. Outside the Special Flood Hazard Area, but flooding can happen.',
+  B: 'Moderate-risk area: 0.2% annual chance flood, or 1% annual chance flood with average depths under 1 foot, or reduced risk behind a levee. Outside the Special Flood Hazard Area, but flooding can happen.',
+  D: 'Undetermined risk: possible but undetermined flood hazard; the area has not been studied.',
+  X_UNSHADED:
+    'Minimal-risk area: minimal flood hazard, outside the 1% and 0.2% annual chance floodplains. Flooding can still happen.',
+  C: 'Minimal-risk area: minimal flood hazard, outside the 1% and 0.2% annual chance floodplains. Flooding can still happen.',
+};
+
+/** Meaning when no flood zone applies (mapped_no_zone, unmapped). */
+const UNKNOWN_MEANING =
+  'Unknown flood risk: FEMA gives no flood zone for this exact point, so the flood hazard here is unknown. This is not the same as "not in a flood zone".';
+
+const RISK_BY_ZONE: Record<FloodZoneCode, { sfha: boolean; risk: Exclude<RiskLevel, 'unknown'> }> = {
+  V: { sfha: true, risk: 'very_high' },
+  VE: { sfha: true, risk: 'very_high' },
+  A: { sfha: true, risk: 'high' },
+  AE: { sfha: true, risk: 'high' },
+  AH: { sfha: true, risk: 'high' },
+  AO: { sfha: true, risk: 'high' },
+  AR: { sfha: true, risk: 'high' },
+  A99: { sfha: true, risk: 'high' },
+  X: { sfha: false, risk: 'moderate' }, // minimal when unshaded, see classifyZone
+  B: { sfha: false, risk: 'moderate' },
+  C: { sfha: false, risk: 'minimal' },
+  D: { sfha: false, risk: 'undetermined' },
+};
+
+/** A zone code with X split into shaded and unshaded: what the meaning and risk depend on. */
+type ZoneKind = Exclude<FloodZoneCode, 'X'> | 'X_SHADED' | 'X_UNSHADED';
+
+function zoneKindOf(zone: FloodZoneCode, subtype: string | null): ZoneKind {
+  if (zone === 'X') return isShadedX(subtype) ? 'X_SHADED' : 'X_UNSHADED';
+  return zone;
+}
+
+/**
+ * Classify one Flood Hazard Zones polygon. Returns null when FLD_ZONE is not a flood zone
+ * (OPEN WATER, AREA NOT INCLUDED, blank or unknown codes). SFHA follows the zone code, which
+ * defines an SFHA, never SFHA_TF (a few published rows contradict their own zone).
+ */
+export function classifyZone(zone: FloodHazardZoneAttributes): ZoneClassification | null {
+  const code = normaliseZoneCode(zone.FLD_ZONE);
+  if (code === null || !FLOOD_ZONE_CODES.has(code)) return null;
+  const floodZone = code as FloodZoneCode;
+  const zoneSubtype = nfhlText(zone.ZONE_SUBTY);
+  const zoneKind = zoneKindOf(floodZone, zoneSubtype);
+  const isFloodway = isFloodwaySubtype(zoneSubtype);
+  const severityClass: ZoneSeverityClass = (floodZone === 'AE' || floodZone === 'A') && isFloodway ? 'A_FLOODWAY' : zoneKind;
+  const riskLevel = zoneKind === 'X_UNSHADED' ? 'minimal' : RISK_BY_ZONE[floodZone].risk;
+  // A floodway subtype refines the zone's meaning rather than replacing it.
+  const meaning = isFloodway ? `${ZONE_MEANING[zoneKind]}${FLOODWAY_NOTE}` : ZONE_MEANING[zoneKind];
+
+  return {
+    floodZone,
+    zoneSubtype,
+    severityClass,
+    severityRank: ZONE_SEVERITY[severityClass],
+    inSpecialFloodHazardArea: RISK_BY_ZONE[floodZone].sfha,
+    riskLevel,
+    isFloodway,
+    meaning,
+    staticBaseFloodElevationFt: lengthInFeet(zone.STATIC_BFE, zone.LEN_UNIT),
+    depthFt: lengthInFeet(zone.DEPTH, zone.LEN_UNIT),
+    verticalDatum: nfhlText(zone.V_DATUM),
+  };
+}
+
+/** A polygon at the point, as far as ordering and zonesAtPoint are concerned. */
+interface RankedPolygon {
+  entry: ZoneAtPoint;
+  severityRank: number;
+  depthFt: number | null;
+  order: number;
+  zone: ZoneClassification | null;
+}
+
+function rankPolygons(zones: FloodHazardZoneAttributes[]): RankedPolygon[] {
+  const ranked: RankedPolygon[] = [];
+  zones.forEach((attributes, order) => {
+    const zone = classifyZone(attributes);
+    if (zone) {
+      ranked.push({
+        entry: {
+          floodZone: zone.floodZone,
+          zoneSubtype: zone.zoneSubtype,
+          inSpecialFloodHazardArea: zone.inSpecialFloodHazardArea,
+          staticBaseFloodElevationFt: zone.staticBaseFloodElevationFt,
+        },
+        severityRank: zone.severityRank,
+        depthFt: zone.depthFt,
+        order,
+        zone,
+      });
+      return;
+    }
+    const code = normaliseZoneCode(attributes.FLD_ZONE);
+    if (code !== null && NON_ZONE_CODES.has(code)) {
+      // Listed so the client sees why there is no zone; they carry no flood information.
+      ranked.push({
+        entry: {
+          floodZone: code,
+          zoneSubtype: nfhlText(attributes.ZONE_SUBTY),
+          inSpecialFloodHazardArea: null,
+          staticBaseFloodElevationFt: null,
+        },
+        severityRank: code === 'OPEN WATER' ? ZONE_SEVERITY.OPEN_WATER : ZONE_SEVERITY.AREA_NOT_INCLUDED,
+        depthFt: null,
+        order,
+        zone: null,
+      });
+    }
+  });
+  return ranked.sort(
+    (a, b) =>
+      a.severityRank - b.severityRank ||
+      compareDescendingNullsLast(a.entry.staticBaseFloodElevationFt, b.entry.staticBaseFloodElevationFt) ||
+      compareDescendingNullsLast(a.depthFt, b.depthFt) ||
+      a.order - b.order,
+  );
+}
+
+function compareDescendingNullsLast(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return b - a;
+}
+
+function distinctZonesAtPoint(ranked: RankedPolygon[]): ZoneAtPoint[] {
+  const seen = new Set<string>();
+  const result: ZoneAtPoint[] = [];
+  for (const { entry } of ranked) {
+    const key = JSON.stringify([
+      entry.floodZone,
+      entry.zoneSubtype,
+      entry.inSpecialFloodHazardArea,
+      entry.staticBaseFloodElevationFt,
+    ]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push(entry);
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Panels, community, LOMRs
+// ---------------------------------------------------------------------------------------------
+
+function toFirmPanel(attributes: FirmPanelAttributes): FirmPanel | null {
+  const panel = nfhlText(attributes.FIRM_PAN);
+  if (panel === null) return null;
+  // FIRM_PAN is 11 characters: 6 of DFIRM id, 4 of panel number, 1 suffix letter (72000C0330J).
+  const derivedNumber = panel.length === 11 ? panel.slice(6, 10) : null;
+  const derivedSuffix = /[A-Z]$/i.test(panel) ? panel.slice(-1) : null;
+  return {
+    panel,
+    panelNumber: nfhlText(attributes.PANEL) ?? derivedNumber,
+    suffix: nfhlText(attributes.SUFFIX) ?? derivedSuffix,
+    effectiveDate: formatNfhlDate(attributes.EFF_DATE),
+    panelType: nfhlText(attributes.PANEL_TYP),
+  };
+}
+
+/** The panel in effect at the point: on a panel edge, the most recently effective one. */
+function selectFirmPanel(panels: FirmPanelAttributes[]): FirmPanel | null {
+  const candidates = panels
+    .map((attributes, order) => ({ attributes, order, effective: nfhlEpochMs(attributes.EFF_DATE) }))
+    .filter(({ attributes }) => nfhlText(attributes.FIRM_PAN) !== null)
+    .sort((a, b) => compareDescendingNullsLast(a.effective, b.effective) || a.order - b.order);
+  return candidates.length > 0 ? toFirmPanel(candidates[0].attributes) : null;
+}
+
+function toCommunity(jurisdictions: PoliticalJurisdictionAttributes[] | null): Community | null {
+  // null = the query failed: unknown, so no guess.
+  if (jurisdictions === null || jurisdictions.length === 0) return null;
+  const first = jurisdictions[0];
+  return { name: nfhlText(first.POL_NAME1), communityId: nfhlText(first.CID) };
+}
+
+function toLomrs(lomrs: LomrAttributes[] | null): Lomr[] | null {
+  // null = the query failed: unknown, never [] (which would claim there are none).
+  if (lomrs === null) return null;
+  const effective = lomrs
+    .filter((lomr) => nfhlText(lomr.STATUS)?.toLowerCase() === 'effective')
+    .map((lomr, order) => ({ lomr, order, effective: nfhlEpochMs(lomr.EFF_DATE) }))
+    .sort((a, b) => compareDescendingNullsLast(a.effective, b.effective) || a.order - b.order);
+  const seen = new Set<string | null>();
+  const result: Lomr[] = [];
+  for (const { lomr } of effective) {
+    const caseNumber = nfhlText(lomr.CASE_NO);
+    if (seen.has(caseNumber)) continue;
+    seen.add(caseNumber);
+    result.push({ caseNumber, effectiveDate: formatNfhlDate(lomr.EFF_DATE) });
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The determination
+// ---------------------------------------------------------------------------------------------
+
+function noZoneGuidance(coverage: Exclude<Coverage, 'mapped'>, firmPanel: FirmPanel | null): string {
+  if (coverage === 'mapped_no_zone') {
+    return (
+      "FEMA's flood map covers this area, but no flood-zone polygon contains this exact point " +
+      '(open water, an area not included in the map, or a seam between map polygons), so this result is not safe to rely on. ' +
+      'Move the point slightly (for example onto the building) or check the FEMA Flood Map Service Center (msc.fema.gov).'
+    );
+  }
+  const base = 'FEMA has no digital flood map (NFHL) for this location, so the flood risk here is unknown, not absent.';
+  if (firmPanel) {
+    return (
+      `${base} The area may be mapped on a paper FIRM (panel ${firmPanel.panel}): ` +
+      'check the FEMA Flood Map Service Center (msc.fema.gov) or the local floodplain administrator.'
+    );
+  }
+  return `${base} Check the FEMA Flood Map Service Center (msc.fema.gov) or the local floodplain administrator.`;
+}
+
+/**
+ * The flood determination (`result` of a lookup) for one point from everything NFHL said about it.
+ * The most severe zone polygon governs; no zone never means zone X.
+ */
+export function determineFloodHazard(data: NfhlPointData, point: GeoPoint): FloodDetermination {
+  const ranked = rankPolygons(data.zones);
+  const governing = ranked.find((polygon) => polygon.zone !== null)?.zone ?? null;
+  const zonesAtPoint = distinctZonesAtPoint(ranked);
+  const firmPanel = selectFirmPanel(data.panels);
+  const shared = {
+    firmPanel,
+    community: toCommunity(data.jurisdictions),
+    lomrs: toLomrs(data.lomrs),
+    zonesAtPoint,
+    femaMapUrl: femaMapUrl(point),
+  };
+
+  if (governing) {
+    return {
+      coverage: 'mapped',
+      isMapped: true,
+      floodZone: governing.floodZone,
+      zoneSubtype: governing.zoneSubtype,
+      isFloodway: governing.isFloodway,
+      inSpecialFloodHazardArea: governing.inSpecialFloodHazardArea,
+      riskLevel: governing.riskLevel,
+      staticBaseFloodElevationFt: governing.staticBaseFloodElevationFt,
+      verticalDatum: governing.verticalDatum,
+      depthFt: governing.depthFt,
+      meaning: governing.meaning,
+      guidance: null,
+      ...shared,
+    };
+  }
+
+  // Any Flood Hazard Zones polygon at all (OPEN WATER, AREA NOT INCLUDED, or an unreadable code)
+  // shows the point lies inside FEMA's digital map, even when availability was not asked.
+  const coverage: Exclude<Coverage, 'mapped'> =
+    data.inAvailability === true || data.zones.length > 0 ? 'mapped_no_zone' : 'unmapped';
+  return {
+    coverage,
+    isMapped: coverage !== 'unmapped',
+    floodZone: null,
+    zoneSubtype: null,
+    isFloodway: null,
+    inSpecialFloodHazardArea: null,
+    riskLevel: 'unknown',
+    staticBaseFloodElevationFt: null,
+    verticalDatum: null,
+    depthFt: null,
+    meaning: UNKNOWN_MEANING,
+    guidance: noZoneGuidance(coverage, firmPanel),
+    ...shared,
+  };
+}
