@@ -19,6 +19,8 @@ describe('loadAppConfig', () => {
       STALE_IF_ERROR_SECONDS: 0,
       UPSTREAM_MAX_CONCURRENCY: 16,
       SHUTDOWN_GRACE_MS: 10000,
+      CIRCUIT_BREAKER_THRESHOLD: 5,
+      CIRCUIT_BREAKER_HALF_OPEN_MS: 5000,
       RATE_LIMIT_PER_MINUTE: 0,
       TRUST_PROXY: false,
       LOG_LEVEL: 'info',

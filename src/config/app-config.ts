@@ -79,6 +79,14 @@ export class AppConfig {
   @IsInt() @Min(0) @Max(600000)
   SHUTDOWN_GRACE_MS = 10000;
 
+  /** Beyond CONTRACT section 8: consecutive failed lookups against one upstream that open its circuit. */
+  @IsInt() @Min(1) @Max(1000)
+  CIRCUIT_BREAKER_THRESHOLD = 5;
+
+  /** Beyond CONTRACT section 8: how long an open circuit fails fast before one probe call (matches Retry-After: 5). */
+  @IsInt() @Min(100) @Max(600000)
+  CIRCUIT_BREAKER_HALF_OPEN_MS = 5000;
+
   @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['redis', 'rediss'] })
   REDIS_URL?: string;
 

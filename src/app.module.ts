@@ -1,0 +1,25 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { LoggerModule } from 'nestjs-pino';
+import type { AppConfig } from './config/app-config';
+import { requestLogOptions } from './common/request-log';
+import { HealthModule } from './health/health.module';
+import { LookupModule } from './lookup/lookup.module';
+import { MetricsModule } from './metrics/metrics.module';
+
+/** The application, built from an already validated configuration (so tests can run several side by side). */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => ({ ...config })] }),
+        LoggerModule.forRoot(requestLogOptions(config.LOG_LEVEL)),
+        MetricsModule,
+        HealthModule,
+        LookupModule,
+      ],
+    };
+  }
+}

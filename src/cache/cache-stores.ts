@@ -1,0 +1,39 @@
+import { Logger } from '@nestjs/common';
+import KeyvRedis from '@keyv/redis';
+import { KeyvCacheableMemory } from 'cacheable';
+import { Keyv } from 'keyv';
+import type { AppConfig } from '../config/app-config';
+
+const logger = new Logger('Cache');
+
+/**
+ * The cache tiers: an in-process LRU bounded by CACHE_MAX_ENTRIES, then (with REDIS_URL) Redis shared
+ * by every replica. Redis is tuned to fail fast rather than queue commands while it is away, so an
+ * outage only costs shared hits, never requests.
+ */
+export function createCacheStores(config: Pick<AppConfig, 'CACHE_MAX_ENTRIES' | 'REDIS_URL'>): Keyv[] {
+  const memory = new Keyv({ store: new KeyvCacheableMemory({ lruSize: config.CACHE_MAX_ENTRIES }), namespace: 'fz' });
+  memory.serialize = undefined;
+  memory.deserialize = undefined;
+  if (!config.REDIS_URL) return [memory];
+
+  const redisStore = new KeyvRedis(
+    {
+      url: config.REDIS_URL,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
+    },
+    { throwOnConnectError: false, throwOnErrors: false, connectionTimeout: 1000 },
+  );
+  const redis = new Keyv({ store: redisStore, namespace: 'flood-zone' });
+  let reported = false;
+  const reportOnce = (error: unknown) => {
+    if (reported) return;
+    reported = true;
+    logger.warn(`Redis unavailable, serving from the in-memory cache only: ${String(error)}`);
+    setTimeout(() => (reported = false), 30_000).unref();
+  };
+  redis.on('error', reportOnce);
+  redisStore.on('error', reportOnce);
+  return [memory, redis];
+}

@@ -1,0 +1,23 @@
+import { CacheModule } from '@nestjs/cache-manager';
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app-config';
+import { createCacheStores } from './cache-stores';
+import { LookupCache } from './lookup-cache';
+
+@Module({
+  imports: [
+    CacheModule.registerAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) => ({
+        stores: createCacheStores({
+          CACHE_MAX_ENTRIES: config.get('CACHE_MAX_ENTRIES', { infer: true }),
+          REDIS_URL: config.get('REDIS_URL', { infer: true }),
+        }),
+      }),
+    }),
+  ],
+  providers: [LookupCache],
+  exports: [LookupCache],
+})
+export class LookupCacheModule {}

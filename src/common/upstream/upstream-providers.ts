@@ -1,0 +1,40 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { HttpModule } from '@nestjs/axios';
+import type { DynamicModule, Provider } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../../config/app-config';
+import { ServiceMetrics } from '../../metrics/service-metrics';
+import type { UpstreamName } from '../api-error';
+import { ResilientUpstream } from './resilient-upstream';
+
+/** An HTTP client with keep-alive connections reused, at most UPSTREAM_MAX_CONCURRENCY sockets per host. */
+export function upstreamHttpModule(): DynamicModule {
+  return HttpModule.registerAsync({
+    inject: [ConfigService],
+    useFactory: (config: ConfigService<AppConfig, true>) => {
+      const agentOptions = { keepAlive: true, maxSockets: config.get('UPSTREAM_MAX_CONCURRENCY', { infer: true }) };
+      return { httpAgent: new HttpAgent(agentOptions), httpsAgent: new HttpsAgent(agentOptions), maxRedirects: 0 };
+    },
+  });
+}
+
+/** The resilience policies of one upstream, built from the configuration and reporting to the metrics. */
+export function resilientUpstreamProvider(token: symbol, name: UpstreamName): Provider {
+  return {
+    provide: token,
+    inject: [ConfigService, ServiceMetrics],
+    useFactory: (config: ConfigService<AppConfig, true>, metrics: ServiceMetrics) =>
+      new ResilientUpstream(
+        name,
+        {
+          timeoutMs: config.get('UPSTREAM_TIMEOUT_MS', { infer: true }),
+          retries: config.get('UPSTREAM_RETRIES', { infer: true }),
+          maxConcurrency: config.get('UPSTREAM_MAX_CONCURRENCY', { infer: true }),
+          breakerThreshold: config.get('CIRCUIT_BREAKER_THRESHOLD', { infer: true }),
+          halfOpenAfterMs: config.get('CIRCUIT_BREAKER_HALF_OPEN_MS', { infer: true }),
+        },
+        metrics,
+      ),
+  };
+}

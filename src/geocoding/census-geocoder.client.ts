@@ -1,0 +1,124 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app-config';
+import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
+import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
+import { getUpstreamJson, isRecord } from '../common/upstream/upstream-json';
+import { AddressMatch, Geocoder, PlaceArea } from './geocoder';
+
+export const CENSUS_UPSTREAM = Symbol('CENSUS_UPSTREAM');
+
+const ZCTA_LAYER = '2020 Census ZIP Code Tabulation Areas';
+
+/**
+ * The U.S. Census Bureau geocoder (keyless). Answers come as JSON with a `result`; failures as an
+ * `errors` array, an HTML page, or a layer whose only element carries a `status` message.
+ */
+@Injectable()
+export class CensusGeocoderClient extends Geocoder {
+  readonly description: string;
+  private readonly baseUrl: string;
+  private readonly benchmark: string;
+  private readonly vintage: string;
+
+  constructor(
+    private readonly http: HttpService,
+    @Inject(CENSUS_UPSTREAM) private readonly upstream: ResilientUpstream,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    super();
+    this.baseUrl = config.get('GEOCODER_BASE_URL', { infer: true }).replace(/\/+$/, '');
+    this.benchmark = config.get('GEOCODER_BENCHMARK', { infer: true });
+    this.vintage = config.get('GEOCODER_VINTAGE', { infer: true });
+    this.description = `U.S. Census Bureau Geocoder (${this.benchmark})`;
+  }
+
+  geocodeAddress(address: string, deadline: AbortSignal): Promise<AddressMatch[]> {
+    return this.upstream.operation(() =>
+      this.upstream.request(async (signal) => {
+        const result = await this.result('geographies/onelineaddress', { address, layers: 'Counties' }, signal);
+        const matches = result.addressMatches;
+        if (!Array.isArray(matches)) throw new UpstreamFailure('answer without addressMatches', false);
+        return matches.map(toAddressMatch);
+      }, deadline),
+    );
+  }
+
+  describePoint(point: GeoPoint, deadline: AbortSignal): Promise<PlaceArea> {
+    return this.upstream.operation(() =>
+      this.upstream.request(async (signal) => {
+        const params = { x: String(point.lon), y: String(point.lat), layers: `Counties,${ZCTA_LAYER}` };
+        const result = await this.result('geographies/coordinates', params, signal, true);
+        const geographies = isRecord(result.geographies) ? result.geographies : {};
+        const county = layerRecord(geographies, 'Counties');
+        const zcta = layerRecord(geographies, 'ZIP Code Tabulation');
+        return {
+          county: text(county?.NAME),
+          countyFips: text(county?.GEOID),
+          zip: text(zcta?.ZCTA5) ?? text(zcta?.GEOID),
+        };
+      }, deadline),
+    );
+  }
+
+  /** The `result` object of an answer; outside coverage (404, `{}`) counts as an empty result when allowed. */
+  private async result(
+    path: string,
+    params: Record<string, string>,
+    signal: AbortSignal,
+    emptyOutsideCoverage = false,
+  ): Promise<Record<string, unknown>> {
+    const { status, body } = await getUpstreamJson(
+      this.http,
+      `${this.baseUrl}/${path}`,
+      { ...params, benchmark: this.benchmark, vintage: this.vintage, format: 'json' },
+      signal,
+    );
+    if (isRecord(body) && Array.isArray(body.errors)) {
+      throw new UpstreamFailure(`geocoder errors: ${body.errors.map(String).join('; ')}`, false);
+    }
+    if (isRecord(body) && isRecord(body.result) && status < 300) return body.result;
+    if (emptyOutsideCoverage && (status === 404 || (isRecord(body) && Object.keys(body).length === 0))) return {};
+    throw new UpstreamFailure(`unexpected answer (HTTP ${status})`, false);
+  }
+}
+
+function toAddressMatch(match: unknown): AddressMatch {
+  if (!isRecord(match) || !isRecord(match.coordinates)) throw new UpstreamFailure('address match without coordinates', false);
+  const lon = Number(match.coordinates.x);
+  const lat = Number(match.coordinates.y);
+  if (!Number.isFinite(lat) || !Number.isFinite(lon)) throw new UpstreamFailure('address match with invalid coordinates', false);
+  const geographies = isRecord(match.geographies) ? match.geographies : {};
+  const county = layerRecord(geographies, 'Counties');
+  const components = isRecord(match.addressComponents) ? match.addressComponents : {};
+  return {
+    matchedAddress: String(match.matchedAddress ?? ''),
+    lat,
+    lon,
+    county: text(county?.NAME),
+    countyFips: text(county?.GEOID),
+    zip: text(components.zip),
+  };
+}
+
+/**
+ * The first record of the layer whose name contains `name` (names carry vintage prefixes that change
+ * between releases). A layer that reports an error status is a transient failure, not "no county".
+ */
+function layerRecord(geographies: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
+  const key = Object.keys(geographies).find((k) => k.includes(name));
+  const layer = key === undefined ? undefined : geographies[key];
+  if (!Array.isArray(layer) || layer.length === 0) return undefined;
+  const first: unknown = layer[0];
+  if (!isRecord(first)) return undefined;
+  if (typeof first.status === 'string' && first.GEOID === undefined) {
+    throw new UpstreamFailure(`geocoder layer "${key}" failed: ${first.status}`, true);
+  }
+  return first;
+}
+
+function text(value: unknown): string | null {
+  if (typeof value === 'number') return String(value);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}

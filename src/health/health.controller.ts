@@ -1,0 +1,79 @@
+import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import type { Response } from 'express';
+import type { ResilientUpstream } from '../common/upstream/resilient-upstream';
+import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
+import { NFHL_UPSTREAM } from '../flood-hazard/nfhl.client';
+import { CENSUS_UPSTREAM } from '../geocoding/census-geocoder.client';
+import { Geocoder } from '../geocoding/geocoder';
+import { FLOOD_DATA_NAME } from '../lookup/flood-zone-lookup';
+import { DrainState } from './drain-state';
+import { EndpointDto, ReadinessDto, StatusDocumentDto } from './dto/status-document.dto';
+import {
+  COVERAGE_HONESTY,
+  DOCS_PATH,
+  ENDPOINT_CATALOGUE,
+  SERVICE_DESCRIPTION,
+  SERVICE_NAME,
+  SERVICE_VERSION,
+} from './service-description';
+
+@ApiTags('operations')
+@ApiExtraModels(EndpointDto)
+@Controller('health')
+export class HealthController {
+  private readonly startedAt = Date.now();
+
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly drain: DrainState,
+    private readonly floodSource: FloodHazardSource,
+    private readonly geocoder: Geocoder,
+    @Inject(NFHL_UPSTREAM) private readonly nfhl: ResilientUpstream,
+    @Inject(CENSUS_UPSTREAM) private readonly census: ResilientUpstream,
+  ) {}
+
+  @Get()
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'Status document and endpoint catalogue (liveness)', description: 'Never calls FEMA or Census; 200 whenever the process serves requests.' })
+  @ApiOkResponse({ type: StatusDocumentDto })
+  async status(): Promise<StatusDocumentDto> {
+    // Circuit states are information only: an open circuit is reported, never a failed liveness.
+    const check = await this.health.check([
+      () => this.indicators.check('flood_data').up({ circuit: this.nfhl.circuitState }),
+      () => this.indicators.check('geocoder').up({ circuit: this.census.circuitState }),
+    ]);
+    return {
+      name: SERVICE_NAME,
+      status: 'ok',
+      version: SERVICE_VERSION,
+      description: SERVICE_DESCRIPTION,
+      endpoints: ENDPOINT_CATALOGUE,
+      coverageHonesty: COVERAGE_HONESTY,
+      dataSource: { floodData: FLOOD_DATA_NAME, floodService: this.floodSource.serviceUrl, geocoder: this.geocoder.description },
+      docs: DOCS_PATH,
+      uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
+      upstreams: {
+        flood_data: { circuit: String(check.details.flood_data.circuit) },
+        geocoder: { circuit: String(check.details.geocoder.circuit) },
+      },
+    };
+  }
+
+  @Get('ready')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'Readiness probe', description: 'Never depends on FEMA, Census or Redis.' })
+  @ApiOkResponse({ type: ReadinessDto, description: '{"status":"ok"} while serving.' })
+  @ApiServiceUnavailableResponse({ type: ReadinessDto, description: '{"status":"shutting_down"} while draining after SIGTERM.' })
+  ready(@Res({ passthrough: true }) res: Response): ReadinessDto {
+    if (this.drain.draining) {
+      res.status(503);
+      return { status: 'shutting_down' };
+    }
+    return { status: 'ok' };
+  }
+}

@@ -1,0 +1,15 @@
+import { Global, Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { FloodHazardModule } from '../flood-hazard/flood-hazard.module';
+import { GeocodingModule } from '../geocoding/geocoding.module';
+import { DrainState } from './drain-state';
+import { HealthController } from './health.controller';
+
+@Global()
+@Module({
+  imports: [TerminusModule, FloodHazardModule, GeocodingModule],
+  controllers: [HealthController],
+  providers: [DrainState],
+  exports: [DrainState],
+})
+export class HealthModule {}

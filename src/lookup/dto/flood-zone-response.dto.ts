@@ -1,0 +1,206 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** OpenAPI description of the GET /flood-zone answer (CONTRACT section 3). Every field is always present. */
+
+const nullableString = (description: string, example?: unknown) =>
+  ApiProperty({ type: String, nullable: true, description, example });
+const nullableNumber = (description: string, example?: unknown) =>
+  ApiProperty({ type: Number, nullable: true, description, example });
+
+export class QueryEchoDto {
+  @nullableString('The address as sent, or null for a lat/lon query.', '1600 pennsylvania ave nw, washington dc')
+  address: string | null;
+
+  @nullableNumber('The latitude as sent, or null for an address query.', null)
+  lat: number | null;
+
+  @nullableNumber('The longitude as sent, or null for an address query.', null)
+  lon: number | null;
+}
+
+export class LocationDto {
+  @nullableString('Address as normalised by the geocoder (upper case); null for a lat/lon query.', '1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500')
+  matchedAddress: string | null;
+
+  @ApiProperty({ description: 'Latitude of the point.', example: 38.8987 })
+  lat: number;
+
+  @ApiProperty({ description: 'Longitude of the point.', example: -77.0352 })
+  lon: number;
+
+  @nullableString('County name, from the Census geocoder; null when unknown.', 'District of Columbia')
+  county: string | null;
+
+  @nullableString('5-digit county FIPS code; null when unknown.', '11001')
+  countyFips: string | null;
+
+  @nullableString('Postal ZIP of the matched address, or for a lat/lon query the ZIP Code Tabulation Area (ZCTA); null when unknown.', '20500')
+  zip: string | null;
+
+  @ApiProperty({ enum: ['census_geocoder', 'coordinates'], description: 'Where the point came from.' })
+  source: 'census_geocoder' | 'coordinates';
+}
+
+export class FirmPanelDto {
+  @ApiProperty({ description: 'Full FIRM panel identifier (includes the suffix).', example: '11001C0019C' })
+  panel: string;
+
+  @nullableString('Panel number part.', '0019')
+  panelNumber: string | null;
+
+  @nullableString('Panel suffix letter.', 'C')
+  suffix: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'Effective date, YYYY-MM-DD (UTC); null when not published.', example: '2010-09-27' })
+  effectiveDate: string | null;
+
+  @nullableString('Panel type as published by FEMA.', 'Countywide, Panel Printed')
+  panelType: string | null;
+}
+
+export class CommunityDto {
+  @nullableString('NFIP community name.', 'District of Columbia')
+  name: string | null;
+
+  @nullableString('6-character NFIP community id (CID).', '110001')
+  communityId: string | null;
+}
+
+export class LomrDto {
+  @nullableString('LOMR case number.', '19-03-0123P')
+  caseNumber: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'Effective date, YYYY-MM-DD (UTC).', example: '2020-02-14' })
+  effectiveDate: string | null;
+}
+
+export class ZoneAtPointDto {
+  @ApiProperty({ description: 'Flood zone code as published (includes OPEN WATER / AREA NOT INCLUDED).', example: 'AE' })
+  floodZone: string;
+
+  @nullableString('Zone subtype (ZONE_SUBTY) as published.', null)
+  zoneSubtype: string | null;
+
+  @ApiProperty({ type: Boolean, nullable: true, description: 'Whether this zone is a Special Flood Hazard Area; null for non-zone areas.' })
+  inSpecialFloodHazardArea: boolean | null;
+
+  @nullableNumber('Static base flood elevation in feet.', 583)
+  staticBaseFloodElevationFt: number | null;
+}
+
+export class FloodDeterminationDto {
+  @ApiProperty({ enum: ['mapped', 'mapped_no_zone', 'unmapped'], description: 'mapped: a zone polygon covers the point. mapped_no_zone: inside FEMA coverage but no zone at this exact point (not a safe result). unmapped: no digital flood map here (unknown, not "no risk").' })
+  coverage: string;
+
+  @ApiProperty({ description: 'True for mapped and mapped_no_zone.' })
+  isMapped: boolean;
+
+  @nullableString('Governing (most severe) flood zone code; null when no zone applies.', 'AE')
+  floodZone: string | null;
+
+  @nullableString('Zone subtype (ZONE_SUBTY) as published, e.g. FLOODWAY or 0.2 PCT ANNUAL CHANCE FLOOD HAZARD.', null)
+  zoneSubtype: string | null;
+
+  @ApiProperty({ type: Boolean, nullable: true, description: 'Whether the point is in a regulatory floodway; null when not mapped.' })
+  isFloodway: boolean | null;
+
+  @ApiProperty({ type: Boolean, nullable: true, description: 'true in zones A*/V*, false only when mapped outside the SFHA, null when there is no data.' })
+  inSpecialFloodHazardArea: boolean | null;
+
+  @ApiProperty({ enum: ['very_high', 'high', 'moderate', 'minimal', 'undetermined', 'unknown'] })
+  riskLevel: string;
+
+  @nullableNumber('Static base flood elevation in feet, where the zone has one.', 583)
+  staticBaseFloodElevationFt: number | null;
+
+  @nullableString('Vertical datum of the base flood elevation.', 'NAVD88')
+  verticalDatum: string | null;
+
+  @nullableNumber('Flood depth in feet (zone AO).', null)
+  depthFt: number | null;
+
+  @ApiProperty({ description: 'Plain-language explanation of the result.' })
+  meaning: string;
+
+  @nullableString('What to do when the result is not definitive; null when mapped.', null)
+  guidance: string | null;
+
+  @ApiProperty({ type: FirmPanelDto, nullable: true, description: 'The FIRM panel containing the point, whatever the coverage; null when none does.' })
+  firmPanel: FirmPanelDto | null;
+
+  @ApiProperty({ type: CommunityDto, nullable: true, description: 'NFIP community at the point; null when none or unknown.' })
+  community: CommunityDto | null;
+
+  @ApiProperty({ type: [LomrDto], nullable: true, description: 'Effective Letters of Map Revision at the point, newest first; null when unknown.' })
+  lomrs: LomrDto[] | null;
+
+  @ApiProperty({ type: [ZoneAtPointDto], description: 'Every distinct zone polygon at the point, most severe first.' })
+  zonesAtPoint: ZoneAtPointDto[];
+
+  @ApiProperty({ description: 'FEMA Flood Map Service Center search for the point.', example: 'https://msc.fema.gov/portal/search?AddressQuery=38.8987%2C-77.0352' })
+  femaMapUrl: string;
+}
+
+export class SourceDto {
+  @ApiProperty({ example: 'FEMA National Flood Hazard Layer (NFHL)' })
+  floodData: string;
+
+  @ApiProperty({ description: 'The flood data service queried.', example: 'https://hazards.fema.gov/arcgis/rest/services/public/NFHL/MapServer' })
+  floodService: string;
+
+  @ApiProperty({ description: 'The geocoder and benchmark used.', example: 'U.S. Census Bureau Geocoder (Public_AR_Current)' })
+  geocoder: string;
+}
+
+export class FloodZoneLookupDto {
+  @ApiProperty({ type: QueryEchoDto })
+  query: QueryEchoDto;
+
+  @ApiProperty({ type: LocationDto })
+  location: LocationDto;
+
+  @ApiProperty({ type: FloodDeterminationDto })
+  result: FloodDeterminationDto;
+
+  @ApiProperty({ type: SourceDto })
+  source: SourceDto;
+
+  @ApiProperty({ format: 'date-time', description: 'When the flood data was fetched from FEMA (ISO 8601 UTC, milliseconds); a cached answer keeps it.', example: '2026-11-22T10:00:00.000Z' })
+  retrievedAt: string;
+
+  @ApiProperty({ description: 'Informational-use notice.' })
+  disclaimer: string;
+}
+
+export class AddressCandidateDto {
+  @ApiProperty({ example: '100 MAIN ST, SPRINGFIELD, IL, 62701' })
+  matchedAddress: string;
+
+  @ApiProperty({ example: 39.8 })
+  lat: number;
+
+  @ApiProperty({ example: -89.65 })
+  lon: number;
+}
+
+export class ErrorEnvelopeDto {
+  @ApiProperty({ description: 'Plain-language message.' })
+  error: string;
+
+  @ApiProperty({ example: 400 })
+  statusCode: number;
+
+  @ApiProperty({
+    enum: ['INVALID_PARAMETERS', 'ADDRESS_NOT_FOUND', 'AMBIGUOUS_ADDRESS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'COORDINATES_OUT_OF_RANGE', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE', 'INTERNAL_ERROR'],
+  })
+  code: string;
+
+  @ApiProperty({ description: 'The X-Request-Id of the request.' })
+  requestId: string;
+
+  @ApiPropertyOptional({ enum: ['flood_data', 'geocoder'], description: 'With UPSTREAM_UNAVAILABLE: which upstream failed.' })
+  upstream?: string;
+
+  @ApiPropertyOptional({ type: [AddressCandidateDto], description: 'With AMBIGUOUS_ADDRESS: the matches, to retry with coordinates.' })
+  candidates?: AddressCandidateDto[];
+}

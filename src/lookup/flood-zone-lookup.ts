@@ -1,0 +1,26 @@
+import type { FloodDetermination } from '../flood-hazard/flood-hazard.types';
+
+/** The GET /flood-zone answer (CONTRACT section 3). */
+export interface FloodZoneLookup {
+  query: { address: string | null; lat: number | null; lon: number | null };
+  location: {
+    matchedAddress: string | null;
+    lat: number;
+    lon: number;
+    county: string | null;
+    countyFips: string | null;
+    zip: string | null;
+    source: 'census_geocoder' | 'coordinates';
+  };
+  result: FloodDetermination;
+  source: { floodData: string; floodService: string; geocoder: string };
+  retrievedAt: string;
+  disclaimer: string;
+}
+
+export const FLOOD_DATA_NAME = 'FEMA National Flood Hazard Layer (NFHL)';
+
+export const DISCLAIMER =
+  'Informational only: this is not an official flood determination, not an elevation certificate and not insurance advice. ' +
+  'Flood maps change and may not reflect current conditions; verify at the FEMA Flood Map Service Center (msc.fema.gov) ' +
+  'or with your local floodplain administrator.';

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { LookupCacheModule } from '../cache/lookup-cache.module';
+import { FloodHazardModule } from '../flood-hazard/flood-hazard.module';
+import { GeocodingModule } from '../geocoding/geocoding.module';
+import { LookupController } from './lookup.controller';
+import { LookupService } from './lookup.service';
+
+@Module({
+  imports: [GeocodingModule, FloodHazardModule, LookupCacheModule],
+  controllers: [LookupController],
+  providers: [LookupService],
+})
+export class LookupModule {}

@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+import { configureApp } from './app.setup';
+import { InvalidConfigurationError, loadAppConfig } from './config/app-config';
+import { DrainState } from './health/drain-state';
+
+/** Room left, within SHUTDOWN_GRACE_MS, to close connections and exit after the drain. */
+const CLOSE_MARGIN_MS = 500;
+
+async function bootstrap(): Promise<void> {
+  let config;
+  try {
+    config = loadAppConfig(process.env);
+  } catch (error) {
+    if (error instanceof InvalidConfigurationError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true });
+  configureApp(app, config);
+  await app.listen(config.PORT, config.HOST);
+
+  const grace = config.SHUTDOWN_GRACE_MS;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    // Whatever happens below, the process is gone within the configured window.
+    setTimeout(() => process.exit(1), grace).unref();
+    await app.get(DrainState).drain(Math.max(0, grace - CLOSE_MARGIN_MS));
+    app.getHttpServer().closeIdleConnections?.();
+    await app.close();
+    process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: `stopped after ${signal}` })}\n`);
+    process.exit(0);
+  };
+  process.once('SIGTERM', (signal) => void shutdown(signal));
+  process.once('SIGINT', (signal) => void shutdown(signal));
+}
+
+void bootstrap();
