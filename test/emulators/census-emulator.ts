@@ -1,0 +1,256 @@
+/**
+ * Emulator of the U.S. Census Bureau geocoder (UPSTREAMS.md), on loopback. Base path /geocoder:
+ *
+ *   GET /geocoder/geographies/onelineaddress?address=&benchmark=&vintage=&layers=&format=json
+ *   GET /geocoder/geographies/coordinates?x=&y=&benchmark=&vintage=&layers=&format=json
+ *   GET /geocoder/locations/onelineaddress?address=&benchmark=&format=json      (no geographies)
+ *   GET /geocoder/benchmarks, /geocoder/vintages?benchmark=                        (fixture lists)
+ *
+ * Answers use the real shapes (fixtures/census/fitnr-onelineaddress.json, fitnr-coordinates.json):
+ * result.input, result.addressMatches[] {tigerLine, geographies, matchedAddress, coordinates{x,y},
+ * addressComponents}, result.geographies keyed by layer name. Bad or missing parameters: HTTP 400 with a
+ * top-level `errors` array. `format` other than json: an HTML page. Outside every county: empty layer arrays.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  Answer,
+  CallRecord,
+  EmulatorOptions,
+  RequestContext,
+  UpstreamEmulator,
+  escapeHtml,
+  htmlAnswer,
+  jsonAnswer,
+} from './emulator-core';
+import { CensusAddressEntry, CensusAddressMatch, DEMO_MAP, DemoMap, featuresAt } from './demo-map';
+
+export const CENSUS_BASE_PATH = '/geocoder';
+
+export interface CensusEmulatorOptions extends EmulatorOptions {
+  /** The data served; default the demo map. */
+  map?: DemoMap;
+  /** Default /geocoder. */
+  basePath?: string;
+}
+
+interface Benchmark {
+  isDefault: boolean;
+  benchmarkDescription: string;
+  id: string;
+  benchmarkName: string;
+}
+interface Vintage {
+  isDefault: boolean;
+  id: string;
+  vintageName: string;
+  vintageDescription: string;
+}
+
+const FIXTURES = path.join(__dirname, 'fixtures');
+const BENCHMARKS = (JSON.parse(fs.readFileSync(path.join(FIXTURES, 'pablotron-benchmarks.json'), 'utf8')) as { benchmarks: Benchmark[] }).benchmarks;
+const VINTAGES_4 = (JSON.parse(fs.readFileSync(path.join(FIXTURES, 'pablotron-vintages-benchmark4.json'), 'utf8')) as { vintages: Vintage[] }).vintages;
+
+/** Vintages per benchmark id: benchmark 4 from the recorded list, 2020 from recorded answers' `input.vintage`. */
+const VINTAGES: Record<string, Vintage[]> = {
+  '4': VINTAGES_4,
+  '2020': [
+    { isDefault: true, id: '2020', vintageName: 'Census2020_Census2020', vintageDescription: 'Census 2020 Vintage - Census 2020 Benchmark' },
+    { isDefault: false, id: '2010', vintageName: 'Census2010_Census2020', vintageDescription: 'Census 2010 Vintage - Census 2020 Benchmark' },
+  ],
+  '8': [],
+};
+
+/** The geographies layers this emulator knows (ids as in the Current_Current vintage). */
+export const CENSUS_LAYERS = {
+  states: { id: '80', name: 'States' },
+  counties: { id: '82', name: 'Counties' },
+  zcta: { id: '2', name: '2020 Census ZIP Code Tabulation Areas' },
+} as const;
+type LayerName = (typeof CENSUS_LAYERS)[keyof typeof CENSUS_LAYERS]['name'];
+const ALL_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name, CENSUS_LAYERS.zcta.name];
+const DEFAULT_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name];
+
+/** The transient per-layer failure the real service puts inside a 200 (fixtures/census/fitnr-onelineaddress.json). */
+export const LAYER_ERROR_STATUS = 'Layer query encountered an error: java.lang.RuntimeException: Failed to return';
+
+/** Case-, whitespace- and punctuation-insensitive form of an address. */
+export function normaliseAddress(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+type Geographies = Record<string, unknown[]>;
+
+/** The Census geocoder emulator. */
+export class CensusGeocoderEmulator extends UpstreamEmulator {
+  readonly map: DemoMap;
+  private readonly addressIndex = new Map<string, CensusAddressEntry>();
+
+  private constructor(options: CensusEmulatorOptions) {
+    super(options.basePath ?? CENSUS_BASE_PATH, options);
+    this.map = options.map ?? DEMO_MAP;
+    for (const entry of this.map.census.addresses) {
+      for (const spelling of entry.spellings) this.addressIndex.set(normaliseAddress(spelling), entry);
+    }
+  }
+
+  static async start(options: CensusEmulatorOptions = {}): Promise<CensusGeocoderEmulator> {
+    const emulator = new CensusGeocoderEmulator(options);
+    await emulator.listen(options);
+    return emulator;
+  }
+
+  /** The address-book entry an input address resolves to (undefined = no match). */
+  lookupAddress(address: string): CensusAddressEntry | undefined {
+    return this.addressIndex.get(normaliseAddress(address));
+  }
+
+  protected describe(subPath: string): Pick<CallRecord, 'endpoint'> {
+    switch (subPath) {
+      case 'geographies/onelineaddress':
+        return { endpoint: 'onelineaddress' };
+      case 'geographies/coordinates':
+        return { endpoint: 'coordinates' };
+      case 'locations/onelineaddress':
+        return { endpoint: 'locations/onelineaddress' };
+      case 'benchmarks':
+        return { endpoint: 'benchmarks' };
+      case 'vintages':
+        return { endpoint: 'vintages' };
+      default:
+        return { endpoint: 'unknown' };
+    }
+  }
+
+  protected htmlErrorPage(status: number): string {
+    return `<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Census Geocoder</h1><p>An error has occurred (${status}). Please try your request again.</p></body></html>`;
+  }
+
+  protected answer(ctx: RequestContext): Answer {
+    const { call, params } = ctx;
+    if (call.endpoint === 'unknown') return htmlAnswer(notFoundPage(call.path), 404);
+    if (call.endpoint === 'benchmarks') return jsonAnswer({ benchmarks: BENCHMARKS });
+    if (call.endpoint === 'vintages') {
+      const benchmark = findBenchmark(params.benchmark ?? '4');
+      if (!benchmark) return errors(['Invalid Benchmark']);
+      return jsonAnswer({ vintages: VINTAGES[benchmark.id] ?? [], selectedBenchmark: benchmark.id, benchmarks: BENCHMARKS });
+    }
+    if ((params.format ?? '').toLowerCase() !== 'json') return htmlAnswer(formPage(call.endpoint, params));
+
+    const benchmarkParam = params.benchmark?.trim();
+    if (!benchmarkParam) return errors(['Benchmark must be provided']);
+    const benchmark = findBenchmark(benchmarkParam);
+    if (!benchmark) return errors([`Invalid benchmark: ${benchmarkParam}`]);
+
+    const geographies = call.endpoint !== 'locations/onelineaddress';
+    let vintage: Vintage | undefined;
+    if (geographies) {
+      const vintageParam = params.vintage?.trim();
+      if (!vintageParam) return errors(['Vintage must be provided']);
+      vintage = (VINTAGES[benchmark.id] ?? []).find((v) => v.vintageName === vintageParam || v.id === vintageParam);
+      if (!vintage) return errors([`Invalid vintage: ${vintageParam} is not valid for benchmark ${benchmark.benchmarkName}`]);
+    }
+    const layers = geographies ? parseLayers(params.layers) : [];
+    const failing = ctx.fault?.kind === 'layer-error' ? ctx.fault : undefined;
+    const geographiesAt = (lon: number, lat: number): Geographies => {
+      const g = this.geographiesAt(lon, lat, layers);
+      if (failing) {
+        for (const name of Object.keys(g)) {
+          if (!failing.layers || failing.layers.some((s) => name.toLowerCase().includes(s.toLowerCase()))) {
+            g[name] = [{ status: failing.message ? `Layer query encountered an error: ${failing.message}` : LAYER_ERROR_STATUS }];
+          }
+        }
+      }
+      return g;
+    };
+
+    if (call.endpoint === 'coordinates') {
+      const x = Number(params.x);
+      const y = Number(params.y);
+      if (params.x === undefined || params.x.trim() === '' || !Number.isFinite(x)) return errors(['X coordinate must be a number']);
+      if (params.y === undefined || params.y.trim() === '' || !Number.isFinite(y)) return errors(['Y coordinate must be a number']);
+      return jsonAnswer({
+        result: {
+          input: { location: { x, y }, vintage, benchmark },
+          geographies: geographiesAt(x, y),
+        },
+      });
+    }
+
+    const address = params.address;
+    if (address === undefined || address.trim() === '') return errors(['Address cannot be empty']);
+    const entry = this.lookupAddress(address);
+    const matches = (entry?.matches ?? []).map((m: CensusAddressMatch) =>
+      geographies
+        ? {
+            tigerLine: m.tigerLine,
+            geographies: geographiesAt(m.lon, m.lat),
+            coordinates: { x: m.lon, y: m.lat },
+            addressComponents: m.addressComponents,
+            matchedAddress: m.matchedAddress,
+          }
+        : { tigerLine: m.tigerLine, coordinates: { x: m.lon, y: m.lat }, addressComponents: m.addressComponents, matchedAddress: m.matchedAddress },
+    );
+    return jsonAnswer({
+      result: {
+        input: geographies ? { address: { address }, vintage, benchmark } : { address: { address }, benchmark },
+        addressMatches: matches,
+      },
+    });
+  }
+
+  /** Geographies at a point for the requested layers (keyed by layer name, in request order). */
+  geographiesAt(lon: number, lat: number, layers: LayerName[] = DEFAULT_LAYERS): Geographies {
+    const out: Geographies = {};
+    const county = featuresAt(this.map.census.counties, lon, lat)[0];
+    for (const layer of layers) {
+      if (layer === CENSUS_LAYERS.counties.name) out[layer] = county ? [{ ...county.attributes }] : [];
+      else if (layer === CENSUS_LAYERS.states.name) {
+        const state = county ? this.map.census.states[String(county.attributes.STATE)] : undefined;
+        out[layer] = state ? [{ ...state }] : [];
+      } else if (layer === CENSUS_LAYERS.zcta.name) {
+        out[layer] = featuresAt(this.map.census.zctas, lon, lat)
+          .slice(0, 1)
+          .map((z) => ({ ...z.attributes }));
+      }
+    }
+    return out;
+  }
+}
+
+function findBenchmark(v: string): Benchmark | undefined {
+  return BENCHMARKS.find((b) => b.benchmarkName === v || b.id === v);
+}
+
+function errors(list: string[], status = 400): Answer {
+  return jsonAnswer({ errors: list, status: String(status) }, status);
+}
+
+/** `layers` by name or id, comma-separated; "all" = every known layer; absent = States and Counties. Unknown ones are skipped. */
+function parseLayers(raw: string | undefined): LayerName[] {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_LAYERS;
+  const out: LayerName[] = [];
+  for (const token of raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+    if (token === 'all') {
+      for (const l of ALL_LAYERS) if (!out.includes(l)) out.push(l);
+      continue;
+    }
+    const layer = Object.values(CENSUS_LAYERS).find((l) => l.id === token || l.name.toLowerCase() === token);
+    if (layer && !out.includes(layer.name)) out.push(layer.name);
+  }
+  return out;
+}
+
+function formPage(endpoint: string, params: Record<string, string>): string {
+  const echo = Object.entries(params)
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}"/>`)
+    .join('');
+  return `<!DOCTYPE html><html><head><title>Census Geocoder</title></head><body><h1>Census Geocoder</h1><h2>${escapeHtml(endpoint)}</h2><form method="get">${echo}<input type="submit" value="Find"/></form><div id="pl_gov_census_geo_geocoder_domain_AddressResult"></div></body></html>`;
+}
+
+function notFoundPage(p: string): string {
+  return `<!DOCTYPE html><html><head><title>Error 404--Not Found</title></head><body><h2>Error 404--Not Found</h2><p>${escapeHtml(p)}</p></body></html>`;
+}

@@ -1,0 +1,404 @@
+/**
+ * What both upstream emulators share: a real HTTP/1.1 server on loopback (keep-alive), on-demand fault
+ * injection, a global latency, and a log of every call received.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FaultKind =
+  /** Wait `ms`, then answer normally (stacks with other faults). */
+  | 'delay'
+  /** Destroy the socket without answering (the client sees ECONNRESET / socket hang up). */
+  | 'reset'
+  /** Answer `status` (default 500) with `body` (default an HTML error page). */
+  | 'http-status'
+  /** An HTML error page with `status` (default 200), as a front end / proxy sends. */
+  | 'html'
+  /** HTTP 200, Content-Type application/json, the real answer cut in half. */
+  | 'malformed-json'
+  /** HTTP 200 with the ArcGIS error envelope {"error":{"code","message","details"}}. */
+  | 'arcgis-error'
+  /** Census: HTTP `status` (default 400) with a top-level {"errors":[...],"status":"400"}. */
+  | 'errors-array'
+  /** Census: HTTP 200 whose layer(s) come back as [{"status":"Layer query encountered an error: ..."}]. */
+  | 'layer-error'
+  /** HTTP 200 with `{}`. */
+  | 'empty-object';
+
+/**
+ * Which calls a fault applies to:
+ * - a number: an ArcGIS layer id (as requested, after any `layerIds` moves);
+ * - a string: an endpoint (`root`, `layer`, `query` for ArcGIS; `onelineaddress`, `coordinates`,
+ *   `locations/onelineaddress`, `benchmarks`, `vintages` for Census) or an ArcGIS layer name ("Flood Hazard Zones");
+ * - a predicate over the call record; or an array of any of these (any may match).
+ */
+export type FaultMatch = number | string | ((call: CallRecord) => boolean) | Array<number | string>;
+
+export interface Fault {
+  kind: FaultKind;
+  /** How many matching requests it applies to; default unlimited. Counts down per matching request. */
+  times?: number;
+  match?: FaultMatch;
+  /** `delay`: the delay. Any other kind: an extra wait before it strikes. */
+  ms?: number;
+  /** `http-status`, `html`, `errors-array`: the HTTP status. */
+  status?: number;
+  /** `http-status` / `html`: the body (an object is sent as JSON). */
+  body?: string | object;
+  contentType?: string;
+  /** `arcgis-error`: error.code (default 500). */
+  code?: number;
+  /** `arcgis-error` / `layer-error`: the message. */
+  message?: string;
+  /** `arcgis-error`: error.details (default []). */
+  details?: string[];
+  /** `errors-array`: the errors (default ["Invalid benchmark"]-style message). */
+  errors?: string[];
+  /** `layer-error`: which geographies layers fail (substring of the layer name); default every layer returned. */
+  layers?: string[];
+}
+
+/** A fault as kept by the emulator: `remaining` counts down, `hits` counts up. */
+export interface ActiveFault extends Fault {
+  readonly id: number;
+  remaining: number;
+  hits: number;
+}
+
+export interface CallRecord {
+  method: string;
+  /** URL path as received (without the query string). */
+  path: string;
+  /** `root` | `layer` | `query` | `onelineaddress` | `coordinates` | `locations/onelineaddress` | ... | `unknown`. */
+  endpoint: string;
+  /** ArcGIS: the requested layer id. */
+  layerId?: number;
+  /** ArcGIS: the name of the requested layer (e.g. "Flood Hazard Zones"), when it exists. */
+  layerName?: string;
+  /** Query parameters (and, for ArcGIS POST, form parameters). */
+  query: Record<string, string>;
+  /** Date.now() at arrival. */
+  at: number;
+  /** The fault kind applied to this call, if any. */
+  fault?: FaultKind;
+}
+
+export type CallFilter =
+  | { endpoint?: string; layerId?: number; layerName?: string; path?: string }
+  | ((call: CallRecord) => boolean);
+
+export interface EmulatorOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  /** Listen address; default 127.0.0.1. */
+  host?: string;
+  /** Delay added to every answer (benchmarks use 50). */
+  latencyMs?: number;
+  /** Keep at most this many call records (oldest dropped); default 200,000. `totalCalls` keeps counting. */
+  callLogLimit?: number;
+}
+
+export interface Answer {
+  status: number;
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export interface RequestContext {
+  call: CallRecord;
+  params: Record<string, string>;
+  /** The non-delay fault being applied (the handler may shape its answer by it, e.g. layer-error). */
+  fault?: ActiveFault;
+}
+
+export function jsonAnswer(value: unknown, status = 200, contentType = 'application/json;charset=UTF-8', pretty = false): Answer {
+  return { status, contentType, body: pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value) };
+}
+
+export function htmlAnswer(html: string, status = 200): Answer {
+  return { status, contentType: 'text/html;charset=UTF-8', body: html };
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export abstract class UpstreamEmulator {
+  /** Full base URL, e.g. http://127.0.0.1:PORT/arcgis/rest/services/public/NFHL/MapServer. */
+  baseUrl = '';
+  /** http://127.0.0.1:PORT */
+  origin = '';
+  port = 0;
+  /** Every call since start / resetCalls(), up to callLogLimit. */
+  readonly calls: CallRecord[] = [];
+  totalCalls = 0;
+
+  protected readonly server: http.Server;
+  private faults: ActiveFault[] = [];
+  private faultSeq = 0;
+  private latencyMs: number;
+  private readonly callLogLimit: number;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  protected constructor(
+    protected readonly basePath: string,
+    options: EmulatorOptions,
+  ) {
+    this.latencyMs = options.latencyMs ?? 0;
+    this.callLogLimit = options.callLogLimit ?? 200_000;
+    this.server = http.createServer((req, res) => {
+      this.onRequest(req, res).catch((err: unknown) => {
+        if (!res.headersSent && !res.destroyed) {
+          res.writeHead(500, { 'Content-Type': 'text/plain' });
+          res.end(`emulator bug: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      });
+    });
+    // Longer than typical client agents' idle timeouts, so a reused socket is not closed under the client.
+    this.server.keepAliveTimeout = 30_000;
+    this.server.headersTimeout = 31_000;
+  }
+
+  protected async listen(options: EmulatorOptions): Promise<void> {
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(options.port ?? 0, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.server.address() as AddressInfo;
+    this.port = address.port;
+    const hostForUrl = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    this.origin = `http://${hostForUrl}:${this.port}`;
+    this.baseUrl = `${this.origin}${this.basePath}`;
+  }
+
+  /** Stops listening and destroys every open (keep-alive) connection and pending delay. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  // ----- faults -----
+
+  injectFault(fault: Fault): ActiveFault {
+    const active: ActiveFault = { ...fault, id: ++this.faultSeq, remaining: fault.times ?? Infinity, hits: 0 };
+    this.faults.push(active);
+    return active;
+  }
+
+  removeFault(fault: ActiveFault): void {
+    this.faults = this.faults.filter((f) => f !== fault);
+  }
+
+  clearFaults(): void {
+    this.faults = [];
+  }
+
+  get activeFaults(): readonly ActiveFault[] {
+    return this.faults.filter((f) => f.remaining > 0);
+  }
+
+  setLatency(ms: number): void {
+    this.latencyMs = Math.max(0, ms);
+  }
+
+  get latency(): number {
+    return this.latencyMs;
+  }
+
+  // ----- calls -----
+
+  callCount(filter?: CallFilter): number {
+    if (!filter) return this.calls.length;
+    return this.calls.filter((c) => matchesFilter(c, filter)).length;
+  }
+
+  callsMatching(filter?: CallFilter): CallRecord[] {
+    return filter ? this.calls.filter((c) => matchesFilter(c, filter)) : [...this.calls];
+  }
+
+  resetCalls(): void {
+    this.calls.length = 0;
+    this.totalCalls = 0;
+  }
+
+  // ----- to implement -----
+
+  /** Names the endpoint (and layer) of a request; `subPath` is the path after basePath ('' for the base itself). */
+  protected abstract describe(subPath: string, params: Record<string, string>): Pick<CallRecord, 'endpoint' | 'layerId' | 'layerName'>;
+  protected abstract answer(ctx: RequestContext, subPath: string | null): Answer;
+  /** The HTML page of an `html` fault. */
+  protected abstract htmlErrorPage(status: number): string;
+  /** Does a string `match` name this call (beyond endpoint equality)? */
+  protected matchesName(_name: string, _call: CallRecord): boolean {
+    return false;
+  }
+  /** Whether POST form bodies are read as parameters (ArcGIS accepts POST; Census answers GET only). */
+  protected acceptsPostForm(): boolean {
+    return false;
+  }
+
+  // ----- machinery -----
+
+  protected sleep(ms: number): Promise<void> {
+    if (!(ms > 0)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        resolve();
+      }, ms);
+      this.timers.add(t);
+    });
+  }
+
+  private faultMatches(fault: ActiveFault, call: CallRecord): boolean {
+    const m = fault.match;
+    if (m === undefined) return true;
+    const one = (x: number | string): boolean =>
+      typeof x === 'number' ? call.layerId === x : call.endpoint === x || call.layerName === x || this.matchesName(x, call);
+    if (typeof m === 'function') return m(call);
+    if (Array.isArray(m)) return m.some(one);
+    return one(m);
+  }
+
+  private async readForm(req: http.IncomingMessage): Promise<Record<string, string>> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+
+  private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const params: Record<string, string> = {};
+    for (const [k, v] of url.searchParams) if (!(k in params)) params[k] = v;
+    if (req.method === 'POST' && this.acceptsPostForm()) {
+      const form = await this.readForm(req);
+      for (const [k, v] of Object.entries(form)) if (!(k in params)) params[k] = v;
+    } else {
+      req.resume();
+    }
+    const path = url.pathname;
+    let subPath: string | null = null;
+    if (path === this.basePath || path === `${this.basePath}/`) subPath = '';
+    else if (path.startsWith(`${this.basePath}/`)) subPath = path.slice(this.basePath.length + 1).replace(/\/+$/, '');
+    const described = subPath === null ? { endpoint: 'unknown' } : this.describe(subPath, params);
+    const call: CallRecord = { method: req.method ?? 'GET', path, ...described, query: params, at: Date.now() };
+    this.totalCalls += 1;
+    this.calls.push(call);
+    if (this.calls.length > this.callLogLimit) this.calls.splice(0, this.calls.length - this.callLogLimit);
+
+    // faults: every matching delay applies (stacking); then the first matching non-delay fault
+    let wait = this.latencyMs;
+    let fault: ActiveFault | undefined;
+    for (const f of this.faults) {
+      if (f.remaining <= 0 || !this.faultMatches(f, call)) continue;
+      if (f.kind === 'delay') {
+        f.remaining -= 1;
+        f.hits += 1;
+        wait += f.ms ?? 0;
+        call.fault ??= 'delay';
+      } else if (!fault) {
+        f.remaining -= 1;
+        f.hits += 1;
+        fault = f;
+        wait += f.ms ?? 0;
+        call.fault = f.kind;
+      }
+    }
+    this.faults = this.faults.filter((f) => f.remaining > 0);
+
+    await this.sleep(wait);
+    if (this.closed || res.destroyed) return;
+
+    if (fault?.kind === 'reset') {
+      req.socket.destroy();
+      return;
+    }
+    let answer: Answer;
+    switch (fault?.kind) {
+      case 'http-status': {
+        const status = fault.status ?? 500;
+        if (fault.body === undefined) answer = htmlAnswer(genericErrorPage(status), status);
+        else if (typeof fault.body === 'string') answer = { status, contentType: fault.contentType ?? 'text/plain;charset=UTF-8', body: fault.body };
+        else answer = jsonAnswer(fault.body, status, fault.contentType ?? 'application/json;charset=UTF-8');
+        break;
+      }
+      case 'html': {
+        const status = fault.status ?? 200;
+        const body = typeof fault.body === 'string' ? fault.body : this.htmlErrorPage(status);
+        answer = htmlAnswer(body, status);
+        break;
+      }
+      case 'malformed-json': {
+        const real = this.answer({ call, params }, subPath);
+        const cut = real.body.slice(0, Math.max(1, Math.floor(real.body.length / 2)));
+        answer = { status: 200, contentType: 'application/json;charset=UTF-8', body: cut.startsWith('{') ? cut : `{"result":${cut}` };
+        break;
+      }
+      case 'arcgis-error':
+        answer = jsonAnswer({
+          error: { code: fault.code ?? 500, message: fault.message ?? 'Error performing query operation', details: fault.details ?? [] },
+        });
+        break;
+      case 'errors-array': {
+        const status = fault.status ?? 400;
+        answer = jsonAnswer({ errors: fault.errors ?? ['Invalid benchmark'], status: String(status) }, status);
+        break;
+      }
+      case 'empty-object':
+        answer = jsonAnswer({});
+        break;
+      default:
+        answer = this.answer({ call, params, fault }, subPath);
+    }
+    if (req.method === 'HEAD') answer = { ...answer, body: '' };
+    res.writeHead(answer.status, {
+      'Content-Type': answer.contentType,
+      'Content-Length': Buffer.byteLength(answer.body),
+      ...answer.headers,
+    });
+    res.end(answer.body);
+  }
+}
+
+function matchesFilter(call: CallRecord, filter: CallFilter): boolean {
+  if (typeof filter === 'function') return filter(call);
+  if (filter.endpoint !== undefined && call.endpoint !== filter.endpoint) return false;
+  if (filter.layerId !== undefined && call.layerId !== filter.layerId) return false;
+  if (filter.layerName !== undefined && call.layerName !== filter.layerName) return false;
+  if (filter.path !== undefined && call.path !== filter.path) return false;
+  return true;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function reasonPhrase(status: number): string {
+  return REASONS[status] ?? http.STATUS_CODES[status] ?? 'Error';
+}
+
+export function genericErrorPage(status: number): string {
+  const reason = reasonPhrase(status);
+  return `<!DOCTYPE html>\n<html><head><title>${status} ${reason}</title></head>\n<body><h1>${status} ${reason}</h1>\n<p>The server encountered an error processing the request.</p></body></html>\n`;
+}
