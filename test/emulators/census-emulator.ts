@@ -74,10 +74,11 @@ const DEFAULT_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.co
 /** The transient per-layer failure the real service puts inside a 200 (fixtures/census/fitnr-onelineaddress.json). */
 export const LAYER_ERROR_STATUS = 'Layer query encountered an error: java.lang.RuntimeException: Failed to return';
 
-/** Case-, whitespace- and punctuation-insensitive form of an address. */
+/** Case-, whitespace- and punctuation-insensitive form of an address ("N.W." = "NW", "Ave." = "Ave", commas ignored). */
 export function normaliseAddress(s: string): string {
   return s
     .toLowerCase()
+    .replace(/[.'’]/g, '')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
 }
