@@ -34,6 +34,13 @@ describe('demo map', () => {
     }
   });
 
+  it('uses coordinates with at most 6 decimals, so a client rounding to 6 decimals hits the same polygons', () => {
+    for (const p of DEMO_PLACES) {
+      expect(Math.round(p.lat * 1e6) / 1e6).toBe(p.lat);
+      expect(Math.round(p.lon * 1e6) / 1e6).toBe(p.lon);
+    }
+  });
+
   it('gives every feature exactly the real layer attribute names, in order', () => {
     for (const key of Object.keys(METADATA) as NfhlLayerKey[]) {
       const meta = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', METADATA[key]), 'utf8')) as {

@@ -200,9 +200,17 @@ function cluster(lat0: number, lon0: number): Cluster {
   return { lat0, lon0, dLat, dLon };
 }
 
-/** Centre of grid cell (col, row); rows go north. */
+/** 6 decimals (~0.1 m): what a client sends and what the service rounds its cache keys to. */
+function round6(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}
+
+/**
+ * Centre of grid cell (col, row); rows go north. Rounded to 6 decimals so that a client that rounds the
+ * point (the service does, to 6 decimals) still lands exactly on seam edges drawn through it.
+ */
 function cell(c: Cluster, col: number, row = 0): { lat: number; lon: number } {
-  return { lat: c.lat0 + row * c.dLat, lon: c.lon0 + col * c.dLon };
+  return { lat: round6(c.lat0 + row * c.dLat), lon: round6(c.lon0 + col * c.dLon) };
 }
 
 /** Rectangle [xmin, ymin, xmax, ymax] around the grid cells cols x rows, extended by marginM. */
