@@ -54,7 +54,7 @@ export class LookupService {
     const flood = await this.floodAt(match, deadline);
     return this.answer(
       { address, lat: null, lon: null },
-      { ...pick(match), matchedAddress: match.matchedAddress, lat: match.lat, lon: match.lon, source: 'census_geocoder' },
+      locationOf(match.matchedAddress, match, match, 'census_geocoder'),
       flood,
       [geocode, flood],
     );
@@ -71,7 +71,7 @@ export class LookupService {
     const area: PlaceArea = place?.entry.value ?? { county: null, countyFips: null, zip: null };
     return this.answer(
       { address: null, lat: point.lat, lon: point.lon },
-      { ...pick(area), matchedAddress: null, lat: point.lat, lon: point.lon, source: 'coordinates' },
+      locationOf(null, point, area, 'coordinates'),
       flood,
       place ? [flood, place] : [flood, { status: 'MISS' }],
     );
@@ -111,8 +111,13 @@ export class LookupService {
   }
 }
 
-function pick(area: PlaceArea): PlaceArea {
-  return { county: area.county, countyFips: area.countyFips, zip: area.zip };
+function locationOf(
+  matchedAddress: string | null,
+  point: GeoPoint,
+  area: PlaceArea,
+  source: FloodZoneLookup['location']['source'],
+): FloodZoneLookup['location'] {
+  return { matchedAddress, lat: point.lat, lon: point.lon, county: area.county, countyFips: area.countyFips, zip: area.zip, source };
 }
 
 /** Trimmed, whitespace collapsed, case-folded: spellings that differ only so share one cache entry. */
