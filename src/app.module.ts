@@ -6,6 +6,7 @@ import { requestLogOptions } from './common/request-log';
 import { HealthModule } from './health/health.module';
 import { LookupModule } from './lookup/lookup.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 /** The application, built from an already validated configuration (so tests can run several side by side). */
 @Module({})
@@ -19,6 +20,7 @@ export class AppModule {
         MetricsModule,
         HealthModule,
         LookupModule,
+        RateLimitModule.forRoot(config),
       ],
     };
   }

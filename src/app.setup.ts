@@ -7,6 +7,7 @@ import type { AppConfig } from './config/app-config';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter';
 import { methodNotAllowed } from './common/middleware/method-not-allowed.middleware';
 import { requestId } from './common/middleware/request-id.middleware';
+import { collectRequestFacts } from './common/request-context';
 import { buildOpenApiDocument } from './docs/openapi-document';
 import { DrainState } from './health/drain-state';
 import { DOCS_PATH, ENDPOINT_CATALOGUE } from './health/service-description';
@@ -23,6 +24,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
 
   const metrics = app.get(ServiceMetrics);
   app.use(requestId);
+  app.use(collectRequestFacts);
   app.use(app.get(DrainState).track);
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();

@@ -30,7 +30,7 @@ function outcome(req: IncomingMessage, res: ServerResponse): Record<string, unkn
   return {
     route: (req as LoggedRequest).route?.path ?? null,
     cache: locals.cacheStatus ?? null,
-    upstreamMs: locals.upstreamTimings ?? null,
+    upstreamMs: (locals.requestFacts as { upstreamMs?: unknown } | undefined)?.upstreamMs ?? null,
   };
 }
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
 import type { ResilientUpstream } from '../common/upstream/resilient-upstream';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
@@ -22,6 +22,7 @@ import {
 
 @ApiTags('operations')
 @ApiExtraModels(EndpointDto)
+@SkipThrottle()
 @Controller('health')
 export class HealthController {
   private readonly startedAt = Date.now();

@@ -2,8 +2,10 @@ import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ServiceMetrics } from './service-metrics';
+import { SkipThrottle } from '@nestjs/throttler';
 
 @ApiTags('operations')
+@SkipThrottle()
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: ServiceMetrics) {}

@@ -17,6 +17,7 @@ import {
   wrap,
 } from 'cockatiel';
 import { UpstreamName, UpstreamUnavailableError } from '../api-error';
+import { recordUpstreamTiming } from '../request-context';
 
 /** A failed upstream call; `transient` failures (network, timeout, 5xx, HTML pages) are worth retrying. */
 export class UpstreamFailure extends Error {
@@ -129,7 +130,9 @@ export class ResilientUpstream {
       if (signal.aborted) outcome = 'timeout';
       throw error;
     } finally {
-      this.observer?.attemptFinished(this.name, outcome, (performance.now() - started) / 1000);
+      const ms = performance.now() - started;
+      this.observer?.attemptFinished(this.name, outcome, ms / 1000);
+      recordUpstreamTiming(this.name, ms);
     }
   }
 

@@ -1,0 +1,24 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import type { AppConfig } from '../config/app-config';
+import { ClientRateLimitGuard } from './client-rate-limit.guard';
+import { FailoverThrottlerStorage } from './failover-throttler-storage';
+
+/** Rate limiting is off unless RATE_LIMIT_PER_MINUTE > 0; probes and metrics are never limited. */
+@Module({})
+export class RateLimitModule {
+  static forRoot(config: Pick<AppConfig, 'RATE_LIMIT_PER_MINUTE' | 'REDIS_URL'>): DynamicModule {
+    if (config.RATE_LIMIT_PER_MINUTE <= 0) return { module: RateLimitModule };
+    return {
+      module: RateLimitModule,
+      imports: [
+        ThrottlerModule.forRoot({
+          throttlers: [{ ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE }],
+          storage: config.REDIS_URL ? new FailoverThrottlerStorage(config.REDIS_URL) : undefined,
+        }),
+      ],
+      providers: [{ provide: APP_GUARD, useClass: ClientRateLimitGuard }],
+    };
+  }
+}
