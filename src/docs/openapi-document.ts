@@ -55,13 +55,15 @@ function rewriteNullable(node: unknown): unknown {
     return schema;
   }
   delete schema.nullable;
+  // A nullable reference: `$ref` or `allOf: [{$ref}]` becomes "that schema, or null".
+  if (schema.$ref !== undefined || Array.isArray(schema.allOf)) {
+    const { description, example, $ref, allOf } = schema;
+    const referenced = $ref !== undefined ? { $ref } : (allOf as unknown[]).length === 1 ? (allOf as unknown[])[0] : { allOf };
+    return { ...(description ? { description } : {}), ...(example !== undefined ? { example } : {}), anyOf: [referenced, { type: 'null' }] };
+  }
   if (typeof schema.type === 'string') {
     schema.type = [schema.type, 'null'];
     if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
-    return schema;
   }
-  // A nullable reference: `$ref` or `allOf: [{$ref}]` becomes "that schema, or null".
-  const { description, example, ...target } = schema;
-  const referenced = Array.isArray(target.allOf) && target.allOf.length === 1 ? target.allOf[0] : target;
-  return { ...(description ? { description } : {}), ...(example !== undefined ? { example } : {}), anyOf: [referenced, { type: 'null' }] };
+  return schema;
 }
