@@ -6,12 +6,15 @@ import type { AppConfig } from '../config/app-config';
 
 const logger = new Logger('Cache');
 
+/** How long start-up waits for Redis before serving without it (it joins later on its own). */
+const REDIS_CONNECT_WAIT_MS = 1000;
+
 /**
  * The cache tiers: an in-process LRU bounded by CACHE_MAX_ENTRIES, then (with REDIS_URL) Redis shared
  * by every replica. Redis is tuned to fail fast rather than queue commands while it is away, so an
  * outage only costs shared hits, never requests.
  */
-export function createCacheStores(config: Pick<AppConfig, 'CACHE_MAX_ENTRIES' | 'REDIS_URL'>): Keyv[] {
+export async function createCacheStores(config: Pick<AppConfig, 'CACHE_MAX_ENTRIES' | 'REDIS_URL'>): Promise<Keyv[]> {
   const memory = new Keyv({ store: new KeyvCacheableMemory({ lruSize: config.CACHE_MAX_ENTRIES }), namespace: 'fz' });
   memory.serialize = undefined;
   memory.deserialize = undefined;
@@ -35,5 +38,7 @@ export function createCacheStores(config: Pick<AppConfig, 'CACHE_MAX_ENTRIES' | 
   };
   redis.on('error', reportOnce);
   redisStore.on('error', reportOnce);
+  // Commands fail fast while disconnected, so give the first connection a moment before serving.
+  await Promise.race([redisStore.getClient().catch(reportOnce), new Promise((resolve) => setTimeout(resolve, REDIS_CONNECT_WAIT_MS).unref())]);
   return [memory, redis];
 }

@@ -9,8 +9,8 @@ import { LookupCache } from './lookup-cache';
   imports: [
     CacheModule.registerAsync({
       inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) => ({
-        stores: createCacheStores({
+      useFactory: async (config: ConfigService<AppConfig, true>) => ({
+        stores: await createCacheStores({
           CACHE_MAX_ENTRIES: config.get('CACHE_MAX_ENTRIES', { infer: true }),
           REDIS_URL: config.get('REDIS_URL', { infer: true }),
         }),
