@@ -124,4 +124,6 @@ export function expectErrorEnvelope(res: ApiResponse, status: number, code: stri
   expect(res.body.requestId.length).toBeGreaterThan(0);
   expect(res.body.requestId).toBe(res.headers.get('x-request-id'));
   expect(res.headers.get('cache-control')).toBe('no-store');
+  // never internals (CONTRACT section 5: no stack trace)
+  expect(res.text).not.toMatch(/\n\s+at |\.ts:\d+|node_modules/);
 }
