@@ -15,7 +15,20 @@ export class FailoverThrottlerStorage implements ThrottlerStorage, OnModuleDestr
   private readonly shared: ThrottlerStorageRedisService;
   private readonly local = new ThrottlerStorageService();
 
-  constructor(redisUrl: string) {
+  /** Waits briefly for the first connection: while disconnected, counting falls back to memory. */
+  static async connect(redisUrl: string, waitMs = 1000): Promise<FailoverThrottlerStorage> {
+    const storage = new FailoverThrottlerStorage(redisUrl);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      storage.redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return storage;
+  }
+
+  private constructor(redisUrl: string) {
     this.redis = new Redis(redisUrl, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

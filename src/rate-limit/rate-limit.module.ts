@@ -13,9 +13,11 @@ export class RateLimitModule {
     return {
       module: RateLimitModule,
       imports: [
-        ThrottlerModule.forRoot({
-          throttlers: [{ ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE }],
-          storage: config.REDIS_URL ? new FailoverThrottlerStorage(config.REDIS_URL) : undefined,
+        ThrottlerModule.forRootAsync({
+          useFactory: async () => ({
+            throttlers: [{ ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE }],
+            storage: config.REDIS_URL ? await FailoverThrottlerStorage.connect(config.REDIS_URL) : undefined,
+          }),
         }),
       ],
       providers: [{ provide: APP_GUARD, useClass: ClientRateLimitGuard }],
