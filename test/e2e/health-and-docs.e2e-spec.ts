@@ -1,0 +1,243 @@
+/**
+ * CONTRACT sections 1 and 7 (SPEC 2.7, 4.3): GET /health, GET /health/ready, GET /openapi.json,
+ * GET /api-docs.html and GET /metrics.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { demoPlace } from '../emulators';
+import { openApiProblems } from './support/openapi-validate';
+import { FAST_FAULTS, NO_CACHE, Stack, pointQuery, startStack } from './support/stack';
+
+const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string; version: string };
+const dc = demoPlace('dc-white-house-ae');
+const CONTRACT_PATHS = ['/flood-zone', '/health', '/health/ready', '/metrics', '/openapi.json', '/api-docs.html'];
+const REQUIRED_HEALTH_KEYS = ['name', 'status', 'version', 'description', 'endpoints', 'coverageHonesty', 'dataSource', 'docs'];
+const OPTIONAL_HEALTH_KEYS = ['uptimeSeconds', 'upstreams'];
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ ...NO_CACHE });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+afterEach(() => stack.emulators.clearFaults());
+
+describe('GET /health', () => {
+  it('is the SPEC 2.7 status document', async () => {
+    const res = await stack.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const doc = res.body;
+    for (const key of REQUIRED_HEALTH_KEYS) expect(doc).toHaveProperty(key);
+    for (const key of Object.keys(doc)) expect([...REQUIRED_HEALTH_KEYS, ...OPTIONAL_HEALTH_KEYS]).toContain(key);
+    expect(doc.name).toBe(packageJson.name);
+    expect(doc.status).toBe('ok');
+    expect(doc.version).toBe(packageJson.version);
+    expect(typeof doc.description).toBe('string');
+    expect(doc.description.trim().length).toBeGreaterThan(0);
+    expect(doc.docs).toBe('/api-docs.html');
+    expect(typeof doc.coverageHonesty).toBe('string');
+    expect(doc.coverageHonesty).toMatch(/unmapped/);
+    if ('uptimeSeconds' in doc) expect(doc.uptimeSeconds).toBeGreaterThanOrEqual(0);
+  });
+
+  it('endpoints: keyed by path, each with method and note; /flood-zone with params and examples', async () => {
+    const { endpoints } = (await stack.get('/health')).body;
+    expect(Object.keys(endpoints)).toEqual(expect.arrayContaining(['/flood-zone', '/health']));
+    for (const [path, entry] of Object.entries<Record<string, unknown>>(endpoints)) {
+      expect(path.startsWith('/')).toBe(true);
+      expect(entry.method).toBe('GET');
+      expect(typeof entry.note).toBe('string');
+      expect((entry.note as string).length).toBeGreaterThan(0);
+    }
+    const lookup = endpoints['/flood-zone'];
+    expect(Object.keys(lookup.params).sort()).toEqual(['address', 'lat', 'lon']);
+    for (const description of Object.values(lookup.params)) {
+      expect(typeof description).toBe('string');
+      expect((description as string).length).toBeGreaterThan(0);
+    }
+    expect(Array.isArray(lookup.examples)).toBe(true);
+    expect(lookup.examples.length).toBeGreaterThan(0);
+  });
+
+  it('every catalogued endpoint answers GET with 200', async () => {
+    const { endpoints } = (await stack.get('/health')).body;
+    for (const path of Object.keys(endpoints).filter((p) => p !== '/flood-zone')) {
+      const res = await stack.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
+  });
+
+  it('every /flood-zone example is a working relative URL (200 against the emulators)', async () => {
+    const { examples } = (await stack.get('/health')).body.endpoints['/flood-zone'];
+    for (const example of examples as string[]) {
+      expect(example).toMatch(/^\/flood-zone\?/);
+      const res = await stack.get(example);
+      expect({ example, status: res.status }).toEqual({ example, status: 200 });
+      expect(['mapped', 'mapped_no_zone', 'unmapped']).toContain(res.body.result.coverage);
+    }
+  });
+
+  it('dataSource has the same shape and values as a lookup\'s source', async () => {
+    const health = await stack.get('/health');
+    const lookup = await stack.get(pointQuery(dc));
+    expect(lookup.status).toBe(200);
+    expect(health.body.dataSource).toStrictEqual(lookup.body.source);
+    expect(health.body.dataSource.floodService).toBe(stack.emulators.nfhl.baseUrl);
+  });
+
+  it('upstreams: a circuit state per upstream', async () => {
+    const { upstreams } = (await stack.get('/health')).body;
+    expect(Object.keys(upstreams).sort()).toEqual(['flood_data', 'geocoder']);
+    for (const state of Object.values<{ circuit: string }>(upstreams)) {
+      expect(['closed', 'open', 'half_open', 'isolated']).toContain(state.circuit);
+    }
+  });
+
+  it('makes no upstream call', async () => {
+    stack.emulators.resetCalls();
+    for (let i = 0; i < 3; i++) expect((await stack.get('/health')).status).toBe(200);
+    expect((await stack.get('/health/ready')).status).toBe(200);
+    expect(stack.emulators.nfhl.callCount()).toBe(0);
+    expect(stack.emulators.census.callCount()).toBe(0);
+  });
+
+  it('answers 200 while both upstreams fail everything', async () => {
+    stack.emulators.nfhl.injectFault({ kind: 'reset' });
+    stack.emulators.census.injectFault({ kind: 'http-status', status: 503 });
+    stack.emulators.resetCalls();
+    const res = await stack.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('ok');
+    expect((await stack.get('/health/ready')).status).toBe(200);
+    expect(stack.emulators.nfhl.callCount() + stack.emulators.census.callCount()).toBe(0);
+  });
+
+  it('stays 200, status ok, with an open circuit (reported, information only)', async () => {
+    const failing = await startStack({ ...FAST_FAULTS, CIRCUIT_BREAKER_THRESHOLD: '2' });
+    try {
+      failing.emulators.nfhl.injectFault({ kind: 'http-status', status: 503 });
+      for (let i = 0; i < 3; i++) expect((await failing.get(pointQuery(dc))).status).toBe(502);
+      const res = await failing.get('/health');
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('ok');
+      expect(res.body.upstreams.flood_data.circuit).toBe('open');
+      expect(res.body.upstreams.geocoder.circuit).toBe('closed');
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
+describe('GET /health/ready', () => {
+  it('→ 200 {"status":"ok"}', async () => {
+    const res = await stack.get('/health/ready');
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ status: 'ok' });
+  });
+});
+
+describe('GET /openapi.json', () => {
+  let doc: Record<string, any>;
+
+  beforeAll(async () => {
+    const res = await stack.get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    doc = res.body;
+  });
+
+  it('is OpenAPI 3.1.0 describing interface version 1.0.0', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+  });
+
+  it('is a valid OpenAPI document (swagger-parser)', async () => {
+    expect(await openApiProblems(doc)).toBeNull();
+  });
+
+  it('(the validator does reject a broken copy)', async () => {
+    const broken = structuredClone(doc);
+    broken.paths['/flood-zone'].get.responses = { '200': { content: 'not an object' } };
+    expect(await openApiProblems(broken)).toEqual(expect.any(String));
+  });
+
+  it('documents GET for every endpoint of CONTRACT section 1', () => {
+    for (const path of CONTRACT_PATHS) expect({ path, get: Boolean(doc.paths[path]?.get) }).toEqual({ path, get: true });
+  });
+
+  it('/flood-zone: query parameters address, lat and lon', () => {
+    const parameters: Array<{ name: string; in: string }> = doc.paths['/flood-zone'].get.parameters ?? [];
+    const query = parameters.filter((p) => p.in === 'query').map((p) => p.name);
+    expect(query).toEqual(expect.arrayContaining(['address', 'lat', 'lon']));
+  });
+
+  it('/flood-zone: responses 200, 400, 404, 422 and 502', () => {
+    expect(Object.keys(doc.paths['/flood-zone'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '422', '502']));
+  });
+
+  it('has no `nullable` keyword anywhere (3.1 uses type arrays)', () => {
+    const found: string[] = [];
+    const walk = (node: unknown, path: string, parentKey: string | null) => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}/${i}`, null));
+      if (typeof node !== 'object' || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        // a property *named* "nullable" inside `properties` would be legitimate
+        if (key === 'nullable' && parentKey !== 'properties') found.push(`${path}/${key}`);
+        walk(value, `${path}/${key}`, key);
+      }
+    };
+    walk(doc, '#', null);
+    expect(found).toEqual([]);
+  });
+
+  it('nullable fields of the lookup result use type arrays with "null"', () => {
+    const resolve = (schema: Record<string, any>): Record<string, any> => {
+      if (schema.$ref) {
+        const target = (schema.$ref as string).replace(/^#\//, '').split('/').reduce((node: any, part) => node[part], doc);
+        return resolve(target);
+      }
+      if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.type) return resolve(schema.allOf[0]);
+      return schema;
+    };
+    const lookup = resolve(doc.paths['/flood-zone'].get.responses['200'].content['application/json'].schema);
+    const result = resolve(lookup.properties.result);
+    for (const field of ['floodZone', 'zoneSubtype', 'inSpecialFloodHazardArea', 'staticBaseFloodElevationFt', 'guidance']) {
+      expect({ field, type: result.properties[field].type }).toEqual({ field, type: expect.arrayContaining(['null']) });
+    }
+    const location = resolve(lookup.properties.location);
+    for (const field of ['matchedAddress', 'county', 'countyFips', 'zip']) {
+      expect({ field, type: location.properties[field].type }).toEqual({ field, type: expect.arrayContaining(['null']) });
+    }
+    // firmPanel, community and lomrs may be null too (CONTRACT sections 3-4)
+    for (const field of ['firmPanel', 'community', 'lomrs']) {
+      const schema = result.properties[field];
+      const allowsNull =
+        (Array.isArray(schema.type) && schema.type.includes('null') && !schema.allOf && !schema.$ref) ||
+        (Array.isArray(schema.anyOf ?? schema.oneOf) && (schema.anyOf ?? schema.oneOf).some((s: { type?: unknown }) => s.type === 'null'));
+      expect({ field, allowsNull }).toEqual({ field, allowsNull: true });
+    }
+  });
+});
+
+describe('GET /api-docs.html', () => {
+  it('→ 200 HTML, the Swagger UI', async () => {
+    const res = await stack.get('/api-docs.html');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.text).toMatch(/swagger/i);
+  });
+});
+
+describe('GET /metrics', () => {
+  it('→ 200 Prometheus text with request metrics', async () => {
+    await stack.get(pointQuery(dc));
+    const res = await stack.get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(res.text).toMatch(/^# HELP /m);
+    expect(res.text).toMatch(/^# TYPE \S+ histogram$/m);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * CONTRACT section 3: NFHL dates are epoch milliseconds in UTC, rendered YYYY-MM-DD in UTC, and
+ * retrievedAt is ISO 8601 UTC, whatever the server's time zone. The service (with its emulators) runs
+ * in a child process per time zone, started with that TZ. Every expected date is derived in UTC from
+ * the demo map, so the suite also holds when the whole run is under another TZ (.ci runs it under
+ * America/Chicago).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { DEMO_PLACES, demoPlace } from '../emulators';
+import { apiGet } from '../support/api-client';
+import { ISO_UTC_MS, pointQuery } from './support/stack';
+
+const ROOT = resolve(__dirname, '..', '..');
+
+interface Server {
+  url: string;
+  tz: string;
+  localDayOfUtcMidnight: number;
+  child: ChildProcessWithoutNullStreams;
+}
+
+function startServerIn(tz: string): Promise<Server> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'support', 'tz-child.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, TZ: tz, TS_NODE_TRANSPILE_ONLY: 'true' },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((done, fail) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      try {
+        done({ ...(JSON.parse(line) as Omit<Server, 'child'>), child });
+      } catch {
+        fail(new Error(`unexpected output from the ${tz} server: ${line}\n${stderr}`));
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`the ${tz} server exited (${code}): ${stderr}`)));
+  });
+}
+
+async function stopServer(server: Server | undefined): Promise<void> {
+  if (!server || server.child.exitCode !== null) return;
+  const exited = new Promise((done) => server.child.once('exit', done));
+  server.child.stdin.end();
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Time zones, with the local calendar day of UTC midnight 2010-09-27 there. */
+const ZONES: Array<[string, number]> = [
+  ['UTC', 27],
+  ['America/Chicago', 26],
+  ['Pacific/Kiritimati', 27], // UTC+14
+];
+
+const servers = new Map<string, Server>();
+
+beforeAll(async () => {
+  const started = await Promise.all(ZONES.map(([tz]) => startServerIn(tz)));
+  started.forEach((server, i) => servers.set(ZONES[i][0], server));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([...servers.values()].map(stopServer));
+});
+
+const datedPlaces = DEMO_PLACES.filter((p) => p.expect.firmPanel !== null || p.expect.lomrs.length > 0);
+
+describe.each(ZONES)('server time zone %s', (tz, localDay) => {
+  const server = () => servers.get(tz)!;
+
+  it('the zone really is in effect in the server process', () => {
+    expect(server().tz).toMatch(tz === 'UTC' ? /^(Etc\/)?UTC$/ : new RegExp(`^${tz}$`));
+    expect(server().localDayOfUtcMidnight).toBe(localDay);
+  });
+
+  it('the contract example: panel 11001C0019C effective 2010-09-27, LOMR 19-03-0123P effective 2020-02-14', async () => {
+    const res = await apiGet(server().url, pointQuery(demoPlace('dc-white-house-ae')));
+    expect(res.status).toBe(200);
+    expect(res.body.result.firmPanel.effectiveDate).toBe('2010-09-27');
+    expect(res.body.result.lomrs).toEqual([
+      { caseNumber: '19-03-0123P', effectiveDate: '2020-02-14' },
+      { caseNumber: '12-03-0456P', effectiveDate: '2012-06-01' },
+    ]);
+  });
+
+  it('every demo panel and LOMR date is the UTC day of its NFHL epoch value; 9999-09-09 is null', async () => {
+    for (const place of datedPlaces) {
+      const res = await apiGet(server().url, pointQuery(place));
+      expect(res.status).toBe(200);
+      expect({ id: place.id, firmPanel: res.body.result.firmPanel, lomrs: res.body.result.lomrs }).toEqual({
+        id: place.id,
+        firmPanel: place.expect.firmPanel,
+        lomrs: place.expect.lomrs,
+      });
+    }
+    const placeholder = await apiGet(server().url, pointQuery(demoPlace('menominee-placeholder-panel-date')));
+    expect(placeholder.body.result.firmPanel.effectiveDate).toBeNull();
+  });
+
+  it('retrievedAt is UTC with milliseconds and close to now', async () => {
+    const before = Date.now();
+    const res = await apiGet(server().url, pointQuery(demoPlace('toa-baja-ae')));
+    expect(res.body.retrievedAt).toMatch(ISO_UTC_MS);
+    const at = Date.parse(res.body.retrievedAt);
+    expect(at).toBeGreaterThanOrEqual(before - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+});
