@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiError } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
-import { CacheRead, CacheStatus, LookupCache } from '../cache/lookup-cache';
+import { CachePolicy, CacheRead, CacheStatus, LookupCache } from '../cache/lookup-cache';
 import { determineFloodHazard } from '../flood-hazard/classification';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
 import type { FloodDetermination, GeoPoint } from '../flood-hazard/flood-hazard.types';
@@ -23,8 +23,8 @@ export interface LookupAnswer {
 /** The /flood-zone use case: geocode if needed, read the flood map at the point, classify, cite sources. */
 @Injectable()
 export class LookupService {
-  private readonly floodPolicy;
-  private readonly geocodePolicy;
+  private readonly floodPolicy: CachePolicy;
+  private readonly geocodePolicy: CachePolicy;
   private readonly deadlineMs: number;
 
   constructor(
