@@ -1,0 +1,162 @@
+/**
+ * CONTRACT section 1: GET /api-docs.html is a working Swagger UI over /openapi.json, under the app's own
+ * Content-Security-Policy (helmet). A real browser (Debian's Chromium, driven by playwright-core; no browser
+ * download) opens the page, finds the operations, runs "Try it out" on GET /flood-zone for a demo place and
+ * reads the 200 answer from the page. A screenshot goes to test/artifacts/api-docs.png.
+ *
+ * Chromium comes from `.ci/install-browser` (apt-get install chromium). Without it this suite FAILS; it never skips.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { demoPlace } from '../emulators';
+import { startStack, type Stack } from './support/stack';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SCREENSHOT = path.resolve(__dirname, '../artifacts/api-docs.png');
+const PLACE = demoPlace('toa-baja-ae');
+
+/** What the page reported while it was open. */
+interface PageEvents {
+  consoleErrors: string[];
+  cspConsole: string[];
+  pageErrors: string[];
+  failedRequests: string[];
+}
+
+let stack: Stack | undefined;
+let browser: Browser | undefined;
+let page: Page;
+const events: PageEvents = { consoleErrors: [], cspConsole: [], pageErrors: [], failedRequests: [] };
+
+/** CSP violations as the page itself saw them (`securitypolicyviolation` events), collected from the start. */
+async function cspViolationEvents(): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: this browser test needs Debian's Chromium. ` +
+        'Run .ci/install-browser (apt-get install -y chromium) and run the tests again.',
+    );
+  }
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  stack = await startStack();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => {
+      seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} (${e.sourceFile || 'document'}:${e.lineNumber})`);
+    });
+  });
+  page.on('console', (message: ConsoleMessage) => {
+    const text = message.text();
+    if (/content[- ]security[- ]policy|Refused to (load|execute|apply|connect|frame)/i.test(text)) events.cspConsole.push(text);
+    if (message.type() === 'error') events.consoleErrors.push(text);
+  });
+  page.on('pageerror', (error) => events.pageErrors.push(error.message));
+  page.on('requestfailed', (request) => events.failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`));
+});
+
+let screenshotSaved = false;
+
+/** The page as the browser drew it, from the top down to `height` pixels (the whole page when not given). */
+async function saveScreenshot(height?: number): Promise<void> {
+  mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+  const clip = height === undefined ? undefined : { x: 0, y: 0, width: page.viewportSize()!.width, height };
+  await page.screenshot({ path: SCREENSHOT, fullPage: true, clip });
+  screenshotSaved = true;
+}
+
+afterAll(async () => {
+  // After a failure, the whole page shows where it stopped.
+  if (page && !page.isClosed() && !screenshotSaved) await saveScreenshot().catch(() => undefined);
+  await browser?.close();
+  await stack?.close();
+});
+
+describe('Swagger UI at /api-docs.html in Chromium', () => {
+  it('renders the document with GET /flood-zone and GET /health listed', async () => {
+    const response = await page.goto(`${stack!.url}/api-docs.html`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+
+    await page.locator('#swagger-ui .information-container h1.title').waitFor({ timeout: 15_000 });
+    await expect(page.locator('h1.title').innerText()).resolves.toContain('Flood Zone Lookup API');
+
+    const operations = await page.locator('.opblock .opblock-summary').evaluateAll((summaries) =>
+      summaries.map((s) => {
+        const method = s.querySelector('.opblock-summary-method')?.textContent?.trim();
+        const pathEl = s.querySelector('.opblock-summary-path');
+        return `${method} ${pathEl?.getAttribute('data-path') ?? pathEl?.textContent?.trim()}`;
+      }),
+    );
+    expect(operations).toEqual(expect.arrayContaining(['GET /flood-zone', 'GET /health']));
+  });
+
+  it('runs "Try it out" on GET /flood-zone and shows the 200 answer for a demo place', async () => {
+    const operation = page.locator('.opblock.opblock-get').filter({
+      has: page.locator('.opblock-summary-path[data-path="/flood-zone"]'),
+    });
+    await expect(operation.count()).resolves.toBe(1);
+    await operation.locator('.opblock-summary').first().click();
+    await operation.locator('button.try-out__btn', { hasText: 'Try it out' }).click();
+
+    for (const [name, value] of [['lat', PLACE.lat], ['lon', PLACE.lon]] as const) {
+      const row = operation.locator(`tr[data-param-name="${name}"][data-param-in="query"]`);
+      if ((await row.count()) !== 1) {
+        const documented = await operation
+          .locator('tr[data-param-name]')
+          .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-param-name')} (${r.getAttribute('data-param-in')})`));
+        throw new Error(
+          `Swagger UI shows no "${name}" query parameter for GET /flood-zone, so it cannot be tried out: ` +
+            `/openapi.json documents only [${documented.join(', ')}] for that operation.`,
+        );
+      }
+      await row.locator('input').fill(String(value));
+    }
+    // Swagger UI pre-fills every parameter that has an example; a point lookup must not also send `address`.
+    const otherQueryInputs = operation.locator('tr[data-param-in="query"]:not([data-param-name="lat"]):not([data-param-name="lon"]) input');
+    for (const input of await otherQueryInputs.all()) await input.fill('');
+    await operation.locator('button.execute', { hasText: 'Execute' }).click();
+
+    const live = operation.locator('.live-responses-table');
+    const requestUrl = await operation.locator('.request-url pre').innerText({ timeout: 15_000 });
+    expect(new URL(requestUrl).searchParams.get('lat')).toBe(String(PLACE.lat));
+    expect(new URL(requestUrl).searchParams.get('lon')).toBe(String(PLACE.lon));
+
+    const status = await live.locator('tbody .response .response-col_status').first().innerText();
+    expect(status.trim()).toBe('200');
+    const shownBody = await live.locator('.response-col_description pre').first().innerText();
+    expect(shownBody).toContain(`"floodZone": "${PLACE.expect.floodZone}"`);
+    expect(shownBody).toContain(`"inSpecialFloodHazardArea": ${PLACE.expect.inSpecialFloodHazardArea}`);
+    expect(shownBody).toContain(`"panel": "${PLACE.expect.firmPanel!.panel}"`);
+    const body = JSON.parse(shownBody);
+    expect(body.result).toMatchObject({ coverage: 'mapped', floodZone: PLACE.expect.floodZone });
+
+    // From the page title down to the end of the shown answer (the models below are left out).
+    const bottom = await live.locator('.response-col_description pre').first().evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
+    await saveScreenshot(Math.ceil(bottom) + 24);
+    expect(existsSync(SCREENSHOT)).toBe(true);
+  });
+
+  it('runs under the Content-Security-Policy with nothing blocked and no script errors', async () => {
+    const violations = await cspViolationEvents();
+    expect({ cspConsole: events.cspConsole, cspViolations: violations }).toEqual({ cspConsole: [], cspViolations: [] });
+    expect(events.pageErrors).toEqual([]);
+    expect(events.failedRequests).toEqual([]);
+    expect(events.consoleErrors).toEqual([]);
+  });
+});
