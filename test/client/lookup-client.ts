@@ -1,0 +1,60 @@
+/**
+ * A typed client of GET /flood-zone, written only against the service's own /openapi.json: `paths` and
+ * `components` come from ./generated/flood-zone-api.d.ts, which test/e2e/typed-client.e2e-spec.ts generates
+ * with openapi-typescript from the running app (git-ignored; running that suite regenerates it). The suite
+ * type-checks this file with strict compiler options, then performs a real lookup with it.
+ */
+import createClient from 'openapi-fetch';
+import type { components, paths } from './generated/flood-zone-api';
+
+export type FloodZoneLookup = components['schemas']['FloodZoneLookupDto'];
+export type FloodDetermination = FloodZoneLookup['result'];
+
+/** `true` only when A and B are the same type: `any` or `unknown` from a loose schema does not pass. */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Assert<T extends true> = T;
+
+/**
+ * What CONTRACT section 3 promises a typed client: every field present, null where it does not apply,
+ * so reading the answer needs no guards beyond nulls. A document that loosened any of these fails to compile.
+ */
+export type ContractChecks = [
+  Assert<Equals<FloodDetermination['floodZone'], string | null>>,
+  Assert<Equals<FloodDetermination['inSpecialFloodHazardArea'], boolean | null>>,
+  Assert<Equals<FloodDetermination['coverage'], 'mapped' | 'mapped_no_zone' | 'unmapped'>>,
+  Assert<Equals<FloodDetermination['riskLevel'], 'very_high' | 'high' | 'moderate' | 'minimal' | 'undetermined' | 'unknown'>>,
+  Assert<Equals<NonNullable<FloodDetermination['firmPanel']>['panel'], string>>,
+  Assert<Equals<FloodZoneLookup['query']['lat'], number | null>>,
+  Assert<Equals<FloodZoneLookup['retrievedAt'], string>>,
+];
+
+export interface PointLookup {
+  status: number;
+  floodZone: string | null;
+  inSpecialFloodHazardArea: boolean | null;
+  /** The full FIRM panel id, or null when no panel contains the point. */
+  firmPanel: string | null;
+  body: FloodZoneLookup;
+}
+
+export function floodZoneClient(baseUrl: string) {
+  return createClient<paths>({ baseUrl });
+}
+
+/** GET /flood-zone?lat&lon; anything but a 200 answer is thrown with the service's error envelope. */
+export async function lookupPoint(baseUrl: string, lat: number, lon: number): Promise<PointLookup> {
+  const { data, error, response } = await floodZoneClient(baseUrl).GET('/flood-zone', {
+    params: { query: { lat, lon } },
+  });
+  if (data === undefined) {
+    throw new Error(`GET /flood-zone answered ${response.status}: ${error === undefined ? '(no body)' : `${error.code}: ${error.error}`}`);
+  }
+  const floodZone: string | null = data.result.floodZone;
+  return {
+    status: response.status,
+    floodZone,
+    inSpecialFloodHazardArea: data.result.inSpecialFloodHazardArea,
+    firmPanel: data.result.firmPanel?.panel ?? null,
+    body: data,
+  };
+}
