@@ -71,6 +71,8 @@ describe('step 3: the address', () => {
     ['a DEL (0x7F)', '?address=1600%7FPennsylvania'],
     ['a newline', '?address=1600%0APennsylvania'],
     ['a tab', '?address=1600%09Pennsylvania'],
+    ['a C1 control character (U+0085)', '?address=1600%C2%85Pennsylvania'],
+    ['201 non-ASCII characters', `?address=${encodeURIComponent('é'.repeat(201))}`],
   ])('%s → 400', async (_what, q) => {
     await expect400(q);
   });
@@ -86,6 +88,14 @@ describe('step 3: the address', () => {
 
   it('200 characters that match nothing pass validation and are a 404 ADDRESS_NOT_FOUND', async () => {
     await expectRejected(`/flood-zone?address=${'a'.repeat(200)}`, 404, 'ADDRESS_NOT_FOUND');
+  });
+
+  it('200 non-ASCII characters (400 bytes of UTF-8) are 200 characters: allowed', async () => {
+    await expectRejected(`/flood-zone?address=${encodeURIComponent('é'.repeat(200))}`, 404, 'ADDRESS_NOT_FOUND');
+  });
+
+  it('non-ASCII text is not a control character', async () => {
+    await expectRejected(`/flood-zone?address=${encodeURIComponent('100 Calle Peñuelas, Toa Baja, PR 00949')}`, 404, 'ADDRESS_NOT_FOUND');
   });
 
   it('no upstream call for an invalid address', async () => {

@@ -74,6 +74,24 @@ describe('NFHL faults (UPSTREAM_TIMEOUT_MS=300, UPSTREAM_RETRIES=1, LOOKUP_DEADL
     });
   });
 
+  it.each([
+    ['features is not an array', { features: 'none' }],
+    ['a feature without attributes', { features: [{ geometry: null }] }],
+    ['attributes null', { features: [{ attributes: null }] }],
+    ['a JSON array', []],
+    ['JSON null', null],
+  ] as Array<[string, unknown]>)('zones layer answering HTTP 200 JSON of the wrong shape (%s) → 502 flood_data, never 500', async (_what, body) => {
+    stack.emulators.nfhl.injectFault({
+      kind: 'http-status',
+      status: 200,
+      body: JSON.stringify(body),
+      contentType: 'application/json;charset=UTF-8',
+      match: 'floodHazardZones',
+    });
+    const res = await stack.get(pointQuery(dc));
+    expectUpstreamUnavailable(res, 'flood_data');
+  });
+
   it('an address lookup whose flood query fails is a 502 flood_data, not geocoder', async () => {
     stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 500, match: 'floodHazardZones' });
     const { res } = await timedGet(stack, addressQuery(DEMO_ADDRESSES.whiteHouse));
@@ -215,6 +233,14 @@ describe('LOOKUP_DEADLINE_MS bounds the whole lookup (UPSTREAM_TIMEOUT_MS=1000, 
     expect(elapsedMs).toBeLessThan(deadline + MARGIN_MS);
   });
 
+  it('the deadline covers the whole lookup: a slow geocoder plus a slow zones layer, each within its timeout → 502', async () => {
+    stack.emulators.census.injectFault({ kind: 'delay', ms: 900, match: 'onelineaddress' });
+    stack.emulators.nfhl.injectFault({ kind: 'delay', ms: 900, match: 'floodHazardZones' });
+    const { res, elapsedMs } = await timedGet(stack, addressQuery(DEMO_ADDRESSES.whiteHouse));
+    expectUpstreamUnavailable(res, 'flood_data');
+    expect(elapsedMs).toBeLessThan(deadline + MARGIN_MS);
+  });
+
   it('a hanging LOMRs layer does not hold the answer past the deadline', async () => {
     stack.emulators.nfhl.injectFault({ kind: 'delay', ms: 5000, match: 'lomrs' });
     const { res, elapsedMs } = await timedGet(stack, pointQuery(dc));
@@ -299,6 +325,18 @@ describe('Census geocoder faults', () => {
     });
     expect(res.body.result).toEqual(expectedResult(dc));
     expect(elapsedMs).toBeLessThan(DEADLINE_MS + MARGIN_MS);
+  });
+
+  it.each([
+    ['addressMatches is not an array', { result: { addressMatches: 'none' } }],
+    ['a match without coordinates', { result: { addressMatches: [{ matchedAddress: 'X' }] } }],
+    ['a match with non-numeric coordinates', { result: { addressMatches: [{ matchedAddress: 'X', coordinates: { x: 'a', y: 'b' } }] } }],
+    ['no result', { status: 'ok' }],
+  ] as Array<[string, unknown]>)('onelineaddress answering HTTP 200 JSON of the wrong shape (%s) → 502 geocoder, never 500', async (_what, body) => {
+    stack.emulators.census.injectFault({ kind: 'http-status', status: 200, body: body as object, match: 'onelineaddress' });
+    const res = await stack.get(addressQuery(DEMO_ADDRESSES.whiteHouse));
+    expectUpstreamUnavailable(res, 'geocoder');
+    expect(stack.emulators.nfhl.callCount({ endpoint: 'query' })).toBe(0);
   });
 
   it('a lat/lon lookup never calls onelineaddress, so an address outage does not touch it', async () => {
