@@ -44,6 +44,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:'],
           connectSrc: ["'self'"],
+          // Plain-HTTP hosting (cluster-internal names) must still load the page's own assets.
+          upgradeInsecureRequests: null,
         },
       },
       crossOriginResourcePolicy: { policy: 'cross-origin' },

@@ -7,6 +7,7 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiQuery,
   ApiResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
@@ -14,6 +15,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ErrorEnvelopeDto, FloodZoneLookupDto } from './dto/flood-zone-response.dto';
+import { FloodZoneQueryDto } from './dto/flood-zone-query.dto';
 import { FloodZoneQueryPipe, LocationQuery } from './dto/flood-zone-query.pipe';
 import { CacheStatusInterceptor } from './cache-status.interceptor';
 import { LookupService } from './lookup.service';
@@ -37,6 +39,8 @@ export class LookupController {
       'Give `address`, or both `lat` and `lon`. Answers live from FEMA\'s National Flood Hazard Layer: flood zone, SFHA status, FIRM panel, ' +
       'a plain-language meaning and the sources. An unmapped point is a 200 with coverage "unmapped", never "not in a flood zone". Informational only.',
   })
+  // The pipe turns the DTO into a LocationQuery, so the DTO is named here for the document.
+  @ApiQuery({ type: FloodZoneQueryDto })
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'ETag of a previous answer; a match gives 304.' })
   @ApiOkResponse({ type: FloodZoneLookupDto, description: 'The lookup result.', headers: cacheHeaders })
   @ApiResponse({ status: 304, description: 'Not modified: the If-None-Match ETag still matches.' })

@@ -21,7 +21,6 @@ export const RANGE_CONSTRAINTS = new Set(['min', 'max']);
 export class FloodZoneQueryDto {
   @ApiPropertyOptional({
     description: 'US street address, geocoded with the keyless U.S. Census geocoder. Not together with lat/lon.',
-    example: '1600 Pennsylvania Ave NW, Washington, DC 20500',
     maxLength: ADDRESS_MAX_LENGTH,
     type: String,
   })
@@ -35,7 +34,6 @@ export class FloodZoneQueryDto {
 
   @ApiPropertyOptional({
     description: 'Latitude in decimal degrees (WGS84), -90 to 90, written as a plain decimal. Requires lon.',
-    example: 38.8987,
     minimum: -90,
     maximum: 90,
     type: Number,
@@ -49,7 +47,6 @@ export class FloodZoneQueryDto {
 
   @ApiPropertyOptional({
     description: 'Longitude in decimal degrees (WGS84), -180 to 180, written as a plain decimal. Requires lat.',
-    example: -77.0352,
     minimum: -180,
     maximum: 180,
     type: Number,
