@@ -17,6 +17,8 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl?: stri
         'Every error uses one JSON envelope with `error`, `statusCode`, `code` and `requestId`. Every response carries `X-Request-Id`; CORS is open.',
     )
     .setVersion(API_VERSION)
+    .addTag('flood zone', 'The lookup')
+    .addTag('operations', 'Probes, metrics and documents')
     .setLicense('MIT', 'https://opensource.org/licenses/MIT');
   if (publicBaseUrl) builder.addServer(publicBaseUrl.replace(/\/+$/, ''));
   const document = SwaggerModule.createDocument(app, builder.build());
