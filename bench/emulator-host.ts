@@ -1,0 +1,89 @@
+/**
+ * Child process of the benchmark: runs both upstream emulators (NFHL MapServer, Census geocoder) on loopback,
+ * so that their work does not share an event loop with the load generator. Driven over the IPC channel:
+ * every message `{ id, cmd, args }` gets `{ id, ok, result | error }` back.
+ */
+import { startEmulators, RunningEmulators } from '../test/emulators/offline';
+
+interface Request {
+  id: number;
+  cmd: string;
+  args?: Record<string, unknown>;
+}
+
+let emulators: RunningEmulators | undefined;
+
+function need(): RunningEmulators {
+  if (!emulators) throw new Error('emulators not started');
+  return emulators;
+}
+
+function counts() {
+  const { nfhl, census } = need();
+  return {
+    floodHazardZones: nfhl.queryCount('floodHazardZones'),
+    firmPanels: nfhl.queryCount('firmPanels'),
+    lomrs: nfhl.queryCount('lomrs'),
+    politicalJurisdictions: nfhl.queryCount('politicalJurisdictions'),
+    availability: nfhl.queryCount('availability'),
+    nfhlRoot: nfhl.callCount({ endpoint: 'root' }),
+    nfhlTotal: nfhl.totalCalls,
+    nfhlFaulted: nfhl.callCount((c) => c.fault !== undefined && c.fault !== 'delay'),
+    censusCoordinates: census.callCount({ endpoint: 'coordinates' }),
+    censusOnelineaddress: census.callCount({ endpoint: 'onelineaddress' }),
+    censusTotal: census.totalCalls,
+  };
+}
+
+async function handle(req: Request): Promise<unknown> {
+  const args = req.args ?? {};
+  switch (req.cmd) {
+    case 'start': {
+      const latencyMs = Number(args.latencyMs ?? 0);
+      // The memory scenario makes ~500,000 NFHL calls; keep the call log modest (counts are per phase).
+      emulators = await startEmulators({ latencyMs, nfhl: { callLogLimit: 600_000 }, census: { callLogLimit: 200_000 } });
+      return emulators.env;
+    }
+    case 'setLatency':
+      need().nfhl.setLatency(Number(args.ms));
+      need().census.setLatency(Number(args.ms));
+      return null;
+    case 'injectRandomNfhlQueryFault': {
+      // The emulator's fault API has no probability option: a predicate that strikes ~p of the layer queries.
+      const p = Number(args.probability);
+      const fault = need().nfhl.injectFault({
+        kind: (args.kind as 'http-status') ?? 'http-status',
+        status: args.status === undefined ? undefined : Number(args.status),
+        match: (call) => call.endpoint === 'query' && Math.random() < p,
+      });
+      return { id: fault.id };
+    }
+    case 'clearFaults':
+      need().clearFaults();
+      return null;
+    case 'resetCalls':
+      need().resetCalls();
+      return null;
+    case 'counts':
+      return counts();
+    case 'close':
+      if (emulators) await emulators.close();
+      emulators = undefined;
+      return null;
+    default:
+      throw new Error(`unknown command ${req.cmd}`);
+  }
+}
+
+process.on('message', (msg: Request) => {
+  handle(msg).then(
+    (result) => process.send?.({ id: msg.id, ok: true, result }),
+    (error: unknown) => process.send?.({ id: msg.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+  );
+});
+
+// The parent going away (even by SIGKILL) closes the IPC channel: leave with it.
+process.on('disconnect', () => {
+  void (emulators?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+  setTimeout(() => process.exit(0), 1000).unref();
+});
