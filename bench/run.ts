@@ -4,7 +4,7 @@
  *
  *   BENCH_QUICK=1          shortens every scenario (smoke run, ~1 minute)
  *   BENCH_MIXED_SECONDS=n  length of the mixed-load scenario (default 60; 10 with BENCH_QUICK)
- *   BENCH_MEMORY_LOOKUPS=n distinct lookups of the memory scenario (default 100000; 10000 with BENCH_QUICK)
+ *   BENCH_MEMORY_LOOKUPS=n distinct lookups of the memory scenario (default 100000; 4000 with BENCH_QUICK)
  *   BENCH_MEMORY_SECONDS=n time cap of the memory scenario (default 110; 30 with BENCH_QUICK): it stops at the
  *                          first checkpoint (every twentieth of the lookups) past the cap and reports how far it got
  *   BENCH_ONLY=a,b         run only these scenarios (cacheHitVsExpress, cold, burst, memory, memoryLarge, mixed)
@@ -53,7 +53,7 @@ const CFG = {
   cold: { points: QUICK ? 30 : 100, addresses: QUICK ? 20 : 100 },
   burst: { concurrent: 200 },
   memory: {
-    lookups: intEnv('BENCH_MEMORY_LOOKUPS', QUICK ? 10_000 : 100_000, 1000, 250_000),
+    lookups: intEnv('BENCH_MEMORY_LOOKUPS', QUICK ? 4000 : 100_000, 1000, 250_000),
     seconds: intEnv('BENCH_MEMORY_SECONDS', QUICK ? 30 : 110, 5, 3600),
     chunks: 20,
     connections: 100,
