@@ -6,11 +6,11 @@ const at = (p: { lat: number; lon: number }) => `/flood-zone?lat=${p.lat}&lon=${
 const dc = demoPlace('dc-white-house-ae');
 
 async function circuitOf(stack: Stack, upstream: 'flood_data' | 'geocoder'): Promise<string> {
-  return (await apiGet(stack.service.url, '/health')).body.upstreams[upstream].circuit;
+  return (await apiGet(stack.url, '/health')).body.upstreams[upstream].circuit;
 }
 
 async function circuitGauge(stack: Stack, upstream: string): Promise<number> {
-  const text = await (await fetch(`${stack.service.url}/metrics`)).text();
+  const text = await (await fetch(`${stack.url}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`upstream_circuit_state{upstream="${upstream}"}`));
   return Number(line?.split(' ')[1]);
 }
@@ -36,7 +36,7 @@ describe('resilience toward the upstreams', () => {
     it('opens after repeated failed lookups, then fails fast without calling FEMA', async () => {
       stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: 'Flood Hazard Zones' });
       for (let i = 0; i < 3; i += 1) {
-        const failed = await apiGet(stack.service.url, at(dc));
+        const failed = await apiGet(stack.url, at(dc));
         expect(failed.status).toBe(502);
         expect(failed.body.upstream).toBe('flood_data');
       }
@@ -45,7 +45,7 @@ describe('resilience toward the upstreams', () => {
       expect(await circuitOf(stack, 'geocoder')).toBe('closed');
 
       const callsWhenOpened = nfhlQueries(stack.emulators);
-      const fast = await apiGet(stack.service.url, at(dc));
+      const fast = await apiGet(stack.url, at(dc));
       expect(fast.status).toBe(502);
       expect(fast.body.code).toBe('UPSTREAM_UNAVAILABLE');
       expect(fast.body.upstream).toBe('flood_data');
@@ -56,7 +56,7 @@ describe('resilience toward the upstreams', () => {
     it('probes half-open after the pause and closes again when FEMA answers', async () => {
       expect(await circuitOf(stack, 'flood_data')).toBe('open');
       await sleep(450);
-      const recovered = await apiGet(stack.service.url, at(dc));
+      const recovered = await apiGet(stack.url, at(dc));
       expect(recovered.status).toBe(200);
       expect(recovered.body.result.floodZone).toBe('AE');
       expect(await circuitOf(stack, 'flood_data')).toBe('closed');
@@ -65,33 +65,33 @@ describe('resilience toward the upstreams', () => {
 
     it('re-opens when the half-open probe fails', async () => {
       stack.emulators.nfhl.injectFault({ kind: 'reset', match: 'Flood Hazard Zones' });
-      for (let i = 0; i < 3; i += 1) expect((await apiGet(stack.service.url, at(dc))).status).toBe(502);
+      for (let i = 0; i < 3; i += 1) expect((await apiGet(stack.url, at(dc))).status).toBe(502);
       expect(await circuitOf(stack, 'flood_data')).toBe('open');
       await sleep(450);
       stack.emulators.resetCalls();
-      expect((await apiGet(stack.service.url, at(dc))).status).toBe(502);
+      expect((await apiGet(stack.url, at(dc))).status).toBe(502);
       expect(stack.emulators.nfhl.queryCount('floodHazardZones')).toBe(1);
       expect(await circuitOf(stack, 'flood_data')).toBe('open');
       stack.emulators.clearFaults();
       await sleep(450);
-      expect((await apiGet(stack.service.url, at(dc))).status).toBe(200);
+      expect((await apiGet(stack.url, at(dc))).status).toBe(200);
     });
 
     it('keeps one breaker per upstream: a failing geocoder does not stop coordinate lookups', async () => {
       stack.emulators.census.injectFault({ kind: 'http-status', status: 500 });
       for (let i = 0; i < 3; i += 1) {
-        const failed = await apiGet(stack.service.url, `/flood-zone?address=${encodeURIComponent(dc.address as string)}`);
+        const failed = await apiGet(stack.url, `/flood-zone?address=${encodeURIComponent(dc.address as string)}`);
         expect(failed.status).toBe(502);
         expect(failed.body.upstream).toBe('geocoder');
       }
       expect(await circuitOf(stack, 'geocoder')).toBe('open');
-      const byPoint = await apiGet(stack.service.url, at(dc));
+      const byPoint = await apiGet(stack.url, at(dc));
       expect(byPoint.status).toBe(200);
       expect(byPoint.body.result.floodZone).toBe('AE');
       expect(byPoint.body.location.county).toBeNull();
       stack.emulators.clearFaults();
       await sleep(450);
-      expect((await apiGet(stack.service.url, `/flood-zone?address=${encodeURIComponent(dc.address as string)}`)).status).toBe(200);
+      expect((await apiGet(stack.url, `/flood-zone?address=${encodeURIComponent(dc.address as string)}`)).status).toBe(200);
       expect(await circuitOf(stack, 'geocoder')).toBe('closed');
     });
   });
@@ -101,13 +101,13 @@ describe('resilience toward the upstreams', () => {
       const stack = await startStack({ CACHE_TTL_SECONDS: '0', UPSTREAM_RETRIES: '2' });
       try {
         stack.emulators.nfhl.injectFault({ kind: 'reset', match: 'Flood Hazard Zones', times: 2 });
-        const answer = await apiGet(stack.service.url, at(dc));
+        const answer = await apiGet(stack.url, at(dc));
         expect(answer.status).toBe(200);
         expect(stack.emulators.nfhl.queryCount('floodHazardZones')).toBe(3);
 
         stack.emulators.resetCalls();
         stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: 'Flood Hazard Zones', times: 3 });
-        expect((await apiGet(stack.service.url, at(dc))).status).toBe(502);
+        expect((await apiGet(stack.url, at(dc))).status).toBe(502);
         expect(stack.emulators.nfhl.queryCount('floodHazardZones')).toBe(3);
       } finally {
         await stack.close();
@@ -118,7 +118,7 @@ describe('resilience toward the upstreams', () => {
       const stack = await startStack({ CACHE_TTL_SECONDS: '0', UPSTREAM_RETRIES: '3' });
       try {
         stack.emulators.nfhl.injectFault({ kind: 'arcgis-error', code: 400, message: 'Failed to execute query.', match: 'Flood Hazard Zones' });
-        expect((await apiGet(stack.service.url, at(dc))).status).toBe(502);
+        expect((await apiGet(stack.url, at(dc))).status).toBe(502);
         expect(stack.emulators.nfhl.queryCount('floodHazardZones')).toBe(1);
       } finally {
         await stack.close();
@@ -130,7 +130,7 @@ describe('resilience toward the upstreams', () => {
       try {
         stack.emulators.nfhl.injectFault({ kind: 'delay', ms: 5000, match: 'Flood Hazard Zones' });
         const started = Date.now();
-        const answer = await apiGet(stack.service.url, at(dc));
+        const answer = await apiGet(stack.url, at(dc));
         expect(answer.status).toBe(502);
         expect(answer.body.upstream).toBe('flood_data');
         expect(Date.now() - started).toBeLessThan(2500);
@@ -144,9 +144,9 @@ describe('resilience toward the upstreams', () => {
   it('keeps at most UPSTREAM_MAX_CONCURRENCY calls in flight toward one upstream', async () => {
     const stack = await startStack({ CACHE_TTL_SECONDS: '0', GEOCODE_CACHE_TTL_SECONDS: '0', UPSTREAM_MAX_CONCURRENCY: '1' }, { latencyMs: 100 });
     try {
-      await apiGet(stack.service.url, at(dc));
+      await apiGet(stack.url, at(dc));
       stack.emulators.resetCalls();
-      const answer = await apiGet(stack.service.url, at(dc));
+      const answer = await apiGet(stack.url, at(dc));
       expect(answer.status).toBe(200);
       // Four layer queries of one lookup, one at a time: each starts after the previous answered.
       const arrivals = stack.emulators.nfhl.calls.filter((c) => c.endpoint === 'query').map((c) => c.at).sort((a, b) => a - b);

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * CONTRACT section 1: GET /api-docs.html is a working Swagger UI over /openapi.json, under the app's own
  * Content-Security-Policy (helmet). A real browser (Debian's Chromium, driven by playwright-core; no browser
@@ -10,7 +11,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { demoPlace } from '../emulators';
-import { startStack, type Stack } from './support/stack';
+import { startStack, type Stack } from '../support/stack';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [

@@ -29,7 +29,7 @@ describe('graceful shutdown of dist/main.js on SIGTERM', () => {
 
       const inFlight = await slow;
       expect(inFlight.status).toBe(200);
-      expect((await inFlight.json()).result.floodZone).toBe('AE');
+      expect(((await inFlight.json()) as { result: { floodZone: string } }).result.floodZone).toBe('AE');
 
       const { code } = await service.exited;
       expect(code).toBe(0);

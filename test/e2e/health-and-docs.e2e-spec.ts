@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoPlace } from '../emulators';
 import { openApiProblems } from './support/openapi-validate';
-import { FAST_FAULTS, NO_CACHE, Stack, pointQuery, startStack } from './support/stack';
+import { FAST_FAULTS, NO_CACHE, Stack, pointQuery, startStack } from '../support/stack';
 
 const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string; version: string };
 const dc = demoPlace('dc-white-house-ae');

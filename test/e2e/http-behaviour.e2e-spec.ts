@@ -4,7 +4,7 @@
  */
 import { demoPlace } from '../emulators';
 import { apiRequest, type ApiResponse } from '../support/api-client';
-import { NO_CACHE, Stack, expectErrorEnvelope, pointQuery, startStack } from './support/stack';
+import { NO_CACHE, Stack, expectErrorEnvelope, pointQuery, startStack } from '../support/stack';
 
 let stack: Stack;
 

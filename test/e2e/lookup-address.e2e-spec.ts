@@ -15,7 +15,7 @@ import {
   expectErrorEnvelope,
   expectedResult,
   startStack,
-} from './support/stack';
+} from '../support/stack';
 
 let stack: Stack;
 

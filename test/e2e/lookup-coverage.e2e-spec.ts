@@ -17,7 +17,7 @@ import {
   femaMapUrlOf,
   pointQuery,
   startStack,
-} from './support/stack';
+} from '../support/stack';
 
 let stack: Stack;
 

@@ -3,7 +3,7 @@
  * and the section 5 envelope of each rejection.
  */
 import { DEMO_ADDRESSES, demoPlace } from '../emulators';
-import { NO_CACHE, Stack, expectErrorEnvelope, expectedResult, startStack } from './support/stack';
+import { NO_CACHE, Stack, expectErrorEnvelope, expectedResult, startStack } from '../support/stack';
 
 let stack: Stack;
 

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { DEMO_PLACES, demoPlace } from '../emulators';
 import { apiGet } from '../support/api-client';
-import { ISO_UTC_MS, pointQuery } from './support/stack';
+import { ISO_UTC_MS, pointQuery } from '../support/stack';
 
 const ROOT = resolve(__dirname, '..', '..');
 

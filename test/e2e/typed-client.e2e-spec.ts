@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as ts from 'typescript';
 import { demoPlace } from '../emulators';
-import { startStack, type Stack } from './support/stack';
+import { startStack, type Stack } from '../support/stack';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 const GENERATOR = path.join(REPO_ROOT, 'scripts', 'generate-api-types.ts');

@@ -3,7 +3,7 @@
  * what parameters. Caches are off so every lookup reaches the emulators.
  */
 import { DEMO_ADDRESSES, demoPlace, type CallRecord } from '../emulators';
-import { NO_CACHE, Stack, addressQuery, expectedResult, pointQuery, startStack } from './support/stack';
+import { NO_CACHE, Stack, addressQuery, expectedResult, pointQuery, startStack } from '../support/stack';
 
 const mappedPlace = demoPlace('dc-white-house-ae');
 const gapPlace = demoPlace('houston-gap');

@@ -6,7 +6,7 @@
  */
 import { DEMO_ADDRESSES, demoPlace, type Fault } from '../emulators';
 import type { ApiResponse } from '../support/api-client';
-import { FAST_FAULTS, Stack, addressQuery, expectErrorEnvelope, expectedResult, pointQuery, startStack } from './support/stack';
+import { FAST_FAULTS, Stack, addressQuery, expectErrorEnvelope, expectedResult, pointQuery, startStack } from '../support/stack';
 
 const DEADLINE_MS = Number(FAST_FAULTS.LOOKUP_DEADLINE_MS);
 /** Generous: this checks the deadline works, not the machine's speed. */

@@ -1,27 +1,134 @@
-import { RunningEmulators, startEmulators, StartEmulatorsOptions } from '../emulators';
-import { RunningApp, startApp } from './app-harness';
+/**
+ * Shared helpers of the end-to-end suites: the real app on loopback in front of the upstream
+ * emulators, and assertions that every suite makes the same way (error envelope, lookup body shape).
+ */
+import { startEmulators, type RunningEmulators, type StartEmulatorsOptions, type DemoPlace } from '../emulators';
+import { startApp, type RunningApp } from './app-harness';
+import { apiGet, type ApiResponse } from './api-client';
 
 export interface Stack {
   emulators: RunningEmulators;
-  service: RunningApp;
+  app: RunningApp;
+  url: string;
+  /** GET through the schema-checking client. */
+  get(pathAndQuery: string, headers?: Record<string, string>): Promise<ApiResponse>;
   close(): Promise<void>;
 }
 
-/** Upstream emulators plus the real service pointed at them. */
-export async function startStack(env: Record<string, string> = {}, emulatorOptions: StartEmulatorsOptions = {}): Promise<Stack> {
-  const emulators = await startEmulators(emulatorOptions);
-  const service = await startApp({ ...emulators.env, ...env });
+/** Caches off: every lookup reaches the upstreams, so call counts and faults are visible. */
+export const NO_CACHE = { CACHE_TTL_SECONDS: '0', GEOCODE_CACHE_TTL_SECONDS: '0' } as const;
+
+/** Fast failure settings for the fault suites (CONTRACT section 8 variables, plus the breaker kept closed). */
+export const FAST_FAULTS = {
+  ...NO_CACHE,
+  UPSTREAM_TIMEOUT_MS: '300',
+  LOOKUP_DEADLINE_MS: '1500',
+  UPSTREAM_RETRIES: '1',
+  CIRCUIT_BREAKER_THRESHOLD: '1000',
+} as const;
+
+export async function startStack(
+  env: Record<string, string | undefined> = {},
+  emulatorOptions: StartEmulatorsOptions = {},
+): Promise<Stack> {
+  const emulators = await startEmulators({ latencyMs: 0, ...emulatorOptions });
+  let app: RunningApp;
+  try {
+    app = await startApp({ ...emulators.env, ...env });
+  } catch (error) {
+    await emulators.close();
+    throw error;
+  }
   return {
     emulators,
-    service,
+    app,
+    url: app.url,
+    get: (pathAndQuery, headers) => apiGet(app.url, pathAndQuery, headers),
     close: async () => {
-      await service.close();
+      await app.close();
       await emulators.close();
     },
   };
 }
 
-/** Upstream calls of one lookup to the NFHL point-query endpoint, all layers together. */
+export const ISO_UTC_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** CONTRACT section 3: every field of `result`, always present whatever the coverage. */
+export const RESULT_KEYS = [
+  'coverage',
+  'isMapped',
+  'floodZone',
+  'zoneSubtype',
+  'isFloodway',
+  'inSpecialFloodHazardArea',
+  'riskLevel',
+  'staticBaseFloodElevationFt',
+  'verticalDatum',
+  'depthFt',
+  'meaning',
+  'guidance',
+  'firmPanel',
+  'community',
+  'lomrs',
+  'zonesAtPoint',
+  'femaMapUrl',
+].sort();
+
+export const TOP_LEVEL_KEYS = ['query', 'location', 'result', 'source', 'retrievedAt', 'disclaimer'].sort();
+export const LOCATION_KEYS = ['matchedAddress', 'lat', 'lon', 'county', 'countyFips', 'zip', 'source'].sort();
+export const SOURCE_KEYS = ['floodData', 'floodService', 'geocoder'].sort();
+
+export const FLOOD_DATA_NAME = 'FEMA National Flood Hazard Layer (NFHL)';
+export const DEFAULT_GEOCODER_NAME = 'U.S. Census Bureau Geocoder (Public_AR_Current)';
+
+export const pointQuery = (p: { lat: number; lon: number }) => `/flood-zone?lat=${p.lat}&lon=${p.lon}`;
+export const addressQuery = (address: string) => `/flood-zone?address=${encodeURIComponent(address)}`;
+
+/** The FEMA Map Service Center link CONTRACT section 3 shows: `AddressQuery=<lat>%2C<lon>`. */
+export const femaMapUrlOf = (p: { lat: number; lon: number }) =>
+  `https://msc.fema.gov/portal/search?AddressQuery=${p.lat}%2C${p.lon}`;
+
+/** The `result` object CONTRACT sections 3-4 require for a demo place (its `expect`, less the Census parts). */
+export function expectedResult(place: DemoPlace): Record<string, unknown> {
+  const { county: _county, countyFips: _countyFips, zcta: _zcta, ...flood } = place.expect;
+  void _county;
+  void _countyFips;
+  void _zcta;
+  return {
+    ...flood,
+    isMapped: place.expect.coverage !== 'unmapped',
+    femaMapUrl: femaMapUrlOf(place),
+    meaning: expect.any(String),
+    guidance: place.expect.coverage === 'mapped' ? null : expect.any(String),
+  };
+}
+
+/** The meaning is in the service's own words, but says what the CONTRACT section 4 table says. */
+export const MEANING_BY_RISK: Record<string, RegExp> = {
+  very_high: /coastal/i,
+  high: /1%/,
+  moderate: /0\.2%/,
+  minimal: /minimal/i,
+  undetermined: /undetermined/i,
+  unknown: /unknown/i,
+};
+
+/** CONTRACT section 5: one envelope for every error, never cached. */
+export function expectErrorEnvelope(res: ApiResponse, status: number, code: string): void {
+  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+  expect(res.body).toEqual(
+    expect.objectContaining({ error: expect.any(String), statusCode: status, code, requestId: expect.any(String) }),
+  );
+  expect(res.body.error.trim().length).toBeGreaterThan(0);
+  expect(res.body.requestId.length).toBeGreaterThan(0);
+  expect(res.body.requestId).toBe(res.headers.get('x-request-id'));
+  expect(res.headers.get('cache-control')).toBe('no-store');
+  // never internals (CONTRACT section 5: no stack trace)
+  expect(res.text).not.toMatch(/\n\s+at |\.ts:\d+|node_modules/);
+}
+
+/** Point queries the NFHL emulator received, all layers together. */
 export function nfhlQueries(emulators: RunningEmulators): number {
   return emulators.nfhl.callCount({ endpoint: 'query' });
 }
