@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { ApiError } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { CachePolicy, CacheRead, CacheStatus, LookupCache } from '../cache/lookup-cache';
-import { determineFloodHazard } from '../flood-hazard/classification';
+import { determineFloodHazard, femaMapUrl } from '../flood-hazard/classification';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
 import type { FloodDetermination, GeoPoint } from '../flood-hazard/flood-hazard.types';
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
@@ -100,7 +100,8 @@ export class LookupService {
       body: {
         query,
         location,
-        result: flood.entry.value,
+        // The flood answer is shared by every query rounding to the same point; the map link is this query's own.
+        result: { ...flood.entry.value, femaMapUrl: femaMapUrl(location) },
         source: { floodData: FLOOD_DATA_NAME, floodService: this.floodSource.serviceUrl, geocoder: this.geocoder.description },
         retrievedAt: new Date(flood.entry.storedAt).toISOString(),
         disclaimer: DISCLAIMER,
