@@ -15,7 +15,7 @@ const REDIS_CONNECT_WAIT_MS = 1000;
  * outage only costs shared hits, never requests.
  */
 export async function createCacheStores(config: Pick<AppConfig, 'CACHE_MAX_ENTRIES' | 'REDIS_URL'>): Promise<Keyv[]> {
-  const memory = new Keyv({ store: new KeyvCacheableMemory({ lruSize: config.CACHE_MAX_ENTRIES }), namespace: 'fz' });
+  const memory = new Keyv({ store: new KeyvCacheableMemory({ lruSize: config.CACHE_MAX_ENTRIES, useClone: false }), namespace: 'fz' });
   memory.serialize = undefined;
   memory.deserialize = undefined;
   if (!config.REDIS_URL) return [memory];

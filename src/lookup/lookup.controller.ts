@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Controller, Get, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
   ApiBadRequestResponse,
@@ -17,7 +17,6 @@ import type { Request, Response } from 'express';
 import { ErrorEnvelopeDto, FloodZoneLookupDto } from './dto/flood-zone-response.dto';
 import { FloodZoneQueryDto } from './dto/flood-zone-query.dto';
 import { FloodZoneQueryPipe, LocationQuery } from './dto/flood-zone-query.pipe';
-import { CacheStatusInterceptor } from './cache-status.interceptor';
 import { LookupService } from './lookup.service';
 
 const cacheHeaders = {
@@ -27,7 +26,6 @@ const cacheHeaders = {
 };
 
 @ApiTags('flood zone')
-@UseInterceptors(CacheStatusInterceptor)
 @Controller('flood-zone')
 export class LookupController {
   constructor(private readonly lookups: LookupService) {}

@@ -17,7 +17,7 @@ export interface RunningApp {
  */
 export async function startApp(env: Record<string, string | undefined>): Promise<RunningApp> {
   const config = loadAppConfig({ LOG_LEVEL: 'silent', ...env, PORT: '0', HOST: '127.0.0.1' });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: false, bodyParser: false });
   configureApp(app, config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
