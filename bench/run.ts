@@ -5,7 +5,7 @@
  *   BENCH_QUICK=1          shortens every scenario (smoke run, ~1 minute)
  *   BENCH_MIXED_SECONDS=n  length of the mixed-load scenario (default 60; 10 with BENCH_QUICK)
  *   BENCH_MEMORY_LOOKUPS=n distinct lookups of the memory scenario (default 100000; 4000 with BENCH_QUICK)
- *   BENCH_MEMORY_SECONDS=n time cap of the memory scenario (default 110; 30 with BENCH_QUICK): it stops at the
+ *   BENCH_MEMORY_SECONDS=n time cap of the memory scenario (default 900; 30 with BENCH_QUICK): it stops at the
  *                          first checkpoint (every twentieth of the lookups) past the cap and reports how far it got
  *   BENCH_ONLY=a,b         run only these scenarios (cacheHitVsExpress, cold, burst, memory, memoryLarge, mixed)
  *   BENCH_MEMORY_LARGE_ENTRIES=n  also measure memory with CACHE_MAX_ENTRIES=n (default off)
@@ -54,7 +54,7 @@ const CFG = {
   burst: { concurrent: 200 },
   memory: {
     lookups: intEnv('BENCH_MEMORY_LOOKUPS', QUICK ? 4000 : 100_000, 1000, 250_000),
-    seconds: intEnv('BENCH_MEMORY_SECONDS', QUICK ? 30 : 110, 5, 3600),
+    seconds: intEnv('BENCH_MEMORY_SECONDS', QUICK ? 30 : 900, 5, 3600),
     chunks: 20,
     connections: 100,
     largeEntries: intEnv('BENCH_MEMORY_LARGE_ENTRIES', 0, 0, 1_000_000),
