@@ -177,6 +177,13 @@ const HIGH_RISK = 'High-risk area (1% annual chance flood)';
 const COASTAL_HIGH_RISK =
   'Very-high-risk coastal area: a coastal high-hazard area with a 1% annual chance flood and additional hazards from storm waves';
 
+/** Shaded X and the older B zone mean the same. */
+const MODERATE_RISK =
+  'Moderate-risk area: 0.2% annual chance flood, or 1% annual chance flood with average depths under 1 foot, or reduced risk behind a levee. Outside the Special Flood Hazard Area, but flooding can happen.';
+/** Unshaded X and the older C zone mean the same. */
+const MINIMAL_RISK =
+  'Minimal-risk area: minimal flood hazard, outside the 1% and 0.2% annual chance floodplains. Flooding can still happen.';
+
 /** Plain-language meaning per zone, in the service's own words; each starts with the risk. Never says "safe". */
 const ZONE_MEANING: Record<ZoneKind, string> = {
   VE: `${COASTAL_HIGH_RISK}; a base flood elevation has been determined.`,
@@ -187,13 +194,11 @@ const ZONE_MEANING: Record<ZoneKind, string> = {
   A: `${HIGH_RISK}; no base flood elevation has been determined.`,
   AR: `${HIGH_RISK} where a flood-control levee is being restored to give protection again.`,
   A99: `${HIGH_RISK} that will be protected by a federal flood-control levee still under construction.`,
-  X_SHADED:
-    'Moderate-risk area: 0.2% annual chance flood, or 1% annual chance flood with average depths under 1 foot, or reduced risk behind a levee. Outside the Special Flood Hazard Area, but flooding can happen.',
-  B: 'Moderate-risk area: 0.2% annual chance flood, or 1% annual chance flood with average depths under 1 foot, or reduced risk behind a levee. Outside the Special Flood Hazard Area, but flooding can happen.',
+  X_SHADED: MODERATE_RISK,
+  B: MODERATE_RISK,
   D: 'Undetermined risk: possible but undetermined flood hazard; the area has not been studied.',
-  X_UNSHADED:
-    'Minimal-risk area: minimal flood hazard, outside the 1% and 0.2% annual chance floodplains. Flooding can still happen.',
-  C: 'Minimal-risk area: minimal flood hazard, outside the 1% and 0.2% annual chance floodplains. Flooding can still happen.',
+  X_UNSHADED: MINIMAL_RISK,
+  C: MINIMAL_RISK,
 };
 
 /** Meaning when no flood zone applies (mapped_no_zone, unmapped). */
