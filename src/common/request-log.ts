@@ -18,7 +18,7 @@ export function redactAddress(url: string, level: string): string {
   return `${url.slice(0, queryStart)}?${params.toString()}`;
 }
 
-export function addressHash(address: string): string {
+function addressHash(address: string): string {
   return createHash('sha256').update(address.trim().replace(/\s+/g, ' ').toLowerCase()).digest('hex').slice(0, 12);
 }
 

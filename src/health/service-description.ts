@@ -18,7 +18,7 @@ export const API_VERSION = '1.0.0';
 export const DOCS_PATH = '/api-docs.html';
 
 /** Examples in the status document; both are places FEMA maps (CONTRACT section 3, UPSTREAMS.md). */
-export const LOOKUP_EXAMPLES = [
+const LOOKUP_EXAMPLES = [
   '/flood-zone?lat=18.3985&lon=-66.1',
   '/flood-zone?address=1600%20Pennsylvania%20Ave%20NW%2C%20Washington%2C%20DC%2020500',
 ];

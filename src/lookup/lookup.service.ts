@@ -126,7 +126,7 @@ export function normaliseAddress(address: string): string {
   return address.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-export function roundPoint(point: GeoPoint): GeoPoint {
+function roundPoint(point: GeoPoint): GeoPoint {
   return { lat: Math.round(point.lat * 1e6) / 1e6, lon: Math.round(point.lon * 1e6) / 1e6 };
 }
 
@@ -148,7 +148,7 @@ function singlePlace(matches: AddressMatch[]): AddressMatch {
 }
 
 /** Great-circle distance (haversine); ample precision at the 100 m scale. */
-export function metresBetween(a: GeoPoint, b: GeoPoint): number {
+function metresBetween(a: GeoPoint, b: GeoPoint): number {
   const toRad = (deg: number) => (deg * Math.PI) / 180;
   const dLat = toRad(b.lat - a.lat);
   const dLon = toRad(b.lon - a.lon);

@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 /** A client's id is reused only when it is a short, harmless token: it ends up in logs and headers. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\-]{1,128}$/;
 
-export function requestIdFor(req: Request): string {
+function requestIdFor(req: Request): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
