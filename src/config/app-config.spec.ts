@@ -10,6 +10,11 @@ describe('loadAppConfig', () => {
       GEOCODER_BASE_URL: 'https://geocoding.geo.census.gov/geocoder',
       GEOCODER_BENCHMARK: 'Public_AR_Current',
       GEOCODER_VINTAGE: 'Current_Current',
+      PRELIMINARY_NFHL_BASE_URL: 'https://hazards.fema.gov/arcgis/rest/services/PrelimPending/Prelim_NFHL/MapServer',
+      PENDING_NFHL_BASE_URL: 'https://hazards.fema.gov/arcgis/rest/services/PrelimPending/Pending_NFHL/MapServer',
+      CBRS_BASE_URL: 'https://cbrsgis.wim.usgs.gov/arcgis/rest/services/CoastalBarrierResourcesSystem/MapServer',
+      BATCH_MAX_LOCATIONS: 10000,
+      BATCH_MAX_CONCURRENT: 2,
       UPSTREAM_TIMEOUT_MS: 10000,
       UPSTREAM_RETRIES: 1,
       LOOKUP_DEADLINE_MS: 25000,
@@ -18,8 +23,10 @@ describe('loadAppConfig', () => {
       CACHE_MAX_ENTRIES: 10000,
       STALE_IF_ERROR_SECONDS: 0,
       UPSTREAM_MAX_CONCURRENCY: 16,
-      SHUTDOWN_GRACE_MS: 10000,
-      CIRCUIT_BREAKER_THRESHOLD: 5,
+      SHUTDOWN_GRACE_MS: 30000,
+      CIRCUIT_BREAKER_FAILURE_RATE: 50,
+      CIRCUIT_BREAKER_WINDOW_MS: 30000,
+      CIRCUIT_BREAKER_MIN_CALLS: 20,
       CIRCUIT_BREAKER_HALF_OPEN_MS: 5000,
       RATE_LIMIT_PER_MINUTE: 0,
       TRUST_PROXY: false,
@@ -66,5 +73,23 @@ describe('loadAppConfig', () => {
   ])('rejects %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(InvalidConfigurationError);
     expect(() => loadAppConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}=`));
+  });
+
+  it.each([
+    ['PORT', 'abc', 'Invalid configuration: PORT="abc": must be an integer from 0 to 65535'],
+    ['PORT', '70000', 'Invalid configuration: PORT="70000": must be an integer from 0 to 65535'],
+    ['CACHE_MAX_ENTRIES', '0', 'Invalid configuration: CACHE_MAX_ENTRIES="0": must be an integer of at least 1'],
+    ['TRUST_PROXY', 'yes please', 'Invalid configuration: TRUST_PROXY="yes please": must be true or false'],
+    ['LOG_LEVEL', 'loud', 'Invalid configuration: LOG_LEVEL="loud": must be one of fatal, error, warn, info, debug, trace, silent'],
+    ['NFHL_BASE_URL', 'not a url', 'Invalid configuration: NFHL_BASE_URL="not a url": must be an http:// or https:// URL'],
+    ['REDIS_URL', 'http://x', 'Invalid configuration: REDIS_URL="http://x": must be a redis:// or rediss:// URL'],
+    ['BATCH_MAX_CONCURRENT', '0', 'Invalid configuration: BATCH_MAX_CONCURRENT="0": must be an integer from 1 to 64'],
+  ])('says in one phrase what %s=%s must be', (name, value, message) => {
+    expect(() => loadAppConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('lets a lookup in flight finish before shutdown by default (SHUTDOWN_GRACE_MS > LOOKUP_DEADLINE_MS)', () => {
+    const config = loadAppConfig({});
+    expect(config.SHUTDOWN_GRACE_MS).toBeGreaterThan(config.LOOKUP_DEADLINE_MS);
   });
 });

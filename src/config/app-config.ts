@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -25,78 +26,119 @@ const toBoolean = ({ value }: { value: unknown }): unknown => {
 };
 
 const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+const URL_MESSAGE = { message: 'must be an http:// or https:// URL' };
+
+/** One message for the whole range check, so an operator reads what is wanted, not three constraints. */
+function IntegerIn(min: number, max: number): PropertyDecorator {
+  const message = `must be an integer from ${min} to ${max}`;
+  return applyDecorators(IsInt({ message }), Min(min, { message }), Max(max, { message }));
+}
+
+function IntegerFrom(min: number): PropertyDecorator {
+  const message = `must be an integer of at least ${min}`;
+  return applyDecorators(IsInt({ message }), Min(min, { message }));
+}
 
 /**
  * The service's configuration (CONTRACT section 8). Property names are the environment variable
  * names, so a validation message names the variable an operator has to fix.
  */
 export class AppConfig {
-  @IsInt() @Min(0) @Max(65535)
+  @IntegerIn(0, 65535)
   PORT = 3000;
 
-  @IsString() @MinLength(1)
+  @IsString() @MinLength(1, { message: 'must not be empty' })
   HOST = '0.0.0.0';
 
-  @IsOptional() @IsUrl(HTTP_URL)
+  @IsOptional() @IsUrl(HTTP_URL, URL_MESSAGE)
   PUBLIC_BASE_URL?: string;
 
-  @IsUrl(HTTP_URL)
+  @IsUrl(HTTP_URL, URL_MESSAGE)
   NFHL_BASE_URL = 'https://hazards.fema.gov/arcgis/rest/services/public/NFHL/MapServer';
 
-  @IsUrl(HTTP_URL)
+  @IsUrl(HTTP_URL, URL_MESSAGE)
   GEOCODER_BASE_URL = 'https://geocoding.geo.census.gov/geocoder';
 
-  @IsString() @MinLength(1) @MaxLength(100)
+  @IsString() @MinLength(1) @MaxLength(100, { message: 'must be at most 100 characters' })
   GEOCODER_BENCHMARK = 'Public_AR_Current';
 
-  @IsString() @MinLength(1) @MaxLength(100)
+  @IsString() @MinLength(1) @MaxLength(100, { message: 'must be at most 100 characters' })
   GEOCODER_VINTAGE = 'Current_Current';
 
-  @IsInt() @Min(1) @Max(300000)
+  @IsUrl(HTTP_URL, URL_MESSAGE)
+  PRELIMINARY_NFHL_BASE_URL = 'https://hazards.fema.gov/arcgis/rest/services/PrelimPending/Prelim_NFHL/MapServer';
+
+  @IsUrl(HTTP_URL, URL_MESSAGE)
+  PENDING_NFHL_BASE_URL = 'https://hazards.fema.gov/arcgis/rest/services/PrelimPending/Pending_NFHL/MapServer';
+
+  @IsUrl(HTTP_URL, URL_MESSAGE)
+  CBRS_BASE_URL = 'https://cbrsgis.wim.usgs.gov/arcgis/rest/services/CoastalBarrierResourcesSystem/MapServer';
+
+  /** Rows accepted in one POST /flood-zone/batch request. */
+  @IntegerIn(1, 100000)
+  BATCH_MAX_LOCATIONS = 10000;
+
+  /** Batches running at once in this process; one more is a 429 BATCH_BUSY. */
+  @IntegerIn(1, 64)
+  BATCH_MAX_CONCURRENT = 2;
+
+  @IntegerIn(1, 300000)
   UPSTREAM_TIMEOUT_MS = 10000;
 
-  @IsInt() @Min(0) @Max(10)
+  @IntegerIn(0, 10)
   UPSTREAM_RETRIES = 1;
 
-  @IsInt() @Min(1) @Max(600000)
+  @IntegerIn(1, 600000)
   LOOKUP_DEADLINE_MS = 25000;
 
-  @IsInt() @Min(0)
+  @IntegerFrom(0)
   CACHE_TTL_SECONDS = 86400;
 
-  @IsInt() @Min(0)
+  @IntegerFrom(0)
   GEOCODE_CACHE_TTL_SECONDS = 604800;
 
-  @IsInt() @Min(1)
+  @IntegerFrom(1)
   CACHE_MAX_ENTRIES = 10000;
 
-  @IsInt() @Min(0)
+  @IntegerFrom(0)
   STALE_IF_ERROR_SECONDS = 0;
 
-  @IsInt() @Min(1) @Max(1024)
+  @IntegerIn(1, 1024)
   UPSTREAM_MAX_CONCURRENCY = 16;
 
-  @IsInt() @Min(0) @Max(600000)
-  SHUTDOWN_GRACE_MS = 10000;
+  /** Longer than LOOKUP_DEADLINE_MS, so a lookup in flight at SIGTERM is always answered before exit. */
+  @IntegerIn(0, 600000)
+  SHUTDOWN_GRACE_MS = 30000;
 
-  /** Beyond CONTRACT section 8: consecutive failed lookups against one upstream that open its circuit. */
-  @IsInt() @Min(1) @Max(1000)
-  CIRCUIT_BREAKER_THRESHOLD = 5;
+  /**
+   * Beyond CONTRACT section 8: a circuit opens when at least this percentage of an operation's calls
+   * failed as an outage (timeout, reset, 5xx, HTML page) within the window...
+   */
+  @IntegerIn(1, 100)
+  CIRCUIT_BREAKER_FAILURE_RATE = 50;
+
+  /** ...of this many milliseconds... */
+  @IntegerIn(1000, 600000)
+  CIRCUIT_BREAKER_WINDOW_MS = 30000;
+
+  /** ...and that window saw at least this many calls (a few failures under low traffic never open it). */
+  @IntegerIn(1, 100000)
+  CIRCUIT_BREAKER_MIN_CALLS = 20;
 
   /** Beyond CONTRACT section 8: how long an open circuit fails fast before one probe call (matches Retry-After: 5). */
-  @IsInt() @Min(100) @Max(600000)
+  @IntegerIn(100, 600000)
   CIRCUIT_BREAKER_HALF_OPEN_MS = 5000;
 
-  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['redis', 'rediss'] })
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['redis', 'rediss'] }, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
-  @IsInt() @Min(0)
+  @IntegerFrom(0)
   RATE_LIMIT_PER_MINUTE = 0;
 
-  @Transform(toBoolean) @IsBoolean()
+  @Transform(toBoolean) @IsBoolean({ message: 'must be true or false' })
   TRUST_PROXY = false;
 
-  @IsIn(LOG_LEVELS)
+  @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 }
 
@@ -118,7 +160,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv | Record<string, string | u
   const config = plainToInstance(AppConfig, given);
   const errors = validateSync(config, { forbidUnknownValues: true });
   if (errors.length > 0) {
-    const problems = errors.map((e) => `${e.property}=${JSON.stringify(env[e.property])}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    const problems = errors.map(
+      (e) => `${e.property}=${JSON.stringify(env[e.property])}: ${[...new Set(Object.values(e.constraints ?? {}))].join('; ')}`,
+    );
     throw new InvalidConfigurationError(`Invalid configuration: ${problems.join(' | ')}`);
   }
   return config;

@@ -49,6 +49,63 @@ export interface NfhlPointData {
   inAvailability: boolean | null;
 }
 
+/** Layer 34 "LOMAs" (a point layer). Dates are epoch ms (UTC). There is no CASE_NO or EFF_DATE here. */
+export interface LomaAttributes {
+  CASENUMBER: string | null;
+  DATEENDED: number | null;
+  OUTCOME: string | null;
+  REVAL_STAT: string | null;
+  PROJECTCATEGORY: string | null;
+  LAT: number | null;
+  LON: number | null;
+}
+
+/** A LOMA point as NFHL returned it: attributes plus its location (lon, lat; from the geometry or LAT/LON). */
+export interface LomaFeature {
+  attributes: LomaAttributes;
+  lon: number;
+  lat: number;
+}
+
+/** Layer 16 "Base Flood Elevations" (polylines). ELEV is whole feet as printed; -1 and 0 occur and are unusable. */
+export interface BfeLineAttributes {
+  ELEV: number | null;
+  LEN_UNIT: string | null;
+  V_DATUM: string | null;
+  DFIRM_ID: string | null;
+}
+
+/** A BFE line with its geometry: ArcGIS `paths`, each a list of [lon, lat] (outSR 4326). */
+export interface BfeLineFeature {
+  attributes: BfeLineAttributes;
+  paths: number[][][];
+}
+
+/** A Flood Hazard Zones polygon with its geometry: ArcGIS `rings`, each a list of [lon, lat] (outSR 4326). */
+export interface ZonePolygonFeature {
+  attributes: FloodHazardZoneAttributes;
+  rings: number[][][];
+}
+
+/** Preliminary / pending "… Availability" layer (FEMA's PrelimPending services). */
+export interface MapChangeAvailabilityAttributes {
+  DFIRM_ID: string | null;
+  PRELM_ISSUE_DATE: number | null;
+}
+
+/** What one of FEMA's coming maps (preliminary or pending) says at a point; zones as layer 28. */
+export interface ComingMapData {
+  availability: MapChangeAvailabilityAttributes[];
+  zones: FloodHazardZoneAttributes[];
+}
+
+/** USFWS "CBRS Prohibitions". `FI_Date` arrives as epoch ms or as a date string. */
+export interface CbrsProhibitionAttributes {
+  Unit: string | null;
+  CBRS_Type: string | null;
+  FI_Date: number | string | null;
+}
+
 export type Coverage = 'mapped' | 'mapped_no_zone' | 'unmapped';
 
 export type RiskLevel = 'very_high' | 'high' | 'moderate' | 'minimal' | 'undetermined' | 'unknown';
@@ -78,6 +135,73 @@ export interface Lomr {
   effectiveDate: string | null;
 }
 
+/** Supplementary parts of an answer (CONTRACT section 9): a failed one is null and named in `unavailable`. */
+export type AnswerPart =
+  | 'community'
+  | 'lomrs'
+  | 'lomas'
+  | 'estimatedBaseFloodElevation'
+  | 'nearby'
+  | 'mapChange'
+  | 'coastalBarrier';
+
+export type LomaStatus = 'valid' | 'denied' | 'incorporated' | 'superseded' | 'contact_community' | 'reevaluation_needed';
+
+/** CONTRACT section 10.1. */
+export interface Loma {
+  caseNumber: string | null;
+  effectiveDate: string | null;
+  status: LomaStatus;
+  outcome: string | null;
+  category: string | null;
+  distanceM: number;
+}
+
+/** CONTRACT section 10.2. */
+export interface EstimatedBaseFloodElevation {
+  elevationFt: number;
+  verticalDatum: string | null;
+  method: 'interpolated' | 'nearest_line';
+  lines: Array<{ elevationFt: number; distanceM: number }>;
+  note: string;
+}
+
+/** CONTRACT section 11.1: one nearest hazard of a kind. */
+export interface NearbyHazard {
+  distanceM: number;
+  floodZone: string;
+  zoneSubtype: string | null;
+  staticBaseFloodElevationFt: number | null;
+}
+
+export interface NearbyHazards {
+  radiusM: number;
+  sfha: NearbyHazard | null;
+  floodway: NearbyHazard | null;
+  moderate: NearbyHazard | null;
+}
+
+/** CONTRACT section 11.2. */
+export interface MapChange {
+  status: 'pending' | 'preliminary' | 'none';
+  issuedDate: string | null;
+  floodZone: string | null;
+  zoneSubtype: string | null;
+  inSpecialFloodHazardArea: boolean | null;
+  staticBaseFloodElevationFt: number | null;
+  sfhaChange: 'into_sfha' | 'out_of_sfha' | 'unchanged' | 'unknown';
+  note: string;
+}
+
+/** CONTRACT section 11.3. */
+export interface CoastalBarrier {
+  status: 'inside' | 'buffer' | 'outside';
+  unit: string | null;
+  type: string | null;
+  floodInsuranceProhibitionDate: string | null;
+  note: string;
+}
+
 /** The `result` object of a lookup (CONTRACT section 3): every field always present, `null` where it does not apply. */
 export interface FloodDetermination {
   coverage: Coverage;
@@ -97,6 +221,19 @@ export interface FloodDetermination {
   lomrs: Lomr[] | null;
   zonesAtPoint: ZoneAtPoint[];
   femaMapUrl: string;
+}
+
+/** The whole `result` of a lookup: the v1 determination plus the v1.1 parts (CONTRACT sections 9-11). */
+export interface FloodZoneResult extends FloodDetermination {
+  /** v1.1 (CONTRACT sections 9-11): LOMAs within 100 m, nearest first; null when their query failed. */
+  lomas: Loma[] | null;
+  estimatedBaseFloodElevation: EstimatedBaseFloodElevation | null;
+  /** Only with include=nearby / preliminary / cbrs; null otherwise. */
+  nearby: NearbyHazards | null;
+  mapChange: MapChange | null;
+  coastalBarrier: CoastalBarrier | null;
+  /** Supplementary parts whose query failed; [] when the answer is complete. */
+  unavailable: AnswerPart[];
 }
 
 export interface GeoPoint {
