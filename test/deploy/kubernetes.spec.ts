@@ -225,8 +225,14 @@ describe('deploy/kubernetes manifests', () => {
       expect((sc.seccompProfile ?? pod.seccompProfile)?.type).toBe('RuntimeDefault');
     });
 
+    it('lets a lookup in flight finish: SHUTDOWN_GRACE_MS above LOOKUP_DEADLINE_MS', () => {
+      const graceMs = Number(effectiveEnv('SHUTDOWN_GRACE_MS') ?? 30000);
+      const deadlineMs = Number(effectiveEnv('LOOKUP_DEADLINE_MS') ?? 25000);
+      expect(graceMs).toBeGreaterThan(deadlineMs);
+    });
+
     it('gives the pod longer than preStop sleep + SHUTDOWN_GRACE_MS to stop', () => {
-      const graceMs = Number(effectiveEnv('SHUTDOWN_GRACE_MS') ?? 10000);
+      const graceMs = Number(effectiveEnv('SHUTDOWN_GRACE_MS') ?? 30000);
       expect(Number.isInteger(graceMs)).toBe(true);
       const sleepSeconds = preStopSleepSeconds(container);
       expect(sleepSeconds).toBeGreaterThan(0);
