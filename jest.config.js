@@ -1,5 +1,7 @@
 /** Two projects: fast unit specs beside the code, and end-to-end suites that run the real app against the upstream emulators. */
 const tsJest = { '^.+\\.ts$': 'ts-jest' };
+/** cheap-ruler is published as an ES module only; Jest on Node 20 loads its own UMD build instead. */
+const moduleNameMapper = { '^cheap-ruler$': '<rootDir>/node_modules/cheap-ruler/cheap-ruler.js' };
 module.exports = {
   projects: [
     {
@@ -9,6 +11,7 @@ module.exports = {
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
       transform: tsJest,
       moduleFileExtensions: ['ts', 'js', 'json'],
+      moduleNameMapper,
     },
     {
       displayName: 'e2e',
@@ -17,6 +20,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform: tsJest,
       moduleFileExtensions: ['ts', 'js', 'json'],
+      moduleNameMapper,
       testTimeout: 60000,
     },
   ],

@@ -4,6 +4,7 @@ import {
   determineFloodHazard,
   femaMapUrl,
   formatNfhlDate,
+  governingZone,
   lengthInFeet,
   nfhlText,
 } from './classification';
@@ -748,5 +749,26 @@ describe('determineFloodHazard: LOMRs', () => {
     expect(determine({ inAvailability: false, lomrs: [lomr('X1', 1581638400000)] }).lomrs).toEqual([
       { caseNumber: 'X1', effectiveDate: '2020-02-14' },
     ]);
+  });
+});
+
+describe('governingZone', () => {
+  it('is the most severe classified polygon, with its own attributes', () => {
+    const fringe = zone({ FLD_ZONE: 'AE', SFHA_TF: 'T', STATIC_BFE: 12, LEN_UNIT: 'Feet', DFIRM_ID: '22071C' });
+    const floodway = zone({ FLD_ZONE: 'AE', ZONE_SUBTY: 'FLOODWAY', SFHA_TF: 'T', DFIRM_ID: '22051C' });
+    const governing = governingZone([zone({ FLD_ZONE: 'OPEN WATER' }), fringe, floodway, zone({})]);
+    expect(governing?.attributes).toBe(floodway);
+    expect(governing?.zone).toMatchObject({ floodZone: 'AE', zoneSubtype: 'FLOODWAY', severityClass: 'A_FLOODWAY' });
+  });
+
+  it('breaks ties as the determination does: higher BFE first', () => {
+    const low = zone({ FLD_ZONE: 'AE', STATIC_BFE: 9, LEN_UNIT: 'Feet', DFIRM_ID: 'low' });
+    const high = zone({ FLD_ZONE: 'AE', STATIC_BFE: 11, LEN_UNIT: 'Feet', DFIRM_ID: 'high' });
+    expect(governingZone([low, high])?.attributes.DFIRM_ID).toBe('high');
+  });
+
+  it('is null without a real zone', () => {
+    expect(governingZone([])).toBeNull();
+    expect(governingZone([zone({ FLD_ZONE: 'OPEN WATER' }), zone({ FLD_ZONE: 'AREA NOT INCLUDED' })])).toBeNull();
   });
 });

@@ -100,7 +100,8 @@ function nfhlNumber(value: number | null | undefined): number | null {
   return value;
 }
 
-function roundToTenth(value: number): number {
+/** Feet are published and shown to one decimal. */
+export function roundToTenth(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
@@ -267,6 +268,13 @@ interface RankedPolygon {
   depthFt: number | null;
   order: number;
   zone: ZoneClassification | null;
+  attributes: FloodHazardZoneAttributes;
+}
+
+/** The polygon that governs a point: its classification and the attributes NFHL published for it. */
+export interface GoverningZone {
+  zone: ZoneClassification;
+  attributes: FloodHazardZoneAttributes;
 }
 
 function rankPolygons(zones: FloodHazardZoneAttributes[]): RankedPolygon[] {
@@ -285,6 +293,7 @@ function rankPolygons(zones: FloodHazardZoneAttributes[]): RankedPolygon[] {
         depthFt: zone.depthFt,
         order,
         zone,
+        attributes,
       });
       return;
     }
@@ -302,6 +311,7 @@ function rankPolygons(zones: FloodHazardZoneAttributes[]): RankedPolygon[] {
         depthFt: null,
         order,
         zone: null,
+        attributes,
       });
     }
   });
@@ -314,7 +324,21 @@ function rankPolygons(zones: FloodHazardZoneAttributes[]): RankedPolygon[] {
   );
 }
 
-function compareDescendingNullsLast(a: number | null, b: number | null): number {
+function governingOf(ranked: RankedPolygon[]): GoverningZone | null {
+  const governing = ranked.find((polygon) => polygon.zone !== null);
+  return governing?.zone ? { zone: governing.zone, attributes: governing.attributes } : null;
+}
+
+/**
+ * The most severe classified polygon among those at a point (the v1 ranking), or null when none has a
+ * real zone. Its attributes carry what the determination does not show, such as DFIRM_ID.
+ */
+export function governingZone(zones: FloodHazardZoneAttributes[]): GoverningZone | null {
+  return governingOf(rankPolygons(zones));
+}
+
+/** Sort order for "higher first", with unknown values last. */
+export function compareDescendingNullsLast(a: number | null, b: number | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
@@ -419,7 +443,7 @@ function noZoneGuidance(coverage: Exclude<Coverage, 'mapped'>, firmPanel: FirmPa
  */
 export function determineFloodHazard(data: NfhlPointData, point: GeoPoint): FloodDetermination {
   const ranked = rankPolygons(data.zones);
-  const governing = ranked.find((polygon) => polygon.zone !== null)?.zone ?? null;
+  const governing = governingOf(ranked)?.zone ?? null;
   const zonesAtPoint = distinctZonesAtPoint(ranked);
   const firmPanel = selectFirmPanel(data.panels);
   const shared = {
