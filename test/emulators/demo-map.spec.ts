@@ -2,15 +2,21 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   DEMO_ADDRESSES,
+  DEMO_CBRS,
   DEMO_MAP,
+  DEMO_PENDING,
   DEMO_PLACES,
+  DEMO_PRELIMINARY,
+  DemoPlace,
+  MapFeature,
   NFHL_ATTRIBUTE_FIELDS,
   NFHL_NO_DATE,
   NfhlLayerKey,
   demoPlace,
   featuresAt,
 } from './demo-map';
-import { haversineMeters } from './geometry';
+import { Position, haversineMeters, shapeDistanceMeters } from './geometry';
+import type { ArcGisServiceData } from './map-data';
 import { normaliseAddress } from './census-emulator';
 
 const METADATA: Record<NfhlLayerKey, string> = {
@@ -19,6 +25,8 @@ const METADATA: Record<NfhlLayerKey, string> = {
   firmPanels: 'nfhl-layer-3-firm-panels.metadata.json',
   politicalJurisdictions: 'nfhl-layer-22-political-jurisdictions.metadata.excerpt.json',
   floodHazardZones: 'nfhl-layer-28-flood-hazard-zones.metadata.excerpt.json',
+  bfeLines: 'nfhl-layer-16-base-flood-elevations.metadata.json',
+  lomas: 'nfhl-layer-34-lomas.metadata.excerpt.json',
 };
 
 describe('demo map', () => {
@@ -123,5 +131,266 @@ describe('demo map', () => {
     expect(near).toHaveLength(2);
     expect(haversineMeters(near[0].lat, near[0].lon, near[1].lat, near[1].lon)).toBeLessThan(100);
     expect(find(DEMO_ADDRESSES.whiteHouseLoose)?.matches[0].matchedAddress).toBe('1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// v1.1: the construction behind every expected LOMA, BFE estimate, nearby hazard, map change and CBRS answer
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Distance over a few hundred metres on the WGS84 ellipsoid, from the local radii of curvature (the scale
+ * factors cheap-ruler uses; cheap-ruler itself is an ES module this Jest set-up cannot load). The service
+ * may measure on the sphere or on the ellipsoid: every expected whole metre must come out of both.
+ */
+function wgs84Meters(lat: number, a: Position, b: Position): number {
+  const e2 = 0.00669437999014;
+  const w2 = 1 / (1 - e2 * Math.sin((lat * Math.PI) / 180) ** 2);
+  const w = Math.sqrt(w2);
+  const mPerRad = 6378137 * (Math.PI / 180);
+  const kx = mPerRad * w * Math.cos((lat * Math.PI) / 180);
+  const ky = mPerRad * w * w2 * (1 - e2);
+  return Math.hypot((b[0] - a[0]) * kx, (b[1] - a[1]) * ky);
+}
+
+/** The nearest point of a shape's vertices/edges to p, in a local metric (good to millimetres at this scale). */
+function nearestPoint(lines: Position[][], p: Position, lat: number): Position {
+  const kx = Math.cos((lat * Math.PI) / 180);
+  let best: Position = lines[0][0];
+  let bestD = Infinity;
+  for (const line of lines) {
+    for (let i = 1; i < line.length; i++) {
+      const [a, b] = [line[i - 1], line[i]];
+      const dx = (b[0] - a[0]) * kx;
+      const dy = b[1] - a[1];
+      const t = Math.max(0, Math.min(1, (((p[0] - a[0]) * kx) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)));
+      const q: Position = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+      const d = Math.hypot((q[0] - p[0]) * kx, q[1] - p[1]);
+      if (d < bestD) [best, bestD] = [q, d];
+    }
+  }
+  return best;
+}
+
+/** Distance from the place to a feature: by the emulator (sphere) and on the ellipsoid. */
+function distances(place: DemoPlace, f: MapFeature): { sphere: number; ellipsoid: number; nearest: Position } {
+  const p: Position = [place.lon, place.lat];
+  const sphere = shapeDistanceMeters(f, place.lon, place.lat);
+  const nearest = f.point ?? nearestPoint(f.paths ?? f.rings ?? [], p, place.lat);
+  return { sphere, ellipsoid: sphere === 0 ? 0 : wgs84Meters(place.lat, p, nearest), nearest };
+}
+
+/** The whole metre a feature is at, asserting both measures agree on it with room to spare. */
+function wholeMetres(place: DemoPlace, f: MapFeature): number {
+  const { sphere, ellipsoid } = distances(place, f);
+  const m = Math.round(sphere);
+  expect(Math.abs(sphere - m)).toBeLessThan(0.15);
+  expect(Math.round(ellipsoid)).toBe(m);
+  expect(Math.abs(ellipsoid - m)).toBeLessThan(0.4);
+  return m;
+}
+
+function bearingDeg(from: Position, to: Position): number {
+  const kx = Math.cos((from[1] * Math.PI) / 180);
+  return (Math.atan2((to[0] - from[0]) * kx, to[1] - from[1]) * 180) / Math.PI;
+}
+
+function angleBetween(a: number, b: number): number {
+  const d = Math.abs(a - b) % 360;
+  return d > 180 ? 360 - d : d;
+}
+
+const within = (place: DemoPlace, features: readonly MapFeature[], meters: number) =>
+  features.filter((f) => shapeDistanceMeters(f, place.lon, place.lat) <= meters);
+
+const layerOf = (service: ArcGisServiceData, suffix: string) => {
+  const layer = service.layers.find((l) => l.name.endsWith(suffix));
+  if (!layer) throw new Error(`no layer ending in ${suffix}`);
+  return layer.features;
+};
+
+describe('demo map v1.1', () => {
+  it('has a place for every new case', () => {
+    const withPart = (test: (p: DemoPlace) => boolean) => DEMO_PLACES.filter(test).map((p) => p.id);
+    expect(withPart((p) => p.expect.lomas.length > 0)).toEqual(['houston-lomas']);
+    expect(withPart((p) => p.expect.estimatedBaseFloodElevation?.method === 'interpolated')).toEqual(['franklin-bfe-bracketed', 'ponce-bfe-meters']);
+    expect(withPart((p) => p.expect.estimatedBaseFloodElevation?.method === 'nearest_line')).toEqual(['houston-ah-one-bfe-line']);
+    expect(withPart((p) => p.expect.nearby !== undefined)).toEqual(['houston-nearby-hazards', 'houston-nearby-inside-ae']);
+    expect(new Set(DEMO_PLACES.map((p) => `${p.expect.mapChange.status}/${p.expect.mapChange.sfhaChange}`))).toEqual(
+      new Set(['none/unchanged', 'preliminary/into_sfha', 'pending/out_of_sfha', 'preliminary/unknown', 'preliminary/unchanged']),
+    );
+    expect(new Set(DEMO_PLACES.map((p) => p.expect.coastalBarrier.status))).toEqual(new Set(['inside', 'buffer', 'outside']));
+  });
+
+  it('puts every LOMA point at its expected whole-metre distance, with LAT/LON equal to its geometry', () => {
+    for (const f of DEMO_MAP.nfhl.lomas) {
+      expect(f.point).toEqual([f.attributes.LON, f.attributes.LAT]);
+      expect(f.rings).toBeUndefined();
+    }
+    for (const place of DEMO_PLACES) {
+      const near = within(place, DEMO_MAP.nfhl.lomas, 100).map((f) => ({ caseNumber: f.attributes.CASENUMBER, distanceM: wholeMetres(place, f) }));
+      near.sort((a, b) => a.distanceM - b.distanceM);
+      expect(near).toEqual(place.expect.lomas.map(({ caseNumber, distanceM }) => ({ caseNumber, distanceM })));
+    }
+    const lomas = demoPlace('houston-lomas');
+    expect(lomas.expect.lomas[0]).toMatchObject({ distanceM: 23, status: 'valid' });
+    // the one at 130 m is inside the 100 m envelope's corner, so only the service's own distance filter drops it
+    const far = DEMO_MAP.nfhl.lomas.find((f) => f.attributes.CASENUMBER === '21-06-0555A') as MapFeature;
+    expect(wholeMetres(lomas, far)).toBe(130);
+    const { dLat, dLon } = { dLat: 100 / 111_320, dLon: 100 / (111_320 * Math.cos((lomas.lat * Math.PI) / 180)) };
+    expect(Math.abs((far.point as Position)[0] - lomas.lon)).toBeLessThan(dLon);
+    expect(Math.abs((far.point as Position)[1] - lomas.lat)).toBeLessThan(dLat);
+  });
+
+  it('gives each expected LOMA the published attributes its status and texts come from', () => {
+    const byCase = new Map(DEMO_MAP.nfhl.lomas.map((f) => [f.attributes.CASENUMBER, f.attributes]));
+    const raw = demoPlace('houston-lomas').expect.lomas.map((l) => {
+      const a = byCase.get(l.caseNumber) as Record<string, unknown>;
+      return [l.status, a.OUTCOME, a.REVAL_STAT, a.PROJECTCATEGORY, a.DATEENDED];
+    });
+    expect(raw).toEqual([
+      ['valid', 'Structure removed-Property partially inundated', null, 'LOMA', Date.UTC(2015, 5, 2)],
+      ['incorporated', 'Portion of property removed', 'Incorporated', 'LOMA', Date.UTC(2009, 2, 17)],
+      ['denied', 'Structure denied', 'Superseded', 'LOMA', Date.UTC(2018, 10, 5)],
+      ['reevaluation_needed', 'Multiple', 'Reevaluation Needed', 'LOMA', Date.UTC(2012, 3, 24)],
+      ['superseded', 'Property out as shown', 'Superseded', 'LOMR-F', Date.UTC(2005, 7, 1)],
+      ['contact_community', ' ', 'Contact Community', 'LOMA', NFHL_NO_DATE],
+    ]);
+  });
+
+  it('places the BFE lines of the estimate cases at their expected distances and sides', () => {
+    const lineAt = (place: DemoPlace, elev: number, extra: Record<string, unknown> = {}) => {
+      const found = within(place, DEMO_MAP.nfhl.bfeLines, 300).filter(
+        (f) => f.attributes.ELEV === elev && Object.entries(extra).every(([k, v]) => f.attributes[k] === v),
+      );
+      expect(found).toHaveLength(1);
+      return found[0];
+    };
+    const side = (place: DemoPlace, f: MapFeature) => bearingDeg([place.lon, place.lat], distances(place, f).nearest);
+
+    const tn = demoPlace('franklin-bfe-bracketed');
+    const [l1, l2] = [lineAt(tn, 612), lineAt(tn, 613)];
+    expect([wholeMetres(tn, l1), wholeMetres(tn, l2)]).toEqual([41, 62]);
+    expect(angleBetween(side(tn, l1), side(tn, l2))).toBeGreaterThan(170);
+    const zone = featuresAt(DEMO_MAP.nfhl.floodHazardZones, tn.lon, tn.lat)[0].attributes;
+    expect(zone).toMatchObject({ FLD_ZONE: 'AE', STATIC_BFE: -9999, DFIRM_ID: '47187C' });
+    // distractors: nearer but another DFIRM; ELEV 0 and -1; another datum on L2's side; a different ELEV on L1's side
+    const otherDfirm = lineAt(tn, 611, { DFIRM_ID: '47119C' });
+    expect(wholeMetres(tn, otherDfirm)).toBeLessThan(41);
+    expect(wholeMetres(tn, lineAt(tn, 0))).toBeLessThan(41);
+    expect(wholeMetres(tn, lineAt(tn, -1))).toBeLessThan(41);
+    const ngvd = lineAt(tn, 614, { V_DATUM: 'NGVD29' });
+    expect(wholeMetres(tn, ngvd)).toBeLessThan(62);
+    expect(angleBetween(side(tn, l1), side(tn, ngvd))).toBeGreaterThan(90);
+    const sameSide = lineAt(tn, 611, { DFIRM_ID: '47187C' });
+    expect(wholeMetres(tn, sameSide)).toBeLessThan(62);
+    expect(angleBetween(side(tn, l1), side(tn, sameSide))).toBeLessThan(90);
+    // the interpolation from the unrounded distances lands on the expected tenth on the sphere and the ellipsoid
+    for (const measure of ['sphere', 'ellipsoid'] as const) {
+      const [d1, d2] = [distances(tn, l1)[measure], distances(tn, l2)[measure]];
+      expect(Math.round((612 + (d1 / (d1 + d2))) * 10) / 10).toBe(tn.expect.estimatedBaseFloodElevation?.elevationFt);
+    }
+
+    const pr = demoPlace('ponce-bfe-meters');
+    const [m1, m2, feet] = [lineAt(pr, 10), lineAt(pr, 11), lineAt(pr, 35)];
+    expect([m1.attributes.LEN_UNIT, m2.attributes.LEN_UNIT, feet.attributes.LEN_UNIT]).toEqual(['Meters', 'Meters', 'Feet']);
+    expect([wholeMetres(pr, m1), wholeMetres(pr, m2), wholeMetres(pr, feet)]).toEqual([30, 70, 45]);
+    expect(angleBetween(side(pr, m1), side(pr, m2))).toBeGreaterThan(170);
+    expect(angleBetween(side(pr, m1), side(pr, feet))).toBeGreaterThan(170);
+    for (const measure of ['sphere', 'ellipsoid'] as const) {
+      const [d1, d2] = [distances(pr, m1)[measure], distances(pr, m2)[measure]];
+      expect(Math.round(((10 + d1 / (d1 + d2)) / 0.3048) * 10) / 10).toBe(33.8);
+    }
+
+    const ah = demoPlace('houston-ah-one-bfe-line');
+    const usable = within(ah, DEMO_MAP.nfhl.bfeLines, 300);
+    expect(usable.map((f) => [f.attributes.ELEV, wholeMetres(ah, f)])).toEqual([[47, 120], [47, 150]]);
+    const beyond = DEMO_MAP.nfhl.bfeLines.filter((f) => f.attributes.ELEV === 48 && f.attributes.DFIRM_ID === '48201C');
+    expect(beyond.map((f) => wholeMetres(ah, f))).toEqual([320]);
+  });
+
+  it('has no usable BFE line within 300 m of any other AE or AH place without a static BFE', () => {
+    for (const place of DEMO_PLACES) {
+      const e = place.expect;
+      const calls = (e.floodZone === 'AE' || e.floodZone === 'AH') && e.staticBaseFloodElevationFt === null;
+      if (!calls) {
+        expect(e.estimatedBaseFloodElevation).toBeNull();
+        continue;
+      }
+      const dfirm = featuresAt(DEMO_MAP.nfhl.floodHazardZones, place.lon, place.lat)[0].attributes.DFIRM_ID;
+      const usable = within(place, DEMO_MAP.nfhl.bfeLines, 300).filter((f) => Number(f.attributes.ELEV) > 0 && f.attributes.DFIRM_ID === dfirm);
+      expect(usable.length > 0).toBe(e.estimatedBaseFloodElevation !== null);
+    }
+  });
+
+  it('places the nearby hazards at their expected distances, with nothing else within 500 m', () => {
+    for (const id of ['houston-nearby-hazards', 'houston-nearby-inside-ae']) {
+      const place = demoPlace(id);
+      const around = within(place, DEMO_MAP.nfhl.floodHazardZones, 500)
+        .map((f) => ({ zone: f.attributes.FLD_ZONE, subtype: f.attributes.ZONE_SUBTY, bfe: f.attributes.STATIC_BFE, distanceM: wholeMetres(place, f) }))
+        .sort((a, b) => a.distanceM - b.distanceM);
+      const n = place.expect.nearby;
+      const listed = [n?.sfha, n?.floodway, n?.moderate].filter((h) => h != null);
+      for (const h of listed) {
+        expect(around).toContainEqual({ zone: h.floodZone, subtype: h.zoneSubtype, bfe: h.staticBaseFloodElevationFt ?? -9999, distanceM: h.distanceM });
+      }
+      // besides the listed hazards, only the polygon the place itself is in (when that is no hazard)
+      expect(around.length).toBe(new Set(listed.map((h) => h.distanceM)).size + (place.expect.floodZone === 'X' && place.expect.riskLevel === 'minimal' ? 1 : 0));
+    }
+    expect(demoPlace('houston-nearby-hazards').expect.nearbyAtOtherRadii?.map((n) => n.radiusM)).toEqual([100, 200]);
+  });
+
+  it('puts the coming-map places inside the right availability polygons', () => {
+    const prelim = layerOf(DEMO_PRELIMINARY, 'Availability');
+    const pending = layerOf(DEMO_PENDING, 'Availability');
+    expect(new Date(prelim[0].attributes.PRELM_ISSUE_DATE as number).toISOString()).toBe('2025-05-15T11:00:00.000Z');
+    for (const place of DEMO_PLACES) {
+      const mc = place.expect.mapChange;
+      const inPending = featuresAt(pending, place.lon, place.lat);
+      const inPrelim = featuresAt(prelim, place.lon, place.lat);
+      const governing = mc.status === 'pending' ? inPending : mc.status === 'preliminary' ? inPrelim : [];
+      if (mc.status === 'none') expect([inPending.length, inPrelim.length]).toEqual([0, 0]);
+      if (mc.status === 'preliminary') expect(inPending).toHaveLength(0);
+      if (mc.status !== 'none') {
+        expect(governing).toHaveLength(1);
+        expect(new Date(governing[0].attributes.PRELM_ISSUE_DATE as number).toISOString().slice(0, 10)).toBe(mc.issuedDate);
+        const zones = featuresAt(layerOf(mc.status === 'pending' ? DEMO_PENDING : DEMO_PRELIMINARY, 'Flood Hazard Zones'), place.lon, place.lat);
+        expect(zones.map((z) => z.attributes.FLD_ZONE)).toEqual(mc.floodZone === null ? [] : [mc.floodZone]);
+      }
+    }
+    // pending wins where both maps are
+    const both = demoPlace('charleston-pending-out-of-sfha');
+    expect(featuresAt(layerOf(DEMO_PRELIMINARY, 'Flood Hazard Zones'), both.lon, both.lat)).toHaveLength(1);
+  });
+
+  it('puts the CBRS places inside the right polygons', () => {
+    const prohibitions = layerOf(DEMO_CBRS, 'Prohibitions');
+    const buffer = layerOf(DEMO_CBRS, 'Buffer Zone');
+    for (const place of DEMO_PLACES) {
+      const cb = place.expect.coastalBarrier;
+      const inside = featuresAt(prohibitions, place.lon, place.lat).map((f) => [f.attributes.Unit, f.attributes.CBRS_Type]);
+      expect(inside).toEqual(cb.status === 'inside' ? [[cb.unit, cb.type]] : []);
+      expect(featuresAt(buffer, place.lon, place.lat).length > 0).toBe(cb.status === 'buffer');
+    }
+    const dates = prohibitions.map((f) => [f.attributes.Unit, f.attributes.FI_Date, f.attributes.SU_Date]);
+    expect(dates).toEqual([
+      ['FL-05', Date.UTC(1983, 9, 1), '10/18/1982'],
+      ['FL-64P', '11/16/1990', 'Null'],
+    ]);
+  });
+
+  it('describes the other MapServers with layer names, ids and features holding exactly their fields', () => {
+    const shape = (s: ArcGisServiceData) => s.layers.map((l) => [l.id, l.name, l.geometryType]);
+    expect(shape(DEMO_PRELIMINARY)).toEqual([[0, 'Preliminary Data Availability', 'esriGeometryPolygon'], [28, 'Preliminary Flood Hazard Zones', 'esriGeometryPolygon']]);
+    expect(shape(DEMO_PENDING)).toEqual([[0, 'Pending Data Availability', 'esriGeometryPolygon'], [28, 'Pending Flood Hazard Zones', 'esriGeometryPolygon']]);
+    expect(shape(DEMO_CBRS).map((l) => l[1])).toEqual(['CBRS Units', 'CBRS Prohibitions', 'CBRS Buffer Zone']);
+    for (const service of [DEMO_PRELIMINARY, DEMO_PENDING, DEMO_CBRS]) {
+      for (const layer of service.layers) {
+        const names = layer.fields.filter((f) => f.type !== 'esriFieldTypeGeometry').map((f) => f.name);
+        expect(names).toContain(layer.displayField);
+        for (const f of layer.features) expect(Object.keys(f.attributes)).toEqual(names);
+      }
+    }
+    expect(layerOf(DEMO_PRELIMINARY, 'Flood Hazard Zones')[0].attributes).toMatchObject({ FLD_ZONE: 'AE', STATIC_BFE: 9, DFIRM_ID: '45019C' });
   });
 });

@@ -2,8 +2,8 @@
  * The demo map served by the upstream emulators: NFHL features per layer (ArcGIS polygon rings in lon/lat,
  * WGS84) and Census data (counties, 2020 ZCTAs, states, addresses), all in memory.
  *
- * Attribute sets follow the real NFHL layers field-for-field (names, order, null encodings) as recorded in
- * /work/shared/fixtures (layer-28 real feature properties, layer metadata). Values are realistic but made up
+ * Attribute sets follow the real NFHL layers field-for-field (names, order, null encodings) as recorded from
+ * the live service (real layer-28 feature properties, the layer metadata copied into fixtures/). Values are realistic but made up
  * for the demo (except those UPSTREAMS.md names as real: Toa Baja panel 72000C0330J, Renton panel 53033C0977G,
  * the AE 583 / VE 586 / AO / X attribute sets copied from real features). County and ZCTA polygons are
  * rectangles around the demo areas, not their real outlines.
@@ -11,18 +11,28 @@
  * Every coverage case lives in its own small area: zone polygons are squares ~300 m wide on a 600 m grid,
  * so a point between squares (inside NFHL Availability) is a genuine "no zone polygon" gap.
  * `DEMO_PLACES` lists one point per case, with what the service should answer for it (`expect`).
+ *
+ * The v1.1 places (LOMAs, BFE estimates, nearby hazards, coming map changes, CBRS) sit kilometres from every
+ * other area, with their features at whole-metre distances by construction; `DEMO_PRELIMINARY`,
+ * `DEMO_PENDING` and `DEMO_CBRS` hold the other MapServers' data for them.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import {
   BBox,
+  Position,
   Ring,
   areaAndLength,
   bboxOfRings,
+  bboxOfShape,
   metersToDegrees,
   polygonIntersectsPoint,
   rectHole,
   rectRing,
+  signedArea,
   squareAround,
 } from './geometry';
+import type { ArcGisFeature, ArcGisField, ArcGisLayerData, ArcGisServiceData } from './map-data';
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -31,7 +41,14 @@ import {
 export type AttributeValue = string | number | null;
 export type Attributes = Record<string, AttributeValue>;
 
-export type NfhlLayerKey = 'availability' | 'lomrs' | 'firmPanels' | 'politicalJurisdictions' | 'floodHazardZones';
+export type NfhlLayerKey =
+  | 'availability'
+  | 'lomrs'
+  | 'firmPanels'
+  | 'politicalJurisdictions'
+  | 'floodHazardZones'
+  | 'bfeLines'
+  | 'lomas';
 
 /** The real layer names (what a client must resolve ids by). */
 export const NFHL_LAYER_NAMES: Readonly<Record<NfhlLayerKey, string>> = {
@@ -40,15 +57,19 @@ export const NFHL_LAYER_NAMES: Readonly<Record<NfhlLayerKey, string>> = {
   firmPanels: 'FIRM Panels',
   politicalJurisdictions: 'Political Jurisdictions',
   floodHazardZones: 'Flood Hazard Zones',
+  bfeLines: 'Base Flood Elevations',
+  lomas: 'LOMAs',
 };
 
-/** The layer ids in the live service today (fixtures/nfhl/nfhl-mapserver-root.metadata.json). */
+/** The layer ids in the live service today (fixtures/nfhl-mapserver-root.metadata.json). */
 export const NFHL_DEFAULT_LAYER_IDS: Readonly<Record<NfhlLayerKey, number>> = {
   availability: 0,
   lomrs: 1,
   firmPanels: 3,
   politicalJurisdictions: 22,
   floodHazardZones: 28,
+  bfeLines: 16,
+  lomas: 34,
 };
 
 /** Non-geometry attribute names per layer, in the real field order (from the layer metadata). */
@@ -73,14 +94,25 @@ export const NFHL_ATTRIBUTE_FIELDS: Readonly<Record<NfhlLayerKey, readonly strin
     'DEPTH', 'LEN_UNIT', 'VELOCITY', 'VEL_UNIT', 'AR_REVERT', 'AR_SUBTRV', 'BFE_REVERT', 'DEP_REVERT', 'DUAL_ZONE',
     'SOURCE_CIT', 'SHAPE.STArea()', 'SHAPE.STLength()', 'GFID', 'GlobalID',
   ],
+  // the properties of real f=geojson answers of layer 16 (fixtures/nfhl-layer-16-base-flood-elevations.metadata.json)
+  bfeLines: [
+    'OBJECTID', 'DFIRM_ID', 'VERSION_ID', 'BFE_LN_ID', 'ELEV', 'LEN_UNIT', 'V_DATUM', 'SOURCE_CIT', 'SHAPE.STLength()',
+    'GFID', 'GlobalID',
+  ],
+  lomas: [
+    'OBJECTID', 'CASENUMBER', 'STATUS', 'PROJECTNAME', 'PROJECTCATEGORY', 'DATEENDED', 'DATEENDEDSTR', 'CID',
+    'COMMUNITYNAME', 'DETERMINATIONTYPE', 'LAT', 'LON', 'PDFHYPERLINKID', 'REVAL_STAT', 'LOTTYPE', 'OUTCOME', 'GlobalID',
+  ],
 };
 
-export interface MapFeature {
-  attributes: Attributes;
-  /** ArcGIS rings, [lon, lat]; outer rings clockwise, holes counter-clockwise. */
-  rings: Ring[];
-  bbox: BBox;
-}
+/**
+ * One NFHL feature. Polygons carry `rings` ([lon, lat]; outer rings clockwise, holes counter-clockwise),
+ * BFE lines `paths`, LOMAs a `point`.
+ */
+export type MapFeature = ArcGisFeature;
+
+/** The geometry of a feature, exactly one of the three kinds. */
+type Shape = { rings: Ring[] } | { paths: Position[][] } | { point: Position };
 
 export interface CensusArea {
   attributes: Record<string, string | number>;
@@ -156,11 +188,70 @@ export interface DemoExpectation {
   community: { name: string | null; communityId: string | null } | null;
   /** Effective LOMRs at the point, newest first. */
   lomrs: Array<{ caseNumber: string; effectiveDate: string | null }>;
+  /** CONTRACT 10.1: LOMAs within 100 m, nearest first. */
+  lomas: LomaExpectation[];
+  /** CONTRACT 10.2 (`note` left out: any sentence). */
+  estimatedBaseFloodElevation: EstimatedBfeExpectation | null;
+  /** CONTRACT 11.1 with the default radius (500 m); undefined where the demo does not pin it down. */
+  nearby?: NearbyExpectation;
+  /** CONTRACT 11.1 with other radii (`radiusM` says which). */
+  nearbyAtOtherRadii?: NearbyExpectation[];
+  /** CONTRACT 11.2 (`note` left out). */
+  mapChange: MapChangeExpectation;
+  /** CONTRACT 11.3 (`note` left out). */
+  coastalBarrier: CoastalBarrierExpectation;
   /** From the Census coordinates lookup. */
   county: string | null;
   countyFips: string | null;
   /** 2020 ZCTA at the point (coordinates lookup); not a postal ZIP. */
   zcta: string | null;
+}
+
+export interface LomaExpectation {
+  caseNumber: string;
+  effectiveDate: string | null;
+  status: 'valid' | 'denied' | 'incorporated' | 'superseded' | 'contact_community' | 'reevaluation_needed';
+  outcome: string | null;
+  category: string | null;
+  distanceM: number;
+}
+
+export interface EstimatedBfeExpectation {
+  elevationFt: number;
+  verticalDatum: string | null;
+  method: 'interpolated' | 'nearest_line';
+  lines: Array<{ elevationFt: number; distanceM: number }>;
+}
+
+export interface NearbyHazardExpectation {
+  distanceM: number;
+  floodZone: string;
+  zoneSubtype: string | null;
+  staticBaseFloodElevationFt: number | null;
+}
+
+export interface NearbyExpectation {
+  radiusM: number;
+  sfha: NearbyHazardExpectation | null;
+  floodway: NearbyHazardExpectation | null;
+  moderate: NearbyHazardExpectation | null;
+}
+
+export interface MapChangeExpectation {
+  status: 'pending' | 'preliminary' | 'none';
+  issuedDate: string | null;
+  floodZone: string | null;
+  zoneSubtype: string | null;
+  inSpecialFloodHazardArea: boolean | null;
+  staticBaseFloodElevationFt: number | null;
+  sfhaChange: 'into_sfha' | 'out_of_sfha' | 'unchanged' | 'unknown';
+}
+
+export interface CoastalBarrierExpectation {
+  status: 'inside' | 'buffer' | 'outside';
+  unit: string | null;
+  type: 'System Unit' | 'Otherwise Protected Area' | null;
+  floodInsuranceProhibitionDate: string | null;
 }
 
 export interface DemoPlace {
@@ -256,6 +347,99 @@ const ZONE_DEFAULTS: Attributes = {
   DUAL_ZONE: null,
 };
 
+/** The attribute set of a layer-28-style zone polygon (effective, preliminary or pending map). */
+function zoneAttributes(oid: number, dfirm: string, attrs: Attributes): Attributes {
+  return { ...ZONE_DEFAULTS, DFIRM_ID: dfirm, FLD_AR_ID: `${dfirm}_${oid % 10000}`, SOURCE_CIT: `${dfirm}_STUDY1`, ...attrs };
+}
+
+/** A feature with exactly `fieldNames` as attributes, in that order: given values, else computed ones, else null. */
+function featureOf(fieldNames: readonly string[], oid: number, shape: Shape, given: Attributes): MapFeature {
+  const computed: Attributes = { OBJECTID: oid, GlobalID: globalId(), GFID: gfid() };
+  if ('rings' in shape) {
+    const { area, length } = areaAndLength(shape.rings);
+    Object.assign(computed, { 'SHAPE.STArea()': area, 'SHAPE.STLength()': length, SHAPE_Area: area, SHAPE_Length: length });
+  } else if ('paths' in shape) {
+    // a path is an open ring as far as the perimeter goes
+    computed['SHAPE.STLength()'] = areaAndLength(shape.paths).length;
+  }
+  const attributes: Attributes = {};
+  for (const name of fieldNames) {
+    if (name in given) attributes[name] = given[name];
+    else if (name in computed) attributes[name] = computed[name];
+    else attributes[name] = null;
+  }
+  return { attributes, ...shape, bbox: bboxOfShape(shape) };
+}
+
+/** MM/DD/YYYY in UTC, the form of LOMA `DATEENDEDSTR`. */
+function usDate(ms: number): string {
+  const [y, m, d] = new Date(ms).toISOString().slice(0, 10).split('-');
+  return `${m}/${d}/${y}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact distances: v1.1 features sit at whole-metre great-circle distances from their place, so the
+// expected distances are known by construction (and checked in demo-map.spec.ts with haversine and with
+// the WGS84 ellipsoid, which differ by up to 0.3 %: every distance is chosen so both round alike).
+// ---------------------------------------------------------------------------------------------
+
+/** Mean earth radius, as `haversineMeters` uses. */
+const EARTH_RADIUS_M = 6_371_008.8;
+
+interface LatLon {
+  lat: number;
+  lon: number;
+}
+
+/** The great-circle destination `meters` from `from` on the initial bearing `bearingDeg` (not rounded). */
+function destination(from: LatLon, bearingDeg: number, meters: number): LatLon {
+  const rad = Math.PI / 180;
+  const delta = meters / EARTH_RADIUS_M;
+  const theta = bearingDeg * rad;
+  const phi1 = from.lat * rad;
+  const phi2 = Math.asin(Math.sin(phi1) * Math.cos(delta) + Math.cos(phi1) * Math.sin(delta) * Math.cos(theta));
+  const dLambda = Math.atan2(Math.sin(theta) * Math.sin(delta) * Math.cos(phi1), Math.cos(delta) - Math.sin(phi1) * Math.sin(phi2));
+  return { lat: phi2 / rad, lon: from.lon + dLambda / rad };
+}
+
+/** [lon, lat] rounded to 6 decimals: what a `geometryPrecision=6` answer carries anyway. */
+function vertex(p: LatLon): Position {
+  return [round6(p.lon), round6(p.lat)];
+}
+
+/** A point `meters` from `from` on `bearingDeg`, rounded to 6 decimals. */
+function pointAt(from: LatLon, bearingDeg: number, meters: number): LatLon {
+  const [lon, lat] = vertex(destination(from, bearingDeg, meters));
+  return { lat, lon };
+}
+
+/**
+ * A straight line `halfM` either side of the point `meters` away on `bearingDeg`, square to that bearing,
+ * so that point (its middle) is the line's nearest point to `from`.
+ */
+function lineAcross(from: LatLon, bearingDeg: number, meters: number, halfM = 40): Position[] {
+  const middle = destination(from, bearingDeg, meters);
+  return [vertex(destination(middle, bearingDeg - 90, halfM)), vertex(destination(middle, bearingDeg + 90, halfM))];
+}
+
+/**
+ * A rectangle whose near edge is square to `bearingDeg` at `meters` from `from` (`widthM` wide, centred on
+ * the bearing) and which reaches `depthM` further away: its nearest point to `from` is exactly `meters` off.
+ */
+function rectangleBeyond(from: LatLon, bearingDeg: number, meters: number, widthM = 200, depthM = 200): Ring {
+  const near = destination(from, bearingDeg, meters);
+  const far = destination(from, bearingDeg, meters + depthM);
+  const ring = [
+    vertex(destination(near, bearingDeg - 90, widthM / 2)),
+    vertex(destination(far, bearingDeg - 90, widthM / 2)),
+    vertex(destination(far, bearingDeg + 90, widthM / 2)),
+    vertex(destination(near, bearingDeg + 90, widthM / 2)),
+  ];
+  const closed: Ring = [...ring, ring[0]];
+  // ArcGIS outer rings are clockwise (negative signed area)
+  return signedArea(closed) < 0 ? closed : closed.slice().reverse();
+}
+
 class MapBuilder {
   readonly nfhl: Record<NfhlLayerKey, MapFeature[]> = {
     availability: [],
@@ -263,6 +447,8 @@ class MapBuilder {
     firmPanels: [],
     politicalJurisdictions: [],
     floodHazardZones: [],
+    bfeLines: [],
+    lomas: [],
   };
   private readonly nextOid: Record<NfhlLayerKey, number> = {
     availability: 3100,
@@ -270,38 +456,55 @@ class MapBuilder {
     firmPanels: 81000,
     politicalJurisdictions: 24000,
     floodHazardZones: 6430100,
+    bfeLines: 1872000,
+    lomas: 402100,
   };
 
-  add(layer: NfhlLayerKey, rings: Ring[], given: Attributes): MapFeature {
-    const { area, length } = areaAndLength(rings);
-    const computed: Attributes = {
-      OBJECTID: this.nextOid[layer]++,
-      GlobalID: globalId(),
-      GFID: gfid(),
-      'SHAPE.STArea()': area,
-      'SHAPE.STLength()': length,
-      SHAPE_Area: area,
-      SHAPE_Length: length,
-    };
-    const attributes: Attributes = {};
-    for (const name of NFHL_ATTRIBUTE_FIELDS[layer]) {
-      if (name in given) attributes[name] = given[name];
-      else if (name in computed) attributes[name] = computed[name];
-      else attributes[name] = null;
-    }
-    const feature = { attributes, rings, bbox: bboxOfRings(rings) };
+  add(layer: NfhlLayerKey, shape: Shape, given: Attributes): MapFeature {
+    const feature = featureOf(NFHL_ATTRIBUTE_FIELDS[layer], this.nextOid[layer]++, shape, given);
     this.nfhl[layer].push(feature);
     return feature;
   }
 
   zone(rings: Ring[], dfirm: string, attrs: Attributes): MapFeature {
-    const oid = this.nextOid.floodHazardZones;
-    return this.add('floodHazardZones', rings, {
-      ...ZONE_DEFAULTS,
-      DFIRM_ID: dfirm,
-      FLD_AR_ID: `${dfirm}_${oid % 10000}`,
-      SOURCE_CIT: `${dfirm}_STUDY1`,
-      ...attrs,
+    return this.add('floodHazardZones', { rings }, zoneAttributes(this.nextOid.floodHazardZones, dfirm, attrs));
+  }
+
+  /** A BFE line (layer 16) in feet, NAVD88 unless told otherwise. */
+  bfeLine(path: Position[], l: { dfirm: string; elev: number; unit?: string; datum?: string | null }): MapFeature {
+    const oid = this.nextOid.bfeLines;
+    return this.add('bfeLines', { paths: [path] }, {
+      DFIRM_ID: l.dfirm,
+      VERSION_ID: '1.1.1.0',
+      BFE_LN_ID: `${l.dfirm}_${oid % 10000}`,
+      ELEV: l.elev,
+      LEN_UNIT: l.unit ?? 'Feet',
+      V_DATUM: l.datum === undefined ? 'NAVD88' : l.datum,
+      SOURCE_CIT: `${l.dfirm}_STUDY1`,
+    });
+  }
+
+  /** A LOMA point (layer 34); its LAT/LON attributes repeat the geometry, as FEMA's geocode does. */
+  loma(
+    at: { lat: number; lon: number },
+    l: { caseNo: string; eff: number; outcome: string | null; category: string; reval: string | null; cid: string; community: string },
+  ): MapFeature {
+    return this.add('lomas', { point: [at.lon, at.lat] }, {
+      CASENUMBER: l.caseNo,
+      STATUS: 'Completed',
+      PROJECTNAME: `${l.category} ${l.caseNo}`,
+      PROJECTCATEGORY: l.category,
+      DATEENDED: l.eff,
+      DATEENDEDSTR: l.eff === NFHL_NO_DATE ? '09/09/9999' : usDate(l.eff),
+      CID: l.cid,
+      COMMUNITYNAME: l.community,
+      DETERMINATIONTYPE: l.category === 'LOMA' ? 'Structure' : 'Property',
+      LAT: at.lat,
+      LON: at.lon,
+      PDFHYPERLINKID: `P${l.caseNo.replace(/-/g, '')}`,
+      REVAL_STAT: l.reval,
+      LOTTYPE: 'Single Lot',
+      OUTCOME: l.outcome,
     });
   }
 
@@ -320,7 +523,7 @@ class MapBuilder {
     },
   ): MapFeature {
     const firmPan = `${p.stFips}${p.pcomm}${p.panel}${p.suffix}`;
-    return this.add('firmPanels', rings, {
+    return this.add('firmPanels', { rings }, {
       DFIRM_ID: p.dfirm,
       VERSION_ID: '1.1.1.0',
       FIRM_ID: `${p.dfirm}_${p.panel}`,
@@ -343,7 +546,7 @@ class MapBuilder {
     rings: Ring[],
     j: { dfirm: string; name1: string; name2?: string | null; cid: string; stFips: string; coFips: string; ani?: 'T' | 'F' },
   ): MapFeature {
-    return this.add('politicalJurisdictions', rings, {
+    return this.add('politicalJurisdictions', { rings }, {
       DFIRM_ID: j.dfirm,
       VERSION_ID: '1.1.1.0',
       POL_AR_ID: `${j.dfirm}_${j.cid}`,
@@ -362,11 +565,11 @@ class MapBuilder {
   }
 
   availability(rings: Ring[], studyId: string): MapFeature {
-    return this.add('availability', rings, { STUDY_ID: studyId });
+    return this.add('availability', { rings }, { STUDY_ID: studyId });
   }
 
   lomr(rings: Ring[], l: { dfirm: string; caseNo: string; eff: number; status: string }): MapFeature {
-    return this.add('lomrs', rings, {
+    return this.add('lomrs', { rings }, {
       DFIRM_ID: l.dfirm,
       VERSION_ID: '1.1.1.0',
       LOMR_ID: `${l.dfirm}_${l.caseNo}`,
@@ -379,7 +582,7 @@ class MapBuilder {
   }
 }
 
-// Zone attribute presets (values as in fixtures/nfhl/nfhl-layer-28-real-feature-properties.excerpt.json)
+// Zone attribute presets (values as in real layer-28 features)
 const AE = (bfe: number, datum: string | null = 'NAVD88', unit: string | null = 'Feet'): Attributes => ({
   FLD_ZONE: 'AE',
   STUDY_TYP: 'SFHA with BFE and floodway',
@@ -469,7 +672,10 @@ const STATES: Array<[string, string, string, string, string, string]> = [
   // STATE, NAME, STUSAB, STATENS, REGION, DIVISION
   ['06', 'California', 'CA', '01779778', '4', '9'],
   ['11', 'District of Columbia', 'DC', '01702382', '3', '5'],
+  ['12', 'Florida', 'FL', '00294478', '3', '5'],
   ['26', 'Michigan', 'MI', '01779789', '2', '3'],
+  ['45', 'South Carolina', 'SC', '01779799', '3', '5'],
+  ['47', 'Tennessee', 'TN', '01325873', '3', '6'],
   ['48', 'Texas', 'TX', '01779801', '3', '7'],
   ['53', 'Washington', 'WA', '01779804', '4', '9'],
   ['72', 'Puerto Rico', 'PR', '01779808', '9', '0'],
@@ -550,8 +756,25 @@ interface PlaceSeed {
   lat: number;
   lon: number;
   address?: string;
-  zone: Omit<DemoExpectation, 'firmPanel' | 'community' | 'lomrs' | 'county' | 'countyFips' | 'zcta'>;
+  zone: Omit<DemoExpectation, 'firmPanel' | 'community' | 'lomrs' | 'county' | 'countyFips' | 'zcta' | V11Key>;
+  /** The v1.1 parts where they differ from "nothing around" (no LOMA, no estimate, no coming map, outside CBRS). */
+  v11?: Partial<Pick<DemoExpectation, V11Key>>;
 }
+
+type V11Key = 'lomas' | 'estimatedBaseFloodElevation' | 'nearby' | 'nearbyAtOtherRadii' | 'mapChange' | 'coastalBarrier';
+
+/** No preliminary or pending map at the point (CONTRACT 11.2). */
+const NO_MAP_CHANGE: MapChangeExpectation = {
+  status: 'none',
+  issuedDate: null,
+  floodZone: null,
+  zoneSubtype: null,
+  inSpecialFloodHazardArea: null,
+  staticBaseFloodElevationFt: null,
+  sfhaChange: 'unchanged',
+};
+
+const OUTSIDE_CBRS: CoastalBarrierExpectation = { status: 'outside', unit: null, type: null, floodInsuranceProhibitionDate: null };
 
 function mapped(
   floodZone: string,
@@ -615,7 +838,15 @@ export const DEMO_ADDRESSES = {
   nearDuplicate: '1800 Shepherd Dr, Houston, TX 77007',
 } as const;
 
-function buildAll(): { map: DemoMap; seeds: PlaceSeed[] } {
+interface BuiltDemo {
+  map: DemoMap;
+  seeds: PlaceSeed[];
+  preliminary: ArcGisServiceData;
+  pending: ArcGisServiceData;
+  cbrs: ArcGisServiceData;
+}
+
+function buildAll(): BuiltDemo {
   guidCounter = 0;
   const b = new MapBuilder();
   const counties: CensusArea[] = [];
@@ -1006,9 +1237,394 @@ function buildAll(): { map: DemoMap; seeds: PlaceSeed[] } {
   seeds.push({ id: 'outside-us-atlantic', description: 'North Atlantic Ocean (35, -50): outside the US; no NFHL data, Census returns empty layers',
     lat: 35, lon: -50, zone: noZone('unmapped') });
 
+  const coming = buildV11Places(b, seeds, counties, zctas, address);
+
   return {
     map: { nfhl: b.nfhl, census: { counties, zctas, states: stateRecords(), addresses } },
     seeds,
+    ...coming,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// v1.1: the other MapServers (preliminary, pending, CBRS) and the places of the new answer parts
+// ---------------------------------------------------------------------------------------------
+
+const arcgisField = (name: string, type: string, length?: number): ArcGisField => ({
+  name,
+  type: `esriFieldType${type}`,
+  alias: name,
+  ...(length === undefined ? {} : { length }),
+});
+
+/** Layer 28's real field list (geometry field included), shared by the preliminary and pending zone layers. */
+const ZONE_FIELDS: ArcGisField[] = (
+  JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'nfhl-layer-28-flood-hazard-zones.metadata.excerpt.json'), 'utf8')) as {
+    fields: ArcGisField[];
+  }
+).fields.map(({ name, type, alias, length }) => ({ name, type, alias, ...(length === undefined ? {} : { length }) }));
+
+/**
+ * Availability fields named by UPSTREAMS.md ("v1.1 upstream facts"); types and lengths chosen here after
+ * the NFHL layers (DFIRM_ID 6 characters, dates as esriFieldTypeDate).
+ */
+const COMING_AVAILABILITY_FIELDS: ArcGisField[] = [
+  arcgisField('OBJECTID', 'OID'),
+  arcgisField('DFIRM_ID', 'String', 6),
+  arcgisField('PRELM_CODE', 'String', 16),
+  arcgisField('PRELM_ISSUE_DATE', 'Date', 8),
+  arcgisField('CREATE_DATE', 'Date', 8),
+  arcgisField('SHAPE', 'Geometry'),
+];
+
+/**
+ * CBRS layers (UPSTREAMS.md names `Unit`, `Name`, `Unit_Type`, `CBRS_Type`, `FI_Date`, `SU_Date`). `SU_Date`
+ * is text (OPAs carry the literal "Null"); `FI_Date` is a date field, yet one OPA row carries it as the text
+ * "11/16/1990", the form some releases of the service publish (CONTRACT 11.3: either form must be read).
+ */
+const CBRS_UNIT_FIELDS: ArcGisField[] = [
+  arcgisField('OBJECTID', 'OID'),
+  arcgisField('Unit', 'String', 10),
+  arcgisField('Name', 'String', 100),
+  arcgisField('Unit_Type', 'String', 50),
+  arcgisField('Shape', 'Geometry'),
+];
+const CBRS_PROHIBITION_FIELDS: ArcGisField[] = [
+  arcgisField('OBJECTID', 'OID'),
+  arcgisField('Unit', 'String', 10),
+  arcgisField('CBRS_Type', 'String', 50),
+  arcgisField('FI_Date', 'Date', 8),
+  arcgisField('SU_Date', 'String', 20),
+  arcgisField('Shape', 'Geometry'),
+];
+const CBRS_BUFFER_FIELDS: ArcGisField[] = [arcgisField('OBJECTID', 'OID'), arcgisField('Unit', 'String', 10), arcgisField('Shape', 'Geometry')];
+
+/** A polygon layer of another MapServer, filled through `add` with the same attribute rules as the NFHL layers. */
+class PolygonLayer {
+  readonly data: ArcGisLayerData;
+  private nextOid: number;
+
+  constructor(id: number, name: string, fields: ArcGisField[], displayField: string, firstOid: number) {
+    this.data = { id, name, geometryType: 'esriGeometryPolygon', fields, displayField, features: [] };
+    this.nextOid = firstOid;
+  }
+
+  add(rings: Ring[], given: Attributes): MapFeature {
+    const names = this.data.fields.filter((f) => f.type !== 'esriFieldTypeGeometry').map((f) => f.name);
+    const feature = featureOf(names, this.nextOid++, { rings }, given);
+    this.data.features.push(feature);
+    return feature;
+  }
+
+  zone(rings: Ring[], dfirm: string, attrs: Attributes): MapFeature {
+    return this.add(rings, zoneAttributes(this.nextOid, dfirm, attrs));
+  }
+}
+
+/** The rectangle around `points`, widened by `marginM`. */
+function boxAround(points: LatLon[], marginM: number): [number, number, number, number] {
+  const m = metersToDegrees(points[0].lat, marginM);
+  const lats = points.map((p) => p.lat);
+  const lons = points.map((p) => p.lon);
+  return [Math.min(...lons) - m.dLon, Math.min(...lats) - m.dLat, Math.max(...lons) + m.dLon, Math.max(...lats) + m.dLat];
+}
+
+/** A square `sideM` wide around a point (a zone polygon of the v1.1 places). */
+const squareAt = (p: LatLon, sideM: number): Ring => squareAround(p.lat, p.lon, sideM);
+
+/** Every v1.1 area: NFHL availability, one jurisdiction and one FIRM panel over it, and its ZCTA. */
+function nfhlArea(
+  b: MapBuilder,
+  zctas: CensusArea[],
+  points: LatLon[],
+  a: {
+    dfirm: string;
+    jurisdiction: { name1: string; cid: string; stFips: string; coFips: string };
+    panel: { pcomm: string; panel: string; suffix: string; eff: number };
+    zcta: [string, number];
+  },
+): void {
+  const box = boxAround(points, 500);
+  b.availability([boxRing(box)], a.dfirm);
+  b.jurisdiction([boxRing(box)], { dfirm: a.dfirm, ...a.jurisdiction });
+  b.panel([boxRing(box)], { dfirm: a.dfirm, stFips: a.jurisdiction.stFips, ...a.panel });
+  zctas.push(zctaRecord(a.zcta[0], a.zcta[1], boxAround(points, 2000)));
+}
+
+const SHADED_SUBTYPE = '0.2 PCT ANNUAL CHANCE FLOOD HAZARD';
+
+function buildV11Places(
+  b: MapBuilder,
+  seeds: PlaceSeed[],
+  counties: CensusArea[],
+  zctas: CensusArea[],
+  address: (spellings: string[], matches: CensusAddressMatch[]) => void,
+): Pick<BuiltDemo, 'preliminary' | 'pending' | 'cbrs'> {
+  // ----- Houston, TX (inside the Harris County record above; each area kilometres from the v1 grid and
+  // from each other): LOMAs around a point, a one-line BFE, nearby hazards at known distances
+  const harris = '48201C';
+  const houston = { name1: 'City of Houston', cid: '480296', stFips: '48', coFips: '201' };
+  {
+    const p = { lat: 29.7, lon: -95.43 };
+    nfhlArea(b, zctas, [p], { dfirm: harris, jurisdiction: houston, panel: { pcomm: '201C', panel: '0865', suffix: 'L', eff: utcDate('2007-06-18') }, zcta: ['77025', 2301] });
+    b.zone([squareAt(p, 400)], harris, AE(38));
+    const community = { cid: '480296', community: 'HOUSTON, CITY OF' };
+    // [case, bearing from p, metres, DATEENDED, OUTCOME, PROJECTCATEGORY, REVAL_STAT]
+    const lomas: Array<[string, number, number, number, string | null, string, string | null]> = [
+      ['15-06-1489A', 90, 23, utcDate('2015-06-02'), 'Structure removed-Property partially inundated', 'LOMA', null],
+      ['09-06-0842A', 200, 48, utcDate('2009-03-17'), 'Portion of property removed', 'LOMA', 'Incorporated'],
+      // denied wins over any REVAL_STAT (FEMA's renderer tests OUTCOME first)
+      ['18-06-2231A', 0, 60, utcDate('2018-11-05'), 'Structure denied', 'LOMA', 'Superseded'],
+      ['12-06-1170A', 310, 72, utcDate('2012-04-24'), 'Multiple', 'LOMA', 'Reevaluation Needed'],
+      ['05-06-0390A', 270, 85, utcDate('2005-08-01'), 'Property out as shown', 'LOMR-F', 'Superseded'],
+      ['99-06-1002A', 160, 95, NFHL_NO_DATE, ' ', 'LOMA', 'Contact Community'],
+      // inside the 100 m envelope's corner, but 130 m away: not listed
+      ['21-06-0555A', 45, 130, utcDate('2021-02-09'), 'Structure removed-Property partially inundated', 'LOMA', null],
+    ];
+    for (const [caseNo, bearing, meters, eff, outcome, category, reval] of lomas) {
+      b.loma(pointAt(p, bearing, meters), { caseNo, eff, outcome, category, reval, ...community });
+    }
+    const addr = '7400 Buffalo Speedway, Houston, TX 77025';
+    address([addr, '7400 Buffalo Speedway, Houston, TX'], [
+      matchOf(p.lat, p.lon, { number: '7400', streetName: 'Buffalo', suffixType: 'Speedway', city: 'Houston', state: 'TX', zip: '77025', tigerLineId: '20158804' }),
+    ]);
+    seeds.push({
+      id: 'houston-lomas', description: 'Houston, TX: AE 38 with LOMAs at 23 m (valid), 48 m (incorporated), 60 m (denied), 72 m (reevaluation needed), 85 m (superseded LOMR-F), 95 m (contact community, blank outcome, 9999-09-09 date) and 130 m (not listed)',
+      ...p, address: addr, zone: mapped('AE', { sfha: true, risk: 'high', bfe: 38, datum: 'NAVD88' }),
+      v11: {
+        lomas: [
+          { caseNumber: '15-06-1489A', effectiveDate: '2015-06-02', status: 'valid', outcome: 'Structure removed-Property partially inundated', category: 'LOMA', distanceM: 23 },
+          { caseNumber: '09-06-0842A', effectiveDate: '2009-03-17', status: 'incorporated', outcome: 'Portion of property removed', category: 'LOMA', distanceM: 48 },
+          { caseNumber: '18-06-2231A', effectiveDate: '2018-11-05', status: 'denied', outcome: 'Structure denied', category: 'LOMA', distanceM: 60 },
+          { caseNumber: '12-06-1170A', effectiveDate: '2012-04-24', status: 'reevaluation_needed', outcome: 'Multiple', category: 'LOMA', distanceM: 72 },
+          { caseNumber: '05-06-0390A', effectiveDate: '2005-08-01', status: 'superseded', outcome: 'Property out as shown', category: 'LOMR-F', distanceM: 85 },
+          { caseNumber: '99-06-1002A', effectiveDate: null, status: 'contact_community', outcome: null, category: 'LOMA', distanceM: 95 },
+        ],
+      },
+    });
+  }
+  {
+    const p = { lat: 29.7, lon: -95.3 };
+    nfhlArea(b, zctas, [p], { dfirm: harris, jurisdiction: houston, panel: { pcomm: '201C', panel: '0880', suffix: 'L', eff: utcDate('2007-06-18') }, zcta: ['77012', 2302] });
+    b.zone([squareAt(p, 400)], harris, { FLD_ZONE: 'AH', STUDY_TYP: 'SFHA with BFE no floodway', SFHA_TF: 'T' });
+    b.bfeLine(lineAcross(p, 30, 120), { dfirm: harris, elev: 47 });
+    // the same ELEV on the other side is no second line; a different ELEV beyond 300 m is out of reach
+    b.bfeLine(lineAcross(p, 210, 150), { dfirm: harris, elev: 47 });
+    b.bfeLine(lineAcross(p, 135, 320), { dfirm: harris, elev: 48 });
+    seeds.push({
+      id: 'houston-ah-one-bfe-line', description: 'Houston, TX: AH without a static BFE; one usable BFE line (47 ft) 120 m away: estimate from the nearest line',
+      ...p, zone: mapped('AH', { sfha: true, risk: 'high' }),
+      v11: { estimatedBaseFloodElevation: { elevationFt: 47, verticalDatum: 'NAVD88', method: 'nearest_line', lines: [{ elevationFt: 47, distanceM: 120 }] } },
+    });
+  }
+  {
+    const p = { lat: 29.83, lon: -95.45 };
+    const q = { lat: 29.83, lon: -95.4 };
+    nfhlArea(b, zctas, [p, q], { dfirm: harris, jurisdiction: houston, panel: { pcomm: '201C', panel: '0655', suffix: 'L', eff: utcDate('2007-06-18') }, zcta: ['77092', 2303] });
+    b.zone([squareAt(p, 50)], harris, X_MINIMAL);
+    b.zone([rectangleBeyond(p, 90, 37)], harris, AE(12));
+    b.zone([rectangleBeyond(p, 270, 120)], harris, AE_FLOODWAY);
+    b.zone([rectangleBeyond(p, 45, 250)], harris, X_SHADED);
+    const ae12 = { floodZone: 'AE', zoneSubtype: null, staticBaseFloodElevationFt: 12 };
+    const floodway = { distanceM: 120, floodZone: 'AE', zoneSubtype: 'FLOODWAY', staticBaseFloodElevationFt: null };
+    seeds.push({
+      id: 'houston-nearby-hazards', description: 'Houston, TX: X minimal; AE 12 at 37 m, AE FLOODWAY at 120 m, X shaded at 250 m, nothing else within 500 m',
+      ...p, zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+      v11: {
+        nearby: { radiusM: 500, sfha: { distanceM: 37, ...ae12 }, floodway, moderate: { distanceM: 250, floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, staticBaseFloodElevationFt: null } },
+        nearbyAtOtherRadii: [
+          { radiusM: 100, sfha: { distanceM: 37, ...ae12 }, floodway: null, moderate: null },
+          { radiusM: 200, sfha: { distanceM: 37, ...ae12 }, floodway, moderate: null },
+        ],
+      },
+    });
+    b.zone([squareAt(q, 200)], harris, AE(20));
+    b.zone([rectangleBeyond(q, 45, 150)], harris, X_SHADED);
+    const inside = { distanceM: 0, floodZone: 'AE', zoneSubtype: null, staticBaseFloodElevationFt: 20 };
+    seeds.push({
+      id: 'houston-nearby-inside-ae', description: 'Houston, TX: inside AE 20 (nearest SFHA 0 m), X shaded 150 m away, no floodway within 500 m',
+      ...q, zone: mapped('AE', { sfha: true, risk: 'high', bfe: 20, datum: 'NAVD88' }),
+      v11: {
+        nearby: { radiusM: 500, sfha: inside, floodway: null, moderate: { distanceM: 150, floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, staticBaseFloodElevationFt: null } },
+        nearbyAtOtherRadii: [{ radiusM: 100, sfha: inside, floodway: null, moderate: null }],
+      },
+    });
+  }
+
+  // ----- Franklin, TN (Williamson County, DFIRM 47187C): a bracketed BFE with every kind of distractor
+  {
+    const dfirm = '47187C';
+    const p = { lat: 35.925, lon: -86.869 };
+    const staticAe = { lat: 35.925, lon: -86.849 };
+    const zoneA = { lat: 35.925, lon: -86.829 };
+    nfhlArea(b, zctas, [p, staticAe, zoneA], {
+      dfirm, jurisdiction: { name1: 'City of Franklin', cid: '470206', stFips: '47', coFips: '187' },
+      panel: { pcomm: '187C', panel: '0209', suffix: 'F', eff: utcDate('2006-12-22') }, zcta: ['37064', 7101],
+    });
+    b.zone([squareAt(p, 500)], dfirm, { FLD_ZONE: 'AE', STUDY_TYP: 'SFHA with BFE and floodway', SFHA_TF: 'T' });
+    b.bfeLine(lineAcross(p, 270, 41), { dfirm, elev: 612 }); // L1
+    b.bfeLine(lineAcross(p, 90, 62), { dfirm, elev: 613 }); // L2: opposite side (180 degrees)
+    b.bfeLine(lineAcross(p, 0, 20, 15), { dfirm: '47119C', elev: 611 }); // nearer, another DFIRM: ignored
+    b.bfeLine(lineAcross(p, 180, 30, 15), { dfirm, elev: 0, datum: null }); // ELEV 0: unusable
+    b.bfeLine(lineAcross(p, 200, 35, 15), { dfirm, elev: -1 }); // ELEV -1: unusable
+    b.bfeLine(lineAcross(p, 90, 50), { dfirm, elev: 614, datum: 'NGVD29' }); // other side but another datum: never L2
+    b.bfeLine(lineAcross(p, 270, 52), { dfirm, elev: 611 }); // different ELEV, same side as L1 (0 degrees): not L2
+    seeds.push({
+      id: 'franklin-bfe-bracketed', description: 'Franklin, TN: AE without a static BFE between BFE lines 612 (41 m W) and 613 (62 m E), with distractors: estimate 612.4 ft NAVD88',
+      ...p, zone: mapped('AE', { sfha: true, risk: 'high' }),
+      v11: {
+        // 612 + (613 - 612) * 41 / (41 + 62) = 612.398
+        estimatedBaseFloodElevation: { elevationFt: 612.4, verticalDatum: 'NAVD88', method: 'interpolated', lines: [{ elevationFt: 612, distanceM: 41 }, { elevationFt: 613, distanceM: 62 }] },
+      },
+    });
+    b.zone([squareAt(staticAe, 300)], dfirm, AE(640));
+    b.bfeLine(lineAcross(staticAe, 0, 30), { dfirm, elev: 641 });
+    seeds.push({ id: 'franklin-ae-static-bfe-near-line', description: 'Franklin, TN: AE with a static BFE (640 ft) and a BFE line 30 m away: no estimate',
+      ...staticAe, zone: mapped('AE', { sfha: true, risk: 'high', bfe: 640, datum: 'NAVD88' }) });
+    b.zone([squareAt(zoneA, 300)], dfirm, { FLD_ZONE: 'A', STUDY_TYP: 'SFHA without BFE', SFHA_TF: 'T' });
+    b.bfeLine(lineAcross(zoneA, 0, 30), { dfirm, elev: 655 });
+    seeds.push({ id: 'franklin-a-near-line', description: 'Franklin, TN: zone A (no BFE) with a BFE line 30 m away: A does not call for an estimate',
+      ...zoneA, zone: mapped('A', { sfha: true, risk: 'high' }) });
+    counties.push(countyRecord({ name: 'Williamson County', basename: 'Williamson', state: '47', county: '187', countyns: '01639799', oid: 4701 }, boxAround([p, zoneA], 15000)));
+  }
+
+  // ----- Ponce, PR (DFIRM 72000C): BFE lines in metres, interpolated and converted to feet
+  {
+    const dfirm = '72000C';
+    const p = { lat: 18.0115, lon: -66.6141 };
+    nfhlArea(b, zctas, [p], {
+      dfirm, jurisdiction: { name1: 'Commonwealth of Puerto Rico', cid: '720000', stFips: '72', coFips: '113' },
+      panel: { pcomm: '000C', panel: '1715', suffix: 'H', eff: utcDate('2009-11-18') }, zcta: ['00716', 5102],
+    });
+    b.zone([squareAt(p, 300)], dfirm, { FLD_ZONE: 'AE', STUDY_TYP: 'SFHA with BFE and floodway', SFHA_TF: 'T' });
+    b.bfeLine(lineAcross(p, 90, 30), { dfirm, elev: 10, unit: 'Meters', datum: 'PRVD02' }); // L1
+    b.bfeLine(lineAcross(p, 270, 70), { dfirm, elev: 11, unit: 'Meters', datum: 'PRVD02' }); // L2
+    b.bfeLine(lineAcross(p, 270, 45), { dfirm, elev: 35, unit: 'Feet', datum: 'PRVD02' }); // other unit: never L2
+    seeds.push({
+      id: 'ponce-bfe-meters', description: 'Ponce, PR: AE without a static BFE between BFE lines 10 m (30 m E) and 11 m (70 m W), PRVD02: estimate 33.8 ft',
+      ...p, zone: mapped('AE', { sfha: true, risk: 'high' }),
+      v11: {
+        // (10 + 1 * 30 / 100) m = 10.3 m = 33.79 ft; lines 10 m = 32.81 ft, 11 m = 36.09 ft
+        estimatedBaseFloodElevation: { elevationFt: 33.8, verticalDatum: 'PRVD02', method: 'interpolated', lines: [{ elevationFt: 32.8, distanceM: 30 }, { elevationFt: 36.1, distanceM: 70 }] },
+      },
+    });
+    counties.push(countyRecord({ name: 'Ponce Municipio', basename: 'Ponce', state: '72', county: '113', countyns: '01804537', lsadc: '13', oid: 3218 }, boxAround([p], 8000)));
+  }
+
+  // ----- Charleston, SC (DFIRM 45019C): coming map changes. Preliminary map over cols 0-3, pending over col 1.
+  const preliminaryAvailability = new PolygonLayer(0, 'Preliminary Data Availability', COMING_AVAILABILITY_FIELDS, 'DFIRM_ID', 210);
+  const preliminaryZones = new PolygonLayer(28, 'Preliminary Flood Hazard Zones', ZONE_FIELDS, 'FLD_ZONE', 880100);
+  const pendingAvailability = new PolygonLayer(0, 'Pending Data Availability', COMING_AVAILABILITY_FIELDS, 'DFIRM_ID', 90);
+  const pendingZones = new PolygonLayer(28, 'Pending Flood Hazard Zones', ZONE_FIELDS, 'FLD_ZONE', 412300);
+  {
+    const dfirm = '45019C';
+    const c = cluster(32.7765, -79.9311);
+    const at = (col: number) => cell(c, col);
+    const cols = [0, 1, 2, 3, 4].map(at);
+    nfhlArea(b, zctas, cols, {
+      dfirm, jurisdiction: { name1: 'City of Charleston', cid: '455412', stFips: '45', coFips: '019' },
+      panel: { pcomm: '019C', panel: '0514', suffix: 'K', eff: utcDate('2021-01-29') }, zcta: ['29401', 8101],
+    });
+    const prelimIssued = 1747306800000; // 2025-05-15T11:00Z, the UPSTREAMS.md example
+    const pendingIssued = Date.UTC(2024, 5, 27, 11); // 2024-06-27T11:00Z
+    preliminaryAvailability.add([boxRing(boxAround([at(0), at(3)], 300))], {
+      DFIRM_ID: dfirm, PRELM_CODE: `${dfirm}_P1`, PRELM_ISSUE_DATE: prelimIssued, CREATE_DATE: utcDate('2025-04-30'),
+    });
+    pendingAvailability.add([squareAt(at(1), 500)], {
+      DFIRM_ID: dfirm, PRELM_CODE: `${dfirm}_P0`, PRELM_ISSUE_DATE: pendingIssued, CREATE_DATE: utcDate('2024-06-01'),
+    });
+    const sq = (col: number) => squareAt(at(col), ZONE_SIDE_M);
+
+    b.zone([sq(0)], dfirm, X_MINIMAL);
+    preliminaryZones.zone([sq(0)], dfirm, AE(9));
+    seeds.push({
+      id: 'charleston-preliminary-into-sfha', description: 'Charleston, SC: effective X; preliminary AE 9 issued 2025-05-15: into the SFHA',
+      ...at(0), zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+      v11: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 9, sfhaChange: 'into_sfha' } },
+    });
+
+    b.zone([sq(1)], dfirm, AE(11));
+    preliminaryZones.zone([sq(1)], dfirm, AE(12));
+    pendingZones.zone([sq(1)], dfirm, X_SHADED);
+    seeds.push({
+      id: 'charleston-pending-out-of-sfha', description: 'Charleston, SC: effective AE 11; pending X shaded (issued 2024-06-27) wins over the preliminary AE 12: out of the SFHA',
+      ...at(1), zone: mapped('AE', { sfha: true, risk: 'high', bfe: 11, datum: 'NAVD88' }),
+      v11: { mapChange: { status: 'pending', issuedDate: '2024-06-27', floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, inSpecialFloodHazardArea: false, staticBaseFloodElevationFt: null, sfhaChange: 'out_of_sfha' } },
+    });
+
+    b.zone([sq(2)], dfirm, X_MINIMAL);
+    seeds.push({
+      id: 'charleston-preliminary-no-zone', description: 'Charleston, SC: effective X; inside the preliminary map\'s availability but no preliminary zone polygon: change unknown',
+      ...at(2), zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+      v11: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: null, zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null, sfhaChange: 'unknown' } },
+    });
+
+    b.zone([sq(3)], dfirm, AE(10));
+    preliminaryZones.zone([sq(3)], dfirm, AE(11));
+    seeds.push({
+      id: 'charleston-preliminary-unchanged', description: 'Charleston, SC: effective AE 10; preliminary AE 11: SFHA unchanged',
+      ...at(3), zone: mapped('AE', { sfha: true, risk: 'high', bfe: 10, datum: 'NAVD88' }),
+      v11: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 11, sfhaChange: 'unchanged' } },
+    });
+
+    b.zone([sq(4)], dfirm, X_SHADED);
+    seeds.push({ id: 'charleston-no-coming-map', description: 'Charleston, SC: effective X shaded; no preliminary or pending map here',
+      ...at(4), zone: mapped('X', { subtype: SHADED_SUBTYPE, sfha: false, risk: 'moderate' }) });
+    counties.push(countyRecord({ name: 'Charleston County', basename: 'Charleston', state: '45', county: '019', countyns: '01252294', oid: 4501 }, boxAround(cols, 15000)));
+  }
+
+  // ----- Fernandina Beach, FL (Nassau County, DFIRM 12089C): Coastal Barrier Resources System
+  const cbrsUnits = new PolygonLayer(0, 'CBRS Units', CBRS_UNIT_FIELDS, 'Unit', 1);
+  const cbrsProhibitions = new PolygonLayer(1, 'CBRS Prohibitions', CBRS_PROHIBITION_FIELDS, 'Unit', 1);
+  const cbrsBuffer = new PolygonLayer(2, 'CBRS Buffer Zone', CBRS_BUFFER_FIELDS, 'Unit', 1);
+  {
+    const dfirm = '12089C';
+    const c = cluster(30.6697, -81.4626);
+    const at = (col: number) => cell(c, col);
+    const cols = [0, 1, 2, 3].map(at);
+    nfhlArea(b, zctas, cols, {
+      dfirm, jurisdiction: { name1: 'City of Fernandina Beach', cid: '120172', stFips: '12', coFips: '089' },
+      panel: { pcomm: '089C', panel: '0188', suffix: 'F', eff: utcDate('2017-12-07') }, zcta: ['32034', 9101],
+    });
+    const sq = (col: number) => squareAt(at(col), ZONE_SIDE_M);
+    const unitArea = (col: number) => squareAt(at(col), 400);
+
+    b.zone([sq(0)], dfirm, { FLD_ZONE: 'VE', STUDY_TYP: 'SFHA with BFE no floodway', SFHA_TF: 'T', STATIC_BFE: 14, V_DATUM: 'NAVD88', LEN_UNIT: 'Feet' });
+    cbrsUnits.add([unitArea(0)], { Unit: 'FL-05', Name: 'Amelia Island', Unit_Type: 'System Unit' });
+    cbrsProhibitions.add([unitArea(0)], { Unit: 'FL-05', CBRS_Type: 'System Unit', FI_Date: utcDate('1983-10-01'), SU_Date: '10/18/1982' });
+    seeds.push({
+      id: 'fernandina-cbrs-system-unit', description: 'Fernandina Beach, FL: VE 14 inside CBRS System Unit FL-05 (FI_Date as epoch ms, 1983-10-01)',
+      ...at(0), zone: mapped('VE', { sfha: true, risk: 'very_high', bfe: 14, datum: 'NAVD88' }),
+      v11: { coastalBarrier: { status: 'inside', unit: 'FL-05', type: 'System Unit', floodInsuranceProhibitionDate: '1983-10-01' } },
+    });
+
+    b.zone([sq(1)], dfirm, AE(9));
+    cbrsUnits.add([unitArea(1)], { Unit: 'FL-64P', Name: 'Fort Clinch', Unit_Type: 'Otherwise Protected Area' });
+    cbrsProhibitions.add([unitArea(1)], { Unit: 'FL-64P', CBRS_Type: 'Otherwise Protected Area', FI_Date: '11/16/1990', SU_Date: 'Null' });
+    seeds.push({
+      id: 'fernandina-cbrs-opa', description: 'Fernandina Beach, FL: AE 9 inside Otherwise Protected Area FL-64P (FI_Date as the text "11/16/1990", SU_Date "Null")',
+      ...at(1), zone: mapped('AE', { sfha: true, risk: 'high', bfe: 9, datum: 'NAVD88' }),
+      v11: { coastalBarrier: { status: 'inside', unit: 'FL-64P', type: 'Otherwise Protected Area', floodInsuranceProhibitionDate: '1990-11-16' } },
+    });
+
+    b.zone([sq(2)], dfirm, X_SHADED);
+    cbrsBuffer.add([unitArea(2)], { Unit: 'FL-05' });
+    seeds.push({
+      id: 'fernandina-cbrs-buffer', description: 'Fernandina Beach, FL: X shaded in the CBRS buffer zone only',
+      ...at(2), zone: mapped('X', { subtype: SHADED_SUBTYPE, sfha: false, risk: 'moderate' }),
+      v11: { coastalBarrier: { status: 'buffer', unit: null, type: null, floodInsuranceProhibitionDate: null } },
+    });
+
+    b.zone([sq(3)], dfirm, X_MINIMAL);
+    seeds.push({ id: 'fernandina-cbrs-outside', description: 'Fernandina Beach, FL: X minimal outside every CBRS polygon',
+      ...at(3), zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }) });
+    counties.push(countyRecord({ name: 'Nassau County', basename: 'Nassau', state: '12', county: '089', countyns: '00295755', oid: 1201 }, boxAround(cols, 15000)));
+  }
+
+  return {
+    preliminary: { serviceName: 'PrelimPending/Prelim_NFHL', layers: [preliminaryAvailability.data, preliminaryZones.data] },
+    pending: { serviceName: 'PrelimPending/Pending_NFHL', layers: [pendingAvailability.data, pendingZones.data] },
+    cbrs: { serviceName: 'CoastalBarrierResourcesSystem', layers: [cbrsUnits.data, cbrsProhibitions.data, cbrsBuffer.data] },
   };
 }
 
@@ -1016,8 +1632,9 @@ function buildAll(): { map: DemoMap; seeds: PlaceSeed[] } {
 // Queries over the map (shared by both emulators and by the expectations below)
 // ---------------------------------------------------------------------------------------------
 
-export function featuresAt<T extends { rings: Ring[]; bbox: BBox }>(features: readonly T[], lon: number, lat: number): T[] {
-  return features.filter((f) => polygonIntersectsPoint(f.rings, lon, lat, f.bbox));
+/** The polygon features containing the point (boundary included); lines and points never contain one. */
+export function featuresAt<T extends { rings?: Ring[]; bbox: BBox }>(features: readonly T[], lon: number, lat: number): T[] {
+  return features.filter((f) => f.rings !== undefined && polygonIntersectsPoint(f.rings, lon, lat, f.bbox));
 }
 
 function isoDay(ms: AttributeValue): string | null {
@@ -1039,6 +1656,11 @@ function expectationFor(map: DemoMap, seed: PlaceSeed): DemoExpectation {
   const zcta = featuresAt(map.census.zctas, lon, lat)[0]?.attributes;
   return {
     ...seed.zone,
+    lomas: [],
+    estimatedBaseFloodElevation: null,
+    mapChange: NO_MAP_CHANGE,
+    coastalBarrier: OUTSIDE_CBRS,
+    ...seed.v11,
     firmPanel: panel
       ? {
           panel: String(panel.FIRM_PAN),
@@ -1060,6 +1682,15 @@ const BUILT = buildAll();
 
 /** The shared, read-only demo map (emulators never mutate it). */
 export const DEMO_MAP: DemoMap = BUILT.map;
+
+/** FEMA's preliminary maps (`PrelimPending/Prelim_NFHL/MapServer`): availability (0) and zones (28). */
+export const DEMO_PRELIMINARY: ArcGisServiceData = BUILT.preliminary;
+
+/** FEMA's pending maps (`PrelimPending/Pending_NFHL/MapServer`): availability (0) and zones (28). */
+export const DEMO_PENDING: ArcGisServiceData = BUILT.pending;
+
+/** The USFWS Coastal Barrier Resources System MapServer: units, prohibitions, buffer zone. */
+export const DEMO_CBRS: ArcGisServiceData = BUILT.cbrs;
 
 /** A fresh copy of the demo map (for tests that want to modify their own). */
 export function buildDemoMap(): DemoMap {
