@@ -1,12 +1,24 @@
 import {
+  Position,
   bboxOfRings,
+  bboxOfShape,
   haversineMeters,
+  lonLatToWebMercator,
+  metersToDegrees,
+  pathsToGeoJson,
   polygonIntersectsPoint,
   rectHole,
   rectRing,
   ringsToGeoJson,
+  segmentIntersectsBBox,
+  shapeDistanceDegrees,
+  shapeDistanceMeters,
+  shapeIntersectsEnvelope,
+  shapeIntersectsPoint,
   signedArea,
   squareAround,
+  thinVertices,
+  webMercatorToLonLat,
 } from './geometry';
 
 describe('point in polygon (esriSpatialRelIntersects over ArcGIS rings)', () => {
@@ -72,5 +84,100 @@ describe('point in polygon (esriSpatialRelIntersects over ArcGIS rings)', () => 
     expect(signedArea(coords[0])).toBeGreaterThan(0);
     expect(signedArea(coords[1])).toBeLessThan(0);
     expect(ringsToGeoJson([rectRing(0, 0, 1, 1), rectRing(2, 0, 3, 1)]).type).toBe('MultiPolygon');
+  });
+});
+
+describe('envelopes, lines and points (esriSpatialRelIntersects with an envelope)', () => {
+  const box = { xmin: 2, ymin: 2, xmax: 4, ymax: 4 };
+
+  it.each([
+    ['crossing the box with both ends outside', [0, 3], [6, 3], true],
+    ['ending inside', [0, 0], [3, 3], true],
+    ['touching a corner', [0, 6], [2, 4], true],
+    ['passing beside it', [0, 5], [6, 5], false],
+    ['diagonal past a corner', [0, 5], [5, 10], false],
+    ['wholly inside', [2.5, 2.5], [3, 3], true],
+  ])('a segment %s', (_what, a, b, hit) => {
+    expect(segmentIntersectsBBox(a as Position, b as Position, box)).toBe(hit);
+  });
+
+  it('intersects polygons by edge, by containing the envelope, and not inside a hole', () => {
+    expect(shapeIntersectsEnvelope({ rings: [rectRing(3, 3, 10, 10)] }, box)).toBe(true);
+    expect(shapeIntersectsEnvelope({ rings: [rectRing(0, 0, 10, 10)] }, box)).toBe(true);
+    expect(shapeIntersectsEnvelope({ rings: [rectRing(0, 0, 10, 10), rectHole(1, 1, 5, 5)] }, box)).toBe(false);
+    expect(shapeIntersectsEnvelope({ rings: [rectRing(0, 0, 10, 10), rectHole(1, 1, 3, 3)] }, box)).toBe(true);
+    expect(shapeIntersectsEnvelope({ rings: [rectRing(5, 5, 10, 10)] }, box)).toBe(false);
+  });
+
+  it('intersects polylines by any segment and points by position', () => {
+    expect(shapeIntersectsEnvelope({ paths: [[[0, 0], [0, 6], [6, 6], [6, 3], [1, 3]]] }, box)).toBe(true);
+    expect(shapeIntersectsEnvelope({ paths: [[[0, 0], [0, 6], [6, 6]]] }, box)).toBe(false);
+    expect(shapeIntersectsEnvelope({ point: [4, 3] }, box)).toBe(true);
+    expect(shapeIntersectsEnvelope({ point: [4.1, 3] }, box)).toBe(false);
+  });
+
+  it('intersects a point with a polyline on it and with the same point', () => {
+    expect(shapeIntersectsPoint({ paths: [[[0, 0], [2, 2]]] }, 1, 1)).toBe(true);
+    expect(shapeIntersectsPoint({ paths: [[[0, 0], [2, 2]]] }, 1, 1.1)).toBe(false);
+    expect(shapeIntersectsPoint({ point: [1, 1] }, 1, 1)).toBe(true);
+    expect(shapeIntersectsPoint({ point: [1, 1] }, 1, 1.001)).toBe(false);
+  });
+
+  it('measures bounding boxes of every shape', () => {
+    expect(bboxOfShape({ paths: [[[1, 2], [3, -1]]] })).toEqual({ xmin: 1, ymin: -1, xmax: 3, ymax: 2 });
+    expect(bboxOfShape({ point: [1, 2] })).toEqual({ xmin: 1, ymin: 2, xmax: 1, ymax: 2 });
+  });
+});
+
+describe('distances to shapes (great circle)', () => {
+  const lat = 30;
+  const lon = -90;
+  const { dLon, dLat } = metersToDegrees(lat, 100);
+  // on the mean-radius sphere (6,371,008.8 m) a degree of latitude is 111,195 m, of longitude at 30° N 96,297 m
+  const M_PER_DEG_LAT = 111_195;
+  const M_PER_DEG_LON = 96_297;
+  const near = (actual: number, expected: number) => expect(Math.abs(actual - expected)).toBeLessThan(expected * 0.001 + 0.01);
+
+  it('is 0 inside a polygon and the distance to the nearest edge outside', () => {
+    const poly = { rings: [rectRing(lon - dLon, lat - dLat, lon + dLon, lat + dLat)] };
+    expect(shapeDistanceMeters(poly, lon, lat)).toBe(0);
+    near(shapeDistanceMeters(poly, lon + 3 * dLon, lat), 2 * dLon * M_PER_DEG_LON);
+    near(shapeDistanceMeters(poly, lon, lat + 2.5 * dLat), 1.5 * dLat * M_PER_DEG_LAT);
+  });
+
+  it('measures to the nearest segment of any path and to a point', () => {
+    const line = { paths: [[[lon - 5 * dLon, lat + dLat], [lon + 5 * dLon, lat + dLat]], [[lon, lat - 4 * dLat], [lon + dLon, lat - 4 * dLat]]] as Position[][] };
+    near(shapeDistanceMeters(line, lon, lat), dLat * M_PER_DEG_LAT);
+    near(shapeDistanceMeters({ point: [lon + 0.3 * dLon, lat + 0.4 * dLat] }, lon, lat), Math.hypot(0.3 * dLon * M_PER_DEG_LON, 0.4 * dLat * M_PER_DEG_LAT));
+  });
+
+  it('measures planar degrees for unit-less buffers', () => {
+    expect(shapeDistanceDegrees({ rings: [rectRing(0, 0, 1, 1)] }, 0.5, 0.5)).toBe(0);
+    expect(shapeDistanceDegrees({ rings: [rectRing(0, 0, 1, 1)] }, 3, 0.5)).toBeCloseTo(2, 12);
+    expect(shapeDistanceDegrees({ paths: [[[0, 0], [0, 10]]] }, 0.25, 5)).toBeCloseTo(0.25, 12);
+    expect(shapeDistanceDegrees({ point: [3, 4] }, 0, 0)).toBe(5);
+  });
+});
+
+describe('geometry output helpers', () => {
+  it('round-trips Web Mercator', () => {
+    const [x, y] = lonLatToWebMercator(-77.03535, 38.898754);
+    expect(x).toBeCloseTo((-77.03535 * 20037508.342789244) / 180, 6); // half the equator spans 180 degrees
+    const [lon, lat] = webMercatorToLonLat(x, y);
+    expect(lon).toBeCloseTo(-77.03535, 9);
+    expect(lat).toBeCloseTo(38.898754, 9);
+  });
+
+  it('thins vertices closer than the offset, keeping both ends and never collapsing a ring', () => {
+    const line: Position[] = [[0, 0], [0.1, 0], [0.2, 0], [1, 0], [1.05, 0], [2, 0]];
+    expect(thinVertices(line, 0.5, 2)).toEqual([[0, 0], [1, 0], [2, 0]]);
+    expect(thinVertices(line, 0, 2)).toBe(line);
+    const ring = rectRing(0, 0, 0.1, 0.1);
+    expect(thinVertices(ring, 1, 4)).toBe(ring);
+  });
+
+  it('writes paths as GeoJSON lines', () => {
+    expect(pathsToGeoJson([[[0, 0], [1, 1]]])).toEqual({ type: 'LineString', coordinates: [[0, 0], [1, 1]] });
+    expect(pathsToGeoJson([[[0, 0], [1, 1]], [[2, 2], [3, 3]]]).type).toBe('MultiLineString');
   });
 });

@@ -1,5 +1,8 @@
 /**
- * Plane geometry for the upstream emulators: ArcGIS polygon `rings` in lon/lat (x = lon, y = lat).
+ * Geometry for the upstream emulators: ArcGIS polygon `rings`, polyline `paths` and points in lon/lat
+ * (x = lon, y = lat). Containment and envelope tests are planar (as ArcGIS does them in a geographic SR);
+ * buffer distances are great-circle distances on the mean-radius sphere, from turf (the service measures on the
+ * ellipsoid; the two differ by well under 0.5 %, and the demo map keeps its distances clear of that).
  *
  * ArcGIS polygons are a flat list of rings: outer rings (clockwise) and holes (counter-clockwise).
  * Containment uses the even-odd rule over all rings, which handles holes and multi-part polygons alike.
@@ -7,10 +10,21 @@
  * that is what makes a point on the shared edge of two polygons (a "seam") hit both.
  */
 
+import pointToLineDistance from '@turf/point-to-line-distance';
+import pointToPolygonDistance from '@turf/point-to-polygon-distance';
+import { lineString } from '@turf/helpers';
+
 /** [x, y] = [lon, lat]. */
 export type Position = [number, number];
 /** A closed ring: first position repeated at the end (as ArcGIS and GeoJSON publish them). */
 export type Ring = Position[];
+
+/** The geometry of one ArcGIS feature: a polygon's `rings`, a polyline's `paths` or a `point`. */
+export interface Shape {
+  rings?: Ring[];
+  paths?: Position[][];
+  point?: Position;
+}
 
 export interface BBox {
   xmin: number;
@@ -186,4 +200,151 @@ export function ringsToGeoJson(rings: Ring[]): { type: 'Polygon' | 'MultiPolygon
   const polys = outers.map((parts) => parts.map((r) => r.slice().reverse()));
   if (polys.length === 1) return { type: 'Polygon', coordinates: polys[0] };
   return { type: 'MultiPolygon', coordinates: polys };
+}
+
+/** lon/lat degrees to Web Mercator (EPSG:3857 / 102100) metres. */
+export function lonLatToWebMercator(lon: number, lat: number): Position {
+  const R = 6378137;
+  const toRad = Math.PI / 180;
+  return [R * lon * toRad, R * Math.log(Math.tan(Math.PI / 4 + (lat * toRad) / 2))];
+}
+
+/** The bounding box of whichever geometry the shape holds. */
+export function bboxOfShape(shape: Shape): BBox {
+  if (shape.rings) return bboxOfRings(shape.rings);
+  if (shape.paths) return bboxOfRings(shape.paths);
+  if (shape.point) return bboxOfRings([[shape.point]]);
+  throw new Error('a shape needs rings, paths or a point');
+}
+
+/** Liang-Barsky: does segment a-b touch the (tolerance-grown) box? */
+export function segmentIntersectsBBox(a: Position, b: Position, box: BBox, tol = EDGE_TOLERANCE): boolean {
+  const [x0, y0] = a;
+  const dx = b[0] - x0;
+  const dy = b[1] - y0;
+  let t0 = 0;
+  let t1 = 1;
+  const clip = (p: number, q: number): boolean => {
+    if (p === 0) return q >= 0;
+    const r = q / p;
+    if (p < 0) {
+      if (r > t1) return false;
+      if (r > t0) t0 = r;
+    } else {
+      if (r < t0) return false;
+      if (r < t1) t1 = r;
+    }
+    return true;
+  };
+  return (
+    clip(-dx, x0 - (box.xmin - tol)) &&
+    clip(dx, box.xmax + tol - x0) &&
+    clip(-dy, y0 - (box.ymin - tol)) &&
+    clip(dy, box.ymax + tol - y0)
+  );
+}
+
+function anySegmentTouches(lines: Position[][], box: BBox): boolean {
+  for (const line of lines) {
+    if (line.length === 1 && bboxContains(box, line[0][0], line[0][1])) return true;
+    for (let i = 1; i < line.length; i++) if (segmentIntersectsBBox(line[i - 1], line[i], box)) return true;
+  }
+  return false;
+}
+
+/**
+ * esriSpatialRelIntersects for an envelope: a polygon intersects when an edge touches the envelope or the
+ * envelope lies wholly inside it (then its centre is inside); a polyline when any segment touches it; a
+ * point when it lies in it (boundary included).
+ */
+export function shapeIntersectsEnvelope(shape: Shape, box: BBox, shapeBBox?: BBox): boolean {
+  const own = shapeBBox ?? bboxOfShape(shape);
+  if (own.xmax < box.xmin - EDGE_TOLERANCE || own.xmin > box.xmax + EDGE_TOLERANCE) return false;
+  if (own.ymax < box.ymin - EDGE_TOLERANCE || own.ymin > box.ymax + EDGE_TOLERANCE) return false;
+  if (shape.rings) {
+    return anySegmentTouches(shape.rings, box) || pointInRingsEvenOdd((box.xmin + box.xmax) / 2, (box.ymin + box.ymax) / 2, shape.rings);
+  }
+  if (shape.paths) return anySegmentTouches(shape.paths, box);
+  return shape.point !== undefined && bboxContains(box, shape.point[0], shape.point[1]);
+}
+
+/** esriSpatialRelIntersects for a point: inside or on a polygon, on a polyline, or at a point (within tol). */
+export function shapeIntersectsPoint(shape: Shape, x: number, y: number, shapeBBox?: BBox): boolean {
+  if (shape.rings) return polygonIntersectsPoint(shape.rings, x, y, shapeBBox);
+  if (shape.paths) {
+    return shape.paths.some((path) =>
+      path.length === 1
+        ? Math.hypot(path[0][0] - x, path[0][1] - y) <= EDGE_TOLERANCE
+        : path.some((b, i) => i > 0 && pointOnSegment(x, y, path[i - 1][0], path[i - 1][1], b[0], b[1])),
+    );
+  }
+  return shape.point !== undefined && Math.hypot(shape.point[0] - x, shape.point[1] - y) <= EDGE_TOLERANCE;
+}
+
+/** Great-circle distance in metres from (lon, lat) to the shape: 0 inside a polygon, else to its nearest edge. */
+export function shapeDistanceMeters(shape: Shape, lon: number, lat: number): number {
+  if (shape.rings) {
+    if (polygonIntersectsPoint(shape.rings, lon, lat)) return 0;
+    const polygon = ringsToGeoJson(shape.rings) as Parameters<typeof pointToPolygonDistance>[1];
+    return Math.max(0, pointToPolygonDistance([lon, lat], polygon, { units: 'meters' }));
+  }
+  if (shape.paths) {
+    return Math.min(
+      ...shape.paths.map((path) =>
+        path.length === 1
+          ? haversineMeters(lat, lon, path[0][1], path[0][0])
+          : pointToLineDistance([lon, lat], lineString(path), { units: 'meters' }),
+      ),
+    );
+  }
+  if (shape.point) return haversineMeters(lat, lon, shape.point[1], shape.point[0]);
+  throw new Error('a shape needs rings, paths or a point');
+}
+
+/** Planar distance from (x, y) to segment a-b, in the coordinates' own units. */
+function planarSegmentDistance(x: number, y: number, a: Position, b: Position): number {
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - a[0]) * dx + (y - a[1]) * dy) / len2));
+  return Math.hypot(x - (a[0] + t * dx), y - (a[1] + t * dy));
+}
+
+/**
+ * Planar distance in degrees (what ArcGIS buffers by when a geographic query omits `units`): 0 inside a
+ * polygon, else to the nearest vertex or edge.
+ */
+export function shapeDistanceDegrees(shape: Shape, x: number, y: number): number {
+  if (shape.rings && polygonIntersectsPoint(shape.rings, x, y)) return 0;
+  const lines = shape.rings ?? shape.paths;
+  if (lines) {
+    let best = Infinity;
+    for (const line of lines) {
+      for (let i = 0; i < line.length; i++) best = Math.min(best, planarSegmentDistance(x, y, line[Math.max(0, i - 1)], line[i]));
+    }
+    return best;
+  }
+  if (shape.point) return Math.hypot(shape.point[0] - x, shape.point[1] - y);
+  throw new Error('a shape needs rings, paths or a point');
+}
+
+/**
+ * `maxAllowableOffset` the simple way: drops each vertex closer than `offset` to the last one kept, always
+ * keeping both ends; a line that would fall below `minVertices` (4 for a ring, 2 for a path) is kept whole,
+ * so no part collapses.
+ */
+export function thinVertices(line: Position[], offset: number, minVertices: number): Position[] {
+  if (!(offset > 0) || line.length <= minVertices) return line;
+  const kept: Position[] = [line[0]];
+  for (let i = 1; i < line.length - 1; i++) {
+    const last = kept[kept.length - 1];
+    if (Math.hypot(line[i][0] - last[0], line[i][1] - last[1]) >= offset) kept.push(line[i]);
+  }
+  kept.push(line[line.length - 1]);
+  return kept.length >= minVertices ? kept : line;
+}
+
+/** Polyline paths as a GeoJSON LineString (one path) or MultiLineString. */
+export function pathsToGeoJson(paths: Position[][]): { type: 'LineString' | 'MultiLineString'; coordinates: unknown } {
+  return paths.length === 1 ? { type: 'LineString', coordinates: paths[0] } : { type: 'MultiLineString', coordinates: paths };
 }

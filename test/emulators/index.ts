@@ -1,8 +1,11 @@
-/** The upstream emulators (FEMA NFHL MapServer, Census geocoder) and their demo map. */
+/** The upstream emulators (FEMA NFHL, preliminary and pending MapServers, USFWS CBRS MapServer, Census geocoder) and their demo map. */
 export * from './geometry';
 export * from './demo-map';
 export * from './emulator-core';
+export * from './map-data';
+export * from './arcgis-query';
 export * from './arcgis-emulator';
+export * from './arcgis-service-emulator';
 export * from './census-emulator';
 export { startEmulators, exampleUrls } from './offline';
-export type { StartEmulatorsOptions, RunningEmulators } from './offline';
+export type { StartEmulatorsOptions, RunningEmulators, ServiceEmulatorOptions } from './offline';

@@ -1,55 +1,97 @@
 /**
  * Offline mode: `npm run start:offline` (= `npm run build && node -r ts-node/register/transpile-only test/emulators/offline.ts`).
  *
- * Starts both upstream emulators on fixed ports (NFHL 4010, Census 4020; override with NFHL_EMULATOR_PORT /
- * CENSUS_EMULATOR_PORT), then runs the built service (`node dist/main.js`) with NFHL_BASE_URL and
+ * Starts the five upstream emulators on fixed ports (NFHL 4010, FEMA preliminary 4011, FEMA pending 4012,
+ * USFWS CBRS 4013, Census 4020; override with NFHL_EMULATOR_PORT, PRELIMINARY_EMULATOR_PORT,
+ * PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT), then runs the built service
+ * (`node dist/main.js`) with NFHL_BASE_URL, PRELIMINARY_NFHL_BASE_URL, PENDING_NFHL_BASE_URL, CBRS_BASE_URL and
  * GEOCODER_BASE_URL pointed at them (every other variable passed through), prints example URLs for every
- * demo coverage case, forwards SIGINT/SIGTERM to the service and exits with it.
+ * demo place, forwards SIGINT/SIGTERM to the service and exits with it. Latency and faults can be set before the
+ * service starts (EMULATOR_LATENCY_MS, EMULATOR_FAULTS, --latency-ms, --fault: offline-controls.ts).
  *
  * `startEmulators()` is exported for tests and benchmarks.
  */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { NfhlEmulatorOptions, NfhlMapServerEmulator } from './arcgis-emulator';
+import { ArcGisEmulatorOptions, NfhlEmulatorOptions, NfhlMapServerEmulator } from './arcgis-emulator';
+import { ArcGisServiceEmulator } from './arcgis-service-emulator';
 import { CensusEmulatorOptions, CensusGeocoderEmulator } from './census-emulator';
-import { DEMO_ADDRESSES, DEMO_PLACES } from './demo-map';
+import { DEMO_ADDRESSES, DEMO_CBRS, DEMO_PENDING, DEMO_PLACES, DEMO_PRELIMINARY, DemoPlace } from './demo-map';
+import type { UpstreamEmulator } from './emulator-core';
+import { shapeDistanceMeters } from './geometry';
+import type { ArcGisServiceData } from './map-data';
+import { applyOfflineControls } from './offline-controls';
+
+/** Options of a MapServer emulator serving an `ArcGisServiceData` (default: the demo service). */
+export interface ServiceEmulatorOptions extends ArcGisEmulatorOptions {
+  data?: ArcGisServiceData;
+}
 
 export interface StartEmulatorsOptions {
   nfhl?: NfhlEmulatorOptions;
+  /** FEMA preliminary maps (PrelimPending/Prelim_NFHL). */
+  preliminary?: ServiceEmulatorOptions;
+  /** FEMA pending maps (PrelimPending/Pending_NFHL). */
+  pending?: ServiceEmulatorOptions;
+  /** USFWS Coastal Barrier Resources System. */
+  cbrs?: ServiceEmulatorOptions;
   census?: CensusEmulatorOptions;
-  /** Applied to both unless set per emulator. */
+  /** Applied to every emulator unless set per emulator. */
   latencyMs?: number;
 }
 
 export interface RunningEmulators {
   nfhl: NfhlMapServerEmulator;
+  preliminary: ArcGisServiceEmulator;
+  pending: ArcGisServiceEmulator;
+  cbrs: ArcGisServiceEmulator;
   census: CensusGeocoderEmulator;
   /** The environment the service needs to use them. */
-  env: { NFHL_BASE_URL: string; GEOCODER_BASE_URL: string };
+  env: {
+    NFHL_BASE_URL: string;
+    PRELIMINARY_NFHL_BASE_URL: string;
+    PENDING_NFHL_BASE_URL: string;
+    CBRS_BASE_URL: string;
+    GEOCODER_BASE_URL: string;
+  };
   clearFaults(): void;
   resetCalls(): void;
   close(): Promise<void>;
 }
 
 export async function startEmulators(options: StartEmulatorsOptions = {}): Promise<RunningEmulators> {
-  const [nfhl, census] = await Promise.all([
-    NfhlMapServerEmulator.start({ latencyMs: options.latencyMs, ...options.nfhl }),
-    CensusGeocoderEmulator.start({ latencyMs: options.latencyMs, ...options.census }),
+  const { latencyMs } = options;
+  const service = (fallback: ArcGisServiceData, { data, ...rest }: ServiceEmulatorOptions = {}) =>
+    ArcGisServiceEmulator.start(data ?? fallback, { latencyMs, ...rest });
+  const [nfhl, preliminary, pending, cbrs, census] = await Promise.all([
+    NfhlMapServerEmulator.start({ latencyMs, ...options.nfhl }),
+    service(DEMO_PRELIMINARY, options.preliminary),
+    service(DEMO_PENDING, options.pending),
+    service(DEMO_CBRS, options.cbrs),
+    CensusGeocoderEmulator.start({ latencyMs, ...options.census }),
   ]);
+  const all: UpstreamEmulator[] = [nfhl, preliminary, pending, cbrs, census];
   return {
     nfhl,
+    preliminary,
+    pending,
+    cbrs,
     census,
-    env: { NFHL_BASE_URL: nfhl.baseUrl, GEOCODER_BASE_URL: census.baseUrl },
+    env: {
+      NFHL_BASE_URL: nfhl.baseUrl,
+      PRELIMINARY_NFHL_BASE_URL: preliminary.baseUrl,
+      PENDING_NFHL_BASE_URL: pending.baseUrl,
+      CBRS_BASE_URL: cbrs.baseUrl,
+      GEOCODER_BASE_URL: census.baseUrl,
+    },
     clearFaults() {
-      nfhl.clearFaults();
-      census.clearFaults();
+      for (const e of all) e.clearFaults();
     },
     resetCalls() {
-      nfhl.resetCalls();
-      census.resetCalls();
+      for (const e of all) e.resetCalls();
     },
     async close() {
-      await Promise.all([nfhl.close(), census.close()]);
+      await Promise.all(all.map((e) => e.close()));
     },
   };
 }
@@ -65,14 +107,53 @@ function portFromEnv(name: string, fallback: number): number {
   return n;
 }
 
+/** Within this distance of a preliminary, pending or CBRS feature, a place's examples add that `include`. */
+const INCLUDE_NEAR_M = 2000;
+
+function nearAny(p: DemoPlace, services: ArcGisServiceData[]): boolean {
+  return services.some((s) => s.layers.some((l) => l.features.some((f) => shapeDistanceMeters(f, p.lon, p.lat) <= INCLUDE_NEAR_M)));
+}
+
+/**
+ * The `include` items worth showing at a place (CONTRACT section 11): `nearby` where its expectations pin the
+ * nearby hazards down; `preliminary` / `cbrs` near those maps, so "none" and "outside" are shown too.
+ */
+function includesFor(p: DemoPlace): string[] {
+  const e = p.expect;
+  return [
+    ...(e.nearby || e.nearbyAtOtherRadii?.length ? ['nearby'] : []),
+    ...(nearAny(p, [DEMO_PRELIMINARY, DEMO_PENDING]) ? ['preliminary'] : []),
+    ...(nearAny(p, [DEMO_CBRS]) ? ['cbrs'] : []),
+  ];
+}
+
+/** What a place shows beyond the zone, for its comment line. */
+function extrasOf(p: DemoPlace, include: string[]): string {
+  const e = p.expect;
+  return [
+    e.lomas.length ? `${e.lomas.length} LOMA(s) (${e.lomas.map((l) => `${l.status} ${l.distanceM} m`).join(', ')})` : '',
+    e.estimatedBaseFloodElevation ? `estimated BFE ${e.estimatedBaseFloodElevation.elevationFt} ft (${e.estimatedBaseFloodElevation.method})` : '',
+    e.nearby ? 'nearby hazards' : '',
+    include.includes('preliminary') ? `map change: ${e.mapChange.status}, ${e.mapChange.sfhaChange}` : '',
+    include.includes('cbrs') ? `CBRS ${e.coastalBarrier.status}${e.coastalBarrier.unit ? ` ${e.coastalBarrier.unit}` : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
 /** Example lookup URLs for the demo places (and the special addresses). */
 export function exampleUrls(serviceBase: string): string[] {
   const lines: string[] = [];
   for (const p of DEMO_PLACES) {
     const e = p.expect;
     const what = e.coverage === 'mapped' ? `${e.coverage} ${e.floodZone}${e.zoneSubtype ? ` (${e.zoneSubtype})` : ''}` : e.coverage;
-    lines.push(`# ${p.id}: ${what}`);
-    lines.push(`curl '${serviceBase}/flood-zone?lat=${p.lat}&lon=${p.lon}'`);
+    const include = includesFor(p);
+    const extras = extrasOf(p, include);
+    lines.push(`# ${p.id}: ${what}${extras ? `; ${extras}` : ''}`);
+    const at = `${serviceBase}/flood-zone?lat=${p.lat}&lon=${p.lon}`;
+    lines.push(`curl '${at}'`);
+    if (include.length) lines.push(`curl '${at}&include=${include.join(',')}'`);
+    for (const other of e.nearbyAtOtherRadii ?? []) lines.push(`curl '${at}&include=nearby&radius=${other.radiusM}'`);
     if (p.address) lines.push(`curl '${serviceBase}/flood-zone?address=${encodeURIComponent(p.address)}'`);
   }
   lines.push('# address with no match (404 ADDRESS_NOT_FOUND)');
@@ -85,11 +166,26 @@ export function exampleUrls(serviceBase: string): string[] {
 async function main(): Promise<void> {
   const emulators = await startEmulators({
     nfhl: { port: portFromEnv('NFHL_EMULATOR_PORT', 4010) },
+    preliminary: { port: portFromEnv('PRELIMINARY_EMULATOR_PORT', 4011) },
+    pending: { port: portFromEnv('PENDING_EMULATOR_PORT', 4012) },
+    cbrs: { port: portFromEnv('CBRS_EMULATOR_PORT', 4013) },
     census: { port: portFromEnv('CENSUS_EMULATOR_PORT', 4020) },
   });
+  const { nfhl, preliminary, pending, cbrs, census } = emulators;
+  try {
+    const controls = applyOfflineControls({ nfhl, preliminary, pending, cbrs, census });
+    for (const line of controls.summary) console.log(`[offline] ${line}`);
+  } catch (error) {
+    console.error(`[offline] ${(error as Error).message}`);
+    await emulators.close();
+    process.exit(1);
+  }
   const servicePort = process.env.PORT || '3000';
   const serviceBase = `http://localhost:${servicePort}`;
   console.log(`[offline] NFHL MapServer emulator: ${emulators.nfhl.baseUrl}`);
+  console.log(`[offline] FEMA preliminary MapServer emulator: ${emulators.preliminary.baseUrl}`);
+  console.log(`[offline] FEMA pending MapServer emulator: ${emulators.pending.baseUrl}`);
+  console.log(`[offline] USFWS CBRS MapServer emulator: ${emulators.cbrs.baseUrl}`);
   console.log(`[offline] Census geocoder emulator: ${emulators.census.baseUrl}`);
   console.log(`[offline] starting the service on ${serviceBase} (node dist/main.js)`);
   console.log(['[offline] try:', ...exampleUrls(serviceBase)].join('\n  '));
