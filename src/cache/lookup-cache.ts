@@ -19,10 +19,12 @@ export interface CacheRead<T> {
   status: CacheStatus;
 }
 
-export interface CachePolicy {
+export interface CachePolicy<T = unknown> {
   ttlSeconds: number;
   /** How long past expiry an entry may still be served when its upstream fails (0: never). */
   staleIfErrorSeconds: number;
+  /** A shorter life for some values (an answer with missing parts); never longer than `ttlSeconds`. */
+  ttlSecondsOf?: (value: T) => number;
 }
 
 /** A cache tier that stops answering counts as a miss: the cache must never make a lookup fail or hang. */
@@ -41,7 +43,7 @@ export class LookupCache {
     private readonly metrics: ServiceMetrics,
   ) {}
 
-  async getOrLoad<T>(name: CacheName, key: string, policy: CachePolicy, load: () => Promise<T>): Promise<CacheRead<T>> {
+  async getOrLoad<T>(name: CacheName, key: string, policy: CachePolicy<T>, load: () => Promise<T>): Promise<CacheRead<T>> {
     const cacheKey = `${name}:${key}`;
     const cached = policy.ttlSeconds > 0 ? await this.read<T>(cacheKey) : undefined;
     if (cached && cached.freshUntil > Date.now()) {
@@ -63,14 +65,15 @@ export class LookupCache {
     }
   }
 
-  private loadOnce<T>(cacheKey: string, policy: CachePolicy, load: () => Promise<T>): Promise<CachedEntry<T>> {
+  private loadOnce<T>(cacheKey: string, policy: CachePolicy<T>, load: () => Promise<T>): Promise<CachedEntry<T>> {
     const pending = this.inFlight.get(cacheKey) as Promise<CachedEntry<T>> | undefined;
     if (pending) return pending;
     const loading = load()
       .then((value) => {
         const storedAt = Date.now();
-        const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + policy.ttlSeconds * 1000 };
-        if (policy.ttlSeconds > 0) this.write(cacheKey, entry, (policy.ttlSeconds + policy.staleIfErrorSeconds) * 1000);
+        const ttlSeconds = Math.min(policy.ttlSeconds, policy.ttlSecondsOf?.(value) ?? policy.ttlSeconds);
+        const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + ttlSeconds * 1000 };
+        if (ttlSeconds > 0) this.write(cacheKey, entry, (ttlSeconds + policy.staleIfErrorSeconds) * 1000);
         return entry;
       })
       .finally(() => this.inFlight.delete(cacheKey));

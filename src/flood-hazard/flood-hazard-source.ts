@@ -1,10 +1,56 @@
-import type { GeoPoint, NfhlPointData } from './flood-hazard.types';
+import { UpstreamUnavailableError } from '../common/api-error';
+import type {
+  BfeLineFeature,
+  ComingMapData,
+  FloodHazardZoneAttributes,
+  GeoPoint,
+  LomaFeature,
+  NfhlPointData,
+  ZonePolygonFeature,
+} from './flood-hazard.types';
 
-/** Everything the flood map says about one point. The use case sees this, never HTTP. */
+/**
+ * Everything the effective map says at one point. `null` for a supplementary layer means its query
+ * failed (unknown); `bfeLines` is undefined when the zone answer did not call for them.
+ */
+export interface EffectiveMapData extends NfhlPointData {
+  lomas: LomaFeature[] | null;
+  bfeLines?: BfeLineFeature[] | null;
+}
+
+/** Whether the zones at the point call for the BFE lines around it (a rule of the caller's, not of the map). */
+export type BfeLinesWanted = (zones: FloodHazardZoneAttributes[]) => boolean;
+
+/** FEMA's effective flood map (NFHL). The use case sees this, never HTTP. */
 export abstract class FloodHazardSource {
   /** The flood data service actually queried (`source.floodService`). */
   abstract readonly serviceUrl: string;
 
-  /** Zones, FIRM panels, LOMRs, community and (when no zone is found) availability at a point. */
-  abstract pointData(point: GeoPoint, deadline: AbortSignal): Promise<NfhlPointData>;
+  /**
+   * Zones, FIRM panels, LOMRs, community and LOMAs at a point, all at once; then availability when no
+   * zone was found, or the BFE lines when the zones call for them.
+   */
+  abstract pointData(point: GeoPoint, deadline: AbortSignal, bfeLinesWanted: BfeLinesWanted): Promise<EffectiveMapData>;
+
+  /** Every Flood Hazard Zones polygon within `radiusM` of the point, with its geometry. */
+  abstract zonePolygonsNear(point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<ZonePolygonFeature[]>;
+}
+
+/** What FEMA's coming maps say at a point: pending (adopted) and preliminary (still open to appeal). */
+export interface ComingMaps {
+  pending: ComingMapData;
+  preliminary: ComingMapData;
+}
+
+/** FEMA's preliminary and pending maps; either failing makes the whole answer unknown. */
+export abstract class ComingMapsSource {
+  abstract comingMapsAt(point: GeoPoint, deadline: AbortSignal): Promise<ComingMaps>;
+}
+
+/** A supplementary answer: null (unknown) when its upstream failed; anything else is a bug and propagates. */
+export function unknownOnFailure<T>(answer: Promise<T>): Promise<T | null> {
+  return answer.catch((error: unknown) => {
+    if (error instanceof UpstreamUnavailableError) return null;
+    throw error;
+  });
 }

@@ -1,142 +1,132 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { UpstreamUnavailableError } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
-import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
-import { getUpstreamJson, isRecord } from '../common/upstream/upstream-json';
-import { FloodHazardSource } from './flood-hazard-source';
+import { ResilientUpstream } from '../common/upstream/resilient-upstream';
+import { ArcGisFeature, ArcGisMapServer, isPositionLists, layerNamed } from './arcgis-map-server';
+import { BfeLinesWanted, EffectiveMapData, FloodHazardSource, unknownOnFailure } from './flood-hazard-source';
 import type {
+  BfeLineAttributes,
+  BfeLineFeature,
   FirmPanelAttributes,
   FloodHazardZoneAttributes,
   GeoPoint,
+  LomaAttributes,
+  LomaFeature,
   LomrAttributes,
-  NfhlPointData,
   PoliticalJurisdictionAttributes,
+  ZonePolygonFeature,
 } from './flood-hazard.types';
 
 export const NFHL_UPSTREAM = Symbol('NFHL_UPSTREAM');
 
-type NfhlLayer = 'zones' | 'panels' | 'lomrs' | 'jurisdictions' | 'availability';
+type NfhlLayer = 'zones' | 'panels' | 'lomrs' | 'jurisdictions' | 'availability' | 'lomas' | 'bfeLines';
 
 /**
  * NFHL layers by their published name, with the ids they have had lately as a fallback: ids have
  * moved over the years, names have not.
  */
-const LAYERS: Record<NfhlLayer, { name: string; fallbackId: number; outFields: string[] }> = {
-  zones: {
-    name: 'Flood Hazard Zones',
-    fallbackId: 28,
-    outFields: ['FLD_ZONE', 'ZONE_SUBTY', 'SFHA_TF', 'STATIC_BFE', 'DEPTH', 'V_DATUM', 'LEN_UNIT', 'DFIRM_ID', 'FLD_AR_ID'],
-  },
-  panels: {
-    name: 'FIRM Panels',
-    fallbackId: 3,
-    outFields: ['FIRM_PAN', 'PANEL', 'SUFFIX', 'EFF_DATE', 'PANEL_TYP', 'DFIRM_ID'],
-  },
-  lomrs: { name: 'LOMRs', fallbackId: 1, outFields: ['CASE_NO', 'EFF_DATE', 'STATUS'] },
-  jurisdictions: { name: 'Political Jurisdictions', fallbackId: 22, outFields: ['POL_NAME1', 'CID'] },
-  availability: { name: 'NFHL Availability', fallbackId: 0, outFields: ['STUDY_ID'] },
+const LAYERS = {
+  zones: layerNamed('Flood Hazard Zones', 28),
+  panels: layerNamed('FIRM Panels', 3),
+  lomrs: layerNamed('LOMRs', 1),
+  jurisdictions: layerNamed('Political Jurisdictions', 22),
+  availability: layerNamed('NFHL Availability', 0),
+  lomas: layerNamed('LOMAs', 34),
+  bfeLines: layerNamed('Base Flood Elevations', 16),
 };
 
-type LayerIds = Record<NfhlLayer, number>;
-
-const FALLBACK_IDS = Object.fromEntries(
-  Object.entries(LAYERS).map(([layer, { fallbackId }]) => [layer, fallbackId]),
-) as LayerIds;
-
-/** After a failed layer-list fetch, the fallback ids serve for this long before the list is asked again. */
-const LAYER_LIST_RETRY_MS = 60_000;
+const ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'SFHA_TF', 'STATIC_BFE', 'DEPTH', 'V_DATUM', 'LEN_UNIT', 'DFIRM_ID', 'FLD_AR_ID'];
+const POINT_FIELDS: Record<'panels' | 'lomrs' | 'jurisdictions' | 'availability', string[]> = {
+  panels: ['FIRM_PAN', 'PANEL', 'SUFFIX', 'EFF_DATE', 'PANEL_TYP', 'DFIRM_ID'],
+  lomrs: ['CASE_NO', 'EFF_DATE', 'STATUS'],
+  jurisdictions: ['POL_NAME1', 'CID'],
+  availability: ['STUDY_ID'],
+};
+/** LOMAs are points located by their own geocode: searched within this distance (CONTRACT 10.1). */
+const LOMA_SEARCH_M = 100;
+const LOMA_FIELDS = ['CASENUMBER', 'DATEENDED', 'OUTCOME', 'REVAL_STAT', 'PROJECTCATEGORY', 'LAT', 'LON'];
+/** BFE lines farther than this never serve an estimate (CONTRACT 10.2). */
+const BFE_LINE_SEARCH_M = 300;
+const BFE_LINE_FIELDS = ['ELEV', 'LEN_UNIT', 'V_DATUM', 'DFIRM_ID'];
+/** What a nearby polygon is classified by; nothing more is asked for. */
+const NEARBY_ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'STATIC_BFE', 'LEN_UNIT'];
+/** About 1 m: whole polygons come back with far fewer vertices, and distances stay within the metre. */
+const NEARBY_MAX_ALLOWABLE_OFFSET_DEG = 0.00001;
 
 /** FEMA's National Flood Hazard Layer, an ArcGIS Server MapServer queried point by point. */
 @Injectable()
 export class NfhlClient extends FloodHazardSource {
   readonly serviceUrl: string;
-  private layerIds?: Promise<LayerIds>;
+  private readonly map: ArcGisMapServer<NfhlLayer>;
 
-  constructor(
-    private readonly http: HttpService,
-    @Inject(NFHL_UPSTREAM) private readonly upstream: ResilientUpstream,
-    config: ConfigService<AppConfig, true>,
-  ) {
+  constructor(http: HttpService, @Inject(NFHL_UPSTREAM) private readonly upstream: ResilientUpstream, config: ConfigService<AppConfig, true>) {
     super();
     this.serviceUrl = config.get('NFHL_BASE_URL', { infer: true }).replace(/\/+$/, '');
+    this.map = new ArcGisMapServer(http, upstream, this.serviceUrl, LAYERS);
   }
 
-  pointData(point: GeoPoint, deadline: AbortSignal): Promise<NfhlPointData> {
+  pointData(point: GeoPoint, deadline: AbortSignal, bfeLinesWanted: BfeLinesWanted): Promise<EffectiveMapData> {
     return this.upstream.operation(async () => {
-      const ids = await this.resolveLayerIds(deadline);
-      const query = <T>(layer: NfhlLayer) => this.query<T>(ids[layer], LAYERS[layer].outFields, point, deadline);
-      // Community and LOMRs are supplementary: their failure makes them unknown (null), not the lookup.
-      const [zones, panels, lomrs, jurisdictions] = await Promise.all([
-        query<FloodHazardZoneAttributes>('zones'),
-        query<FirmPanelAttributes>('panels'),
-        query<LomrAttributes>('lomrs').catch(() => null),
-        query<PoliticalJurisdictionAttributes>('jurisdictions').catch(() => null),
-      ]);
-      const inAvailability = zones.length > 0 ? null : (await query('availability')).length > 0;
-      return { zones, panels, lomrs, jurisdictions, inAvailability };
-    });
-  }
-
-  /** Layer ids from `MapServer?f=json`, fetched once and shared by concurrent lookups. */
-  private resolveLayerIds(deadline: AbortSignal): Promise<LayerIds> {
-    this.layerIds ??= this.fetchLayerIds(deadline).catch(() => {
-      setTimeout(() => (this.layerIds = undefined), LAYER_LIST_RETRY_MS).unref();
-      return FALLBACK_IDS;
-    });
-    return this.layerIds;
-  }
-
-  private async fetchLayerIds(deadline: AbortSignal): Promise<LayerIds> {
-    const body = await this.upstream.request(async (signal) => {
-      const answer = await getUpstreamJson(this.http, this.serviceUrl, { f: 'json' }, signal);
-      return arcgisBody(answer.body);
-    }, deadline);
-    const published = Array.isArray(body.layers) ? body.layers.filter(isRecord) : [];
-    const idOf = (name: string, fallbackId: number) => {
-      const layer = published.find((l) => typeof l.name === 'string' && l.name.trim().toLowerCase() === name.toLowerCase());
-      return typeof layer?.id === 'number' ? layer.id : fallbackId;
-    };
-    return Object.fromEntries(
-      Object.entries(LAYERS).map(([layer, { name, fallbackId }]) => [layer, idOf(name, fallbackId)]),
-    ) as LayerIds;
-  }
-
-  private query<T>(layerId: number, outFields: string[], point: GeoPoint, deadline: AbortSignal): Promise<T[]> {
-    return this.upstream.request(async (signal) => {
-      const answer = await getUpstreamJson(
-        this.http,
-        `${this.serviceUrl}/${layerId}/query`,
-        {
-          // ArcGIS axis order is x,y = lon,lat; swapped axes silently match nothing.
-          geometry: `${point.lon},${point.lat}`,
-          geometryType: 'esriGeometryPoint',
-          inSR: '4326',
-          spatialRel: 'esriSpatialRelIntersects',
-          outFields: outFields.join(','),
-          returnGeometry: 'false',
-          f: 'json',
-        },
-        signal,
-      );
-      const body = arcgisBody(answer.body);
-      if (!Array.isArray(body.features)) throw new UpstreamFailure(`layer ${layerId}: answer without features`, false);
-      return body.features.map((feature) => {
-        if (!isRecord(feature) || !isRecord(feature.attributes)) {
-          throw new UpstreamFailure(`layer ${layerId}: feature without attributes`, false);
-        }
-        return feature.attributes as T;
+      const at = <T>(layer: keyof typeof POINT_FIELDS) => this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline);
+      const zones = this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline);
+      // Only these two wait for the zone answer; they exclude each other.
+      const followUp = zones.then(async (found) => {
+        if (found.length === 0) return { inAvailability: (await at('availability')).length > 0 };
+        return { inAvailability: null, bfeLines: bfeLinesWanted(found) ? await unknownOnFailure(this.bfeLines(point, deadline)) : undefined };
       });
-    }, deadline);
+      // Community, LOMRs, LOMAs and BFE lines are supplementary: their failure makes them unknown (null), not the lookup.
+      const [zoneAnswer, panels, lomrs, jurisdictions, lomas, { inAvailability, bfeLines }] = await Promise.all([
+        zones,
+        at<FirmPanelAttributes>('panels'),
+        unknownOnFailure(at<LomrAttributes>('lomrs')),
+        unknownOnFailure(at<PoliticalJurisdictionAttributes>('jurisdictions')),
+        unknownOnFailure(this.lomas(point, deadline)),
+        followUp,
+      ]);
+      return { zones: zoneAnswer, panels, lomrs, jurisdictions, inAvailability, lomas, bfeLines };
+    });
   }
-}
 
-/** ArcGIS reports errors inside HTTP 200 as `{"error": {code, message}}`; 5xx codes there are transient. */
-function arcgisBody(body: unknown): Record<string, unknown> {
-  if (!isRecord(body)) throw new UpstreamFailure('answer is not a JSON object', false);
-  if (isRecord(body.error)) {
-    const code = Number(body.error.code);
-    throw new UpstreamFailure(`ArcGIS error ${body.error.code}: ${String(body.error.message ?? '')}`, code >= 500);
+  async zonePolygonsNear(point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<ZonePolygonFeature[]> {
+    // Refused while the circuit is open, but a failure here is this part's alone: it does not count against the circuit.
+    let failure: unknown;
+    const features = await this.upstream.operation(() =>
+      this.map
+        .queryAround<FloodHazardZoneAttributes>('zones', NEARBY_ZONE_FIELDS, point, radiusM, { maxAllowableOffset: NEARBY_MAX_ALLOWABLE_OFFSET_DEG }, deadline)
+        .catch((error: unknown) => {
+          failure = error;
+          return [];
+        }),
+    );
+    if (failure !== undefined) throw failure;
+    return features.map((feature) => ({ attributes: feature.attributes, rings: this.positionLists(feature, 'rings') }));
   }
-  return body;
+
+  private async lomas(point: GeoPoint, deadline: AbortSignal): Promise<LomaFeature[]> {
+    const features = await this.map.queryAround<LomaAttributes>('lomas', LOMA_FIELDS, point, LOMA_SEARCH_M, {}, deadline);
+    return features.map((feature) => {
+      const { x, y } = feature.geometry;
+      // The point geometry is the LOMA's location; LAT/LON carry the same when a server leaves geometry out.
+      const [lon, lat] = typeof x === 'number' && typeof y === 'number' ? [x, y] : [feature.attributes.LON, feature.attributes.LAT];
+      if (typeof lon !== 'number' || typeof lat !== 'number') throw this.malformed('lomas', 'a LOMA without a location');
+      return { attributes: feature.attributes, lon, lat };
+    });
+  }
+
+  private async bfeLines(point: GeoPoint, deadline: AbortSignal): Promise<BfeLineFeature[]> {
+    const features = await this.map.queryAround<BfeLineAttributes>('bfeLines', BFE_LINE_FIELDS, point, BFE_LINE_SEARCH_M, {}, deadline);
+    return features.map((feature) => ({ attributes: feature.attributes, paths: this.positionLists(feature, 'paths') }));
+  }
+
+  private positionLists(feature: ArcGisFeature<unknown>, member: 'rings' | 'paths'): number[][][] {
+    const lists = feature.geometry[member];
+    if (!isPositionLists(lists)) throw this.malformed(member, `a feature without ${member}`);
+    return lists;
+  }
+
+  private malformed(what: string, reason: string): UpstreamUnavailableError {
+    return new UpstreamUnavailableError(this.upstream.name, `${what}: ${reason}`);
+  }
 }

@@ -17,10 +17,11 @@ export const API_VERSION = '1.0.0';
 
 export const DOCS_PATH = '/api-docs.html';
 
-/** Examples in the status document; both are places FEMA maps (CONTRACT section 3, UPSTREAMS.md). */
+/** Examples in the status document; all are places FEMA maps (CONTRACT section 3, UPSTREAMS.md). */
 const LOOKUP_EXAMPLES = [
   '/flood-zone?lat=18.3985&lon=-66.1',
   '/flood-zone?address=1600%20Pennsylvania%20Ave%20NW%2C%20Washington%2C%20DC%2020500',
+  '/flood-zone?lat=18.3985&lon=-66.1&include=nearby,preliminary,cbrs&radius=300',
 ];
 
 export const ENDPOINT_CATALOGUE = {
@@ -31,6 +32,10 @@ export const ENDPOINT_CATALOGUE = {
       address: 'US street address, geocoded with the keyless U.S. Census geocoder (at most 200 characters). Not together with lat/lon.',
       lat: 'Latitude in decimal degrees, -90 to 90. Requires lon.',
       lon: 'Longitude in decimal degrees, -180 to 180. Requires lat.',
+      include:
+        'Optional parts, comma-separated: nearby (nearest SFHA, floodway and moderate-risk zone within radius), ' +
+        "preliminary (FEMA's pending or preliminary map at the point), cbrs (Coastal Barrier Resources System).",
+      radius: 'Search radius in metres for include=nearby, a whole number from 10 to 2000 (default 500). Only with include=nearby.',
     },
     examples: LOOKUP_EXAMPLES,
   },

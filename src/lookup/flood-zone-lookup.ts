@@ -1,6 +1,6 @@
-import type { FloodDetermination } from '../flood-hazard/flood-hazard.types';
+import type { FloodZoneResult } from '../flood-hazard/flood-hazard.types';
 
-/** The GET /flood-zone answer (CONTRACT section 3). */
+/** The GET /flood-zone answer (CONTRACT sections 3 and 9-11). */
 export interface FloodZoneLookup {
   query: { address: string | null; lat: number | null; lon: number | null };
   location: {
@@ -12,7 +12,7 @@ export interface FloodZoneLookup {
     zip: string | null;
     source: 'census_geocoder' | 'coordinates';
   };
-  result: FloodDetermination;
+  result: FloodZoneResult;
   source: { floodData: string; floodService: string; geocoder: string };
   retrievedAt: string;
   disclaimer: string;

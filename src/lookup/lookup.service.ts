@@ -1,14 +1,24 @@
+import { setMaxListeners } from 'node:events';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiError } from '../common/api-error';
+import { ApiError, UpstreamUnavailableError } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { CachePolicy, CacheRead, CacheStatus, LookupCache } from '../cache/lookup-cache';
-import { determineFloodHazard, femaMapUrl } from '../flood-hazard/classification';
-import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
-import type { FloodDetermination, GeoPoint } from '../flood-hazard/flood-hazard.types';
+import { CoastalBarrierSource } from '../coastal-barrier/coastal-barrier-source';
+import { femaMapUrl } from '../flood-hazard/classification';
+import { ComingMapsSource, FloodHazardSource } from '../flood-hazard/flood-hazard-source';
+import type { AnswerPart, FloodZoneResult, GeoPoint } from '../flood-hazard/flood-hazard.types';
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
-import type { LocationQuery } from './dto/flood-zone-query.pipe';
+import type { LocationQuery, LookupOptions } from './dto/flood-zone-query.pipe';
 import { DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup } from './flood-zone-lookup';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, OptionalField, inContractOrder, pointKey } from './parts/answer-part';
+import { coastalBarrierPart } from './parts/coastal-barrier.part';
+import { EffectiveMapAnswer, loadEffectiveMap } from './parts/effective-map.part';
+import { mapChangePart } from './parts/map-change.part';
+import { nearbyPart } from './parts/nearby.part';
+
+/** Every query of one lookup (all parts, retries, pages) listens to its deadline: more than Node's default 10. */
+const DEADLINE_LISTENERS = 64;
 
 /** Matches closer than this are one place (the geocoder returns near-duplicates for one address). */
 const SAME_PLACE_METRES = 100;
@@ -16,56 +26,85 @@ const SAME_PLACE_METRES = 100;
 export interface LookupAnswer {
   body: FloodZoneLookup;
   cacheStatus: CacheStatus;
-  /** Seconds until the oldest cached part of the answer expires. */
+  /** Seconds until the oldest cached part of the answer expires (at most 60 when a part is missing). */
   maxAgeSeconds: number;
 }
 
-/** The /flood-zone use case: geocode if needed, read the flood map at the point, classify, cite sources. */
+/** Geocodes a one-line address (the batch endpoint brings its own, fed by the Census batch geocoder). */
+export type AddressGeocode = (address: string, deadline: AbortSignal) => Promise<AddressMatch[]>;
+
+/** How one cached piece of an answer was read; a part whose query failed has no entry. */
+type PieceRead = { status: CacheStatus; entry?: { freshUntil: number } };
+
+type AnyOptionalPart = OptionalAnswerPart<OptionalField, unknown>;
+
+/** An opt-in part as read for one lookup: undefined `read` when its query failed. */
+interface OptionalRead {
+  part: AnyOptionalPart;
+  read?: CacheRead<unknown>;
+}
+
+/** The flood side of an answer: the result and how each of its cached pieces was read. */
+interface FloodRead {
+  effective: CacheRead<EffectiveMapAnswer>;
+  optional: OptionalRead[];
+}
+
+/**
+ * The /flood-zone use case: geocode if needed, then read every part of the answer at the point at once
+ * (the effective map, the opt-in parts, the county), each cached on its own, and cite the sources.
+ */
 @Injectable()
 export class LookupService {
-  private readonly floodPolicy: CachePolicy;
+  private readonly effectivePolicy: CachePolicy<EffectiveMapAnswer>;
+  private readonly partPolicy: CachePolicy;
   private readonly geocodePolicy: CachePolicy;
   private readonly deadlineMs: number;
+  private readonly optionalParts: AnyOptionalPart[];
 
   constructor(
     private readonly floodSource: FloodHazardSource,
+    comingMaps: ComingMapsSource,
+    coastalBarriers: CoastalBarrierSource,
     private readonly geocoder: Geocoder,
     private readonly cache: LookupCache,
     config: ConfigService<AppConfig, true>,
   ) {
-    this.floodPolicy = {
+    this.partPolicy = {
       ttlSeconds: config.get('CACHE_TTL_SECONDS', { infer: true }),
       staleIfErrorSeconds: config.get('STALE_IF_ERROR_SECONDS', { infer: true }),
     };
+    this.effectivePolicy = {
+      ...this.partPolicy,
+      ttlSecondsOf: (answer) => (answer.unavailable.length > 0 ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : this.partPolicy.ttlSeconds),
+    };
     this.geocodePolicy = { ttlSeconds: config.get('GEOCODE_CACHE_TTL_SECONDS', { infer: true }), staleIfErrorSeconds: 0 };
     this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
+    this.optionalParts = [nearbyPart(floodSource), mapChangePart(comingMaps), coastalBarrierPart(coastalBarriers)] as AnyOptionalPart[];
   }
 
-  async lookup(query: LocationQuery): Promise<LookupAnswer> {
+  /** One lookup; `geocode` replaces the one-line geocoder as the loader of the shared geocode cache entry. */
+  async lookup(query: LocationQuery, geocode?: AddressGeocode): Promise<LookupAnswer> {
     const deadline = AbortSignal.timeout(this.deadlineMs);
-    return query.kind === 'address' ? this.lookupAddress(query.address, deadline) : this.lookupPoint(query, deadline);
+    setMaxListeners(DEADLINE_LISTENERS, deadline);
+    return query.kind === 'address'
+      ? this.lookupAddress(query.address, query, deadline, geocode ?? ((address, signal) => this.geocoder.geocodeAddress(address, signal)))
+      : this.lookupPoint(query, query, deadline);
   }
 
-  private async lookupAddress(address: string, deadline: AbortSignal): Promise<LookupAnswer> {
-    const geocode = await this.cache.getOrLoad('geocode', normaliseAddress(address), this.geocodePolicy, () =>
-      this.geocoder.geocodeAddress(address, deadline),
-    );
-    const match = singlePlace(geocode.entry.value);
-    const flood = await this.floodAt(match, deadline);
-    return this.answer(
-      { address, lat: null, lon: null },
-      locationOf(match.matchedAddress, match, match, 'census_geocoder'),
-      flood,
-      [geocode, flood],
-    );
+  private async lookupAddress(address: string, options: LookupOptions, deadline: AbortSignal, geocode: AddressGeocode): Promise<LookupAnswer> {
+    const geocoded = await this.cache.getOrLoad('geocode', normaliseAddress(address), this.geocodePolicy, () => geocode(address, deadline));
+    const match = singlePlace(geocoded.entry.value);
+    const flood = await this.floodAt(match, options, deadline);
+    return this.answer({ address, lat: null, lon: null }, locationOf(match.matchedAddress, match, match, 'census_geocoder'), flood, [geocoded]);
   }
 
-  private async lookupPoint(point: GeoPoint, deadline: AbortSignal): Promise<LookupAnswer> {
+  private async lookupPoint(point: GeoPoint, options: LookupOptions, deadline: AbortSignal): Promise<LookupAnswer> {
     const [flood, place] = await Promise.all([
-      this.floodAt(point, deadline),
+      this.floodAt(point, options, deadline),
       // County and ZCTA are context: their failure leaves them unknown, never the flood answer.
       this.cache
-        .getOrLoad('place', pointKey(point), this.geocodePolicy, () => this.geocoder.describePoint(roundPoint(point), deadline))
+        .getOrLoad('place', pointKey(roundPoint(point)), this.geocodePolicy, () => this.geocoder.describePoint(roundPoint(point), deadline))
         .catch(() => undefined),
     ]);
     const area: PlaceArea = place?.entry.value ?? { county: null, countyFips: null, zip: null };
@@ -73,41 +112,78 @@ export class LookupService {
       { address: null, lat: point.lat, lon: point.lon },
       locationOf(null, point, area, 'coordinates'),
       flood,
-      place ? [flood, place] : [flood, { status: 'MISS' }],
+      [place ?? { status: 'MISS' }],
     );
   }
 
-  /** The flood answer at a point, cached by the point rounded to 6 decimals (about 0.1 m). */
-  private floodAt(point: GeoPoint, deadline: AbortSignal): Promise<CacheRead<FloodDetermination>> {
+  /**
+   * Every part of the flood answer at a point, all asked at once, each from its own cache entry (by the
+   * point rounded to 6 decimals, about 0.1 m): the effective map, then the parts `include` asks for.
+   */
+  private async floodAt(point: GeoPoint, options: LookupOptions, deadline: AbortSignal): Promise<FloodRead> {
     const rounded = roundPoint(point);
-    return this.cache.getOrLoad('flood', pointKey(rounded), this.floodPolicy, async () =>
-      determineFloodHazard(await this.floodSource.pointData(rounded, deadline), rounded),
-    );
+    const [effective, ...optional] = await Promise.all([
+      this.cache.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, () => loadEffectiveMap(this.floodSource, rounded, deadline)),
+      ...this.optionalParts
+        .filter((part) => options.include.has(part.askedBy))
+        .map((part) => this.readOptional(part, rounded, options.radiusM, deadline)),
+    ]);
+    return { effective, optional };
+  }
+
+  /** An opt-in part; its upstream's failure makes it unavailable, never the lookup (and is not cached). */
+  private async readOptional(part: AnyOptionalPart, point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<OptionalRead> {
+    try {
+      return { part, read: await this.cache.getOrLoad('flood', part.cacheKey(point, radiusM), this.partPolicy, () => part.load(point, radiusM, deadline)) };
+    } catch (error) {
+      if (error instanceof UpstreamUnavailableError) return { part };
+      throw error;
+    }
   }
 
   private answer(
     query: FloodZoneLookup['query'],
     location: FloodZoneLookup['location'],
-    flood: CacheRead<FloodDetermination>,
-    parts: Array<{ status: CacheStatus; entry?: { freshUntil: number } }>,
+    flood: FloodRead,
+    others: PieceRead[],
   ): LookupAnswer {
+    const { determination, lomas, estimatedBaseFloodElevation, unavailable } = flood.effective.entry.value;
+    const result: FloodZoneResult = {
+      ...determination,
+      // The flood answer is shared by every query rounding to the same point; the map link is this query's own.
+      femaMapUrl: femaMapUrl(location),
+      lomas,
+      estimatedBaseFloodElevation,
+      nearby: null,
+      mapChange: null,
+      coastalBarrier: null,
+      unavailable: [],
+    };
+    const missing: AnswerPart[] = [...unavailable];
+    for (const { part, read } of flood.optional) {
+      if (read) Object.assign(result, { [part.field]: part.read(read.entry.value, determination) });
+      else missing.push(part.field);
+    }
+    result.unavailable = inContractOrder(missing);
+
+    // A failed opt-in part has no entry: it was not cached, and it caps the answer's life at 60 s.
+    const reads: PieceRead[] = [flood.effective, ...flood.optional.flatMap(({ read }) => (read ? [read] : [])), ...others];
+    const partFailed = flood.optional.some(({ read }) => !read);
+    const stale = reads.some((piece) => piece.status === 'STALE');
     const now = Date.now();
-    const stale = flood.status === 'STALE';
-    const maxAgeSeconds = stale
-      ? 0
-      : Math.max(0, Math.floor((Math.min(...parts.map((p) => p.entry?.freshUntil ?? now)) - now) / 1000));
+    const freshFor = Math.floor((Math.min(...reads.map((piece) => piece.entry?.freshUntil ?? now)) - now) / 1000);
+    const cap = result.unavailable.length > 0 ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : Infinity;
     return {
       body: {
         query,
         location,
-        // The flood answer is shared by every query rounding to the same point; the map link is this query's own.
-        result: { ...flood.entry.value, femaMapUrl: femaMapUrl(location) },
+        result,
         source: { floodData: FLOOD_DATA_NAME, floodService: this.floodSource.serviceUrl, geocoder: this.geocoder.description },
-        retrievedAt: new Date(flood.entry.storedAt).toISOString(),
+        retrievedAt: new Date(flood.effective.entry.storedAt).toISOString(),
         disclaimer: DISCLAIMER,
       },
-      cacheStatus: stale ? 'STALE' : parts.every((p) => p.status === 'HIT') ? 'HIT' : 'MISS',
-      maxAgeSeconds,
+      cacheStatus: stale ? 'STALE' : !partFailed && reads.every((piece) => piece.status === 'HIT') ? 'HIT' : 'MISS',
+      maxAgeSeconds: stale ? 0 : Math.max(0, Math.min(freshFor, cap)),
     };
   }
 }
@@ -128,11 +204,6 @@ export function normaliseAddress(address: string): string {
 
 function roundPoint(point: GeoPoint): GeoPoint {
   return { lat: Math.round(point.lat * 1e6) / 1e6, lon: Math.round(point.lon * 1e6) / 1e6 };
-}
-
-function pointKey(point: GeoPoint): string {
-  const rounded = roundPoint(point);
-  return `${rounded.lat.toFixed(6)},${rounded.lon.toFixed(6)}`;
 }
 
 /** One match, or several within 100 m of each other (the first counts); otherwise the client must choose. */

@@ -127,6 +127,7 @@ describe('caching (CONTRACT section 6)', () => {
       expect(nfhl.queryCount('firmPanels')).toBe(1);
       expect(nfhl.queryCount('lomrs')).toBe(1);
       expect(nfhl.queryCount('politicalJurisdictions')).toBe(1);
+      expect(nfhl.queryCount('lomas')).toBe(1);
       expect(nfhl.queryCount('availability')).toBe(0);
       expect(census.callCount({ endpoint: 'coordinates' })).toBe(1);
     });

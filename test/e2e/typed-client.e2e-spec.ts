@@ -109,6 +109,16 @@ const WRONG_USAGES: Array<{ name: string; code: number; message: string; source:
       }`,
   },
   {
+    name: 'counts LOMAs without checking that they are known (null when their query failed)',
+    code: 18047,
+    message: "'result.lomas' is possibly 'null'",
+    source: `
+      import type { FloodDetermination } from './lookup-client';
+      export function wrong(result: FloodDetermination): number {
+        return result.lomas.length;
+      }`,
+  },
+  {
     name: 'calls a path the service does not have',
     code: 2345,
     message: 'Argument of type \'"/flood-zones"\' is not assignable',
@@ -168,10 +178,10 @@ describe('a typed client generated from /openapi.json', () => {
     expect(source).toContain('"/flood-zone"');
   });
 
-  it('documents the lookup parameters address, lat and lon as query parameters', () => {
+  it('documents the lookup parameters address, lat, lon, include and radius as query parameters', () => {
     const parameters = (document.paths['/flood-zone']?.get?.parameters ?? []) as Array<{ name: string; in: string; schema?: { type?: unknown } }>;
     const query = Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.schema?.type]));
-    expect(query).toEqual({ address: 'string', lat: 'number', lon: 'number' });
+    expect(query).toEqual({ address: 'string', lat: 'number', lon: 'number', include: 'string', radius: 'integer' });
   });
 
   it('compiles the client with strict options and no diagnostics', () => {

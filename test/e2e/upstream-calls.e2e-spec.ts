@@ -1,5 +1,5 @@
 /**
- * CONTRACT sections 3-4 and UPSTREAMS.md: which upstream calls a lookup makes, how many, and with
+ * CONTRACT sections 3-4, 9-10 and UPSTREAMS.md: which upstream calls a lookup makes, how many, and with
  * what parameters. Caches are off so every lookup reaches the emulators.
  */
 import { DEMO_ADDRESSES, demoPlace, type CallRecord } from '../emulators';
@@ -40,33 +40,43 @@ describe('NFHL calls of one lookup (default layer ids)', () => {
       lomrs: nfhl.queryCount('lomrs'),
       politicalJurisdictions: nfhl.queryCount('politicalJurisdictions'),
       availability: nfhl.queryCount('availability'),
+      lomas: nfhl.queryCount('lomas'),
+      bfeLines: nfhl.queryCount('bfeLines'),
     };
   };
+  /** The point queries of v1; LOMAs are points themselves, so they are searched with an envelope around the point. */
+  const pointQueriesOf = (s: Stack) => s.emulators.nfhl.callsMatching((c) => c.endpoint === 'query' && c.layerName !== 'LOMAs');
 
-  it('a mapped point: exactly one query each to zones, panels, LOMRs and jurisdictions, none to availability', async () => {
+  it('a mapped point with a static BFE: exactly one query each to zones, panels, LOMRs, jurisdictions and LOMAs, none to availability or BFE lines', async () => {
     const res = await stack.get(pointQuery(mappedPlace));
     expect(res.status).toBe(200);
     expect(res.body.result.coverage).toBe('mapped');
-    expect(queriesOf(stack)).toEqual({ floodHazardZones: 1, firmPanels: 1, lomrs: 1, politicalJurisdictions: 1, availability: 0 });
-    // nothing but those four queries (the layer list was fetched before this test or now, once)
+    expect(queriesOf(stack)).toEqual({ floodHazardZones: 1, firmPanels: 1, lomrs: 1, politicalJurisdictions: 1, availability: 0, lomas: 1, bfeLines: 0 });
+    // nothing but those five queries (the layer list was fetched before this test or now, once)
     const queries = stack.emulators.nfhl.callsMatching({ endpoint: 'query' });
-    expect(queries).toHaveLength(4);
+    expect(queries).toHaveLength(5);
+  });
+
+  it('an AE point without a static BFE: the five queries plus exactly one BFE line query', async () => {
+    const res = await stack.get(pointQuery(demoPlace('franklin-bfe-bracketed')));
+    expect(res.status).toBe(200);
+    expect(queriesOf(stack)).toEqual({ floodHazardZones: 1, firmPanels: 1, lomrs: 1, politicalJurisdictions: 1, availability: 0, lomas: 1, bfeLines: 1 });
   });
 
   it.each([gapPlace, unmappedPlace].map((p) => [p.id, p] as const))(
-    '%s (no zone polygon): the four queries plus exactly one availability query',
+    '%s (no zone polygon): the five queries plus exactly one availability query',
     async (_id, place) => {
       const res = await stack.get(pointQuery(place));
       expect(res.status).toBe(200);
       expect(res.body.result.coverage).toBe(place.expect.coverage);
-      expect(queriesOf(stack)).toEqual({ floodHazardZones: 1, firmPanels: 1, lomrs: 1, politicalJurisdictions: 1, availability: 1 });
+      expect(queriesOf(stack)).toEqual({ floodHazardZones: 1, firmPanels: 1, lomrs: 1, politicalJurisdictions: 1, availability: 1, lomas: 1, bfeLines: 0 });
     },
   );
 
-  it('every NFHL query is a point query: geometry lon,lat, esriGeometryPoint, inSR 4326, intersects, no geometry, f=json', async () => {
+  it('every NFHL query but LOMAs is a point query: geometry lon,lat, esriGeometryPoint, inSR 4326, intersects, no geometry, f=json', async () => {
     const res = await stack.get(pointQuery(gapPlace));
     expect(res.status).toBe(200);
-    const queries = stack.emulators.nfhl.callsMatching({ endpoint: 'query' });
+    const queries = pointQueriesOf(stack);
     expect(queries).toHaveLength(5);
     for (const call of queries) expectPointQuery(call, gapPlace);
   });
@@ -81,9 +91,15 @@ describe('NFHL calls of one lookup (default layer ids)', () => {
   it('an address lookup queries NFHL at the geocoded point', async () => {
     const res = await stack.get(addressQuery(DEMO_ADDRESSES.whiteHouse));
     expect(res.status).toBe(200);
-    const queries = stack.emulators.nfhl.callsMatching({ endpoint: 'query' });
+    expect(stack.emulators.nfhl.callsMatching({ endpoint: 'query' })).toHaveLength(5);
+    const queries = pointQueriesOf(stack);
     expect(queries).toHaveLength(4);
     for (const call of queries) expectPointQuery(call, mappedPlace);
+    const [loma] = stack.emulators.nfhl.callsMatching({ endpoint: 'query', layerName: 'LOMAs' });
+    const [xmin, ymin, xmax, ymax] = loma.query.geometry.split(',').map(Number);
+    expect(loma.query.geometryType).toBe('esriGeometryEnvelope');
+    expect((xmin + xmax) / 2).toBeCloseTo(mappedPlace.lon, 6);
+    expect((ymin + ymax) / 2).toBeCloseTo(mappedPlace.lat, 6);
   });
 });
 
@@ -134,7 +150,7 @@ describe('moved NFHL layer ids are followed (ids resolved by layer name)', () =>
   beforeEach(() => stack.emulators.resetCalls());
 
   it('the emulator really moved them', () => {
-    expect(stack.emulators.nfhl.layerIds).toEqual(moved);
+    expect(stack.emulators.nfhl.layerIds).toMatchObject(moved);
   });
 
   it.each(['dc-white-house-ae', 'menominee-overlap', 'houston-gap', 'lampasas-paper-only'])(
@@ -145,7 +161,8 @@ describe('moved NFHL layer ids are followed (ids resolved by layer name)', () =>
       expect(res.status).toBe(200);
       expect(res.body.result).toEqual(expectedResult(place));
       const layerIds = new Set(stack.emulators.nfhl.callsMatching({ endpoint: 'query' }).map((c) => c.layerId));
-      const expected = new Set([moved.floodHazardZones, moved.firmPanels, moved.lomrs, moved.politicalJurisdictions]);
+      const { lomas } = stack.emulators.nfhl.layerIds;
+      const expected = new Set([moved.floodHazardZones, moved.firmPanels, moved.lomrs, moved.politicalJurisdictions, lomas]);
       if (place.expect.coverage !== 'mapped' && place.expect.zonesAtPoint.length === 0) expected.add(moved.availability);
       expect([...layerIds].sort()).toEqual([...expected].sort());
     },

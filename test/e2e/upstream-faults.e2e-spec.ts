@@ -114,7 +114,7 @@ describe('NFHL faults (UPSTREAM_TIMEOUT_MS=300, UPSTREAM_RETRIES=1, LOOKUP_DEADL
       const { res, elapsedMs } = await timedGet(stack, pointQuery(dc));
       expect(res.status).toBe(200);
       expect(active.hits).toBeGreaterThan(0);
-      expect(res.body.result).toEqual({ ...expectedResult(dc), lomrs: null });
+      expect(res.body.result).toEqual({ ...expectedResult(dc), lomrs: null, unavailable: ['lomrs'] });
       expect(elapsedMs).toBeLessThan(DEADLINE_MS + MARGIN_MS);
     });
 
@@ -123,7 +123,7 @@ describe('NFHL faults (UPSTREAM_TIMEOUT_MS=300, UPSTREAM_RETRIES=1, LOOKUP_DEADL
       const { res, elapsedMs } = await timedGet(stack, pointQuery(dc));
       expect(res.status).toBe(200);
       expect(active.hits).toBeGreaterThan(0);
-      expect(res.body.result).toEqual({ ...expectedResult(dc), community: null });
+      expect(res.body.result).toEqual({ ...expectedResult(dc), community: null, unavailable: ['community'] });
       expect(elapsedMs).toBeLessThan(DEADLINE_MS + MARGIN_MS);
     });
 
@@ -131,7 +131,7 @@ describe('NFHL faults (UPSTREAM_TIMEOUT_MS=300, UPSTREAM_RETRIES=1, LOOKUP_DEADL
       stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: ['lomrs', 'politicalJurisdictions'] });
       const res = await stack.get(pointQuery(dc));
       expect(res.status).toBe(200);
-      expect(res.body.result).toEqual({ ...expectedResult(dc), lomrs: null, community: null });
+      expect(res.body.result).toEqual({ ...expectedResult(dc), lomrs: null, community: null, unavailable: ['community', 'lomrs'] });
     });
   });
 
@@ -246,7 +246,7 @@ describe('LOOKUP_DEADLINE_MS bounds the whole lookup (UPSTREAM_TIMEOUT_MS=1000, 
     const { res, elapsedMs } = await timedGet(stack, pointQuery(dc));
     expect(elapsedMs).toBeLessThan(deadline + MARGIN_MS);
     expect(res.status).toBe(200);
-    expect(res.body.result).toEqual({ ...expectedResult(dc), lomrs: null });
+    expect(res.body.result).toEqual({ ...expectedResult(dc), lomrs: null, unavailable: ['lomrs'] });
   });
 });
 
@@ -266,9 +266,9 @@ describe('the NFHL layer list failing: default layer ids, still 200', () => {
       expect(res.status).toBe(200);
       expect(res.body.result).toEqual(expectedResult(dc));
       expect(elapsedMs).toBeLessThan(DEADLINE_MS + MARGIN_MS);
-      // the default ids (CONTRACT section 4: 28, 3, 1, 22) were queried
+      // the default ids (CONTRACT section 4: 28, 3, 1, 22; LOMAs 34, section 10) were queried
       const queried = stack.emulators.nfhl.callsMatching({ endpoint: 'query' }).map((c) => c.layerId);
-      expect([...new Set(queried)].sort((a, b) => a! - b!)).toEqual([1, 3, 22, 28]);
+      expect([...new Set(queried)].sort((a, b) => a! - b!)).toEqual([1, 3, 22, 28, 34]);
     } finally {
       await stack.close();
     }

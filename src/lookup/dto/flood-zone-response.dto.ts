@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** OpenAPI description of the GET /flood-zone answer (CONTRACT section 3). Every field is always present. */
+/** OpenAPI description of the GET /flood-zone answer (CONTRACT sections 3 and 9-11). Every field is always present. */
 
 const nullableString = (description: string, example?: unknown) =>
   ApiProperty({ type: String, nullable: true, description, example });
@@ -88,6 +88,125 @@ export class ZoneAtPointDto {
   staticBaseFloodElevationFt: number | null;
 }
 
+export class LomaDto {
+  @nullableString('LOMA case number (CASENUMBER).', '15-10-1489A')
+  caseNumber: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'Effective date (DATEENDED), YYYY-MM-DD (UTC); null when not published.', example: '2015-06-02' })
+  effectiveDate: string | null;
+
+  @ApiProperty({
+    enum: ['valid', 'denied', 'incorporated', 'superseded', 'contact_community', 'reevaluation_needed'],
+    description: "FEMA's own reading of the letter (the LOMAs layer's renderer rule): denied by its outcome, otherwise its revalidation status, otherwise valid.",
+  })
+  status: string;
+
+  @nullableString('Outcome as published (OUTCOME), e.g. "Structure removed-Property partially inundated".', 'Structure removed-Property partially inundated')
+  outcome: string | null;
+
+  @nullableString('Project category as published (PROJECTCATEGORY): LOMA, LOMR-F, LOMR-FW, LOMR-VZ.', 'LOMA')
+  category: string | null;
+
+  @ApiProperty({ type: 'integer', description: 'Whole metres from the queried point to where FEMA located the letter.', example: 23 })
+  distanceM: number;
+}
+
+export class BfeLineUsedDto {
+  @ApiProperty({ description: 'Elevation of the BFE line in feet (one decimal).', example: 612 })
+  elevationFt: number;
+
+  @ApiProperty({ type: 'integer', description: 'Whole metres from the point to the line.', example: 41 })
+  distanceM: number;
+}
+
+export class EstimatedBaseFloodElevationDto {
+  @ApiProperty({ description: 'Estimated base flood elevation in feet (one decimal).', example: 612.4 })
+  elevationFt: number;
+
+  @nullableString("Vertical datum of the lines used (V_DATUM); datums are never converted or mixed.", 'NAVD88')
+  verticalDatum: string | null;
+
+  @ApiProperty({ enum: ['interpolated', 'nearest_line'], description: 'interpolated between two lines on either side of the point, or the nearest line alone.' })
+  method: string;
+
+  @ApiProperty({ type: [BfeLineUsedDto], description: 'The lines used, nearest first.' })
+  lines: BfeLineUsedDto[];
+
+  @ApiProperty({ description: 'Says that this is an estimate, not an official BFE.', example: "Estimated from FEMA's whole-foot BFE lines; not an official base flood elevation." })
+  note: string;
+}
+
+export class NearbyHazardDto {
+  @ApiProperty({ type: 'integer', description: 'Whole metres from the point to the polygon\'s nearest edge; 0 inside it.', example: 37 })
+  distanceM: number;
+
+  @ApiProperty({ description: 'Flood zone code of the polygon.', example: 'AE' })
+  floodZone: string;
+
+  @nullableString('Zone subtype (ZONE_SUBTY) as published.', null)
+  zoneSubtype: string | null;
+
+  @nullableNumber('Static base flood elevation of the polygon in feet.', 12)
+  staticBaseFloodElevationFt: number | null;
+}
+
+export class NearbyHazardsDto {
+  @ApiProperty({ type: 'integer', description: 'The search radius in metres (the `radius` parameter, default 500).', example: 500 })
+  radiusM: number;
+
+  @ApiProperty({ type: NearbyHazardDto, nullable: true, description: 'Nearest Special Flood Hazard Area polygon (A or V zones) within the radius; null when none.' })
+  sfha: NearbyHazardDto | null;
+
+  @ApiProperty({ type: NearbyHazardDto, nullable: true, description: 'Nearest regulatory floodway within the radius; null when none.' })
+  floodway: NearbyHazardDto | null;
+
+  @ApiProperty({ type: NearbyHazardDto, nullable: true, description: 'Nearest moderate-risk polygon (shaded X or B) within the radius; null when none.' })
+  moderate: NearbyHazardDto | null;
+}
+
+export class MapChangeDto {
+  @ApiProperty({ enum: ['pending', 'preliminary', 'none'], description: 'pending: adopted, with an effective date set; preliminary: issued, still open to appeal; none: no coming map here.' })
+  status: string;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'When the coming map was issued (PRELM_ISSUE_DATE), YYYY-MM-DD (UTC); null for none.', example: '2025-05-15' })
+  issuedDate: string | null;
+
+  @nullableString('Governing flood zone on the coming map.', 'AE')
+  floodZone: string | null;
+
+  @nullableString('Its zone subtype as published.', null)
+  zoneSubtype: string | null;
+
+  @ApiProperty({ type: Boolean, nullable: true, description: 'Whether the coming map puts the point in the SFHA; null when it has no zone here.' })
+  inSpecialFloodHazardArea: boolean | null;
+
+  @nullableNumber('Static base flood elevation on the coming map, in feet.', 9)
+  staticBaseFloodElevationFt: number | null;
+
+  @ApiProperty({ enum: ['into_sfha', 'out_of_sfha', 'unchanged', 'unknown'], description: 'How the SFHA status changes from the effective map to the coming one; unknown when either has no zone here.' })
+  sfhaChange: string;
+
+  @ApiProperty({ description: 'Says that a coming map does not yet set flood insurance requirements.', example: 'A preliminary map is not the effective map and does not yet set flood insurance requirements.' })
+  note: string;
+}
+
+export class CoastalBarrierDto {
+  @ApiProperty({ enum: ['inside', 'buffer', 'outside'], description: 'inside a CBRS unit (System Unit or Otherwise Protected Area), only in its buffer zone (an official determination is advised), or outside.' })
+  status: string;
+
+  @nullableString('CBRS unit id; null unless inside.', 'FL-64P')
+  unit: string | null;
+
+  @ApiProperty({ type: String, nullable: true, enum: ['System Unit', 'Otherwise Protected Area'], description: 'Unit type; null unless inside.' })
+  type: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'When the federal flood insurance prohibition began (FI_Date), YYYY-MM-DD (UTC); null unless inside.', example: '1990-11-16' })
+  floodInsuranceProhibitionDate: string | null;
+
+  @ApiProperty({ description: 'What the status means for federal flood insurance.' })
+  note: string;
+}
+
 export class FloodDeterminationDto {
   @ApiProperty({ enum: ['mapped', 'mapped_no_zone', 'unmapped'], description: 'mapped: a zone polygon covers the point. mapped_no_zone: inside FEMA coverage but no zone at this exact point (not a safe result). unmapped: no digital flood map here (unknown, not "no risk").' })
   coverage: string;
@@ -139,6 +258,51 @@ export class FloodDeterminationDto {
 
   @ApiProperty({ description: 'FEMA Flood Map Service Center search for the point.', example: 'https://msc.fema.gov/portal/search?AddressQuery=38.8987%2C-77.0352' })
   femaMapUrl: string;
+
+  @ApiProperty({
+    type: [LomaDto],
+    nullable: true,
+    description:
+      'Letters of Map Amendment within 100 m, nearest first; null when unknown. A LOMA is evidence about one structure or lot, ' +
+      'located by its own geocode: it does not change the zone of this point, and may concern a neighbouring building.',
+  })
+  lomas: LomaDto[] | null;
+
+  @ApiProperty({
+    type: EstimatedBaseFloodElevationDto,
+    nullable: true,
+    description:
+      'For AE and AH zones without a printed BFE: an estimate from the BFE lines within 300 m of the same study. ' +
+      'It is not an official base flood elevation and not an elevation certificate. Null when the zone does not call for it, a static BFE exists, or no usable line is near.',
+  })
+  estimatedBaseFloodElevation: EstimatedBaseFloodElevationDto | null;
+
+  @ApiProperty({ type: NearbyHazardsDto, nullable: true, description: 'With include=nearby: the nearest flood hazards around the point (a geocoded point can be tens of metres off). Null when not asked for.' })
+  nearby: NearbyHazardsDto | null;
+
+  @ApiProperty({
+    type: MapChangeDto,
+    nullable: true,
+    description:
+      "With include=preliminary: FEMA's pending or preliminary map at the point. A preliminary map is not the effective map and does not yet set flood insurance requirements. Null when not asked for.",
+  })
+  mapChange: MapChangeDto | null;
+
+  @ApiProperty({
+    type: CoastalBarrierDto,
+    nullable: true,
+    description: "With include=cbrs: the U.S. Fish and Wildlife Service's Coastal Barrier Resources System, where new federal flood insurance is generally barred. Null when not asked for.",
+  })
+  coastalBarrier: CoastalBarrierDto | null;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', enum: ['community', 'lomrs', 'lomas', 'estimatedBaseFloodElevation', 'nearby', 'mapChange', 'coastalBarrier'] },
+    description:
+      'Parts whose upstream query failed: each is null in this answer (unknown, not "none"), and the answer is cached for at most 60 seconds. [] when the answer is complete; a part not asked for is null and not listed.',
+    example: [],
+  })
+  unavailable: string[];
 }
 
 export class SourceDto {
@@ -191,7 +355,7 @@ export class ErrorEnvelopeDto {
   statusCode: number;
 
   @ApiProperty({
-    enum: ['INVALID_PARAMETERS', 'ADDRESS_NOT_FOUND', 'AMBIGUOUS_ADDRESS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'COORDINATES_OUT_OF_RANGE', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE', 'INTERNAL_ERROR'],
+    enum: ['INVALID_PARAMETERS', 'ADDRESS_NOT_FOUND', 'AMBIGUOUS_ADDRESS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'COORDINATES_OUT_OF_RANGE', 'RADIUS_OUT_OF_RANGE', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE', 'INTERNAL_ERROR'],
   })
   code: string;
 

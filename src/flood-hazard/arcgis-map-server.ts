@@ -1,0 +1,188 @@
+import type { HttpService } from '@nestjs/axios';
+import CheapRuler from 'cheap-ruler';
+import { UpstreamUnavailableError } from '../common/api-error';
+import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
+import { getUpstreamJson, isRecord } from '../common/upstream/upstream-json';
+import type { GeoPoint } from './flood-hazard.types';
+
+/** How to find a layer in a MapServer's layer list: by its published name; ids move, names do not. */
+export interface LayerSpec {
+  matches(name: string): boolean;
+  /** The id it has had lately, used when the layer list cannot be read; none: the layer is then unavailable. */
+  fallbackId?: number;
+}
+
+/** A layer whose published name is exactly this (case and surrounding spaces aside). */
+export function layerNamed(name: string, fallbackId?: number): LayerSpec {
+  return { matches: (published) => published.trim().toLowerCase() === name.toLowerCase(), fallbackId };
+}
+
+/** A feature with its geometry (outSR 4326): `rings`, `paths`, or a point's `x`/`y`, in lon,lat order. */
+export interface ArcGisFeature<T> {
+  attributes: T;
+  geometry: Record<string, unknown>;
+}
+
+/** What an envelope query asks for beyond attributes: geometry in WGS84, to 6 decimals (~0.1 m). */
+export interface GeometryRequest {
+  /** Generalisation tolerance in degrees; polygons come back whole and can be large. */
+  maxAllowableOffset?: number;
+}
+
+/** After a failed layer-list fetch, the fallback ids serve for this long before the list is asked again. */
+const LAYER_LIST_RETRY_MS = 60_000;
+
+/** ArcGIS answers at most maxRecordCount features per call; a longer answer is read page by page, up to this many. */
+const MAX_PAGES = 50;
+
+/**
+ * One keyless ArcGIS Server MapServer (FEMA's NFHL and its preliminary and pending twins, the USFWS CBRS
+ * service): layer ids resolved by name, point and envelope queries, ArcGIS errors inside HTTP 200 turned
+ * into upstream failures. Every request goes through the service's own resilience policies.
+ */
+export class ArcGisMapServer<L extends string> {
+  private layerIds?: Promise<Partial<Record<L, number>>>;
+
+  constructor(
+    private readonly http: HttpService,
+    readonly upstream: ResilientUpstream,
+    readonly serviceUrl: string,
+    private readonly layers: Record<L, LayerSpec>,
+  ) {}
+
+  /** Attributes of the layer's features that contain the point. */
+  async queryPoint<T>(layer: L, outFields: string[], point: GeoPoint, deadline: AbortSignal): Promise<T[]> {
+    const page = await this.query(layer, deadline, {
+      // ArcGIS axis order is x,y = lon,lat; swapped axes silently match nothing.
+      geometry: `${point.lon},${point.lat}`,
+      geometryType: 'esriGeometryPoint',
+      inSR: '4326',
+      spatialRel: 'esriSpatialRelIntersects',
+      outFields: outFields.join(','),
+      returnGeometry: 'false',
+      f: 'json',
+    });
+    return page.features.map((feature) => feature.attributes as T);
+  }
+
+  /**
+   * The layer's features that intersect the square of `radiusM` around the point, with their geometry,
+   * every page of them when the answer exceeds the server's transfer limit.
+   */
+  async queryAround<T>(
+    layer: L,
+    outFields: string[],
+    point: GeoPoint,
+    radiusM: number,
+    geometry: GeometryRequest,
+    deadline: AbortSignal,
+  ): Promise<Array<ArcGisFeature<T>>> {
+    const envelope = new CheapRuler(point.lat, 'meters').bufferPoint([point.lon, point.lat], radiusM);
+    const params: Record<string, string> = {
+      geometry: envelope.join(','),
+      geometryType: 'esriGeometryEnvelope',
+      inSR: '4326',
+      spatialRel: 'esriSpatialRelIntersects',
+      outFields: outFields.join(','),
+      returnGeometry: 'true',
+      outSR: '4326',
+      geometryPrecision: '6',
+      f: 'json',
+    };
+    if (geometry.maxAllowableOffset !== undefined) params.maxAllowableOffset = String(geometry.maxAllowableOffset);
+    const features: Array<ArcGisFeature<T>> = [];
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const received = await this.query(layer, deadline, page === 0 ? params : { ...params, resultOffset: String(features.length) });
+      features.push(...(received.features as Array<ArcGisFeature<T>>));
+      if (!received.exceededTransferLimit) return features;
+      if (received.features.length === 0) throw this.malformed(layer, 'exceededTransferLimit on an empty page');
+    }
+    throw this.malformed(layer, `more than ${MAX_PAGES} pages of features`);
+  }
+
+  private async query(layer: L, deadline: AbortSignal, params: Record<string, string>): Promise<QueryPage> {
+    const layerId = await this.layerId(layer, deadline);
+    return this.upstream.request(async (signal) => {
+      const answer = await getUpstreamJson(this.http, `${this.serviceUrl}/${layerId}/query`, params, signal);
+      return queryPage(arcgisBody(answer.body), `layer ${layerId}`, params.returnGeometry === 'true');
+    }, deadline);
+  }
+
+  private async layerId(layer: L, deadline: AbortSignal): Promise<number> {
+    const id = (await this.resolveLayerIds(deadline))[layer];
+    if (id === undefined) throw new UpstreamUnavailableError(this.upstream.name, `no layer "${layer}" in the service's layer list`);
+    return id;
+  }
+
+  /** Layer ids from `MapServer?f=json`, fetched once and shared by concurrent lookups. */
+  private resolveLayerIds(deadline: AbortSignal): Promise<Partial<Record<L, number>>> {
+    this.layerIds ??= this.fetchLayerIds(deadline).catch((error: unknown) => {
+      const fallbacks = this.idsBy(() => undefined);
+      // Without a fallback for every layer the list is needed: ask again at the next lookup.
+      if (Object.values(fallbacks).some((id) => id === undefined)) {
+        this.layerIds = undefined;
+        throw error;
+      }
+      setTimeout(() => (this.layerIds = undefined), LAYER_LIST_RETRY_MS).unref();
+      return fallbacks;
+    });
+    return this.layerIds;
+  }
+
+  private async fetchLayerIds(deadline: AbortSignal): Promise<Partial<Record<L, number>>> {
+    const body = await this.upstream.request(async (signal) => {
+      const answer = await getUpstreamJson(this.http, this.serviceUrl, { f: 'json' }, signal);
+      return arcgisBody(answer.body);
+    }, deadline);
+    const published = Array.isArray(body.layers) ? body.layers.filter(isRecord) : [];
+    return this.idsBy((spec) => {
+      const found = published.find((l) => typeof l.name === 'string' && spec.matches(l.name));
+      return typeof found?.id === 'number' ? found.id : undefined;
+    });
+  }
+
+  private idsBy(find: (spec: LayerSpec) => number | undefined): Partial<Record<L, number>> {
+    const entries = Object.entries<LayerSpec>(this.layers).map(([layer, spec]) => [layer, find(spec) ?? spec.fallbackId]);
+    return Object.fromEntries(entries) as Partial<Record<L, number>>;
+  }
+
+  private malformed(layer: L, reason: string): UpstreamUnavailableError {
+    return new UpstreamUnavailableError(this.upstream.name, `layer ${layer}: ${reason}`);
+  }
+}
+
+interface QueryPage {
+  features: Array<ArcGisFeature<unknown>>;
+  exceededTransferLimit: boolean;
+}
+
+/** The features of one query answer, each checked to carry attributes (and geometry when it was asked for). */
+function queryPage(body: Record<string, unknown>, layer: string, withGeometry: boolean): QueryPage {
+  if (!Array.isArray(body.features)) throw new UpstreamFailure(`${layer}: answer without features`, false);
+  const features = body.features.map((feature) => {
+    if (!isRecord(feature) || !isRecord(feature.attributes)) throw new UpstreamFailure(`${layer}: feature without attributes`, false);
+    if (withGeometry && !isRecord(feature.geometry)) throw new UpstreamFailure(`${layer}: feature without geometry`, false);
+    return { attributes: feature.attributes, geometry: isRecord(feature.geometry) ? feature.geometry : {} };
+  });
+  return { features, exceededTransferLimit: body.exceededTransferLimit === true };
+}
+
+/** ArcGIS reports errors inside HTTP 200 as `{"error": {code, message}}`; 5xx codes there are transient. */
+function arcgisBody(body: unknown): Record<string, unknown> {
+  if (!isRecord(body)) throw new UpstreamFailure('answer is not a JSON object', false);
+  if (isRecord(body.error)) {
+    const code = Number(body.error.code);
+    throw new UpstreamFailure(`ArcGIS error ${body.error.code}: ${String(body.error.message ?? '')}`, code >= 500);
+  }
+  return body;
+}
+
+/** A list of lines or rings as ArcGIS sends them: arrays of [lon, lat] positions. */
+export function isPositionLists(value: unknown): value is number[][][] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (part) => Array.isArray(part) && part.every((p) => Array.isArray(p) && p.length >= 2 && p.every((n) => typeof n === 'number')),
+    )
+  );
+}

@@ -1,0 +1,37 @@
+import type { AnswerPart, FloodDetermination, FloodZoneResult, GeoPoint } from '../../flood-hazard/flood-hazard.types';
+import type { OptionalPart } from '../dto/flood-zone-query.pipe';
+
+/**
+ * An answer with a missing part is served and cached at most this long (CONTRACT section 9): a
+ * transient failure must not stand for a day.
+ */
+export const INCOMPLETE_ANSWER_MAX_AGE_SECONDS = 60;
+
+/** `unavailable` lists parts in the order CONTRACT section 9 gives them. */
+const PART_ORDER: readonly AnswerPart[] = ['community', 'lomrs', 'lomas', 'estimatedBaseFloodElevation', 'nearby', 'mapChange', 'coastalBarrier'];
+
+export function inContractOrder(parts: Iterable<AnswerPart>): AnswerPart[] {
+  const named = new Set(parts);
+  return PART_ORDER.filter((part) => named.has(part));
+}
+
+/** The parts only an `include` item asks for; each is a field of `result` named like the part. */
+export type OptionalField = Extract<AnswerPart, 'nearby' | 'mapChange' | 'coastalBarrier'>;
+
+/**
+ * One opt-in part of an answer: when it is asked for, what it asks its upstream (`load`, cached under
+ * `cacheKey`; throws UpstreamUnavailableError when the upstream failed, and a failure is never cached),
+ * and how its rule reads that answer for the point.
+ */
+export interface OptionalAnswerPart<F extends OptionalField, D> {
+  field: F;
+  askedBy: OptionalPart;
+  cacheKey(point: GeoPoint, radiusM: number): string;
+  load(point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<D>;
+  read(data: D, effective: FloodDetermination): FloodZoneResult[F];
+}
+
+/** The cache key of a point rounded to 6 decimals (about 0.1 m). */
+export function pointKey(point: GeoPoint): string {
+  return `${point.lat.toFixed(6)},${point.lon.toFixed(6)}`;
+}

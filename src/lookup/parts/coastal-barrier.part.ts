@@ -1,0 +1,18 @@
+import type { CoastalBarrierSource } from '../../coastal-barrier/coastal-barrier-source';
+import { coastalBarrierAt } from '../../flood-hazard/coastal-barrier';
+import type { CoastalBarrier } from '../../flood-hazard/flood-hazard.types';
+import { OptionalAnswerPart, pointKey } from './answer-part';
+
+/** `include=cbrs`: whether the point is in a Coastal Barrier Resources System unit or its buffer (CONTRACT 11.3). */
+export function coastalBarrierPart(source: CoastalBarrierSource): OptionalAnswerPart<'coastalBarrier', CoastalBarrier> {
+  return {
+    field: 'coastalBarrier',
+    askedBy: 'cbrs',
+    cacheKey: (point) => `coastal-barrier:${pointKey(point)}`,
+    load: async (point, _radiusM, deadline) => {
+      const { prohibitions, inBufferZone } = await source.coastalBarrierAt(point, deadline);
+      return coastalBarrierAt(prohibitions, inBufferZone);
+    },
+    read: (coastalBarrier) => coastalBarrier,
+  };
+}

@@ -1,0 +1,53 @@
+import { estimateBaseFloodElevation, needsBfeEstimate } from '../../flood-hazard/bfe-estimate';
+import { determineFloodHazard, governingZone } from '../../flood-hazard/classification';
+import type { FloodHazardSource } from '../../flood-hazard/flood-hazard-source';
+import type {
+  AnswerPart,
+  EstimatedBaseFloodElevation,
+  FloodDetermination,
+  FloodHazardZoneAttributes,
+  GeoPoint,
+  Loma,
+} from '../../flood-hazard/flood-hazard.types';
+import { lomasNear } from '../../flood-hazard/loma-status';
+import { inContractOrder } from './answer-part';
+
+/**
+ * What FEMA's effective map says at a point, cached as one: the v1 determination (zones, FIRM panel,
+ * community, LOMRs), the LOMAs around it and the estimated BFE, with the parts whose query failed.
+ */
+export interface EffectiveMapAnswer {
+  determination: FloodDetermination;
+  lomas: Loma[] | null;
+  estimatedBaseFloodElevation: EstimatedBaseFloodElevation | null;
+  /** community, lomrs, lomas, estimatedBaseFloodElevation when their query failed. */
+  unavailable: AnswerPart[];
+}
+
+/** The BFE lines are asked for only when the governing zone is AE or AH without a printed BFE. */
+function bfeLinesWanted(zones: FloodHazardZoneAttributes[]): boolean {
+  const governing = governingZone(zones);
+  return governing !== null && needsBfeEstimate(governing.zone);
+}
+
+/**
+ * Reads the effective map at the (rounded) point. Zones, panels and availability are essential: their
+ * failure rejects (a 502). A failed supplementary query leaves its part null and named.
+ */
+export async function loadEffectiveMap(source: FloodHazardSource, point: GeoPoint, deadline: AbortSignal): Promise<EffectiveMapAnswer> {
+  const data = await source.pointData(point, deadline, bfeLinesWanted);
+  const determination = determineFloodHazard(data, point);
+  const failed: AnswerPart[] = [];
+  if (data.jurisdictions === null) failed.push('community');
+  if (data.lomrs === null) failed.push('lomrs');
+  if (data.lomas === null) failed.push('lomas');
+  if (data.bfeLines === null) failed.push('estimatedBaseFloodElevation');
+  const dfirmId = governingZone(data.zones)?.attributes.DFIRM_ID ?? null;
+  return {
+    determination,
+    // A LOMA is evidence about its own structure or lot: listed, never a change to the point's zone.
+    lomas: data.lomas === null ? null : lomasNear(data.lomas, point),
+    estimatedBaseFloodElevation: data.bfeLines ? estimateBaseFloodElevation(point, dfirmId, data.bfeLines) : null,
+    unavailable: inContractOrder(failed),
+  };
+}
