@@ -1,5 +1,7 @@
-import { CensusGeocoderEmulator } from './census-emulator';
-import { DEMO_ADDRESSES, demoPlace } from './demo-map';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { CENSUS_BATCH_MAX_ROWS, CensusGeocoderEmulator } from './census-emulator';
+import { DEMO_ADDRESSES, DEMO_MAP, DEMO_PLACES, DemoMap, demoPlace } from './demo-map';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -145,5 +147,156 @@ describe('Census geocoder emulator', () => {
     expect(census.callCount({ endpoint: 'onelineaddress' })).toBe(1);
     expect(census.callCount({ endpoint: 'coordinates' })).toBe(2);
     expect(census.calls[0].query.address).toBe(DEMO_ADDRESSES.whiteHouse);
+  });
+
+  describe('batch geocoder (addressbatch)', () => {
+    const BATCH_FIELDS = { benchmark: 'Public_AR_Current', vintage: 'Current_Current' };
+    /** POSTs a batch as the real clients do: multipart with an ISO-8859-1 `addressFile` and the given fields. */
+    const batch = async (file: string[][] | string, fields: Record<string, string> = BATCH_FIELDS, endpoint = 'geographies/addressbatch', base = census.baseUrl) => {
+      const form = new FormData();
+      const csv = typeof file === 'string' ? file : stringify(file);
+      form.append('addressFile', new Blob([Buffer.from(csv, 'latin1')], { type: 'text/csv' }), 'batch.csv');
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      const res = await fetch(`${base}/${endpoint}`, { method: 'POST', body: form });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const text = bytes.toString('latin1');
+      return {
+        status: res.status,
+        type: res.headers.get('content-type') ?? '',
+        disposition: res.headers.get('content-disposition'),
+        bytes,
+        text,
+        rows: () => parse(text, { relax_column_count: true }) as string[][],
+      };
+    };
+
+    it('answers Match, No_Match and Tie rows in the real CSV format, in reverse input order', async () => {
+      const r = await batch([
+        ['1', DEMO_ADDRESSES.whiteHouseLoose, '', '', ''],
+        ['2', DEMO_ADDRESSES.noMatch, '', '', ''],
+        ['3', DEMO_ADDRESSES.ambiguous, '', '', ''],
+        ['4', '1600 PENNSYLVANIA AVE NW', 'WASHINGTON', 'DC', '20500'],
+      ]);
+      expect(r.status).toBe(200);
+      expect(r.type).toBe('text/plain');
+      expect(r.disposition).toBe('attachment; filename=GeocodeResults.csv');
+      expect(r.text).toBe(
+        [
+          '"4","1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500","Match","Exact","1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500","-77.03535,38.898754","76225813","L","11","001","000100","1000"',
+          '"3","200 Main St, , , ","Tie"',
+          '"2","999 Nowhere Blvd, Atlantis, ZZ 00000, , , ","No_Match"',
+          '"1","1600 pennsylvania ave nw, washington dc, , , ","Match","Non_Exact","1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500","-77.03535,38.898754","76225813","L","11","001","000100","1000"',
+          '',
+        ].join('\n'),
+      );
+    });
+
+    it('gives every demo address the point and county FIPS of its first one-line match', async () => {
+      const places = DEMO_PLACES.filter((p) => p.address);
+      const rows = (await batch(places.map((p, i) => [String(i), p.address as string, '', '', '']))).rows();
+      expect(rows).toHaveLength(places.length);
+      for (const [id, , kind, , , coordinates, , , state, county] of rows) {
+        const place = places[Number(id)];
+        const oneLine = (await oneline(place.address as string)).json().result.addressMatches as Json[];
+        expect(kind).toBe(oneLine.length === 1 ? 'Match' : 'Tie');
+        if (kind !== 'Match') continue;
+        expect(coordinates).toBe(`${oneLine[0].coordinates.x},${oneLine[0].coordinates.y}`);
+        expect(state === '' ? null : `${state}${county}`).toBe(oneLine[0].geographies.Counties[0]?.GEOID ?? null);
+        expect(`${state}${county}`).toBe(place.expect.countyFips ?? '');
+      }
+    });
+
+    it('answers a tie for the near-duplicate address too (no coordinates), as every address with several matches', async () => {
+      expect((await batch([['a', DEMO_ADDRESSES.nearDuplicate, '', '', '']])).rows()).toEqual([['a', `${DEMO_ADDRESSES.nearDuplicate}, , , `, 'Tie']]);
+    });
+
+    it('answers locations/addressbatch without the geographies columns and without a vintage', async () => {
+      const r = await batch([['7', DEMO_ADDRESSES.whiteHouse, '', '', '']], { benchmark: 'Public_AR_Current' }, 'locations/addressbatch');
+      expect(r.status).toBe(200);
+      expect(r.rows()).toEqual([
+        ['7', `${DEMO_ADDRESSES.whiteHouse}, , , `, 'Match', 'Exact', '1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500', '-77.03535,38.898754', '76225813', 'L'],
+      ]);
+      expect(census.callCount({ endpoint: 'locations/addressbatch' })).toBe(1);
+    });
+
+    it('counts calls, logs the form fields as the call parameters, and counts rows per call', async () => {
+      await batch([['1', DEMO_ADDRESSES.whiteHouse, '', '', ''], ['2', DEMO_ADDRESSES.noMatch, '', '', '']]);
+      await batch([['3', DEMO_ADDRESSES.ambiguous, '', '', '']]);
+      expect(census.callCount({ endpoint: 'addressbatch' })).toBe(2);
+      expect(census.calls[0]).toMatchObject({ method: 'POST', path: '/geocoder/geographies/addressbatch', query: BATCH_FIELDS });
+      expect(census.batchRowsPerCall).toEqual([2, 1]);
+      census.resetCalls();
+      expect(census.batchRowsPerCall).toEqual([]);
+    });
+
+    it('rejects a missing or invalid benchmark or vintage, or a missing file, with HTTP 400 and an errors array', async () => {
+      const rows = [['1', DEMO_ADDRESSES.whiteHouse, '', '', '']];
+      const wrongFields: Array<Record<string, string>> = [
+        { vintage: 'Current_Current' },
+        { benchmark: 'Public_AR_Nope', vintage: 'Current_Current' },
+        { benchmark: 'Public_AR_Current' },
+      ];
+      for (const fields of wrongFields) {
+        const r = await batch(rows, fields);
+        expect(r.status).toBe(400);
+        expect(Array.isArray((JSON.parse(r.text) as Json).errors)).toBe(true);
+      }
+      const noFile = await fetch(`${census.baseUrl}/geographies/addressbatch`, { method: 'POST', body: new URLSearchParams(BATCH_FIELDS) });
+      expect(noFile.status).toBe(400);
+      expect(((await noFile.json()) as Json).errors).toEqual(['Address file must be provided']);
+      expect(census.batchRowsPerCall).toEqual([]);
+    });
+
+    it(`refuses a file of more than ${CENSUS_BATCH_MAX_ROWS} rows with an HTML 400, and takes exactly that many`, async () => {
+      const rows = (n: number) => Array.from({ length: n }, (_, i) => [String(i), DEMO_ADDRESSES.noMatch, '', '', '']);
+      const over = await batch(rows(CENSUS_BATCH_MAX_ROWS + 1));
+      expect(over.status).toBe(400);
+      expect(over.type).toContain('text/html');
+      expect(over.text).toContain(`The address file has ${CENSUS_BATCH_MAX_ROWS + 1} records; the limit is ${CENSUS_BATCH_MAX_ROWS}.`);
+      const limit = await batch(rows(CENSUS_BATCH_MAX_ROWS));
+      expect(limit.status).toBe(200);
+      expect(limit.rows()).toHaveLength(CENSUS_BATCH_MAX_ROWS);
+      expect(census.batchRowsPerCall).toEqual([CENSUS_BATCH_MAX_ROWS]);
+    });
+
+    it('fails with an HTML 400 on demand, then answers the same file', async () => {
+      census.injectFault({ kind: 'html', status: 400, match: 'addressbatch', times: 1 });
+      const rows = [['1', DEMO_ADDRESSES.whiteHouse, '', '', '']];
+      const failed = await batch(rows);
+      expect(failed.status).toBe(400);
+      expect(failed.type).toContain('text/html');
+      const retried = await batch(rows);
+      expect(retried.status).toBe(200);
+      expect(retried.rows()[0][2]).toBe('Match');
+      expect(census.calls.map((c) => c.fault ?? null)).toEqual(['html', null]);
+      expect(census.batchRowsPerCall).toEqual([1]);
+    });
+
+    it('reads the file and writes the answer in ISO-8859-1', async () => {
+      const ponce = demoPlace('ponce-bfe-meters');
+      const map: DemoMap = {
+        ...DEMO_MAP,
+        census: {
+          ...DEMO_MAP.census,
+          addresses: [
+            ...DEMO_MAP.census.addresses,
+            {
+              spellings: ['100 Calle Peña, Ponce, PR 00730'],
+              matches: [{ ...DEMO_MAP.census.addresses[0].matches[0], lat: ponce.lat, lon: ponce.lon, matchedAddress: '100 CALLE PEÑA, PONCE, PR, 00730' }],
+            },
+          ],
+        },
+      };
+      const accented = await CensusGeocoderEmulator.start({ map });
+      try {
+        const r = await batch([['ñ1', '100 Calle Peña, Ponce, PR 00730', '', '', '']], BATCH_FIELDS, 'geographies/addressbatch', accented.baseUrl);
+        expect(r.bytes.includes(Buffer.from('PEÑA', 'latin1'))).toBe(true);
+        expect(r.bytes.includes(Buffer.from('PEÑA', 'utf8'))).toBe(false);
+        expect(r.rows()[0].slice(0, 5)).toEqual(['ñ1', '100 Calle Peña, Ponce, PR 00730, , , ', 'Match', 'Exact', '100 CALLE PEÑA, PONCE, PR, 00730']);
+        expect(r.rows()[0].slice(8, 10)).toEqual(['72', '113']);
+      } finally {
+        await accented.close();
+      }
+    });
   });
 });

@@ -5,12 +5,23 @@
  *   GET /geocoder/geographies/coordinates?x=&y=&benchmark=&vintage=&layers=&format=json
  *   GET /geocoder/locations/onelineaddress?address=&benchmark=&format=json      (no geographies)
  *   GET /geocoder/benchmarks, /geocoder/vintages?benchmark=                        (fixture lists)
+ *   POST /geocoder/geographies/addressbatch, /geocoder/locations/addressbatch      (multipart CSV batch)
  *
  * Answers use the real shapes (fixtures/census/fitnr-onelineaddress.json, fitnr-coordinates.json):
  * result.input, result.addressMatches[] {tigerLine, geographies, matchedAddress, coordinates{x,y},
  * addressComponents}, result.geographies keyed by layer name. Bad or missing parameters: HTTP 400 with a
  * top-level `errors` array. `format` other than json: an HTML page. Outside every county: empty layer arrays.
+ *
+ * The batch endpoints read a multipart form (`addressFile`: CSV without header `id,street,city,state,zip`,
+ * ISO-8859-1; `benchmark`; `vintage` for geographies) and answer CSV as the real service does
+ * (fixtures/census/pablotron-batch-geographies-4-4.csv, fitnr-address-batch-*.csv): text/plain in ISO-8859-1,
+ * every field quoted, rows in reverse input order, `Match` rows with "lon,lat", TIGER line, side and (for
+ * geographies) state, county, tract and block FIPS, `No_Match` and `Tie` rows with 3 columns. An address
+ * resolves exactly as on the one-line endpoint (the street, city, state and ZIP columns joined).
  */
+import busboy from 'busboy';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -24,6 +35,7 @@ import {
   jsonAnswer,
 } from './emulator-core';
 import { CensusAddressEntry, CensusAddressMatch, DEMO_MAP, DemoMap, featuresAt } from './demo-map';
+import type { Position } from './geometry';
 
 export const CENSUS_BASE_PATH = '/geocoder';
 
@@ -71,6 +83,9 @@ type LayerName = (typeof CENSUS_LAYERS)[keyof typeof CENSUS_LAYERS]['name'];
 const ALL_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name, CENSUS_LAYERS.zcta.name];
 const DEFAULT_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name];
 
+/** The most rows the real batch service takes in one file. */
+export const CENSUS_BATCH_MAX_ROWS = 10_000;
+
 /** The transient per-layer failure the real service puts inside a 200 (fixtures/census/fitnr-onelineaddress.json). */
 export const LAYER_ERROR_STATUS = 'Layer query encountered an error: java.lang.RuntimeException: Failed to return';
 
@@ -89,6 +104,8 @@ type Geographies = Record<string, unknown[]>;
 export class CensusGeocoderEmulator extends UpstreamEmulator {
   readonly map: DemoMap;
   private readonly addressIndex = new Map<string, CensusAddressEntry>();
+  /** Rows of every batch call answered (a faulted call is not read), in arrival order; cleared by resetCalls(). */
+  readonly batchRowsPerCall: number[] = [];
 
   private constructor(options: CensusEmulatorOptions) {
     super(options.basePath ?? CENSUS_BASE_PATH, options);
@@ -109,6 +126,11 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
     return this.addressIndex.get(normaliseAddress(address));
   }
 
+  override resetCalls(): void {
+    super.resetCalls();
+    this.batchRowsPerCall.length = 0;
+  }
+
   protected describe(subPath: string): Pick<CallRecord, 'endpoint'> {
     switch (subPath) {
       case 'geographies/onelineaddress':
@@ -117,6 +139,10 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
         return { endpoint: 'coordinates' };
       case 'locations/onelineaddress':
         return { endpoint: 'locations/onelineaddress' };
+      case 'geographies/addressbatch':
+        return { endpoint: 'addressbatch' };
+      case 'locations/addressbatch':
+        return { endpoint: 'locations/addressbatch' };
       case 'benchmarks':
         return { endpoint: 'benchmarks' };
       case 'vintages':
@@ -126,6 +152,12 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
     }
   }
 
+  /** A coordinates lookup's point (what a `near` fault matches); address lookups have none. */
+  protected queryPoint(params: Record<string, string>): Position | undefined {
+    const [lon, lat] = [params.x, params.y].map((v) => (v === undefined || v.trim() === '' ? NaN : Number(v)));
+    return Number.isFinite(lon) && Number.isFinite(lat) ? [lon, lat] : undefined;
+  }
+
   protected htmlErrorPage(status: number): string {
     return `<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Census Geocoder</h1><p>An error has occurred (${status}). Please try your request again.</p></body></html>`;
   }
@@ -133,6 +165,7 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
   protected answer(ctx: RequestContext): Answer {
     const { call, params } = ctx;
     if (call.endpoint === 'unknown') return htmlAnswer(notFoundPage(call.path), 404);
+    if (call.endpoint === 'addressbatch' || call.endpoint === 'locations/addressbatch') return this.batchAnswer(ctx);
     if (call.endpoint === 'benchmarks') return jsonAnswer({ benchmarks: BENCHMARKS });
     if (call.endpoint === 'vintages') {
       const benchmark = findBenchmark(params.benchmark ?? '4');
@@ -141,19 +174,10 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
     }
     if ((params.format ?? '').toLowerCase() !== 'json') return htmlAnswer(formPage(call.endpoint, params));
 
-    const benchmarkParam = params.benchmark?.trim();
-    if (!benchmarkParam) return errors(['Benchmark must be provided']);
-    const benchmark = findBenchmark(benchmarkParam);
-    if (!benchmark) return errors([`Invalid benchmark: ${benchmarkParam}`]);
-
     const geographies = call.endpoint !== 'locations/onelineaddress';
-    let vintage: Vintage | undefined;
-    if (geographies) {
-      const vintageParam = params.vintage?.trim();
-      if (!vintageParam) return errors(['Vintage must be provided']);
-      vintage = (VINTAGES[benchmark.id] ?? []).find((v) => v.vintageName === vintageParam || v.id === vintageParam);
-      if (!vintage) return errors([`Invalid vintage: ${vintageParam} is not valid for benchmark ${benchmark.benchmarkName}`]);
-    }
+    const selected = selectBenchmark(params, geographies);
+    if ('status' in selected) return selected;
+    const { benchmark, vintage } = selected;
     const layers = geographies ? parseLayers(params.layers) : [];
     const failing = ctx.fault?.kind === 'layer-error' ? ctx.fault : undefined;
     const geographiesAt = (lon: number, lat: number): Geographies => {
@@ -203,6 +227,51 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
     });
   }
 
+  /** A batch call: the uploaded file's rows answered in the real CSV format (see the header comment). */
+  private batchAnswer({ call, body, contentType }: RequestContext): Answer {
+    const form = readMultipart(body, contentType);
+    // The form's fields are the call's parameters: logged like a GET's query.
+    Object.assign(call.query, form.fields);
+    if (form.addressFile === undefined) return errors(['Address file must be provided']);
+    const selected = selectBenchmark(form.fields, call.endpoint === 'addressbatch');
+    if ('status' in selected) return selected;
+    let rows: string[][];
+    try {
+      rows = parse(form.addressFile.toString('latin1'), { relax_column_count: true, skip_empty_lines: true });
+    } catch (error) {
+      return errors([`Address file is not valid CSV: ${(error as Error).message}`]);
+    }
+    if (rows.length > CENSUS_BATCH_MAX_ROWS) {
+      return htmlAnswer(
+        `<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Census Geocoder</h1><p>The address file has ${rows.length} records; the limit is ${CENSUS_BATCH_MAX_ROWS}.</p></body></html>`,
+        400,
+      );
+    }
+    this.batchRowsPerCall.push(rows.length);
+    const out = rows.map(([id = '', street = '', city = '', state = '', zip = '']) => {
+      const input = [street, city, state, zip].join(', ');
+      const matches = this.lookupAddress(input)?.matches ?? [];
+      if (matches.length === 0) return [id, input, 'No_Match'];
+      if (matches.length > 1) return [id, input, 'Tie'];
+      const m = matches[0];
+      const exactness = normaliseAddress(input) === normaliseAddress(m.matchedAddress) ? 'Exact' : 'Non_Exact';
+      const located = [id, input, 'Match', exactness, m.matchedAddress, `${m.lon},${m.lat}`, m.tigerLine.tigerLineId, m.tigerLine.side];
+      if (call.endpoint !== 'addressbatch') return located;
+      const county = featuresAt(this.map.census.counties, m.lon, m.lat)[0]?.attributes;
+      // The demo map has no tracts or blocks: one fixed pair stands in where there is a county.
+      return county ? [...located, String(county.STATE), String(county.COUNTY), '000100', '1000'] : [...located, '', '', '', ''];
+    });
+    out.reverse();
+    return {
+      status: 200,
+      contentType: 'text/plain',
+      headers: { 'Content-Disposition': 'attachment; filename=GeocodeResults.csv' },
+      // ISO-8859-1 bytes, as the real service writes. TEMPORARY cast until emulator-core's Answer.body takes a
+      // Buffer (the server already sends one as is): then drop `as unknown as string`.
+      body: Buffer.from(stringify(out, { quoted: true, quoted_empty: true }), 'latin1') as unknown as string,
+    };
+  }
+
   /** Geographies at a point for the requested layers (keyed by layer name, in request order). */
   geographiesAt(lon: number, lat: number, layers: LayerName[] = DEFAULT_LAYERS): Geographies {
     const out: Geographies = {};
@@ -224,6 +293,39 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
 
 function findBenchmark(v: string): Benchmark | undefined {
   return BENCHMARKS.find((b) => b.benchmarkName === v || b.id === v);
+}
+
+/** The benchmark and (for geographies) vintage named by the parameters, or the real service's error answer. */
+function selectBenchmark(params: Record<string, string>, geographies: boolean): { benchmark: Benchmark; vintage?: Vintage } | Answer {
+  const benchmarkParam = params.benchmark?.trim();
+  if (!benchmarkParam) return errors(['Benchmark must be provided']);
+  const benchmark = findBenchmark(benchmarkParam);
+  if (!benchmark) return errors([`Invalid benchmark: ${benchmarkParam}`]);
+  if (!geographies) return { benchmark };
+  const vintageParam = params.vintage?.trim();
+  if (!vintageParam) return errors(['Vintage must be provided']);
+  const vintage = (VINTAGES[benchmark.id] ?? []).find((v) => v.vintageName === vintageParam || v.id === vintageParam);
+  if (!vintage) return errors([`Invalid vintage: ${vintageParam} is not valid for benchmark ${benchmark.benchmarkName}`]);
+  return { benchmark, vintage };
+}
+
+/**
+ * The fields and the `addressFile` part of a multipart body. Busboy parses a body handed over whole
+ * synchronously, so with a file high-water mark above the body's size every part is buffered by the time
+ * `end()` returns (the emulator's answers are synchronous).
+ */
+function readMultipart(body: Buffer | undefined, contentType: string | undefined): { fields: Record<string, string>; addressFile?: Buffer } {
+  const fields: Record<string, string> = {};
+  if (body === undefined || contentType === undefined || !/^multipart\/form-data\b/i.test(contentType)) return { fields };
+  const files = new Map<string, NodeJS.ReadableStream>();
+  const parser = busboy({ headers: { 'content-type': contentType }, fileHwm: body.length + 1 });
+  parser.on('field', (name: string, value: string) => (fields[name] = value));
+  parser.on('file', (name: string, stream: NodeJS.ReadableStream) => files.set(name, stream));
+  // A malformed body is read as far as it goes (a missing file is then the caller's 400).
+  parser.on('error', () => undefined);
+  parser.end(body);
+  const file = files.get('addressFile')?.read();
+  return { fields, addressFile: file === null || file === undefined ? undefined : Buffer.from(file) };
 }
 
 function errors(list: string[], status = 400): Answer {

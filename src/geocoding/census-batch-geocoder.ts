@@ -1,0 +1,172 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { isAxiosError } from 'axios';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { firstValueFrom } from 'rxjs';
+import { UpstreamUnavailableError } from '../common/api-error';
+import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
+import type { AppConfig } from '../config/app-config';
+import { CENSUS_UPSTREAM } from './census-geocoder.client';
+import { countyName } from './county-names';
+import type { AddressMatch } from './geocoder';
+
+/** The most rows sent in one batch call (the service takes 10,000, but answers 1,000 far more reliably). */
+export const CENSUS_BATCH_CHUNK_ROWS = 1000;
+
+/**
+ * What the batch geocoder says about one address. A `match` is built like the one-line geocoder's first
+ * match, except that `county` is null when the shipped county table does not know `countyFips` (ask the
+ * geocoder about the point then). `no_match`, `tie` and `failed` (the call for its chunk failed, or the
+ * address cannot be sent in a batch) are looked up through the one-line endpoint instead, whose answer is
+ * the one GET gives.
+ */
+export type BatchGeocode = { kind: 'match'; match: AddressMatch } | { kind: 'no_match' } | { kind: 'tie' } | { kind: 'failed' };
+
+export interface BatchAddress {
+  /** Unique within one call: the answer is joined back on it. */
+  id: string;
+  /** A one-line address. */
+  address: string;
+}
+
+/** Geocodes many addresses in few upstream calls. The batch use case sees this, never HTTP. */
+export abstract class BatchGeocoder {
+  /** One answer per row, keyed by the row's id. */
+  abstract geocodeBatch(rows: readonly BatchAddress[], deadline: AbortSignal): Promise<Map<string, BatchGeocode>>;
+}
+
+const FAILED: BatchGeocode = { kind: 'failed' };
+const NO_MATCH: BatchGeocode = { kind: 'no_match' };
+const TIE: BatchGeocode = { kind: 'tie' };
+
+/** The batch service reads and writes ISO-8859-1: other characters would arrive mangled. */
+const LATIN1_ONLY = /^[\u0000-\u00ff]*$/;
+
+/**
+ * The U.S. Census Bureau batch geocoder: `geographies/addressbatch`, a CSV file in (no header row) and a CSV
+ * file out, rows out of order, with state and county FIPS codes but no county name (that comes from the
+ * shipped table). Calls go through the geocoder's resilience policies; an HTML page instead of CSV (the
+ * HTML 400 that about one call in three gets) is transient and retried.
+ */
+@Injectable()
+export class CensusBatchGeocoder extends BatchGeocoder {
+  private readonly url: string;
+  private readonly benchmark: string;
+  private readonly vintage: string;
+
+  constructor(
+    private readonly http: HttpService,
+    @Inject(CENSUS_UPSTREAM) private readonly upstream: ResilientUpstream,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    super();
+    this.url = `${config.get('GEOCODER_BASE_URL', { infer: true }).replace(/\/+$/, '')}/geographies/addressbatch`;
+    this.benchmark = config.get('GEOCODER_BENCHMARK', { infer: true });
+    this.vintage = config.get('GEOCODER_VINTAGE', { infer: true });
+  }
+
+  async geocodeBatch(rows: readonly BatchAddress[], deadline: AbortSignal): Promise<Map<string, BatchGeocode>> {
+    const sendable = rows.filter((row) => LATIN1_ONLY.test(row.id) && LATIN1_ONLY.test(row.address));
+    const chunks: BatchAddress[][] = [];
+    for (let start = 0; start < sendable.length; start += CENSUS_BATCH_CHUNK_ROWS) {
+      chunks.push(sendable.slice(start, start + CENSUS_BATCH_CHUNK_ROWS));
+    }
+    const answered = await Promise.all(chunks.map((chunk) => this.geocodeChunk(chunk, deadline)));
+    const byId = new Map(answered.flatMap((answer) => [...answer]));
+    return new Map(rows.map((row) => [row.id, byId.get(row.id) ?? FAILED]));
+  }
+
+  /** One batch call; a failed call is an empty answer (every row of it then counts as failed). */
+  private async geocodeChunk(chunk: BatchAddress[], deadline: AbortSignal): Promise<Map<string, BatchGeocode>> {
+    // The whole one-line address goes in the street column; city, state and ZIP stay empty.
+    const addressFile = stringify(chunk.map((row) => [row.id, row.address, '', '', '']));
+    try {
+      return await this.upstream.operation(() =>
+        this.upstream.request(async (signal) => parseBatchAnswer(await this.post(addressFile, signal)), deadline),
+      );
+    } catch (error) {
+      if (error instanceof UpstreamUnavailableError) return new Map();
+      throw error;
+    }
+  }
+
+  private async post(addressFile: string, signal: AbortSignal): Promise<string> {
+    const form = new FormData();
+    form.append('addressFile', new Blob([Buffer.from(addressFile, 'latin1')], { type: 'text/csv' }), 'addresses.csv');
+    form.append('benchmark', this.benchmark);
+    form.append('vintage', this.vintage);
+    let response;
+    try {
+      response = await firstValueFrom(
+        this.http.post<ArrayBuffer>(this.url, form, { signal, responseType: 'arraybuffer', validateStatus: () => true }),
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const code = isAxiosError(error) ? (error.code ?? error.message) : String(error);
+      throw new UpstreamFailure(`network error (${code})`, true);
+    }
+    const { status } = response;
+    const text = Buffer.from(response.data).toString('latin1');
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (status >= 500 || status === 429) throw new UpstreamFailure(`HTTP ${status}`, true);
+    if (contentType.includes('html') || /^\s*</.test(text)) {
+      throw new UpstreamFailure(`HTML page instead of CSV (HTTP ${status})`, true);
+    }
+    if (status !== 200) throw new UpstreamFailure(`unexpected answer (HTTP ${status})`, false);
+    return text;
+  }
+}
+
+/**
+ * The rows of a batch answer by id. Columns: id, input address, Match | No_Match | Tie, then for a match
+ * Exact | Non_Exact, matched address, "lon,lat", TIGER line id, side, state FIPS, county FIPS, tract, block.
+ * A row of another kind, or a match without usable coordinates, is left out (so counted as failed).
+ */
+function parseBatchAnswer(text: string): Map<string, BatchGeocode> {
+  let records: string[][];
+  try {
+    records = parse(text, { relax_column_count: true, skip_empty_lines: true });
+  } catch {
+    throw new UpstreamFailure('malformed CSV answer', false);
+  }
+  const answers = new Map<string, BatchGeocode>();
+  for (const [id, , kind, , matchedAddress, coordinates, , , state, county] of records) {
+    if (kind === 'No_Match') answers.set(id, NO_MATCH);
+    else if (kind === 'Tie') answers.set(id, TIE);
+    else if (kind === 'Match') {
+      const match = toAddressMatch(matchedAddress, coordinates, state, county);
+      if (match) answers.set(id, { kind: 'match', match });
+    }
+  }
+  return answers;
+}
+
+function toAddressMatch(
+  matchedAddress: string | undefined,
+  coordinates: string | undefined,
+  state: string | undefined,
+  county: string | undefined,
+): AddressMatch | undefined {
+  const [lon, lat] = (coordinates ?? '').split(',').map((part) => (part.trim() === '' ? NaN : Number(part)));
+  if (matchedAddress === undefined || !Number.isFinite(lat) || !Number.isFinite(lon)) return undefined;
+  const countyFips = state && county ? `${state}${county}` : null;
+  return {
+    matchedAddress,
+    lat,
+    lon,
+    county: countyFips === null ? null : countyName(countyFips),
+    countyFips,
+    zip: zipOf(matchedAddress),
+  };
+}
+
+/**
+ * The ZIP ending a matched address ("…, WASHINGTON, DC, 20502"): the matched range's postal ZIP, which the
+ * one-line geocoder reports as addressComponents.zip (they agree in every recorded answer).
+ */
+function zipOf(matchedAddress: string): string | null {
+  const last = matchedAddress.slice(matchedAddress.lastIndexOf(',') + 1).trim();
+  return /^\d{5}$/.test(last) ? last : null;
+}
