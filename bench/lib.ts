@@ -176,12 +176,14 @@ export async function startExpressBaseline(body: string): Promise<{ base: string
   return { base: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 2000) };
 }
 
-/** Every configuration variable of CONTRACT section 8 (and the breaker knobs): none leaks in from the caller's shell. */
+/** Every configuration variable of CONTRACT sections 8 and 14 (and the breaker knobs): none leaks in from the caller's shell. */
 const SERVICE_VARIABLES = [
   'PORT', 'HOST', 'PUBLIC_BASE_URL', 'NFHL_BASE_URL', 'GEOCODER_BASE_URL', 'GEOCODER_BENCHMARK', 'GEOCODER_VINTAGE',
+  'PRELIMINARY_NFHL_BASE_URL', 'PENDING_NFHL_BASE_URL', 'CBRS_BASE_URL', 'BATCH_MAX_LOCATIONS', 'BATCH_MAX_CONCURRENT',
   'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_RETRIES', 'LOOKUP_DEADLINE_MS', 'CACHE_TTL_SECONDS', 'GEOCODE_CACHE_TTL_SECONDS',
   'CACHE_MAX_ENTRIES', 'STALE_IF_ERROR_SECONDS', 'UPSTREAM_MAX_CONCURRENCY', 'SHUTDOWN_GRACE_MS', 'REDIS_URL',
-  'RATE_LIMIT_PER_MINUTE', 'TRUST_PROXY', 'LOG_LEVEL', 'CIRCUIT_BREAKER_THRESHOLD', 'CIRCUIT_BREAKER_HALF_OPEN_MS',
+  'RATE_LIMIT_PER_MINUTE', 'TRUST_PROXY', 'LOG_LEVEL', 'CIRCUIT_BREAKER_FAILURE_RATE',
+  'CIRCUIT_BREAKER_WINDOW_MS', 'CIRCUIT_BREAKER_MIN_CALLS', 'CIRCUIT_BREAKER_HALF_OPEN_MS',
 ];
 
 export async function freePort(): Promise<number> {

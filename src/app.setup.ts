@@ -1,41 +1,44 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
-import type { NextFunction, Request, Response } from 'express';
+import { getStorageToken, ThrottlerStorage } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
 import type { AppConfig } from './config/app-config';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter';
-import { methodNotAllowed } from './common/middleware/method-not-allowed.middleware';
-import { requestId } from './common/middleware/request-id.middleware';
-import { collectRequestFacts } from './common/request-context';
+import { HttpEdge, pathMethods } from './common/http-edge';
+import { parseQuery } from './common/query-string';
+import { ServiceLog } from './common/request-log';
 import { buildOpenApiDocument } from './docs/openapi-document';
 import { DrainState } from './health/drain-state';
 import { DOCS_PATH, ENDPOINT_CATALOGUE } from './health/service-description';
+import { AnswerCache, serveCachedAnswers } from './lookup/answer-cache';
 import { ServiceMetrics } from './metrics/service-metrics';
+import { admitClient } from './rate-limit/client-rate-limit.guard';
+
+/** The methods each catalogued path answers: a GET endpoint also answers HEAD; every path answers preflights. */
+const METHODS_BY_VERB: Record<string, string[]> = { GET: ['GET', 'HEAD', 'OPTIONS'], POST: ['POST', 'OPTIONS'] };
 
 /**
- * Everything the HTTP surface needs beyond the modules (CONTRACT section 1): request ids, metrics,
- * drain tracking, security headers, open CORS, 405 on known paths, the error envelope, the documents.
+ * Everything the HTTP surface needs beyond the modules (CONTRACT section 1): the edge (request ids,
+ * security headers, open CORS, 405 on known paths, logs and metrics of every request, cached
+ * answers before the router), the exact query parser, the error envelope, the documents.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
-  app.useLogger(app.get(Logger));
+  const log = app.get(ServiceLog);
+  app.useLogger(log);
   app.set('trust proxy', config.TRUST_PROXY);
+  app.set('query parser', parseQuery);
   app.disable('x-powered-by');
 
-  const metrics = app.get(ServiceMetrics);
-  app.use(requestId);
-  app.use(collectRequestFacts);
-  app.use(app.get(DrainState).track);
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const started = performance.now();
-    res.once('finish', () => {
-      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
-      metrics.requestFinished(route, req.method, res.statusCode, (performance.now() - started) / 1000);
-    });
-    next();
-  });
-  app.use(
-    helmet({
+  const storage = config.RATE_LIMIT_PER_MINUTE > 0 ? app.get<ThrottlerStorage>(getStorageToken(), { strict: false }) : undefined;
+  const admit = storage && ((req: Request, res: Response) => admitClient(storage, config.RATE_LIMIT_PER_MINUTE, req, res));
+  const paths = new Map(Object.entries(ENDPOINT_CATALOGUE).map(([path, { method }]) => [path, pathMethods(...METHODS_BY_VERB[method])]));
+  const edge = new HttpEdge({
+    log,
+    metrics: app.get(ServiceMetrics),
+    drain: app.get(DrainState),
+    paths,
+    prefixes: [`${DOCS_PATH}/`],
+    securityHeaders: {
       // Swagger UI loads its own scripts and styles from this origin and uses inline styles.
       contentSecurityPolicy: {
         directives: {
@@ -50,10 +53,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       },
       crossOriginResourcePolicy: { policy: 'cross-origin' },
       crossOriginEmbedderPolicy: false,
-    }),
-  );
-  app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], credentials: false, optionsSuccessStatus: 204, maxAge: 86400 });
-  app.use(methodNotAllowed(Object.keys(ENDPOINT_CATALOGUE), [`${DOCS_PATH}/`]));
+    },
+    earlyAnswer: serveCachedAnswers(app.get(AnswerCache), admit),
+  });
+  edge.install(app.getHttpServer());
+  app.use(edge.handle);
   app.useGlobalFilters(new ApiExceptionFilter());
 
   const document = buildOpenApiDocument(app, config.PUBLIC_BASE_URL);

@@ -1,6 +1,6 @@
 declare module 'http' {
   interface IncomingMessage {
-    /** Set by the request-id middleware before anything else runs. */
+    /** Set by the HTTP edge (src/common/http-edge.ts) before anything else runs. */
     id: string;
   }
 }

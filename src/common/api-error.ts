@@ -1,15 +1,27 @@
 import { HttpException } from '@nestjs/common';
 
-export type ErrorCode =
-  | 'INVALID_PARAMETERS'
-  | 'ADDRESS_NOT_FOUND'
-  | 'AMBIGUOUS_ADDRESS'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'COORDINATES_OUT_OF_RANGE'
-  | 'RATE_LIMITED'
-  | 'UPSTREAM_UNAVAILABLE'
-  | 'INTERNAL_ERROR';
+/** Every `code` an error envelope can carry (CONTRACT sections 5 and 12); the OpenAPI enum is this list. */
+export const ERROR_CODES = [
+  'INVALID_PARAMETERS',
+  'BAD_REQUEST',
+  'REQUEST_TIMEOUT',
+  'REQUEST_HEADER_TOO_LARGE',
+  'ADDRESS_NOT_FOUND',
+  'AMBIGUOUS_ADDRESS',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'COORDINATES_OUT_OF_RANGE',
+  'RADIUS_OUT_OF_RANGE',
+  'RATE_LIMITED',
+  'INVALID_BATCH',
+  'BATCH_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'BATCH_BUSY',
+  'UPSTREAM_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** An error the client caused or must know about, carried to the error envelope (CONTRACT section 5). */
 export class ApiError extends HttpException {
@@ -23,7 +35,11 @@ export class ApiError extends HttpException {
   }
 }
 
-export type UpstreamName = 'flood_data' | 'geocoder';
+/**
+ * One upstream service (its own concurrency limit, metrics label and breakers): FEMA's effective,
+ * preliminary and pending NFHL maps, the USFWS Coastal Barrier Resources System, the Census geocoder.
+ */
+export type UpstreamName = 'flood_data' | 'flood_data_preliminary' | 'flood_data_pending' | 'coastal_barrier' | 'geocoder';
 
 /**
  * An upstream (FEMA NFHL or the Census geocoder) could not give a trustworthy answer. Never turned

@@ -1,19 +1,22 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { NextFunction, Request, Response } from 'express';
 
 /** Per-request facts gathered deep in the call chain for the request's log line. */
 export interface RequestFacts {
+  requestId: string;
   /** Milliseconds of each upstream attempt made on behalf of this request, by upstream. */
   upstreamMs: Record<string, number[]>;
 }
 
 const storage = new AsyncLocalStorage<RequestFacts>();
 
-/** Express middleware: the facts live on `res.locals`, so the log line can read them after the handler. */
-export function collectRequestFacts(_req: Request, res: Response, next: NextFunction): void {
-  const facts: RequestFacts = { upstreamMs: {} };
-  res.locals.requestFacts = facts;
+/** Runs `next` with the request's facts in scope; the edge keeps the same object to read them afterwards. */
+export function withRequestFacts(facts: RequestFacts, next: () => void): void {
   storage.run(facts, next);
+}
+
+/** The id of the request being served here, for application log lines. */
+export function currentRequestId(): string | undefined {
+  return storage.getStore()?.requestId;
 }
 
 export function recordUpstreamTiming(upstream: string, ms: number): void {

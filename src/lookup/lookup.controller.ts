@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
@@ -17,6 +16,7 @@ import type { Request, Response } from 'express';
 import { ErrorEnvelopeDto, FloodZoneLookupDto } from './dto/flood-zone-response.dto';
 import { FloodZoneQueryDto } from './dto/flood-zone-query.dto';
 import { FloodZoneQueryPipe, LocationQuery } from './dto/flood-zone-query.pipe';
+import { AnswerCache, LOOKUP_PATH, sendAnswer } from './answer-cache';
 import { LookupService } from './lookup.service';
 
 const cacheHeaders = {
@@ -26,9 +26,12 @@ const cacheHeaders = {
 };
 
 @ApiTags('flood zone')
-@Controller('flood-zone')
+@Controller(LOOKUP_PATH)
 export class LookupController {
-  constructor(private readonly lookups: LookupService) {}
+  constructor(
+    private readonly lookups: LookupService,
+    private readonly answers: AnswerCache,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -42,32 +45,17 @@ export class LookupController {
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'ETag of a previous answer; a match gives 304.' })
   @ApiOkResponse({ type: FloodZoneLookupDto, description: 'The lookup result.', headers: cacheHeaders })
   @ApiResponse({ status: 304, description: 'Not modified: the If-None-Match ETag still matches.' })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_PARAMETERS: no location, both kinds given, or a malformed parameter.' })
+  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_PARAMETERS: no location, both kinds given, a malformed or repeated parameter, an unknown include item, or radius without include=nearby.' })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.' })
   @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with an Allow header).' })
-  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90] or lon outside [-180, 180].' })
+  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90] or lon outside [-180, 180]; RADIUS_OUT_OF_RANGE: radius outside [10, 2000].' })
   @ApiTooManyRequestsResponse({ type: ErrorEnvelopeDto, description: 'RATE_LIMITED, only where rate limiting is configured; see Retry-After.' })
   @ApiBadGatewayResponse({ type: ErrorEnvelopeDto, description: 'UPSTREAM_UNAVAILABLE: FEMA or the Census geocoder failed (`upstream` says which). Retry after a few seconds.' })
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async lookup(@Query(FloodZoneQueryPipe) query: LocationQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
+    // A lookup is under way: even its failure (404, 502) says it was not served from the cache.
+    res.setHeader('X-Cache', 'MISS');
     const answer = await this.lookups.lookup(query);
-    const json = JSON.stringify(answer.body);
-    const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
-    res.setHeader('X-Cache', answer.cacheStatus);
-    res.setHeader('Cache-Control', `public, max-age=${answer.maxAgeSeconds}`);
-    res.setHeader('ETag', etag);
-    res.locals.cacheStatus = answer.cacheStatus;
-    if (matchesEtag(req.headers['if-none-match'], etag)) {
-      res.status(304).end();
-      return;
-    }
-    res.status(200).type('application/json').send(json);
+    sendAnswer(req, res, this.answers.remember(query, answer), answer.cacheStatus, answer.maxAgeSeconds);
   }
-}
-
-/** If-None-Match may list several tags or `*`; weak comparison is allowed for GET (RFC 9110 13.1.2). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { UpstreamName } from '../common/api-error';
-import type { CallOutcome, CircuitStateName, UpstreamObserver } from '../common/upstream/resilient-upstream';
+import type { CallOutcome, CircuitName, CircuitStateName, UpstreamObserver } from '../common/upstream/resilient-upstream';
 
 const CIRCUIT_VALUE: Record<CircuitStateName, number> = { closed: 0, open: 1, half_open: 2, isolated: 3 };
+
+type RequestLabel = 'route' | 'method' | 'status';
 
 export type CacheName = 'flood' | 'geocode' | 'place';
 export type CacheOutcome = 'hit' | 'miss' | 'stale';
@@ -45,28 +47,37 @@ export class ServiceMetrics implements UpstreamObserver {
 
   private readonly circuit = new Gauge({
     name: 'upstream_circuit_state',
-    help: 'Circuit breaker state per upstream: 0 closed, 1 open, 2 half-open, 3 isolated',
+    help: 'Circuit breaker state per upstream operation (geocoder_point: county and ZIP of a point): 0 closed, 1 open, 2 half-open, 3 isolated',
     labelNames: ['upstream'] as const,
     registers: [this.registry],
   });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    for (const upstream of ['flood_data', 'geocoder'] as const) this.circuit.set({ upstream }, 0);
   }
 
+  /** Label sets seen so far: prom-client hashes a label object on every call, a hit should not pay for it. */
+  private readonly requestSeries = new Map<string, { count: Counter.Internal; seconds: Histogram.Internal<RequestLabel> }>();
+
   requestFinished(route: string, method: string, status: number, seconds: number): void {
-    const labels = { route, method, status: String(status) };
-    this.requests.inc(labels);
-    this.requestSeconds.observe(labels, seconds);
+    const key = `${route} ${method} ${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { route, method, status: String(status) };
+      series = { count: this.requests.labels(labels), seconds: this.requestSeconds.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.seconds.observe(seconds);
   }
 
   attemptFinished(upstream: UpstreamName, outcome: CallOutcome, seconds: number): void {
     this.upstreamSeconds.observe({ upstream, outcome }, seconds);
   }
 
-  circuitChanged(upstream: UpstreamName, state: CircuitStateName): void {
-    this.circuit.set({ upstream }, CIRCUIT_VALUE[state]);
+  /** Also called once per circuit as it is created, so every circuit has a value before it ever changes. */
+  circuitChanged(circuit: CircuitName, state: CircuitStateName): void {
+    this.circuit.set({ upstream: circuit }, CIRCUIT_VALUE[state]);
   }
 
   cacheLookup(cache: CacheName, outcome: CacheOutcome): void {

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { AppConfig } from '../config/app-config';
-import { ClientRateLimitGuard } from './client-rate-limit.guard';
+import { ClientRateLimitGuard, RATE_LIMIT_WINDOW_MS } from './client-rate-limit.guard';
 import { FailoverThrottlerStorage } from './failover-throttler-storage';
 
 /** Rate limiting is off unless RATE_LIMIT_PER_MINUTE > 0; probes and metrics are never limited. */
@@ -15,7 +15,7 @@ export class RateLimitModule {
       imports: [
         ThrottlerModule.forRootAsync({
           useFactory: async () => ({
-            throttlers: [{ ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE }],
+            throttlers: [{ ttl: RATE_LIMIT_WINDOW_MS, limit: config.RATE_LIMIT_PER_MINUTE }],
             storage: config.REDIS_URL ? await FailoverThrottlerStorage.connect(config.REDIS_URL) : undefined,
           }),
         }),

@@ -53,7 +53,7 @@ describe('GET /health', () => {
       expect((entry.note as string).length).toBeGreaterThan(0);
     }
     const lookup = endpoints['/flood-zone'];
-    expect(Object.keys(lookup.params).sort()).toEqual(['address', 'lat', 'lon']);
+    expect(Object.keys(lookup.params).sort()).toEqual(['address', 'include', 'lat', 'lon', 'radius']);
     for (const description of Object.values(lookup.params)) {
       expect(typeof description).toBe('string');
       expect((description as string).length).toBeGreaterThan(0);
@@ -88,9 +88,9 @@ describe('GET /health', () => {
     expect(health.body.dataSource.floodService).toBe(stack.emulators.nfhl.baseUrl);
   });
 
-  it('upstreams: a circuit state per upstream', async () => {
+  it('upstreams: a circuit state per upstream operation', async () => {
     const { upstreams } = (await stack.get('/health')).body;
-    expect(Object.keys(upstreams).sort()).toEqual(['flood_data', 'geocoder']);
+    expect(Object.keys(upstreams)).toEqual(expect.arrayContaining(['flood_data', 'geocoder', 'geocoder_point']));
     for (const state of Object.values<{ circuit: string }>(upstreams)) {
       expect(['closed', 'open', 'half_open', 'isolated']).toContain(state.circuit);
     }
@@ -116,7 +116,7 @@ describe('GET /health', () => {
   });
 
   it('stays 200, status ok, with an open circuit (reported, information only)', async () => {
-    const failing = await startStack({ ...FAST_FAULTS, CIRCUIT_BREAKER_THRESHOLD: '2' });
+    const failing = await startStack({ ...FAST_FAULTS, CIRCUIT_BREAKER_MIN_CALLS: '2' });
     try {
       failing.emulators.nfhl.injectFault({ kind: 'http-status', status: 503 });
       for (let i = 0; i < 3; i++) expect((await failing.get(pointQuery(dc))).status).toBe(502);

@@ -10,7 +10,7 @@ let stack: Stack;
 
 beforeAll(async () => {
   // normal timeouts: only instant faults (resets, 5xx) are injected here, and a loaded machine must not turn a 200 into a 502
-  stack = await startStack({ ...NO_CACHE, CIRCUIT_BREAKER_THRESHOLD: '1000' });
+  stack = await startStack({ ...NO_CACHE, CIRCUIT_BREAKER_MIN_CALLS: '100000' });
 });
 afterAll(async () => {
   await stack?.close();
@@ -236,5 +236,32 @@ describe('no X-Powered-By', () => {
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 204, 400, 404, 405, 502].sort());
     for (const res of responses) expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+});
+
+describe('headers a page of another origin may read', () => {
+  const EXPOSED = ['X-Request-Id', 'ETag', 'X-Cache', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+  const exposed = (res: ApiResponse) => (res.headers.get('access-control-expose-headers') ?? '').split(',').map((h) => h.trim());
+
+  it('are named in Access-Control-Expose-Headers on every kind of answer', async () => {
+    stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: 'floodHazardZones', times: 2 });
+    const responses = await Promise.all([
+      stack.get(pointQuery(dc)),
+      stack.get('/health'),
+      stack.get('/flood-zone'),
+      stack.get('/nope'),
+      stack.get('/flood-zone?lat=91&lon=0'),
+      request('/health', { method: 'DELETE' }),
+      request('/health', { method: 'OPTIONS', headers: { Origin: 'https://a.example', 'Access-Control-Request-Method': 'GET' } }),
+    ]);
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 204, 400, 404, 405, 422, 502].sort());
+    for (const res of responses) expect(exposed(res)).toEqual(expect.arrayContaining(EXPOSED));
+  });
+
+  it('a preflight allows exactly the methods of the path', async () => {
+    const res = await request('/flood-zone', { method: 'OPTIONS', headers: { Origin: 'https://a.example', 'Access-Control-Request-Method': 'GET' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+    expect(res.headers.get('access-control-max-age')).toBe('86400');
   });
 });

@@ -1,3 +1,4 @@
+import * as net from 'node:net';
 import { demoPlace, RunningEmulators, startEmulators } from '../emulators';
 import { BuiltService } from '../support/built-service';
 import { sleep } from '../support/stack';
@@ -43,9 +44,75 @@ describe('structured logs and metrics of dist/main.js', () => {
     expect(line.cache).toBe('HIT');
   });
 
+  it('logs 405s and preflights too, each once, with the path as route', async () => {
+    const notAllowed = await fetch(`${service.url}/flood-zone`, { method: 'DELETE', headers: { 'X-Request-Id': 'log-405' } });
+    const preflight = await fetch(`${service.url}/health`, {
+      method: 'OPTIONS',
+      headers: { 'X-Request-Id': 'log-options', Origin: 'https://a.example', 'Access-Control-Request-Method': 'GET' },
+    });
+    const missing = await fetch(`${service.url}/nope`, { headers: { 'X-Request-Id': 'log-404' } });
+    expect([notAllowed.status, preflight.status, missing.status]).toEqual([405, 204, 404]);
+    await sleep(100);
+    const lineOf = (id: string) => {
+      const lines = service.logs().filter((l) => l.reqId === id);
+      expect(lines).toHaveLength(1);
+      return lines[0];
+    };
+    expect(lineOf('log-405')).toEqual(expect.objectContaining({ route: '/flood-zone', res: { statusCode: 405 } }));
+    expect(lineOf('log-405').req).toEqual(expect.objectContaining({ method: 'DELETE', url: '/flood-zone' }));
+    expect(lineOf('log-options')).toEqual(expect.objectContaining({ route: '/health', res: { statusCode: 204 } }));
+    expect(lineOf('log-404')).toEqual(expect.objectContaining({ route: null, res: { statusCode: 404 } }));
+  });
+
+  it('logs a cache hit served before the router like any other request', async () => {
+    const url = `${service.url}/flood-zone?lat=${dc.lat}&lon=${dc.lon}&_=hit`;
+    await fetch(url);
+    const hit = await fetch(url, { headers: { 'X-Request-Id': 'log-hit' } });
+    expect(hit.headers.get('x-cache')).toBe('HIT');
+    await sleep(100);
+    const lines = service.logs().filter((l) => l.reqId === 'log-hit');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toEqual(expect.objectContaining({ route: '/flood-zone', cache: 'HIT', res: { statusCode: 200 }, upstreamMs: {} }));
+    expect(typeof lines[0].responseTime).toBe('number');
+  });
+
+  it('logs what the HTTP parser refused, with the reason', async () => {
+    const socket = net.connect(Number(new URL(service.url).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write('FROB / HTTP/1.1\r\nHost: x\r\n\r\n');
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+    });
+    const requestId = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).requestId;
+    await sleep(100);
+    const lines = service.logs().filter((l) => l.reqId === requestId);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toEqual(expect.objectContaining({ res: { statusCode: 400 }, reason: 'HPE_INVALID_METHOD' }));
+  });
+
+  it('carries the request id in application log lines written while serving the request', async () => {
+    const place = demoPlace('renton-x-shaded');
+    emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: 'floodHazardZones', times: 10 });
+    try {
+      const failed = await fetch(`${service.url}/flood-zone?lat=${place.lat}&lon=${place.lon}`, { headers: { 'X-Request-Id': 'log-502' } });
+      expect(failed.status).toBe(502);
+    } finally {
+      emulators.clearFaults();
+    }
+    await sleep(100);
+    const lines = service.logs().filter((l) => l.reqId === 'log-502');
+    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['upstream unavailable', expect.stringMatching(/^GET 502 \d+ms$/)]));
+  });
+
   it('exposes request, upstream, cache, circuit and process metrics', async () => {
     await fetch(`${service.url}/flood-zone?lat=${dc.lat}&lon=${dc.lon}`);
     await fetch(`${service.url}/flood-zone?lat=${dc.lat}&lon=${dc.lon}`);
+    // digits beyond the sixth decimal: another answer, the same cached flood result
+    await fetch(`${service.url}/flood-zone?lat=${dc.lat}1&lon=${dc.lon}`);
+    await fetch(`${service.url}/flood-zone`, { method: 'PUT' });
+    await fetch(`${service.url}/metrics`, { method: 'OPTIONS', headers: { Origin: 'https://a.example', 'Access-Control-Request-Method': 'GET' } });
     await fetch(`${service.url}/flood-zone?lat=500&lon=0`);
     const metrics = await fetch(`${service.url}/metrics`);
     expect(metrics.status).toBe(200);
@@ -53,6 +120,8 @@ describe('structured logs and metrics of dist/main.js', () => {
     const text = await metrics.text();
     expect(text).toMatch(/^http_requests_total\{route="\/flood-zone",method="GET",status="200"\} [1-9]\d*$/m);
     expect(text).toMatch(/^http_requests_total\{route="\/flood-zone",method="GET",status="422"\} 1$/m);
+    expect(text).toMatch(/^http_requests_total\{route="\/flood-zone",method="PUT",status="405"\} 1$/m);
+    expect(text).toMatch(/^http_requests_total\{route="\/metrics",method="OPTIONS",status="204"\} 1$/m);
     expect(text).toMatch(/^http_request_duration_seconds_bucket\{le="0\.1",route="\/flood-zone",method="GET",status="200"\} \d+$/m);
     expect(text).toMatch(/^upstream_request_duration_seconds_count\{upstream="flood_data",outcome="success"\} [1-9]\d*$/m);
     expect(text).toMatch(/^upstream_request_duration_seconds_count\{upstream="geocoder",outcome="success"\} [1-9]\d*$/m);

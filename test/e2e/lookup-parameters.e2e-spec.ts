@@ -219,3 +219,134 @@ describe('step 7: unknown extra parameters are ignored, and order does not matte
     expect(res.body.query).toStrictEqual({ address: DEMO_ADDRESSES.whiteHouse, lat: null, lon: null });
   });
 });
+
+describe('the query is read exactly', () => {
+  const filler = (n: number) => Array.from({ length: n }, (_, i) => `p${i}=1`).join('&');
+
+  it('a repeated lat past the 1,000th parameter is still seen (400)', async () => {
+    const res = await stack.get(`/flood-zone?lat=${LAT}&lon=${LON}&${filler(1200)}&lat=${LAT}`);
+    expectErrorEnvelope(res, 400, 'INVALID_PARAMETERS');
+    expect(res.body.error).toMatch(/lat is repeated/);
+  });
+
+  it('an address past the 1,000th parameter, beside lat and lon, is still seen (400)', async () => {
+    const res = await stack.get(`/flood-zone?lat=${LAT}&lon=${LON}&${filler(1500)}&address=x`);
+    expectErrorEnvelope(res, 400, 'INVALID_PARAMETERS');
+    expect(res.body.error).toMatch(/either/i);
+  });
+
+  it('lat and lon after 1,500 other parameters are a valid lookup', async () => {
+    const res = await stack.get(`/flood-zone?${filler(1500)}&lat=${LAT}&lon=${LON}`);
+    expect(res.status).toBe(200);
+    expect(res.body.query).toStrictEqual({ address: null, lat: dc.lat, lon: dc.lon });
+  });
+
+  it('a repeated address is called repeated', async () => {
+    const res = await stack.get('/flood-zone?address=a&address=b');
+    expectErrorEnvelope(res, 400, 'INVALID_PARAMETERS');
+    expect(res.body.error).toMatch(/address is repeated/);
+  });
+
+  it('lat with 400 trailing zeros is a plain decimal (200)', async () => {
+    const res = await stack.get(`/flood-zone?lat=${LAT}${'0'.repeat(400)}&lon=${LON}`);
+    expect(res.status).toBe(200);
+    expect(res.body.query).toStrictEqual({ address: null, lat: dc.lat, lon: dc.lon });
+  });
+
+  it.each([
+    ['lat=90.0000000000000000001', 'lat=90.0000000000000000001&lon=0', /lat/],
+    ['lat=-90.00000000000000000000001', 'lat=-90.00000000000000000000001&lon=0', /lat/],
+    ['lon=180.0000000000000000001', 'lat=0&lon=180.0000000000000000001', /lon/],
+    ['lat=0090.5 (leading zeros)', 'lat=0090.5&lon=0', /lat/],
+  ])('%s is beyond the bound when read as written (422)', async (_what, q, names) => {
+    const res = await stack.get(`/flood-zone?${q}`);
+    expectErrorEnvelope(res, 422, 'COORDINATES_OUT_OF_RANGE');
+    expect(res.body.error).toMatch(names);
+  });
+
+  it.each(['lat=90.000000000000000000&lon=-180.0000', 'lat=0090&lon=000180'])('%s is exactly on the bound (200)', async (q) => {
+    const res = await stack.get(`/flood-zone?${q}`);
+    expect(res.status).toBe(200);
+  });
+
+  it.each(['/flood-zone', '/flood-zone?lat=abc&lon=0', '/flood-zone?address=a&address=b'])('a 400 (%s) carries no X-Cache', async (path) => {
+    const res = await stack.get(path);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-cache')).toBeNull();
+  });
+
+  it('a 422 carries no X-Cache', async () => {
+    const res = await stack.get('/flood-zone?lat=91&lon=0');
+    expect(res.status).toBe(422);
+    expect(res.headers.get('x-cache')).toBeNull();
+  });
+});
+
+describe('step 7: include', () => {
+  const point = `lat=${LAT}&lon=${LON}`;
+
+  it.each([
+    ['repeated', 'include=nearby&include=cbrs'],
+    ['an unknown part', 'include=flood'],
+    ['upper case', 'include=Nearby'],
+    ['an empty item', 'include=nearby,,cbrs'],
+    ['a trailing comma', 'include=nearby,'],
+    ['empty', 'include='],
+    ['a space', 'include=nearby,%20cbrs'],
+  ])('include %s → 400 naming the allowed values', async (_what, q) => {
+    const res = await stack.get(`/flood-zone?${point}&${q}`);
+    expectErrorEnvelope(res, 400, 'INVALID_PARAMETERS');
+    expect(res.body.error).toMatch(/include/);
+    expect(res.body.error).toMatch(/nearby, preliminary, cbrs/);
+  });
+
+  it('is checked after the location: a range error decides first (422)', async () => {
+    await expect422('?lat=91&lon=0&include=flood');
+  });
+
+  it('is checked with an address too', async () => {
+    await expect400(`?address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}&include=everything`);
+  });
+
+  it('makes no upstream call when refused', async () => {
+    stack.emulators.resetCalls();
+    await expect400(`?${point}&include=flood`);
+    expect(stack.emulators.nfhl.callCount() + stack.emulators.census.callCount()).toBe(0);
+  });
+});
+
+describe('steps 8-9: radius', () => {
+  const point = `lat=${LAT}&lon=${LON}`;
+
+  it.each([
+    ['without include', `${point}&radius=100`],
+    ['with include lacking nearby', `${point}&include=cbrs&radius=100`],
+    ['repeated', `${point}&include=nearby&radius=100&radius=200`],
+    ['a decimal', `${point}&include=nearby&radius=100.5`],
+    ['signed', `${point}&include=nearby&radius=%2B100`],
+    ['negative', `${point}&include=nearby&radius=-100`],
+    ['empty', `${point}&include=nearby&radius=`],
+    ['an exponent', `${point}&include=nearby&radius=1e3`],
+  ])('radius %s → 400 naming radius', async (_what, q) => {
+    const res = await stack.get(`/flood-zone?${q}`);
+    expectErrorEnvelope(res, 400, 'INVALID_PARAMETERS');
+    expect(res.body.error).toMatch(/radius/);
+  });
+
+  it('radius without nearby says it needs include=nearby', async () => {
+    const res = await stack.get(`/flood-zone?${point}&radius=100`);
+    expect(res.body.error).toMatch(/include=nearby/);
+  });
+
+  it.each(['9', '2001', '0', '00009', '99999999999999999999999'])('radius=%s → 422 RADIUS_OUT_OF_RANGE', async (radius) => {
+    const res = await stack.get(`/flood-zone?${point}&include=nearby&radius=${radius}`);
+    expectErrorEnvelope(res, 422, 'RADIUS_OUT_OF_RANGE');
+    expect(res.body.error).toMatch(/radius must be between 10 and 2000/);
+  });
+
+  it('an include error decides before a radius error', async () => {
+    const res = await stack.get(`/flood-zone?${point}&include=flood&radius=5`);
+    expectErrorEnvelope(res, 400, 'INVALID_PARAMETERS');
+    expect(res.body.error).toMatch(/include/);
+  });
+});

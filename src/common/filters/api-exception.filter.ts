@@ -5,6 +5,9 @@ import { sendErrorEnvelope } from '../error-envelope';
 
 const UPSTREAM_LABEL: Record<UpstreamName, string> = {
   flood_data: 'The FEMA flood data service (NFHL)',
+  flood_data_preliminary: "FEMA's preliminary flood map service",
+  flood_data_pending: "FEMA's pending flood map service",
+  coastal_barrier: 'The U.S. Fish and Wildlife Service Coastal Barrier Resources System service',
   geocoder: 'The U.S. Census geocoder',
 };
 

@@ -1,22 +1,95 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsNumber, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsString, Matches, MaxLength, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
 
 /** A plain finite decimal: optional sign, digits, optional fraction. No hex, exponent, NaN or Infinity. */
-const PLAIN_DECIMAL = /^[+-]?\d+(\.\d+)?$/;
-
-/** Query strings arrive as text; a coordinate becomes a number only when written as a plain decimal. */
-const toCoordinate = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && PLAIN_DECIMAL.test(value) ? Number(value) : value;
+export const PLAIN_DECIMAL = /^[+-]?\d+(\.\d+)?$/;
+export const WHOLE_NUMBER = /^\d+$/;
+/** No C0 or C1 control characters, DEL included. */
+// eslint-disable-next-line no-control-regex
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
 export const ADDRESS_MAX_LENGTH = 200;
+export const OPTIONAL_PARTS = ['nearby', 'preliminary', 'cbrs'] as const;
+export const RADIUS_DEFAULT_M = 500;
+export const RADIUS_MIN_M = 10;
+export const RADIUS_MAX_M = 2000;
 
-/** Messages of range checks; they decide 422 rather than 400 (CONTRACT section 2, step 6). */
-export const RANGE_CONSTRAINTS = new Set(['min', 'max']);
+/** Names of the range checks; they decide 422 rather than 400 (CONTRACT sections 2 and 11). */
+export const RANGE_CONSTRAINTS = new Set(['magnitudeAtMost', 'wholeWithin']);
 
 /**
- * GET /flood-zone parameters. Give `address`, or both `lat` and `lon`. Unknown extra parameters are
- * ignored (clients add cache busters).
+ * Compares the magnitude of a decimal written as text with a whole number, digit by digit: the text is
+ * the client's value, and rounding it to a double first would let 90.0000000000000000001 pass as 90.
+ */
+export function compareMagnitude(decimal: string, whole: number): -1 | 0 | 1 {
+  const [integer, fraction = ''] = decimal.replace(/^[+-]/, '').split('.');
+  const digits = integer.replace(/^0+(?=\d)/, '');
+  const bound = String(whole);
+  if (digits.length !== bound.length) return digits.length < bound.length ? -1 : 1;
+  if (digits !== bound) return digits < bound ? -1 : 1;
+  return /^0*$/.test(fraction) ? 0 : 1;
+}
+
+/** The items of an `include` list as given (empty items kept, so that they can be refused). */
+export const includeItems = (include: string): string[] => include.split(',');
+
+const isOptionalPart = (item: string): boolean => (OPTIONAL_PARTS as readonly string[]).includes(item);
+
+/** Format message, or the "repeated" message when the parameter came several times (an array). */
+const onceAs = (name: string, format: string, how = '') => (args: ValidationArguments) =>
+  Array.isArray(args.value) ? `${name} is repeated; give it once${how}` : format;
+
+function MagnitudeAtMost(limit: number, options: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'magnitudeAtMost',
+      // Only a well-formed decimal has a range; the format checks report the rest.
+      validator: { validate: (value: unknown) => typeof value !== 'string' || !PLAIN_DECIMAL.test(value) || compareMagnitude(value, limit) <= 0 },
+    },
+    options,
+  );
+}
+
+function WholeWithin(min: number, max: number, options: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'wholeWithin',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value !== 'string' || !WHOLE_NUMBER.test(value) || (compareMagnitude(value, min) >= 0 && compareMagnitude(value, max) <= 0),
+      },
+    },
+    options,
+  );
+}
+
+function RequiresNearby(options: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'requiresNearby',
+      validator: {
+        validate: (_value: unknown, args?: ValidationArguments) => {
+          const include = (args?.object as FloodZoneQueryDto | undefined)?.include;
+          return typeof include === 'string' && includeItems(include).includes('nearby');
+        },
+      },
+    },
+    options,
+  );
+}
+
+function IncludeList(options: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'includeList', validator: { validate: (value: unknown) => typeof value !== 'string' || includeItems(value).every(isOptionalPart) } },
+    options,
+  );
+}
+
+const ALLOWED_PARTS = OPTIONAL_PARTS.join(', ');
+
+/**
+ * GET /flood-zone parameters, as the query string gives them: text, or an array when repeated. Give
+ * `address`, or both `lat` and `lon`. Unknown extra parameters are ignored (clients add cache busters).
  */
 export class FloodZoneQueryDto {
   @ApiPropertyOptional({
@@ -25,12 +98,14 @@ export class FloodZoneQueryDto {
     type: String,
   })
   @ValidateIf((query: FloodZoneQueryDto) => query.address !== undefined)
-  @IsString({ message: 'address must be given once, as text' })
+  @IsString({ message: onceAs('address', 'address must be text') })
   @Matches(/\S/, { message: 'address must not be empty' })
   @MaxLength(ADDRESS_MAX_LENGTH, { message: `address must be at most ${ADDRESS_MAX_LENGTH} characters` })
-  // eslint-disable-next-line no-control-regex
-  @Matches(/^[^\u0000-\u001f\u007f-\u009f]*$/, { message: 'address must not contain control characters' })
-  address?: string;
+  @ValidateBy(
+    { name: 'noControlCharacters', validator: { validate: (value: unknown) => typeof value !== 'string' || NO_CONTROL_CHARACTERS.test(value) } },
+    { message: 'address must not contain control characters' },
+  )
+  address?: unknown;
 
   @ApiPropertyOptional({
     description: 'Latitude in decimal degrees (WGS84), -90 to 90, written as a plain decimal. Requires lon.',
@@ -39,11 +114,10 @@ export class FloodZoneQueryDto {
     type: Number,
   })
   @ValidateIf((query: FloodZoneQueryDto) => query.lat !== undefined)
-  @Transform(toCoordinate)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lat must be a plain decimal number such as 38.8987, given once' })
-  @Min(-90, { message: 'lat must be between -90 and 90' })
-  @Max(90, { message: 'lat must be between -90 and 90' })
-  lat?: number;
+  @IsString({ message: onceAs('lat', 'lat must be a plain decimal number such as 38.8987') })
+  @Matches(PLAIN_DECIMAL, { message: 'lat must be a plain decimal number such as 38.8987, given once' })
+  @MagnitudeAtMost(90, { message: 'lat must be between -90 and 90' })
+  lat?: unknown;
 
   @ApiPropertyOptional({
     description: 'Longitude in decimal degrees (WGS84), -180 to 180, written as a plain decimal. Requires lat.',
@@ -52,9 +126,32 @@ export class FloodZoneQueryDto {
     type: Number,
   })
   @ValidateIf((query: FloodZoneQueryDto) => query.lon !== undefined)
-  @Transform(toCoordinate)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lon must be a plain decimal number such as -77.0352, given once' })
-  @Min(-180, { message: 'lon must be between -180 and 180' })
-  @Max(180, { message: 'lon must be between -180 and 180' })
-  lon?: number;
+  @IsString({ message: onceAs('lon', 'lon must be a plain decimal number such as -77.0352') })
+  @Matches(PLAIN_DECIMAL, { message: 'lon must be a plain decimal number such as -77.0352, given once' })
+  @MagnitudeAtMost(180, { message: 'lon must be between -180 and 180' })
+  lon?: unknown;
+
+  @ApiPropertyOptional({
+    description: `Opt-in parts of the answer, comma-separated, lower case: ${ALLOWED_PARTS}. Given once.`,
+    type: String,
+    example: 'nearby,cbrs',
+  })
+  @ValidateIf((query: FloodZoneQueryDto) => query.include !== undefined)
+  @IsString({ message: onceAs('include', `include must list some of ${ALLOWED_PARTS}`, `, as a comma-separated list of ${ALLOWED_PARTS}`) })
+  @IncludeList({ message: `include must be a comma-separated list of ${ALLOWED_PARTS} (lower case, no empty item)` })
+  include?: unknown;
+
+  @ApiPropertyOptional({
+    description: `Search radius in metres for include=nearby, a whole number from ${RADIUS_MIN_M} to ${RADIUS_MAX_M}. Only with include=nearby.`,
+    type: 'integer',
+    minimum: RADIUS_MIN_M,
+    maximum: RADIUS_MAX_M,
+    default: RADIUS_DEFAULT_M,
+  })
+  @ValidateIf((query: FloodZoneQueryDto) => query.radius !== undefined)
+  @RequiresNearby({ message: 'radius applies only with include=nearby' })
+  @IsString({ message: onceAs('radius', 'radius must be a whole number of metres') })
+  @Matches(WHOLE_NUMBER, { message: 'radius must be a whole number of metres (digits only)' })
+  @WholeWithin(RADIUS_MIN_M, RADIUS_MAX_M, { message: `radius must be between ${RADIUS_MIN_M} and ${RADIUS_MAX_M} metres` })
+  radius?: unknown;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ERROR_CODES } from '../../common/api-error';
 
 /** OpenAPI description of the GET /flood-zone answer (CONTRACT sections 3 and 9-11). Every field is always present. */
 
@@ -354,9 +355,7 @@ export class ErrorEnvelopeDto {
   @ApiProperty({ example: 400 })
   statusCode: number;
 
-  @ApiProperty({
-    enum: ['INVALID_PARAMETERS', 'ADDRESS_NOT_FOUND', 'AMBIGUOUS_ADDRESS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'COORDINATES_OUT_OF_RANGE', 'RADIUS_OUT_OF_RANGE', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE', 'INTERNAL_ERROR'],
-  })
+  @ApiProperty({ enum: ERROR_CODES })
   code: string;
 
   @ApiProperty({ description: 'The X-Request-Id of the request.' })

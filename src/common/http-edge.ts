@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { NextFunction, Request, Response } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { DrainState } from '../health/drain-state';
+import type { ServiceMetrics } from '../metrics/service-metrics';
+import type { ErrorCode } from './api-error';
+import { sendErrorEnvelope } from './error-envelope';
+import { RequestFacts, withRequestFacts } from './request-context';
+import type { ServiceLog } from './request-log';
+
+/** A client's id is reused only when it is a short, harmless token: it ends up in logs and headers. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\-]{1,128}$/;
+
+/** What a page of another origin may read from an answer (CORS hides every other header). */
+export const EXPOSED_HEADERS = 'X-Request-Id, ETag, X-Cache, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
+
+/**
+ * Node's HTTP server limits: a client gets 20 s to send its headers and 30 s for the whole request
+ * (both well below a lookup's deadline plus margin); idle keep-alive connections stay open longer than
+ * a typical load balancer's 60 s, so the balancer, not the service, closes them.
+ */
+export const SERVER_LIMITS = { headersTimeoutMs: 20_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, checkEveryMs: 1_000 };
+
+/** The methods a path answers, as its Allow header says them. */
+export interface PathMethods {
+  allow: string;
+  methods: ReadonlySet<string>;
+}
+
+export function pathMethods(...methods: string[]): PathMethods {
+  return { allow: methods.join(', '), methods: new Set(methods) };
+}
+
+export interface HttpEdgeOptions {
+  log: ServiceLog;
+  metrics: ServiceMetrics;
+  drain: DrainState;
+  /** Known paths and what they answer; any other method there is a 405. */
+  paths: ReadonlyMap<string, PathMethods>;
+  /** Known path prefixes (documentation assets), answering GET. */
+  prefixes: readonly string[];
+  securityHeaders: HelmetOptions;
+  /** Answers a request before the router when it can (cached lookups); otherwise calls `next`. */
+  earlyAnswer?: (req: Request, res: Response, next: () => void) => void;
+}
+
+const READ_METHODS = pathMethods('GET', 'HEAD', 'OPTIONS');
+
+/** The parser errors Node reports through `clientError`, as the envelope states them. */
+const CLIENT_ERRORS: Record<string, [number, ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'REQUEST_HEADER_TOO_LARGE', 'The request line or headers are too large (at most 16 KiB together).'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'REQUEST_TIMEOUT', 'The request was not received in time.'],
+};
+const MALFORMED: [number, ErrorCode, string] = [400, 'BAD_REQUEST', 'The request is not valid HTTP/1.1.'];
+
+/**
+ * Everything every request gets before the router, in one middleware: its id, the security and CORS
+ * headers (computed once), its log line and metrics when it ends, the answers that need no route
+ * (missing Host, undecodable path, preflight, 405), then cached lookups, then the request facts that
+ * upstream calls report into. Also answers what Node's parser rejects, in the same envelope.
+ */
+export class HttpEdge {
+  private readonly headers: Array<[string, string]>;
+
+  constructor(private readonly options: HttpEdgeOptions) {
+    this.headers = [...precomputedHeaders(options.securityHeaders), ['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', EXPOSED_HEADERS]];
+  }
+
+  readonly handle = (req: Request, res: Response, next: NextFunction): void => {
+    const started = performance.now();
+    const id = requestIdOf(req);
+    req.id = id;
+    for (const [name, value] of this.headers) res.setHeader(name, value);
+    res.setHeader('X-Request-Id', id);
+    const facts: RequestFacts = { requestId: id, upstreamMs: {} };
+    res.once('close', () => this.finished(req, res, facts, performance.now() - started));
+
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      return sendErrorEnvelope(req, res, 400, 'BAD_REQUEST', 'An HTTP/1.1 request must carry a Host header.');
+    }
+    const queryStart = req.url.indexOf('?');
+    const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
+    if (rawPath.includes('%') && !decodable(rawPath)) {
+      return sendErrorEnvelope(req, res, 404, 'NOT_FOUND', 'No such path: its percent-encoding is invalid. See /health for the endpoint catalogue.');
+    }
+    const known = this.knownPath(rawPath);
+    if (known) res.locals.route = known.route;
+    if (req.method === 'OPTIONS') return this.preflight(req, res, known?.methods ?? READ_METHODS);
+    if (known && !known.methods.methods.has(req.method)) {
+      return sendErrorEnvelope(req, res, 405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${known.route}; use ${[...known.methods.methods][0]}.`, {}, {
+        Allow: known.methods.allow,
+      });
+    }
+    const routed = () => withRequestFacts(facts, next);
+    const { earlyAnswer } = this.options;
+    this.options.drain.track(req, res, earlyAnswer ? () => earlyAnswer(req, res, routed) : routed);
+  };
+
+  /** Server limits and the envelope for parser errors; call before the server listens. */
+  install(server: Server): void {
+    server.headersTimeout = SERVER_LIMITS.headersTimeoutMs;
+    server.requestTimeout = SERVER_LIMITS.requestTimeoutMs;
+    server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
+    // How often Node looks for requests past those timeouts (read when the server starts listening).
+    (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = SERVER_LIMITS.checkEveryMs;
+    // Node would answer a missing Host with a bare 400; the edge answers it in the envelope instead.
+    (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+    server.on('clientError', this.clientError);
+  }
+
+  private readonly clientError = (error: NodeJS.ErrnoException, socket: Duplex): void => {
+    // An answer already under way on this connection (the body of an answered request is malformed) cannot be followed by another.
+    const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
+    const id = randomUUID();
+    const body = JSON.stringify({ error: message, statusCode: status, code, requestId: id });
+    const head = [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+      ...this.headers.map(([name, value]) => `${name}: ${value}`),
+      `X-Request-Id: ${id}`,
+      'Cache-Control: no-store',
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+    ];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+    this.options.metrics.requestFinished('unmatched', 'UNPARSED', status, 0);
+    this.options.log.request({ id, method: 'UNPARSED', url: '', status, durationMs: 0, route: null, cache: null, upstreamMs: null, aborted: false, reason: error.code ?? error.message });
+  };
+
+  private knownPath(rawPath: string): { route: string; methods: PathMethods } | undefined {
+    const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
+    const methods = this.options.paths.get(path);
+    if (methods) return { route: path, methods };
+    const prefix = this.options.prefixes.find((p) => path.startsWith(p));
+    return prefix ? { route: `${prefix}*`, methods: READ_METHODS } : undefined;
+  }
+
+  /** CORS preflight: open to every origin, without credentials; the browser may cache it for a day. */
+  private preflight(req: IncomingMessage, res: ServerResponse, methods: PathMethods): void {
+    res.statusCode = 204;
+    res.setHeader('Access-Control-Allow-Methods', methods.allow);
+    const asked = req.headers['access-control-request-headers'];
+    if (asked) res.setHeader('Access-Control-Allow-Headers', asked);
+    res.setHeader('Vary', 'Access-Control-Request-Headers');
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.setHeader('Content-Length', '0');
+    res.end();
+  }
+
+  private finished(req: Request, res: Response, facts: RequestFacts, durationMs: number): void {
+    const route = (req.route as { path?: string } | undefined)?.path ?? (res.locals.route as string | undefined) ?? null;
+    this.options.metrics.requestFinished(route ?? 'unmatched', req.method, res.statusCode, durationMs / 1000);
+    this.options.log.request({
+      id: req.id as string,
+      method: req.method,
+      url: req.originalUrl,
+      status: res.statusCode,
+      durationMs,
+      route,
+      cache: (res.locals.cacheStatus as string | undefined) ?? null,
+      upstreamMs: facts.upstreamMs,
+      aborted: !res.writableFinished,
+    });
+  }
+}
+
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Helmet's headers depend on its options only: run it once against a recorder and reuse what it set. */
+function precomputedHeaders(options: HelmetOptions): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  const recorder = { setHeader: (name: string, value: unknown) => headers.push([name, String(value)]), removeHeader: () => undefined };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  return headers;
+}

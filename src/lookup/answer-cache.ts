@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { CacheableMemory } from 'cacheable';
+import type { Request, Response } from 'express';
+import { ApiError } from '../common/api-error';
+import { sendErrorEnvelope } from '../common/error-envelope';
+import type { AppConfig } from '../config/app-config';
+import type { LocationQuery } from './dto/flood-zone-query.pipe';
+import { readLookupLocation, readLookupOptions } from './dto/lookup-parameters';
+import type { LookupAnswer } from './lookup.service';
+
+export const LOOKUP_PATH = '/flood-zone';
+
+/** A 200 answer as it went out: its bytes, their entity tag, and until when it may be served as is. */
+export interface ServedAnswer {
+  json: string;
+  etag: string;
+  expiresAt: number;
+}
+
+/** Strong entity tag of an answer's bytes. */
+export function entityTag(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
+}
+
+/** If-None-Match may list several tags or `*`; weak comparison is allowed for GET (RFC 9110 13.1.2). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * Every parameter that shapes an answer's bytes: the location exactly as echoed in `query` (an address
+ * as sent, a coordinate as its number), the parts asked for, in a fixed order, and the radius.
+ */
+export function answerKey(query: LocationQuery): string {
+  const location = query.kind === 'address' ? `a:${query.address}` : `p:${query.lat},${query.lon}`;
+  return `${location}|${[...query.include].sort().join(',')}|${query.radiusM}`;
+}
+
+/**
+ * Serialised fresh answers, so that a repeated lookup is answered without rebuilding, re-serialising
+ * and re-hashing it. Bounded like the lookup cache (CACHE_MAX_ENTRIES, least recently used out); an
+ * entry lives only as long as the answer's max-age. Never holds a STALE answer or an error.
+ */
+@Injectable()
+export class AnswerCache {
+  private readonly answers: CacheableMemory;
+
+  constructor(config: ConfigService<AppConfig, true>) {
+    this.answers = new CacheableMemory({ lruSize: config.get('CACHE_MAX_ENTRIES', { infer: true }), useClone: false });
+  }
+
+  /** Keeps a fresh answer; returns what is sent for it. */
+  remember(query: LocationQuery, answer: LookupAnswer): ServedAnswer {
+    const json = JSON.stringify(answer.body);
+    const served = { json, etag: entityTag(json), expiresAt: Date.now() + answer.maxAgeSeconds * 1000 };
+    if (answer.cacheStatus !== 'STALE' && answer.maxAgeSeconds > 0) this.answers.set(answerKey(query), served, answer.maxAgeSeconds * 1000);
+    return served;
+  }
+
+  find(query: LocationQuery): ServedAnswer | undefined {
+    const served = this.answers.get<ServedAnswer>(answerKey(query));
+    return served && served.expiresAt > Date.now() ? served : undefined;
+  }
+}
+
+/** Writes a lookup's 200 (or 304 to a matching If-None-Match) with its cache headers. */
+export function sendAnswer(req: Request, res: Response, served: ServedAnswer, cacheStatus: string, maxAgeSeconds: number): void {
+  res.locals.cacheStatus = cacheStatus;
+  res.setHeader('X-Cache', cacheStatus);
+  res.setHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+  res.setHeader('ETag', served.etag);
+  if (matchesEtag(req.headers['if-none-match'], served.etag)) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(served.json));
+  res.end(req.method === 'HEAD' ? undefined : served.json);
+}
+
+/** Counts the request against the client's rate limit; throws the 429 ApiError when over it. */
+export type ClientAdmission = (req: Request, res: Response) => Promise<void>;
+
+/**
+ * Answers a repeated lookup from the AnswerCache before the router, after the same parameter checks
+ * and, when configured, the same rate limit as the controller. Anything else (an invalid query, an
+ * answer not cached) goes on to the controller, which gives the error or does the lookup.
+ */
+export function serveCachedAnswers(cache: AnswerCache, admit?: ClientAdmission) {
+  return (req: Request, res: Response, next: () => void): void => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path !== LOOKUP_PATH) return next();
+    let query: LocationQuery;
+    try {
+      const raw = req.query as Record<string, unknown>;
+      query = { ...readLookupLocation(raw), ...readLookupOptions(raw) };
+    } catch {
+      return next();
+    }
+    const served = cache.find(query);
+    if (!served) return next();
+    res.locals.route = LOOKUP_PATH;
+    const send = () => sendAnswer(req, res, served, 'HIT', Math.max(0, Math.floor((served.expiresAt - Date.now()) / 1000)));
+    if (!admit) return send();
+    admit(req, res).then(send, (error: unknown) => {
+      if (!(error instanceof ApiError)) return next();
+      sendErrorEnvelope(req, res, error.getStatus(), error.code, error.message, error.details);
+    });
+  };
+}

@@ -1,0 +1,81 @@
+import { validateSync } from 'class-validator';
+import { ApiError } from '../../common/api-error';
+import {
+  ADDRESS_MAX_LENGTH,
+  FloodZoneQueryDto,
+  NO_CONTROL_CHARACTERS,
+  OPTIONAL_PARTS,
+  PLAIN_DECIMAL,
+  RADIUS_DEFAULT_M,
+  RADIUS_MAX_M,
+  RADIUS_MIN_M,
+  RANGE_CONSTRAINTS,
+  WHOLE_NUMBER,
+  compareMagnitude,
+  includeItems,
+} from './flood-zone-query.dto';
+import type { LookupLocation, LookupOptions, OptionalPart } from './flood-zone-query.pipe';
+
+type RawQuery = Record<string, unknown>;
+type Parameter = keyof FloodZoneQueryDto;
+
+const invalid = (message: string) => new ApiError(400, 'INVALID_PARAMETERS', message);
+
+/**
+ * The message of a rejected parameter, from the DTO's class-validator rules (which also describe the
+ * parameters in /openapi.json). Only a rejected query pays for class-validator: the checks below
+ * decide on their own whether a query is valid.
+ */
+function problemWith(raw: RawQuery, parameter: Parameter, kind: 'format' | 'range'): string {
+  const dto = Object.assign(new FloodZoneQueryDto(), { [parameter]: raw[parameter], include: raw.include });
+  const error = validateSync(dto).find((e) => e.property === parameter);
+  // class-validator lists a property's constraints bottom decorator first: the last is the first rule.
+  const constraints = Object.entries(error?.constraints ?? {}).reverse();
+  const found = constraints.find(([name]) => RANGE_CONSTRAINTS.has(name) === (kind === 'range'));
+  return found?.[1] ?? `${parameter} is not valid`;
+}
+
+const isAddress = (value: unknown): value is string =>
+  typeof value === 'string' && /\S/.test(value) && value.length <= ADDRESS_MAX_LENGTH && NO_CONTROL_CHARACTERS.test(value);
+const isDecimal = (value: unknown): value is string => typeof value === 'string' && PLAIN_DECIMAL.test(value);
+
+/**
+ * Where a lookup is asked for: CONTRACT section 2, steps 1-6, in order (the first rule broken decides:
+ * 400 for steps 1-5, 422 for an in-format coordinate out of range). Throws ApiError.
+ */
+export function readLookupLocation(raw: RawQuery): LookupLocation {
+  const { address, lat, lon } = raw;
+  if (address === undefined && lat === undefined && lon === undefined) throw invalid('Give an address, or both lat and lon.');
+  if (address !== undefined && (lat !== undefined || lon !== undefined)) throw invalid('Give either address, or lat and lon, not both.');
+  if (address !== undefined) {
+    if (!isAddress(address)) throw invalid(problemWith(raw, 'address', 'format'));
+    return { kind: 'address', address };
+  }
+  if (lat === undefined || lon === undefined) throw invalid('lat and lon must be given together.');
+  if (!isDecimal(lat)) throw invalid(problemWith(raw, 'lat', 'format'));
+  if (!isDecimal(lon)) throw invalid(problemWith(raw, 'lon', 'format'));
+  if (compareMagnitude(lat, 90) > 0) throw new ApiError(422, 'COORDINATES_OUT_OF_RANGE', problemWith(raw, 'lat', 'range'));
+  if (compareMagnitude(lon, 180) > 0) throw new ApiError(422, 'COORDINATES_OUT_OF_RANGE', problemWith(raw, 'lon', 'range'));
+  return { kind: 'point', lat: Number(lat), lon: Number(lon) };
+}
+
+/** What beyond the point is asked for: CONTRACT section 11, steps 7-9, checked after the location. Throws ApiError. */
+export function readLookupOptions(raw: RawQuery): LookupOptions {
+  const include = new Set<OptionalPart>();
+  if (raw.include !== undefined) {
+    if (typeof raw.include !== 'string') throw invalid(problemWith(raw, 'include', 'format'));
+    for (const item of includeItems(raw.include)) {
+      if (!(OPTIONAL_PARTS as readonly string[]).includes(item)) throw invalid(problemWith(raw, 'include', 'format'));
+      include.add(item as OptionalPart);
+    }
+  }
+  if (raw.radius === undefined) return { include, radiusM: RADIUS_DEFAULT_M };
+  const radius = raw.radius;
+  if (!include.has('nearby') || typeof radius !== 'string' || !WHOLE_NUMBER.test(radius)) {
+    throw invalid(problemWith(raw, 'radius', 'format'));
+  }
+  if (compareMagnitude(radius, RADIUS_MIN_M) < 0 || compareMagnitude(radius, RADIUS_MAX_M) > 0) {
+    throw new ApiError(422, 'RADIUS_OUT_OF_RANGE', problemWith(raw, 'radius', 'range'));
+  }
+  return { include, radiusM: Number(radius) };
+}
