@@ -23,7 +23,15 @@ async function bootstrap(): Promise<void> {
 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
   configureApp(app, config);
-  await app.listen(config.PORT, config.HOST);
+  try {
+    await app.listen(config.PORT, config.HOST);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw error;
+    const why = code === 'EADDRINUSE' ? 'is already in use' : code === 'EACCES' ? 'needs privileges this process lacks' : 'is not an address of this machine';
+    process.stderr.write(`Cannot listen on ${config.HOST}:${config.PORT}: the address ${why}; stop the other process or set PORT/HOST.\n`);
+    process.exit(1);
+  }
 
   const grace = config.SHUTDOWN_GRACE_MS;
   const shutdown = async (signal: NodeJS.Signals) => {
