@@ -1,0 +1,40 @@
+import type { Writable } from 'node:stream';
+import { ApiError } from '../common/api-error';
+import { readLookupLocation } from '../lookup/dto/lookup-parameters';
+import { badArguments, serviceFailed } from './command-failure';
+import type { FloodZoneService } from './flood-zone-service';
+
+/**
+ * `flood-zone lookup "ADDRESS"` or `flood-zone lookup LAT LON`: one `GET /flood-zone`, its body (the answer or
+ * the error envelope) printed as JSON. Exit status 0 for a 200; 2 when the location breaks the parameter
+ * rules (checked here with the service's own rules, and a 400/422 from the service); 1 for every other
+ * answer (404 address not found or ambiguous, 429, 502-504) and when the service cannot be reached.
+ */
+export async function lookUpFloodZone(location: string[], service: FloodZoneService, stdout: Writable): Promise<0 | 1 | 2> {
+  const query = locationQuery(location);
+  const response = await service.request(service.urlOf('/flood-zone', query), { headers: { accept: 'application/json' } });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw serviceFailed(`the service answered ${response.status} with a body that is not JSON.`);
+  }
+  stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+  if (response.status === 200) return 0;
+  return response.status === 400 || response.status === 422 ? 2 : 1;
+}
+
+function locationQuery(location: string[]): Record<string, string> {
+  const query: Record<string, string> | undefined =
+    location.length === 1 ? { address: location[0] } : location.length === 2 ? { lat: location[0], lon: location[1] } : undefined;
+  if (!query) throw badArguments('give one address (in quotes) or LAT LON.');
+  try {
+    readLookupLocation(query);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const hint = location.length === 2 ? ' (an address goes in quotes, as one argument)' : '';
+    throw badArguments(`${error.message}${hint}`);
+  }
+  return query;
+}

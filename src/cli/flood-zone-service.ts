@@ -1,0 +1,75 @@
+import { ApiError } from '../common/api-error';
+import { readLookupOptions } from '../lookup/dto/lookup-parameters';
+import { badArguments, serviceFailed } from './command-failure';
+
+export const DEFAULT_SERVICE_URL = 'http://localhost:3000';
+
+/** The options every command shares: where the service is, and the opt-in parts of each answer. */
+export interface ServiceOptions {
+  url: string;
+  include?: string;
+  radius?: string;
+}
+
+/** A flood-zone service to ask, with the `include` / `radius` query every request carries. */
+export class FloodZoneService {
+  private constructor(
+    readonly baseUrl: string,
+    private readonly parts: URLSearchParams,
+  ) {}
+
+  /**
+   * Checks the options before any request: `include` and `radius` with the service's own rules (CONTRACT
+   * section 11), so a typo is a bad argument (exit 2) even when the service is down.
+   */
+  static fromOptions({ url, include, radius }: ServiceOptions): FloodZoneService {
+    let base: URL;
+    try {
+      base = new URL(url);
+    } catch {
+      throw badArguments(`--url must be an http or https URL, got "${url}".`);
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw badArguments(`--url must be an http or https URL, got "${url}".`);
+    try {
+      readLookupOptions({ include, radius });
+    } catch (error) {
+      if (error instanceof ApiError) throw badArguments(error.message);
+      throw error;
+    }
+    const parts = new URLSearchParams();
+    if (include !== undefined) parts.set('include', include);
+    if (radius !== undefined) parts.set('radius', radius);
+    return new FloodZoneService(base.href.replace(/\/+$/, ''), parts);
+  }
+
+  /** `path` under the base URL, with `query` and then the opt-in parts. */
+  urlOf(path: string, query: Record<string, string> = {}): string {
+    const search = new URLSearchParams(query);
+    for (const [name, value] of this.parts) search.set(name, value);
+    const text = search.toString();
+    return `${this.baseUrl}${path}${text ? `?${text}` : ''}`;
+  }
+
+  /** fetch, with a connection failure as exit status 1 naming the service. */
+  async request(url: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw serviceFailed(`could not reach the flood-zone service at ${this.baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    }
+  }
+}
+
+/** What an error answer says: the envelope's code and message when it has one, else its status. */
+export async function errorAnswerText(response: Response): Promise<string> {
+  const text = await response.text();
+  try {
+    const envelope = JSON.parse(text) as { code?: unknown; error?: unknown };
+    if (typeof envelope.code === 'string' && typeof envelope.error === 'string') return `${response.status} ${envelope.code}: ${envelope.error}`;
+  } catch {
+    // not an error envelope: a proxy's page, say
+  }
+  return `HTTP ${response.status}`;
+}
