@@ -1,6 +1,5 @@
-# syntax=docker/dockerfile:1
-#
-# Flood-zone lookup service: production image.
+# Flood-zone lookup service: production image. No parser directive (`# syntax=`): the builder's own
+# frontend is used, so the build needs no image beyond node's and works offline from a local mirror.
 #
 #   docker build -t flood-zone-lookup:1.0.0 .
 #   docker run --rm -p 3000:3000 --read-only flood-zone-lookup:1.0.0
@@ -13,13 +12,16 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 
-# Dependencies first so this layer is cached until the lockfile changes.
+# Dependencies first so this layer is cached until the lockfile changes. No install scripts run: the
+# build needs none (the lockfile's only ones are a file watcher's source build and a telemetry ping).
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund
 
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build
+# The compiler's incremental state (.tsbuildinfo) stays behind: only what node runs goes to the image.
+RUN npm run build \
+ && find dist -name '*.tsbuildinfo' -delete
 
 ########################### runtime stage ###########################
 FROM node:22-bookworm-slim AS runtime
@@ -29,10 +31,12 @@ ENV NODE_ENV=production \
 WORKDIR /app
 
 # Production dependencies only; no lifecycle scripts run. Everything stays
-# owned by root, so the non-root process cannot modify its own code.
+# owned by root, so the non-root process cannot modify its own code. The npm
+# cache and npm's own logs (both under ~/.npm) go in the same layer.
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
- && npm cache clean --force
+ && npm cache clean --force \
+ && rm -rf /root/.npm /tmp/*
 
 COPY --from=build /app/dist ./dist
 

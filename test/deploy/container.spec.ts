@@ -86,7 +86,8 @@ function isIgnored(patterns: string[], file: string): boolean {
   return ignored;
 }
 
-const instructions = parseDockerfile(read('Dockerfile'));
+const dockerfileText = read('Dockerfile');
+const instructions = parseDockerfile(dockerfileText);
 const stages = stagesOf(instructions);
 const finalStage = stages[stages.length - 1];
 const finalOf = (keyword: string): Instruction[] => finalStage.instructions.filter((i) => i.keyword === keyword);
@@ -126,6 +127,49 @@ describe('Dockerfile', () => {
       expect(i.args).toMatch(/--ignore-scripts\b/);
     }
     expect(finalOf('RUN').some((i) => /npm run build|nest build/.test(i.args))).toBe(false);
+  });
+
+  it('has no `# syntax=` parser directive, so building fetches no frontend image (offline builds work)', () => {
+    expect(dockerfileText.split(/\r?\n/).filter((line) => /^\s*#\s*syntax\s*=/i.test(line))).toEqual([]);
+  });
+
+  it('runs no install scripts in any stage', () => {
+    const installs = instructions.filter((i) => i.keyword === 'RUN' && /\bnpm (ci|install|i)\b/.test(i.args));
+    expect(installs.length).toBeGreaterThanOrEqual(2);
+    for (const install of installs) expect({ line: install.line, ignoresScripts: /--ignore-scripts\b/.test(install.args) }).toEqual({ line: install.line, ignoresScripts: true });
+  });
+
+  it('needs no install script: the lockfile has none but those the build and the service can do without', () => {
+    // A new dependency with an install script fails here: check whether the build or the service needs it.
+    const notNeeded: Record<string, string> = {
+      'node_modules/@parcel/watcher': 'file watcher of jest/spectral; its script only builds from source when no prebuilt binary fits',
+      'node_modules/@scarf/scarf': "swagger-ui-dist's install telemetry",
+    };
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const withScripts = Object.entries(lock.packages).filter(([, meta]) => meta.hasInstallScript).map(([name]) => name);
+    expect(withScripts.filter((name) => !(name in notNeeded))).toEqual([]);
+  });
+
+  it('leaves no npm cache or npm logs in the runtime image: cleaned in the layer that installs', () => {
+    const installs = finalOf('RUN').filter((i) => /\bnpm ci\b/.test(i.args));
+    expect(installs.length).toBe(1);
+    const steps = installs[0].args.split(/\s*&&\s*/);
+    const install = steps.findIndex((step) => /\bnpm ci\b/.test(step));
+    const clean = steps.findIndex((step) => /^npm cache clean --force$/.test(step));
+    // npm keeps both its cache (_cacache) and its logs (_logs) under the home directory's .npm.
+    const removeNpmDir = steps.findIndex((step) => /^rm -rf\b/.test(step) && /(\/root|~)\/\.npm\b/.test(step));
+    expect({ install, clean, removeNpmDir }).toEqual({ install: 0, clean: 1, removeNpmDir: 2 });
+  });
+
+  it('leaves no .tsbuildinfo in the runtime image: dropped from dist/ right after the build', () => {
+    const build = stages.slice(0, -1).flatMap((s) => s.instructions).find((i) => i.keyword === 'RUN' && /\bnpm run build\b/.test(i.args));
+    const steps = build!.args.split(/\s*&&\s*/);
+    expect(steps[0]).toBe('npm run build');
+    expect(steps.slice(1)).toContain("find dist -name '*.tsbuildinfo' -delete");
+    const afterBuild = stages[stages.length - 2].instructions.slice(stages[stages.length - 2].instructions.indexOf(build!) + 1);
+    expect(afterBuild.filter((i) => i.keyword === 'RUN' || i.keyword === 'COPY')).toEqual([]);
+    expect(isIgnored(dockerignore, 'dist/.tsbuildinfo')).toBe(true);
+    expect(isIgnored(dockerignore, 'tsconfig.tsbuildinfo')).toBe(true);
   });
 
   it('copies the compiled dist/ from the build stage, not the sources', () => {

@@ -1,12 +1,13 @@
 import { DEMO_ADDRESSES, demoPlace, RunningEmulators, startEmulators } from '../emulators';
 import { apiGet } from '../support/api-client';
 import { RunningApp, startApp } from '../support/app-harness';
-import { closedPort, DisposableRedis, redisCli } from '../support/redis-server';
+import { closedPort, DisposableRedis, redisCli, sharedRedis, type SharedRedis } from '../support/redis-server';
 import { sleep } from '../support/stack';
 
 /**
- * The shared cache against a real Redis: the development/CI server at 127.0.0.1:6379 (database 7,
- * emptied first) for sharing, and a disposable redis-server of the test's own for outages.
+ * The shared cache against a real Redis: the development/CI server at 127.0.0.1:6379, or a redis-server the
+ * suite starts when none answers there (database 7, emptied first), for sharing; and a disposable redis-server
+ * of the test's own for outages. Without Redis installed the suite fails and says how to install it.
  */
 const SHARED_REDIS_DB = 7;
 const at = (p: { lat: number; lon: number }) => `/flood-zone?lat=${p.lat}&lon=${p.lon}`;
@@ -14,18 +15,23 @@ const upstreamCalls = (e: RunningEmulators) => e.nfhl.totalCalls + e.census.tota
 
 describe('shared cache in Redis (REDIS_URL)', () => {
   let emulators: RunningEmulators;
+  let shared: SharedRedis;
   beforeAll(async () => {
+    shared = await sharedRedis();
     emulators = await startEmulators();
   });
-  afterAll(() => emulators.close());
+  afterAll(async () => {
+    await emulators?.close();
+    await shared?.close();
+  });
   beforeEach(() => emulators.resetCalls());
 
   describe('two replicas sharing one Redis', () => {
     let first: RunningApp;
     let second: RunningApp;
     beforeAll(async () => {
-      redisCli(6379, '-n', String(SHARED_REDIS_DB), 'flushdb');
-      const env = { ...emulators.env, REDIS_URL: `redis://127.0.0.1:6379/${SHARED_REDIS_DB}` };
+      redisCli(shared.port, '-n', String(SHARED_REDIS_DB), 'flushdb');
+      const env = { ...emulators.env, REDIS_URL: shared.url(SHARED_REDIS_DB) };
       first = await startApp(env);
       second = await startApp(env);
     });
@@ -64,11 +70,11 @@ describe('shared cache in Redis (REDIS_URL)', () => {
     });
 
     it('keeps its entries in Redis with a TTL', () => {
-      const keys = redisCli(6379, '-n', String(SHARED_REDIS_DB), 'keys', '*').split('\n').filter(Boolean);
+      const keys = redisCli(shared.port, '-n', String(SHARED_REDIS_DB), 'keys', '*').split('\n').filter(Boolean);
       expect(keys.length).toBeGreaterThanOrEqual(3);
       const floodKey = keys.find((k) => k.includes('flood:'));
       expect(floodKey).toBeDefined();
-      const ttl = Number(redisCli(6379, '-n', String(SHARED_REDIS_DB), 'pttl', floodKey as string));
+      const ttl = Number(redisCli(shared.port, '-n', String(SHARED_REDIS_DB), 'pttl', floodKey as string));
       expect(ttl).toBeGreaterThan(86_000_000);
       expect(ttl).toBeLessThanOrEqual(86_400_000);
     });

@@ -1,29 +1,21 @@
 /// <reference lib="dom" />
 /**
- * CONTRACT section 1: GET /api-docs.html is a working Swagger UI over /openapi.json, under the app's own
- * Content-Security-Policy (helmet). A real browser (Debian's Chromium, driven by playwright-core; no browser
- * download) opens the page, finds the operations, runs "Try it out" on GET /flood-zone for a demo place and
- * reads the 200 answer from the page. A screenshot goes to test/artifacts/api-docs.png.
- *
- * Chromium comes from `.ci/install-browser` (apt-get install chromium). Without it this suite FAILS; it never skips.
+ * In a real browser (the headless Chromium that `npm ci` brings in @sparticuz/chromium, driven by playwright-core):
+ * - CONTRACT section 1: GET /api-docs.html is a working Swagger UI over /openapi.json, under the app's own
+ *   Content-Security-Policy (helmet). The page lists the operations, runs "Try it out" on GET /flood-zone for a
+ *   demo place and shows the 200 answer. A screenshot goes to test/artifacts/api-docs.png.
+ * - A page of another origin can call the API and read the headers it exposes (X-Request-Id, ETag, X-Cache,
+ *   Retry-After), as browsers enforce CORS.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { demoPlace } from '../emulators';
-import { startStack, type Stack } from '../support/stack';
+import { launchChromium } from '../support/browser';
+import { pointQuery, startStack, type Stack } from '../support/stack';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOT = path.resolve(__dirname, '../artifacts/api-docs.png');
 const PLACE = demoPlace('toa-baja-ae');
 
@@ -46,13 +38,7 @@ async function cspViolationEvents(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: this browser test needs Debian's Chromium. ` +
-        'Run .ci/install-browser (apt-get install -y chromium) and run the tests again.',
-    );
-  }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   stack = await startStack();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.addInitScript(() => {
@@ -159,5 +145,100 @@ describe('Swagger UI at /api-docs.html in Chromium', () => {
     expect(events.pageErrors).toEqual([]);
     expect(events.failedRequests).toEqual([]);
     expect(events.consoleErrors).toEqual([]);
+  });
+});
+
+/** A page of another origin (another loopback port) whose script calls the API, as a web app would. */
+const CALLER_PAGE = `<!DOCTYPE html>
+<html><head><title>caller</title></head><body><script>
+  // What a script of this origin can see of an API answer: the status, the body and the named headers.
+  window.callApi = async (url, headerNames) => {
+    const response = await fetch(url, { cache: 'no-store' });
+    const headers = {};
+    for (const name of headerNames) headers[name] = response.headers.get(name);
+    return { status: response.status, headers, body: await response.json() };
+  };
+</script></body></html>`;
+
+interface CrossOriginAnswer {
+  status: number;
+  headers: Record<string, string | null>;
+  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('the API called from a page of another origin', () => {
+  let callerServer: Server;
+  let callerOrigin: string;
+  let caller: Page;
+
+  beforeAll(async () => {
+    callerServer = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(CALLER_PAGE);
+    });
+    await new Promise<void>((resolve) => callerServer.listen(0, '127.0.0.1', resolve));
+    callerOrigin = `http://127.0.0.1:${(callerServer.address() as AddressInfo).port}`;
+    caller = await browser!.newPage();
+    await caller.goto(`${callerOrigin}/`);
+  });
+  afterAll(async () => {
+    await caller?.close();
+    await new Promise((resolve) => callerServer?.close(resolve));
+  });
+
+  const callApi = (pathAndQuery: string, headerNames: string[]): Promise<CrossOriginAnswer> =>
+    caller.evaluate(([url, names]) => (window as unknown as { callApi: (u: string, n: string[]) => Promise<CrossOriginAnswer> }).callApi(url, names), [
+      `${stack!.url}${pathAndQuery}`,
+      headerNames,
+    ] as const);
+
+  it('is another origin than the API', () => {
+    expect(new URL(callerOrigin).origin).not.toBe(new URL(stack!.url).origin);
+  });
+
+  it('reads X-Request-Id, ETag and X-Cache of a lookup (MISS, then HIT), the ETag a direct call gets', async () => {
+    const place = demoPlace('houston-ae-floodway');
+    const names = ['x-request-id', 'etag', 'x-cache', 'x-content-type-options'];
+    const miss = await callApi(pointQuery(place), names);
+    expect(miss.status).toBe(200);
+    expect(miss.body.result.floodZone).toBe(place.expect.floodZone);
+    expect(miss.headers['x-cache']).toBe('MISS');
+    expect(miss.headers['x-request-id']).toMatch(/\S/);
+    expect(miss.headers.etag).toMatch(/^"[^"]+"$/);
+
+    const hit = await callApi(pointQuery(place), names);
+    expect(hit.headers['x-cache']).toBe('HIT');
+    expect(hit.headers['x-request-id']).toMatch(/\S/);
+    expect(hit.headers['x-request-id']).not.toBe(miss.headers['x-request-id']);
+
+    const direct = await fetch(`${stack!.url}${pointQuery(place)}`);
+    expect(direct.status).toBe(200);
+    expect(hit.headers.etag).toBe(direct.headers.get('etag'));
+    expect(miss.headers.etag).toBe(direct.headers.get('etag'));
+    // The browser really enforces CORS: a header the API sends but does not expose stays unreadable.
+    expect(direct.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(hit.headers['x-content-type-options']).toBeNull();
+  });
+
+  it("reads a 400 answer's X-Request-Id, the one in its body", async () => {
+    const bad = await callApi('/flood-zone?lat=abc&lon=-95.3', ['x-request-id']);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('INVALID_PARAMETERS');
+    expect(bad.headers['x-request-id']).toMatch(/\S/);
+    expect(bad.headers['x-request-id']).toBe(bad.body.requestId);
+  });
+
+  it("reads a 502 answer's Retry-After and X-Request-Id while FEMA fails", async () => {
+    const place = demoPlace('sacramento-d');
+    stack!.emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: 'Flood Hazard Zones' });
+    try {
+      const failed = await callApi(pointQuery(place), ['retry-after', 'x-request-id']);
+      expect(failed.status).toBe(502);
+      expect(failed.body).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstream: 'flood_data' });
+      expect(failed.headers['retry-after']).toBe('5');
+      expect(failed.headers['x-request-id']).toBe(failed.body.requestId);
+    } finally {
+      stack!.emulators.nfhl.clearFaults();
+    }
   });
 });

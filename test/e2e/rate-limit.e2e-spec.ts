@@ -1,17 +1,22 @@
 import { demoPlace, RunningEmulators, startEmulators } from '../emulators';
 import { apiGet } from '../support/api-client';
 import { RunningApp, startApp } from '../support/app-harness';
-import { closedPort, redisCli } from '../support/redis-server';
+import { closedPort, redisCli, SharedRedis, sharedRedis } from '../support/redis-server';
 
 const SHARED_REDIS_DB = 8;
 const lookup = `/flood-zone?lat=${demoPlace('dc-white-house-ae').lat}&lon=${demoPlace('dc-white-house-ae').lon}`;
 
 describe('rate limiting (RATE_LIMIT_PER_MINUTE)', () => {
   let emulators: RunningEmulators;
+  let shared: SharedRedis;
   beforeAll(async () => {
     emulators = await startEmulators();
+    shared = await sharedRedis();
   });
-  afterAll(() => emulators.close());
+  afterAll(async () => {
+    await emulators.close();
+    await shared?.close();
+  });
 
   describe('three lookups a minute per client', () => {
     let service: RunningApp;
@@ -69,8 +74,8 @@ describe('rate limiting (RATE_LIMIT_PER_MINUTE)', () => {
   });
 
   it('shares counts between replicas through Redis', async () => {
-    redisCli(6379, '-n', String(SHARED_REDIS_DB), 'flushdb');
-    const env = { ...emulators.env, RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: `redis://127.0.0.1:6379/${SHARED_REDIS_DB}` };
+    redisCli(shared.port, '-n', String(SHARED_REDIS_DB), 'flushdb');
+    const env = { ...emulators.env, RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: shared.url(SHARED_REDIS_DB) };
     const first = await startApp(env);
     const second = await startApp(env);
     try {

@@ -266,9 +266,8 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
       status: 200,
       contentType: 'text/plain',
       headers: { 'Content-Disposition': 'attachment; filename=GeocodeResults.csv' },
-      // ISO-8859-1 bytes, as the real service writes. TEMPORARY cast until emulator-core's Answer.body takes a
-      // Buffer (the server already sends one as is): then drop `as unknown as string`.
-      body: Buffer.from(stringify(out, { quoted: true, quoted_empty: true }), 'latin1') as unknown as string,
+      // ISO-8859-1 bytes, as the real service writes.
+      body: Buffer.from(stringify(out, { quoted: true, quoted_empty: true }), 'latin1'),
     };
   }
 

@@ -1,9 +1,12 @@
 /**
- * What both upstream emulators share: a real HTTP/1.1 server on loopback (keep-alive), on-demand fault
- * injection, a global latency, and a log of every call received.
+ * What every upstream emulator shares: a real HTTP/1.1 server on loopback (keep-alive), on-demand fault
+ * injection, a global latency, a log of every call received, and a control endpoint under `/_emulator` on the
+ * same port, so faults can be set by hand (curl) while the service runs in offline mode.
  */
+import Ajv from 'ajv';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { haversineMeters, type Position } from './geometry';
 
 export type FaultKind =
   /** Wait `ms`, then answer normally (stacks with other faults). */
@@ -25,14 +28,37 @@ export type FaultKind =
   /** HTTP 200 with `{}`. */
   | 'empty-object';
 
+/** Every fault kind once (the type checker makes sure none is missing), for checking faults sent as JSON. */
+const FAULT_KINDS: Record<FaultKind, true> = {
+  delay: true,
+  reset: true,
+  'http-status': true,
+  html: true,
+  'malformed-json': true,
+  'arcgis-error': true,
+  'errors-array': true,
+  'layer-error': true,
+  'empty-object': true,
+};
+
+/** Queries whose point geometry lies within `withinM` metres (default 50) of `near` ([lon, lat]). */
+export interface FaultPlace {
+  near: Position;
+  withinM?: number;
+}
+
+/** `withinM` of a FaultPlace that gives none. */
+export const DEFAULT_FAULT_RADIUS_M = 50;
+
 /**
  * Which calls a fault applies to:
  * - a number: an ArcGIS layer id (as requested, after any `layerIds` moves);
  * - a string: an endpoint (`root`, `layer`, `query` for ArcGIS; `onelineaddress`, `coordinates`,
  *   `locations/onelineaddress`, `benchmarks`, `vintages` for Census) or an ArcGIS layer name ("Flood Hazard Zones");
- * - a predicate over the call record; or an array of any of these (any may match).
+ * - a place (`{ near: [lon, lat], withinM }`): queries whose point geometry is that close;
+ * - a predicate over the call record; or an array of any of these but predicates (any may match).
  */
-export type FaultMatch = number | string | ((call: CallRecord) => boolean) | Array<number | string>;
+export type FaultMatch = number | string | FaultPlace | ((call: CallRecord) => boolean) | Array<number | string | FaultPlace>;
 
 export interface Fault {
   kind: FaultKind;
@@ -77,6 +103,8 @@ export interface CallRecord {
   layerName?: string;
   /** Query parameters (and, for ArcGIS POST, form parameters). */
   query: Record<string, string>;
+  /** The query's point geometry as [lon, lat] (WGS84), when it has one; what a `near` fault matches. */
+  point?: Position;
   /** Date.now() at arrival. */
   at: number;
   /** The fault kind applied to this call, if any. */
@@ -101,7 +129,8 @@ export interface EmulatorOptions {
 export interface Answer {
   status: number;
   contentType: string;
-  body: string;
+  /** A string is sent as UTF-8, a Buffer as is (Census batch answers are ISO-8859-1). */
+  body: string | Buffer;
   headers?: Record<string, string>;
 }
 
@@ -110,6 +139,79 @@ export interface RequestContext {
   params: Record<string, string>;
   /** The non-delay fault being applied (the handler may shape its answer by it, e.g. layer-error). */
   fault?: ActiveFault;
+  /** POST: the raw request body (e.g. a multipart upload), whatever its type; urlencoded forms are also in `params`. */
+  body?: Buffer;
+  /** POST: the request's Content-Type header, as sent. */
+  contentType?: string;
+}
+
+/** The reserved path of the control endpoint on every emulator port; calls to it are never logged or faulted. */
+export const CONTROL_PATH = '/_emulator';
+
+const MATCH_ITEM_SCHEMA = {
+  anyOf: [
+    { type: 'integer' },
+    { type: 'string', minLength: 1 },
+    {
+      type: 'object',
+      required: ['near'],
+      additionalProperties: false,
+      properties: {
+        near: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
+        withinM: { type: 'number', exclusiveMinimum: 0 },
+      },
+    },
+  ],
+};
+const TEXT_LIST = { type: 'array', items: { type: 'string' } };
+
+/** A fault as JSON (control endpoint, EMULATOR_FAULTS, --fault): the `Fault` shape without predicates. */
+const FAULT_SCHEMA = {
+  type: 'object',
+  required: ['kind'],
+  additionalProperties: false,
+  properties: {
+    kind: { enum: Object.keys(FAULT_KINDS) },
+    times: { type: 'integer', minimum: 1 },
+    match: { anyOf: [MATCH_ITEM_SCHEMA, { type: 'array', items: MATCH_ITEM_SCHEMA, minItems: 1 }] },
+    ms: { type: 'number', minimum: 0 },
+    status: { type: 'integer', minimum: 100, maximum: 599 },
+    body: { type: ['string', 'object'] },
+    contentType: { type: 'string' },
+    code: { type: 'integer' },
+    message: { type: 'string' },
+    details: TEXT_LIST,
+    errors: TEXT_LIST,
+    layers: TEXT_LIST,
+  },
+};
+const isFault = new Ajv({ allErrors: true, allowUnionTypes: true }).compile<Fault>(FAULT_SCHEMA);
+
+/** One fault or a list of them, as JSON sends them; throws a readable message naming what is wrong. */
+export function parseFaults(value: unknown): Fault[] {
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  return list.map((fault, index) => {
+    if (isFault(fault)) return fault;
+    const problems = (isFault.errors ?? []).map((e) => {
+      const detail =
+        'allowedValues' in e.params
+          ? ` (${(e.params.allowedValues as string[]).join(', ')})`
+          : 'additionalProperty' in e.params
+            ? ` ("${e.params.additionalProperty as string}")`
+            : '';
+      return `${e.instancePath.slice(1) || 'the fault'} ${e.message}${detail}`;
+    });
+    const which = Array.isArray(value) ? `fault ${index + 1}` : 'the fault';
+    throw new Error(`${which} is not valid: ${[...new Set(problems)].join('; ')}`);
+  });
+}
+
+/** Faults as JSON: unlimited `remaining` shows as null, a predicate as "(predicate)". */
+function faultsAsJson(faults: readonly ActiveFault[]): unknown {
+  return JSON.parse(JSON.stringify(faults, (_key, value: unknown) => {
+    if (typeof value === 'function') return '(predicate)';
+    return value === Infinity ? null : value;
+  }));
 }
 
 export function jsonAnswer(value: unknown, status = 200, contentType = 'application/json;charset=UTF-8', pretty = false): Answer {
@@ -129,6 +231,8 @@ export abstract class UpstreamEmulator {
   baseUrl = '';
   /** http://127.0.0.1:PORT */
   origin = '';
+  /** http://127.0.0.1:PORT/_emulator: faults, latency and call counts over HTTP. */
+  controlUrl = '';
   port = 0;
   /** Every call since start / resetCalls(), up to callLogLimit. */
   readonly calls: CallRecord[] = [];
@@ -175,6 +279,7 @@ export abstract class UpstreamEmulator {
     const hostForUrl = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     this.origin = `http://${hostForUrl}:${this.port}`;
     this.baseUrl = `${this.origin}${this.basePath}`;
+    this.controlUrl = `${this.origin}${CONTROL_PATH}`;
   }
 
   /** Stops listening and destroys every open (keep-alive) connection and pending delay. */
@@ -248,6 +353,10 @@ export abstract class UpstreamEmulator {
   protected acceptsPostForm(): boolean {
     return false;
   }
+  /** The request's point geometry as [lon, lat] in WGS84, if the protocol carries one (for `near` faults). */
+  protected queryPoint(_params: Record<string, string>): Position | undefined {
+    return undefined;
+  }
 
   // ----- machinery -----
 
@@ -265,36 +374,49 @@ export abstract class UpstreamEmulator {
   private faultMatches(fault: ActiveFault, call: CallRecord): boolean {
     const m = fault.match;
     if (m === undefined) return true;
-    const one = (x: number | string): boolean =>
-      typeof x === 'number' ? call.layerId === x : call.endpoint === x || call.layerName === x || this.matchesName(x, call);
+    const one = (x: number | string | FaultPlace): boolean => {
+      if (typeof x === 'number') return call.layerId === x;
+      if (typeof x === 'string') return call.endpoint === x || call.layerName === x || this.matchesName(x, call);
+      const [lon, lat] = x.near;
+      return call.point !== undefined && haversineMeters(lat, lon, call.point[1], call.point[0]) <= (x.withinM ?? DEFAULT_FAULT_RADIUS_M);
+    };
     if (typeof m === 'function') return m(call);
     if (Array.isArray(m)) return m.some(one);
     return one(m);
   }
 
-  private async readForm(req: http.IncomingMessage): Promise<Record<string, string>> {
+  private async readBody(req: http.IncomingMessage): Promise<Buffer> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    return Object.fromEntries(new URLSearchParams(text));
+    return Buffer.concat(chunks);
   }
 
   private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://emulator');
+    const path = url.pathname;
+    if (path === CONTROL_PATH || path.startsWith(`${CONTROL_PATH}/`)) {
+      await this.control(req, res, path.slice(CONTROL_PATH.length).replace(/\/+$/, ''));
+      return;
+    }
     const params: Record<string, string> = {};
     for (const [k, v] of url.searchParams) if (!(k in params)) params[k] = v;
-    if (req.method === 'POST' && this.acceptsPostForm()) {
-      const form = await this.readForm(req);
-      for (const [k, v] of Object.entries(form)) if (!(k in params)) params[k] = v;
+    let body: Buffer | undefined;
+    const contentType = req.headers['content-type'];
+    if (req.method === 'POST') {
+      body = await this.readBody(req);
+      // A form without a Content-Type is read as urlencoded, as ArcGIS Server does.
+      if (this.acceptsPostForm() && (contentType === undefined || /^application\/x-www-form-urlencoded\b/i.test(contentType))) {
+        for (const [k, v] of new URLSearchParams(body.toString('utf8'))) if (!(k in params)) params[k] = v;
+      }
     } else {
       req.resume();
     }
-    const path = url.pathname;
     let subPath: string | null = null;
     if (path === this.basePath || path === `${this.basePath}/`) subPath = '';
     else if (path.startsWith(`${this.basePath}/`)) subPath = path.slice(this.basePath.length + 1).replace(/\/+$/, '');
     const described = subPath === null ? { endpoint: 'unknown' } : this.describe(subPath, params);
-    const call: CallRecord = { method: req.method ?? 'GET', path, ...described, query: params, at: Date.now() };
+    const point = subPath === null ? undefined : this.queryPoint(params);
+    const call: CallRecord = { method: req.method ?? 'GET', path, ...described, query: params, ...(point ? { point } : {}), at: Date.now() };
     this.totalCalls += 1;
     this.calls.push(call);
     if (this.calls.length > this.callLogLimit) this.calls.splice(0, this.calls.length - this.callLogLimit);
@@ -342,8 +464,8 @@ export abstract class UpstreamEmulator {
         break;
       }
       case 'malformed-json': {
-        const real = this.answer({ call, params }, subPath);
-        const cut = real.body.slice(0, Math.max(1, Math.floor(real.body.length / 2)));
+        const real = this.answer({ call, params, body, contentType }, subPath).body.toString();
+        const cut = real.slice(0, Math.max(1, Math.floor(real.length / 2)));
         answer = { status: 200, contentType: 'application/json;charset=UTF-8', body: cut.startsWith('{') ? cut : `{"result":${cut}` };
         break;
       }
@@ -361,7 +483,7 @@ export abstract class UpstreamEmulator {
         answer = jsonAnswer({});
         break;
       default:
-        answer = this.answer({ call, params, fault }, subPath);
+        answer = this.answer({ call, params, fault, body, contentType }, subPath);
     }
     if (req.method === 'HEAD') answer = { ...answer, body: '' };
     res.writeHead(answer.status, {
@@ -370,6 +492,95 @@ export abstract class UpstreamEmulator {
       ...answer.headers,
     });
     res.end(answer.body);
+  }
+
+  // ----- control endpoint -----
+
+  /** `/_emulator` (route '') and below: read and change faults and latency; never logged as a call. */
+  private async control(req: http.IncomingMessage, res: http.ServerResponse, route: string): Promise<void> {
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+      const text = `${JSON.stringify(value, null, 2)}\n`;
+      res.writeHead(status, { 'Content-Type': 'application/json;charset=UTF-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+      res.end(text);
+    };
+    const method = req.method ?? 'GET';
+    const allowed: Record<string, string[]> = { '': ['GET'], '/faults': ['POST', 'DELETE'], '/latency': ['PUT'], '/calls': ['DELETE'] };
+    const faultId = /^\/faults\/(\d+)$/.exec(route);
+    const methods = faultId ? ['DELETE'] : allowed[route];
+    if (!methods) {
+      req.resume();
+      send(404, { error: `no control route ${CONTROL_PATH}${route}; see GET ${CONTROL_PATH}` });
+      return;
+    }
+    if (!methods.includes(method)) {
+      req.resume();
+      send(405, { error: `${method} is not allowed on ${CONTROL_PATH}${route}` }, { Allow: methods.join(', ') });
+      return;
+    }
+    let input: unknown;
+    if (method === 'POST' || method === 'PUT') {
+      try {
+        input = JSON.parse((await this.readBody(req)).toString('utf8'));
+      } catch {
+        send(400, { error: 'the body must be JSON' });
+        return;
+      }
+    } else {
+      req.resume();
+    }
+
+    if (faultId) {
+      const fault = this.activeFaults.find((f) => f.id === Number(faultId[1]));
+      if (!fault) send(404, { error: `no active fault ${faultId[1]}` });
+      else {
+        this.removeFault(fault);
+        send(200, { removed: faultsAsJson([fault]) });
+      }
+    } else if (route === '') {
+      send(200, this.controlStatus());
+    } else if (route === '/faults' && method === 'POST') {
+      let faults: Fault[];
+      try {
+        faults = parseFaults(input);
+      } catch (error) {
+        send(400, { error: (error as Error).message });
+        return;
+      }
+      send(201, { added: faultsAsJson(faults.map((f) => this.injectFault(f))) });
+    } else if (route === '/faults') {
+      const cleared = this.activeFaults.length;
+      this.clearFaults();
+      send(200, { cleared });
+    } else if (route === '/latency') {
+      const ms = (input as { ms?: unknown } | null)?.ms;
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+        send(400, { error: 'send {"ms": N} with N a number of milliseconds >= 0' });
+        return;
+      }
+      this.setLatency(ms);
+      send(200, { latencyMs: this.latency });
+    } else {
+      this.resetCalls();
+      send(200, { calls: 0 });
+    }
+  }
+
+  /** What GET /_emulator shows: where it serves, the latency, the active faults and the calls received. */
+  private controlStatus(): Record<string, unknown> {
+    const byEndpoint: Record<string, number> = {};
+    const byLayer: Record<string, number> = {};
+    let faulted = 0;
+    for (const call of this.calls) {
+      byEndpoint[call.endpoint] = (byEndpoint[call.endpoint] ?? 0) + 1;
+      if (call.layerName !== undefined) byLayer[call.layerName] = (byLayer[call.layerName] ?? 0) + 1;
+      if (call.fault !== undefined) faulted += 1;
+    }
+    return {
+      baseUrl: this.baseUrl,
+      latencyMs: this.latency,
+      faults: faultsAsJson(this.activeFaults),
+      calls: { total: this.totalCalls, byEndpoint, byLayer, faulted },
+    };
   }
 }
 
