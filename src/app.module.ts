@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { LoggerModule } from 'nestjs-pino';
 import type { AppConfig } from './config/app-config';
-import { requestLogOptions } from './common/request-log';
+import { BatchModule } from './batch/batch.module';
+import { ServiceLog } from './common/request-log';
 import { HealthModule } from './health/health.module';
 import { LookupModule } from './lookup/lookup.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -16,12 +16,13 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => ({ ...config })] }),
-        LoggerModule.forRoot(requestLogOptions(config.LOG_LEVEL)),
         MetricsModule,
         HealthModule,
         LookupModule,
+        BatchModule,
         RateLimitModule.forRoot(config),
       ],
+      providers: [{ provide: ServiceLog, useValue: new ServiceLog(config.LOG_LEVEL) }],
     };
   }
 }

@@ -1,0 +1,121 @@
+import type { CachePolicy, CacheRead } from '../cache/lookup-cache';
+import type { BatchAddress, BatchGeocode, BatchGeocoder } from '../geocoding/census-batch-geocoder';
+import type { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
+import { BatchAddresses } from './batch-addresses';
+import type { BatchMemo } from './batch-memo';
+
+const match = (county: string | null, countyFips: string | null = '22071'): AddressMatch => ({
+  matchedAddress: '1 MAIN ST, TOWN, LA, 70112',
+  lat: 29.95,
+  lon: -90.07,
+  county,
+  countyFips,
+  zip: '70112',
+});
+
+/** A batch geocoder answering each address by a rule, and recording every call. */
+function fakeBatchGeocoder(answer: (address: string) => BatchGeocode | undefined) {
+  const calls: BatchAddress[][] = [];
+  const geocoder = {
+    geocodeBatch: async (rows: readonly BatchAddress[]) => {
+      calls.push([...rows]);
+      return new Map(rows.flatMap((row) => {
+        const geocode = answer(row.address);
+        return geocode ? [[row.id, geocode] as const] : [];
+      }));
+    },
+  } as unknown as BatchGeocoder;
+  return { geocoder, calls };
+}
+
+function fakeGeocoder(place: PlaceArea = { county: 'Orleans Parish', countyFips: '22071', zip: '70112' }) {
+  const oneLine: string[] = [];
+  const points: number[] = [];
+  const geocoder = {
+    geocodeAddress: async (address: string) => {
+      oneLine.push(address);
+      return [match('From One Line')];
+    },
+    describePoint: async () => {
+      points.push(1);
+      return place;
+    },
+  } as unknown as Geocoder;
+  return { geocoder, oneLine, points };
+}
+
+/** A memo that just loads (the real one is tested through the batch end to end). */
+const passThroughMemo = {
+  getOrLoad: async <T>(_name: string, _key: string, _policy: CachePolicy<T>, load: () => Promise<T>): Promise<CacheRead<T>> => ({
+    status: 'MISS',
+    entry: { value: await load(), storedAt: 0, freshUntil: 0 },
+  }),
+} as unknown as BatchMemo;
+
+function batchAddresses(addresses: string[], batchGeocoder: BatchGeocoder, geocoder: Geocoder) {
+  return new BatchAddresses(addresses, {
+    batchGeocoder,
+    geocoder,
+    memo: passThroughMemo,
+    geocodePolicy: { ttlSeconds: 0, staleIfErrorSeconds: 0 },
+    deadlineMs: 1000,
+    cancelled: new AbortController().signal,
+  });
+}
+
+const deadline = new AbortController().signal;
+
+describe('BatchAddresses', () => {
+  it('sends the distinct addresses (normalised) in chunks of at most 1,000, each once, asked for as rows reach it and one ahead', async () => {
+    const addresses = Array.from({ length: 2500 }, (_, i) => `${i} Main St`);
+    const { geocoder: batch, calls } = fakeBatchGeocoder(() => ({ kind: 'match', match: match('Orleans Parish') }));
+    const book = batchAddresses([...addresses, ' 0  MAIN st '], batch, fakeGeocoder().geocoder);
+    await book.ready(addresses[0]);
+    expect(calls.map((rows) => rows.length)).toEqual([1000, 1000]);
+    await book.ready(addresses[1]);
+    await book.ready(addresses[2400]);
+    expect(calls.map((rows) => rows.length)).toEqual([1000, 1000, 500]);
+    expect(new Set(calls.flat().map((row) => row.id)).size).toBe(2500);
+  });
+
+  it('gives a Match as it is, without a one-line call', async () => {
+    const { geocoder: batch } = fakeBatchGeocoder(() => ({ kind: 'match', match: match('Orleans Parish') }));
+    const { geocoder, oneLine } = fakeGeocoder();
+    const book = batchAddresses(['1 Main St'], batch, geocoder);
+    await book.ready('1 Main St');
+    expect(await book.geocode('1 Main St', deadline)).toEqual([match('Orleans Parish')]);
+    expect(oneLine).toEqual([]);
+  });
+
+  it.each<[string, BatchGeocode | undefined]>([
+    ['No_Match', { kind: 'no_match' }],
+    ['Tie', { kind: 'tie' }],
+    ['failed', { kind: 'failed' }],
+    ['missing from the answer', undefined],
+  ])('looks up a %s row with the one-line geocoder', async (_what, answer) => {
+    const { geocoder: batch } = fakeBatchGeocoder(() => answer);
+    const { geocoder, oneLine } = fakeGeocoder();
+    const book = batchAddresses(['1 Main St'], batch, geocoder);
+    await book.ready('1 Main St');
+    expect(await book.geocode('1 Main St', deadline)).toEqual([match('From One Line')]);
+    expect(oneLine).toEqual(['1 Main St']);
+  });
+
+  it('treats a batch call that throws as a chunk of failed rows', async () => {
+    const batch = { geocodeBatch: () => Promise.reject(new Error('boom')) } as unknown as BatchGeocoder;
+    const { geocoder, oneLine } = fakeGeocoder();
+    const book = batchAddresses(['1 Main St'], batch, geocoder);
+    await book.ready('1 Main St');
+    expect(await book.geocode('1 Main St', deadline)).toEqual([match('From One Line')]);
+    expect(oneLine).toEqual(['1 Main St']);
+  });
+
+  it('names the county by the point when the shipped table has no name for its FIPS code', async () => {
+    const { geocoder: batch } = fakeBatchGeocoder(() => ({ kind: 'match', match: match(null) }));
+    const { geocoder, points } = fakeGeocoder({ county: 'New County', countyFips: '22071', zip: null });
+    const book = batchAddresses(['1 Main St'], batch, geocoder);
+    await book.ready('1 Main St');
+    expect(await book.geocode('1 Main St', deadline)).toEqual([match('New County')]);
+    expect(points.length).toBe(1);
+  });
+});

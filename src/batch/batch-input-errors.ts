@@ -1,0 +1,10 @@
+import { ApiError } from '../common/api-error';
+
+/** A body that cannot be read as a batch (CONTRACT section 12); the message says where. */
+export const invalidBatch = (message: string) => new ApiError(400, 'INVALID_BATCH', message);
+
+export const tooManyRows = (maxRows: number) =>
+  new ApiError(413, 'BATCH_TOO_LARGE', `A batch holds at most ${maxRows} locations; split it into several requests.`);
+
+export const bodyTooLarge = (maxBytes: number) =>
+  new ApiError(413, 'BATCH_TOO_LARGE', `A batch body holds at most ${maxBytes} bytes; split it into several requests.`);

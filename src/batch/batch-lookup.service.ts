@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { CachePolicy } from '../cache/lookup-cache';
+import { LookupCache } from '../cache/lookup-cache';
+import { CoastalBarrierSource } from '../coastal-barrier/coastal-barrier-source';
+import { asBatchWork } from '../common/upstream/resilient-upstream';
+import type { AppConfig } from '../config/app-config';
+import { ComingMapsSource, FloodHazardSource } from '../flood-hazard/flood-hazard-source';
+import { BatchGeocoder } from '../geocoding/census-batch-geocoder';
+import { Geocoder } from '../geocoding/geocoder';
+import type { LookupOptions } from '../lookup/dto/flood-zone-query.pipe';
+import { LookupService } from '../lookup/lookup.service';
+import { BatchAddresses } from './batch-addresses';
+import { BatchCancelledError, BatchMemo } from './batch-memo';
+import { readBatchRow } from './batch-row';
+import { inInputOrder, OrderLimits } from './input-order';
+import type { RowAnswer } from './row-answer';
+import { errorAnswer } from './row-error';
+
+/** Finished rows waiting for a slower earlier one: bounds the memory a batch holds for ordering. */
+const ROWS_AHEAD = 1024;
+
+/**
+ * The POST /flood-zone/batch use case: every row answered exactly as GET /flood-zone answers it (the same
+ * lookup, cache, single-flight and resilience policies), each distinct piece looked up once per batch,
+ * addresses geocoded by the Census batch geocoder, and the answers handed out in input order as they finish.
+ */
+@Injectable()
+export class BatchLookupService {
+  private readonly limits: OrderLimits;
+  private readonly geocodePolicy: CachePolicy;
+  private readonly deadlineMs: number;
+
+  constructor(
+    private readonly floodSource: FloodHazardSource,
+    private readonly comingMaps: ComingMapsSource,
+    private readonly coastalBarriers: CoastalBarrierSource,
+    private readonly geocoder: Geocoder,
+    private readonly batchGeocoder: BatchGeocoder,
+    private readonly cache: LookupCache,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {
+    // Twice the batch's share of each upstream keeps that share busy while rows wait on each other.
+    this.limits = { running: config.get('UPSTREAM_MAX_CONCURRENCY', { infer: true }), ahead: ROWS_AHEAD };
+    this.geocodePolicy = { ttlSeconds: config.get('GEOCODE_CACHE_TTL_SECONDS', { infer: true }), staleIfErrorSeconds: 0 };
+    this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
+  }
+
+  /**
+   * Answers each of `locations` and hands the answers to `send` in input order, one at a time. All of it
+   * is batch work: its upstream calls use at most half of each upstream's concurrency. Once `cancelled` is
+   * aborted (the client is gone) no row starts and no upstream call is made for a new piece.
+   */
+  run(locations: unknown[], options: LookupOptions, requestId: string, cancelled: AbortSignal, send: (answer: RowAnswer) => Promise<void>): Promise<void> {
+    return asBatchWork(async () => {
+      const rows = locations.map((location) => readBatchRow(location, options));
+      const memo = new BatchMemo(this.cache, cancelled);
+      // The batch's own view of the lookup: the same code as GET, over the batch's memo of the shared cache
+      // (LookupService only ever calls getOrLoad, which the memo implements).
+      const lookups = new LookupService(
+        this.floodSource,
+        this.comingMaps,
+        this.coastalBarriers,
+        this.geocoder,
+        memo as unknown as LookupCache,
+        this.config,
+      );
+      const addresses = new BatchAddresses(
+        rows.flatMap(({ query }) => (query?.kind === 'address' ? [query.address] : [])),
+        { batchGeocoder: this.batchGeocoder, geocoder: this.geocoder, memo, geocodePolicy: this.geocodePolicy, deadlineMs: this.deadlineMs, cancelled },
+      );
+
+      /** A row's answer; undefined once the client is gone (nobody will read it). */
+      const answer = async (index: number): Promise<RowAnswer | undefined> => {
+        const { id, asked, query, error } = rows[index];
+        try {
+          if (!query) throw error;
+          if (query.kind === 'address') await addresses.ready(query.address);
+          const { body } = await lookups.lookup(query, addresses.geocode);
+          return { index, id, asked, status: 200, body };
+        } catch (failure) {
+          if (failure instanceof BatchCancelledError) return undefined;
+          return { index, id, asked, ...errorAnswer(failure, requestId) };
+        }
+      };
+      for await (const row of inInputOrder(rows.length, answer, this.limits, cancelled)) {
+        if (!row || cancelled.aborted) return;
+        await send(row);
+      }
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import type { Request } from 'express';
+import { ApiError } from '../common/api-error';
+import { ANSWER_FORMATS, AnswerFormat, NDJSON } from './answer-formats';
+import { readCsvLocations } from './csv-locations';
+import { readJsonLocations } from './json-locations';
+import { bufferedBody, cappedBody, discardRest } from './request-body';
+
+/** Reads a batch body's rows (400 INVALID_BATCH, 413 BATCH_TOO_LARGE), at most `maxRows` of them. */
+type LocationReader = (req: Request, maxRows: number) => Promise<unknown[]>;
+
+const READERS: Record<string, LocationReader> = {
+  'application/json': async (req, maxRows) => readJsonLocations(await bufferedBody(cappedBody(req)), maxRows),
+  'text/csv': (req, maxRows) => readCsvLocations(cappedBody(req), maxRows),
+};
+
+/** The reader for the request's Content-Type; 415 UNSUPPORTED_MEDIA_TYPE for any other. */
+export function locationReader(req: Request): LocationReader {
+  const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const reader = READERS[mediaType];
+  if (!reader) {
+    throw new ApiError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `A batch is sent as application/json ({"locations": [...]}) or text/csv (a header row naming id, address, lat, lon), not ${mediaType || 'a body without Content-Type'}.`,
+    );
+  }
+  return reader;
+}
+
+/** The rows of the body; on a whole-request error the rest of the body is read and dropped first, so the answer reaches the client. */
+export async function readLocations(req: Request, reader: LocationReader, maxRows: number): Promise<unknown[]> {
+  try {
+    return await reader(req, maxRows);
+  } catch (error) {
+    await discardRest(req);
+    throw error;
+  }
+}
+
+/** The answer format `Accept` asks for; NDJSON when it names none of them (or anything, or nothing). */
+export function answerFormat(req: Request): AnswerFormat {
+  const chosen = req.accepts(Object.keys(ANSWER_FORMATS));
+  return ANSWER_FORMATS[chosen || NDJSON];
+}

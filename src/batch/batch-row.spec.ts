@@ -1,0 +1,52 @@
+import { decimalText, readBatchRow } from './batch-row';
+
+const options = { include: new Set<never>(), radiusM: 500 };
+
+describe('decimalText', () => {
+  it.each([
+    [29.9, '29.9'],
+    [-90.0715, '-90.0715'],
+    [0, '0'],
+    [1e-7, '0.0000001'],
+    [-1.5e-7, '-0.00000015'],
+    [1e21, '1000000000000000000000'],
+    [1.25e22, '12500000000000000000000'],
+  ])('%p is %p', (value, text) => {
+    expect(decimalText(value)).toBe(text);
+  });
+});
+
+describe('readBatchRow', () => {
+  it('reads numbers as their decimal text and strings as GET parameters', () => {
+    expect(readBatchRow({ id: 'r1', lat: 29.9, lon: '-90.1' }, options)).toEqual({
+      id: 'r1',
+      asked: { lat: '29.9', lon: '-90.1' },
+      query: { kind: 'point', lat: 29.9, lon: -90.1, ...options },
+    });
+  });
+
+  it('echoes a numeric id as its text and treats null as not given', () => {
+    const row = readBatchRow({ id: 7, address: '1 Main St', lat: null, lon: null }, options);
+    expect([row.id, row.query?.kind, row.error]).toEqual(['7', 'address', undefined]);
+    expect(readBatchRow({ id: null, address: '1 Main St' }, options).id).toBeNull();
+  });
+
+  it.each([[5], ['text'], [null], [[1, 2]]])('answers an element %p that is not an object with a 400', (element) => {
+    const row = readBatchRow(element, options);
+    expect([row.id, row.error?.getStatus(), row.error?.code]).toEqual([null, 400, 'INVALID_PARAMETERS']);
+  });
+
+  it.each([[true], [{}], ['x'.repeat(129)]])('answers an id %p that is neither a short string nor a number with a 400', (id) => {
+    const row = readBatchRow({ id, lat: 1, lon: 2 }, options);
+    expect([row.id, row.error?.getStatus(), row.asked]).toEqual([null, 400, { lat: '1', lon: '2' }]);
+  });
+
+  it('applies the GET rules in their order: a row is its own 400 or 422', () => {
+    expect(readBatchRow({ id: 'a' }, options).error?.getStatus()).toBe(400);
+    expect(readBatchRow({ address: 'x', lat: 1 }, options).error?.getStatus()).toBe(400);
+    expect(readBatchRow({ lat: '1e5', lon: 2 }, options).error?.getStatus()).toBe(400);
+    expect(readBatchRow({ lat: true, lon: 2 }, options).error?.getStatus()).toBe(400);
+    expect(readBatchRow({ lat: 90.5, lon: 2 }, options).error?.code).toBe('COORDINATES_OUT_OF_RANGE');
+    expect(readBatchRow({ address: 12345 }, options).error?.getStatus()).toBe(400);
+  });
+});

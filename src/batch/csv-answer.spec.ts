@@ -1,0 +1,40 @@
+import { parse } from 'csv-parse/sync';
+import { CSV_ANSWER_COLUMNS, csvHeader, csvRow } from './csv-answer';
+import type { RowAnswer } from './row-answer';
+
+const lookup = {
+  query: { address: '1 Main St, Town', lat: null, lon: null },
+  location: { matchedAddress: '1 MAIN ST, TOWN, ST, 12345', lat: 29.9, lon: -90.1, county: 'Orleans Parish', countyFips: '22071', zip: '12345', source: 'census_geocoder' },
+  result: {
+    coverage: 'mapped', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, riskLevel: 'high', isFloodway: false,
+    staticBaseFloodElevationFt: null, estimatedBaseFloodElevation: { elevationFt: 612.4 }, verticalDatum: 'NAVD88', depthFt: null,
+    firmPanel: { panel: '22071C0230F', effectiveDate: '2016-09-30' }, community: { communityId: '225203' }, lomas: [{}, {}],
+    nearby: { sfha: { distanceM: 0 } }, mapChange: { status: 'preliminary', floodZone: 'VE' }, coastalBarrier: null,
+    unavailable: ['community', 'lomrs'],
+  },
+  retrievedAt: '2026-11-22T10:00:00.000Z',
+};
+
+const cells = (line: string) => parse(line)[0] as string[];
+
+describe('the CSV answer', () => {
+  it('has the contract header', () => {
+    expect(csvHeader()).toBe(`${CSV_ANSWER_COLUMNS.join(',')}\n`);
+    expect(CSV_ANSWER_COLUMNS.length).toBe(33);
+  });
+
+  it('writes a 200 row: booleans as words, nulls empty, parts summarised, unavailable joined by ;', () => {
+    const row = { index: 3, id: 'r4', status: 200, body: lookup, asked: { address: '1 Main St, Town' } } as unknown as RowAnswer;
+    expect(cells(csvRow(row))).toEqual([
+      '3', 'r4', '200', '', '1 Main St, Town', '', '',
+      '1 MAIN ST, TOWN, ST, 12345', '29.9', '-90.1', 'Orleans Parish', '22071', '12345',
+      'mapped', 'AE', '', 'true', 'high', 'false', '', '612.4', 'NAVD88', '',
+      '22071C0230F', '2016-09-30', '225203', '2', '0', 'preliminary', 'VE', '', 'community;lomrs', '2026-11-22T10:00:00.000Z',
+    ]);
+  });
+
+  it('writes an error row with its index, id, status, code and query only', () => {
+    const row = { index: 0, id: null, status: 422, body: { code: 'COORDINATES_OUT_OF_RANGE' }, asked: { lat: '91', lon: '0' } } as unknown as RowAnswer;
+    expect(cells(csvRow(row))).toEqual(['0', '', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', '0', ...Array(26).fill('')]);
+  });
+});

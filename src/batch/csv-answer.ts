@@ -1,0 +1,52 @@
+import { stringify } from 'csv-stringify/sync';
+import type { ErrorEnvelope } from '../common/error-envelope';
+import type { FloodZoneLookup } from '../lookup/flood-zone-lookup';
+import { isLookup, RowAnswer } from './row-answer';
+
+type Cell = string | number | boolean | null | undefined;
+
+/** The columns of the CSV answer, in CONTRACT section 12 order, each read from a row's answer. */
+const COLUMNS: Array<[string, (lookup: FloodZoneLookup) => Cell]> = [
+  ['matched_address', (b) => b.location.matchedAddress],
+  ['lat', (b) => b.location.lat],
+  ['lon', (b) => b.location.lon],
+  ['county', (b) => b.location.county],
+  ['county_fips', (b) => b.location.countyFips],
+  ['zip', (b) => b.location.zip],
+  ['coverage', (b) => b.result.coverage],
+  ['flood_zone', (b) => b.result.floodZone],
+  ['zone_subtype', (b) => b.result.zoneSubtype],
+  ['in_sfha', (b) => b.result.inSpecialFloodHazardArea],
+  ['risk_level', (b) => b.result.riskLevel],
+  ['is_floodway', (b) => b.result.isFloodway],
+  ['static_bfe_ft', (b) => b.result.staticBaseFloodElevationFt],
+  ['estimated_bfe_ft', (b) => b.result.estimatedBaseFloodElevation?.elevationFt],
+  // The governing zone's datum (the estimate, when there is one, states its own in the JSON answers).
+  ['vertical_datum', (b) => b.result.verticalDatum],
+  ['depth_ft', (b) => b.result.depthFt],
+  ['firm_panel', (b) => b.result.firmPanel?.panel],
+  ['firm_effective_date', (b) => b.result.firmPanel?.effectiveDate],
+  ['community_id', (b) => b.result.community?.communityId],
+  ['loma_count', (b) => b.result.lomas?.length],
+  ['nearest_sfha_m', (b) => b.result.nearby?.sfha?.distanceM],
+  ['map_change_status', (b) => b.result.mapChange?.status],
+  ['map_change_zone', (b) => b.result.mapChange?.floodZone],
+  ['cbrs_status', (b) => b.result.coastalBarrier?.status],
+  ['unavailable', (b) => b.result.unavailable.join(';')],
+  ['retrieved_at', (b) => b.retrievedAt],
+];
+
+export const CSV_ANSWER_COLUMNS = ['index', 'id', 'status', 'error_code', 'query_address', 'query_lat', 'query_lon', ...COLUMNS.map(([name]) => name)];
+
+/** Booleans as words, null as an empty cell (csv-stringify's defaults are "1" and "" for booleans). */
+const CAST = { boolean: (value: boolean) => (value ? 'true' : 'false') };
+
+export const csvHeader = (): string => stringify([CSV_ANSWER_COLUMNS]);
+
+/** One row of the CSV answer: an error row fills only its index, id, status, code and the query it has. */
+export function csvRow(answer: RowAnswer): string {
+  const { index, id, status, asked } = answer;
+  const known: Cell[] = [index, id, status, isLookup(answer) ? null : (answer.body as ErrorEnvelope).code, asked.address, asked.lat, asked.lon];
+  const rest = COLUMNS.map(([, read]) => (isLookup(answer) ? read(answer.body) : null));
+  return stringify([[...known, ...rest].map((cell) => cell ?? null)], { cast: CAST });
+}

@@ -1,0 +1,25 @@
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ErrorEnvelopeDto, FloodZoneLookupDto } from '../../lookup/dto/flood-zone-response.dto';
+
+/** One row's answer: an NDJSON line, or an element of `results` (CONTRACT section 12). */
+export class BatchRowAnswerDto {
+  @ApiProperty({ description: 'Position of the row in the request, from 0.', example: 0 })
+  index: number;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The row\'s id as sent (a number as its text); null when none was given or it was unusable.', example: 'r1' })
+  id: string | null;
+
+  @ApiProperty({ description: 'The status GET /flood-zone gives for this row: 200, 400, 404, 422 or 502.', example: 200 })
+  status: number;
+
+  @ApiProperty({
+    oneOf: [{ $ref: getSchemaPath(FloodZoneLookupDto) }, { $ref: getSchemaPath(ErrorEnvelopeDto) }],
+    description: 'The body GET /flood-zone gives for this row: the lookup answer (200) or the error envelope.',
+  })
+  body: FloodZoneLookupDto | ErrorEnvelopeDto;
+}
+
+export class BatchAnswerDto {
+  @ApiProperty({ type: [BatchRowAnswerDto], description: 'One answer per location, in input order.' })
+  results: BatchRowAnswerDto[];
+}

@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ID_MAX_LENGTH } from '../batch-row';
+
+/** One location of a JSON batch: the GET /flood-zone parameters, checked by the same rules, plus an id. */
+export class BatchLocationDto {
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string', maxLength: ID_MAX_LENGTH }, { type: 'number' }],
+    description: `Echoed back with the row's answer (a number as its text). Another type, or more than ${ID_MAX_LENGTH} characters, is that row's 400.`,
+    example: 'r1',
+  })
+  id?: string | number;
+
+  @ApiPropertyOptional({ type: String, description: 'US street address (as GET `address`). Not together with lat/lon.', example: '1600 Pennsylvania Ave NW, Washington, DC 20500' })
+  address?: string;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    description: 'Latitude, -90 to 90: a number, or text by the GET `lat` rules. Requires lon.',
+    example: 29.9511,
+  })
+  lat?: number | string;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    description: 'Longitude, -180 to 180: a number, or text by the GET `lon` rules. Requires lat.',
+    example: -90.0715,
+  })
+  lon?: number | string;
+}
+
+export class BatchRequestDto {
+  @ApiProperty({
+    type: [BatchLocationDto],
+    minItems: 1,
+    description: 'The locations, answered in this order. A malformed element is its own row\'s 400, never the whole request\'s.',
+  })
+  locations: BatchLocationDto[];
+}
+
+/** The `text/csv` body as OpenAPI shows it. */
+export const CSV_BATCH_EXAMPLE = 'id,address,lat,lon\nr1,"1600 Pennsylvania Ave NW, Washington, DC 20500",,\nr2,,29.9511,-90.0715\n';

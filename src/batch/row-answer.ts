@@ -1,0 +1,20 @@
+import type { ErrorEnvelope } from '../common/error-envelope';
+import type { FloodZoneLookup } from '../lookup/flood-zone-lookup';
+import type { AskedLocation } from './batch-row';
+
+/** One row's answer: what GET /flood-zone answers for it (status and body), where it stands and its id. */
+export interface RowAnswer {
+  index: number;
+  id: string | null;
+  status: number;
+  body: FloodZoneLookup | ErrorEnvelope;
+  /** The row's location as sent; only the CSV answer shows it (for rows without a 200 body). */
+  asked: AskedLocation;
+}
+
+export const isLookup = (answer: RowAnswer): answer is RowAnswer & { body: FloodZoneLookup } => answer.status === 200;
+
+/** The NDJSON line and JSON array element of a row (CONTRACT section 12). */
+export function rowObject({ index, id, status, body }: RowAnswer) {
+  return { index, id, status, body };
+}
