@@ -39,6 +39,12 @@ export const ENDPOINT_CATALOGUE = {
     },
     examples: LOOKUP_EXAMPLES,
   },
+  '/flood-zone/batch': {
+    method: 'POST',
+    note:
+      'Many lookups in one request: JSON {"locations": [...]} or CSV (id, address, lat, lon) in; NDJSON (default), CSV or JSON out by Accept. ' +
+      'Each row is answered as GET /flood-zone answers it, in input order, streamed as rows finish. include and radius apply to every row.',
+  },
   '/health': { method: 'GET', note: 'This status document and endpoint catalogue; the liveness probe. Never calls FEMA or Census.' },
   '/health/ready': { method: 'GET', note: 'Readiness probe: 200 {"status":"ok"} when serving, 503 {"status":"shutting_down"} while draining.' },
   '/metrics': { method: 'GET', note: 'Prometheus metrics.' },
