@@ -15,7 +15,7 @@ import { BatchCancelledError, BatchMemo } from './batch-memo';
 import { readBatchRow } from './batch-row';
 import { inInputOrder, OrderLimits } from './input-order';
 import type { RowAnswer } from './row-answer';
-import { errorAnswer } from './row-error';
+import { errorAnswerOf } from '../common/filters/api-exception.filter';
 
 /** Finished rows waiting for a slower earlier one: bounds the memory a batch holds for ordering. */
 const ROWS_AHEAD = 1024;
@@ -62,7 +62,7 @@ export class BatchLookupService {
         this.comingMaps,
         this.coastalBarriers,
         this.geocoder,
-        memo as unknown as LookupCache,
+        memo,
         this.config,
       );
       const addresses = new BatchAddresses(
@@ -80,7 +80,9 @@ export class BatchLookupService {
           return { index, id, asked, status: 200, body };
         } catch (failure) {
           if (failure instanceof BatchCancelledError) return undefined;
-          return { index, id, asked, ...errorAnswer(failure, requestId) };
+          // The very envelope GET /flood-zone would send for this row, with the batch request's id.
+          const { status, body } = errorAnswerOf(failure, { id: requestId, method: 'GET', path: '/flood-zone' });
+          return { index, id, asked, status, body };
         }
       };
       for await (const row of inInputOrder(rows.length, answer, this.limits, cancelled)) {

@@ -9,7 +9,22 @@ export interface ErrorEnvelope {
   [extra: string]: unknown;
 }
 
-/** Writes the one error body every failure uses; errors are never cached. */
+/** A failure's answer: status, envelope and extra headers, before anything is written. */
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorEnvelope;
+  headers: Record<string, string>;
+}
+
+/** Writes a prepared error answer; errors are never cached. */
+export function sendErrorAnswer(res: Response, { status, body, headers }: ErrorAnswer): void {
+  res.status(status);
+  res.setHeader('Cache-Control', 'no-store');
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.json(body);
+}
+
+/** Writes the one error body every failure uses. */
 export function sendErrorEnvelope(
   req: Request,
   res: Response,
@@ -19,9 +34,5 @@ export function sendErrorEnvelope(
   details: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): void {
-  const body: ErrorEnvelope = { error: message, statusCode: status, code, requestId: String(req.id ?? ''), ...details };
-  res.status(status);
-  res.setHeader('Cache-Control', 'no-store');
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.json(body);
+  sendErrorAnswer(res, { status, body: { error: message, statusCode: status, code, requestId: String(req.id ?? ''), ...details }, headers });
 }

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiError, UpstreamUnavailableError } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
@@ -67,7 +67,8 @@ export class LookupService {
     comingMaps: ComingMapsSource,
     coastalBarriers: CoastalBarrierSource,
     private readonly geocoder: Geocoder,
-    private readonly cache: LookupCache,
+    // Any reader of cached pieces will do: a batch passes its per-batch memo over the shared cache.
+    @Inject(LookupCache) private readonly cache: Pick<LookupCache, 'getOrLoad'>,
     config: ConfigService<AppConfig, true>,
   ) {
     this.partPolicy = {

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError, ErrorCode, UpstreamName, UpstreamUnavailableError } from '../api-error';
-import { sendErrorEnvelope } from '../error-envelope';
+import { ErrorAnswer, sendErrorAnswer } from '../error-envelope';
 
 const UPSTREAM_LABEL: Record<UpstreamName, string> = {
   flood_data: 'The FEMA flood data service (NFHL)',
@@ -20,7 +20,39 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   502: 'UPSTREAM_UNAVAILABLE',
 };
 
-/** Maps every failure to the CONTRACT section 5 envelope; upstream failures become 502, bugs a 500 without internals. */
+/**
+ * The CONTRACT section 5 answer for any failure: upstream failures become 502, bugs a 500 without
+ * internals. Pure, so a batch row gets exactly the body GET would send (`requestId` is the request's id).
+ */
+export function errorAnswerOf(exception: unknown, request: { id: string; method: string; path: string }): ErrorAnswer {
+  const answer = (status: number, code: ErrorCode, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}): ErrorAnswer => ({
+    status,
+    body: { error: message, statusCode: status, code, requestId: request.id, ...details },
+    headers,
+  });
+  if (exception instanceof UpstreamUnavailableError) {
+    return answer(
+      HttpStatus.BAD_GATEWAY,
+      'UPSTREAM_UNAVAILABLE',
+      `${UPSTREAM_LABEL[exception.upstream]} is unavailable or returned an error; no answer can be given. Retry shortly.`,
+      { upstream: exception.upstream },
+      { 'Retry-After': '5' },
+    );
+  }
+  if (exception instanceof ApiError) return answer(exception.getStatus(), exception.code, exception.message, exception.details);
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === HttpStatus.NOT_FOUND) {
+      return answer(status, 'NOT_FOUND', `No such path: ${request.method} ${request.path}. See /health for the endpoint catalogue.`);
+    }
+    const code = CODE_BY_STATUS[status];
+    if (code) return answer(status, code, plainMessage(exception));
+    if (status < 500) return answer(status === 413 || status === 415 ? status : 400, 'INVALID_PARAMETERS', plainMessage(exception));
+  }
+  return answer(HttpStatus.INTERNAL_SERVER_ERROR, 'INTERNAL_ERROR', 'Internal error. The request id identifies it in the logs.');
+}
+
+/** Sends every failure as the one error envelope (CONTRACT section 5). */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger(ApiExceptionFilter.name);
@@ -30,42 +62,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     if (res.headersSent) return;
-
+    const answer = errorAnswerOf(exception, { id: String(req.id ?? ''), method: req.method, path: req.path });
     if (exception instanceof UpstreamUnavailableError) {
       this.logger.warn({ upstream: exception.upstream, reason: exception.reason }, 'upstream unavailable');
-      sendErrorEnvelope(
-        req,
-        res,
-        HttpStatus.BAD_GATEWAY,
-        'UPSTREAM_UNAVAILABLE',
-        `${UPSTREAM_LABEL[exception.upstream]} is unavailable or returned an error; no answer can be given. Retry shortly.`,
-        { upstream: exception.upstream },
-        { 'Retry-After': '5' },
-      );
-      return;
+    } else if (answer.status === HttpStatus.INTERNAL_SERVER_ERROR) {
+      this.logger.error({ err: exception }, 'unhandled error');
     }
-    if (exception instanceof ApiError) {
-      sendErrorEnvelope(req, res, exception.getStatus(), exception.code, exception.message, exception.details);
-      return;
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      const code = CODE_BY_STATUS[status];
-      if (code && status !== HttpStatus.NOT_FOUND) {
-        sendErrorEnvelope(req, res, status, code, plainMessage(exception));
-        return;
-      }
-      if (status === HttpStatus.NOT_FOUND) {
-        sendErrorEnvelope(req, res, status, 'NOT_FOUND', `No such path: ${req.method} ${req.path}. See /health for the endpoint catalogue.`);
-        return;
-      }
-      if (status < 500) {
-        sendErrorEnvelope(req, res, status === 413 || status === 415 ? status : 400, 'INVALID_PARAMETERS', plainMessage(exception));
-        return;
-      }
-    }
-    this.logger.error({ err: exception }, 'unhandled error');
-    sendErrorEnvelope(req, res, HttpStatus.INTERNAL_SERVER_ERROR, 'INTERNAL_ERROR', 'Internal error. The request id identifies it in the logs.');
+    sendErrorAnswer(res, answer);
   }
 }
 
