@@ -45,6 +45,7 @@ export class CensusGeocoderClient extends Geocoder {
     );
   }
 
+  /** Judged by its own circuit: it fails apart from address geocoding, and "no county here" is an answer. */
   describePoint(point: GeoPoint, deadline: AbortSignal): Promise<PlaceArea> {
     return this.upstream.operation(() =>
       this.upstream.request(async (signal) => {
@@ -59,10 +60,14 @@ export class CensusGeocoderClient extends Geocoder {
           zip: text(zcta?.ZCTA5) ?? text(zcta?.GEOID),
         };
       }, deadline),
+      'geocoder_point',
     );
   }
 
-  /** The `result` object of an answer; outside coverage (404, `{}`) counts as an empty result when allowed. */
+  /**
+   * The `result` object of an answer. When `emptyOutsideCoverage`, Census's ways of saying "outside my
+   * coverage" (a 404 with any body or none, a `{}`) are an empty result (UPSTREAMS.md).
+   */
   private async result(
     path: string,
     params: Record<string, string>,
@@ -74,12 +79,13 @@ export class CensusGeocoderClient extends Geocoder {
       `${this.baseUrl}/${path}`,
       { ...params, benchmark: this.benchmark, vintage: this.vintage, format: 'json' },
       signal,
+      { notFoundIsAnswer: emptyOutsideCoverage },
     );
+    if (emptyOutsideCoverage && (status === 404 || (isRecord(body) && Object.keys(body).length === 0))) return {};
     if (isRecord(body) && Array.isArray(body.errors)) {
       throw new UpstreamFailure(`geocoder errors: ${body.errors.map(String).join('; ')}`, false);
     }
     if (isRecord(body) && isRecord(body.result) && status < 300) return body.result;
-    if (emptyOutsideCoverage && (status === 404 || (isRecord(body) && Object.keys(body).length === 0))) return {};
     throw new UpstreamFailure(`unexpected answer (HTTP ${status})`, false);
   }
 }
@@ -104,7 +110,7 @@ function toAddressMatch(match: unknown): AddressMatch {
 
 /**
  * The first record of the layer whose name contains `name` (names carry vintage prefixes that change
- * between releases). A layer that reports an error status is a transient failure, not "no county".
+ * between releases). A layer that reports an error status is the server failing (retried), not "no county".
  */
 function layerRecord(geographies: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
   const key = Object.keys(geographies).find((k) => k.includes(name));

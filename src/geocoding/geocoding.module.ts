@@ -6,7 +6,8 @@ import { Geocoder } from './geocoder';
 @Module({
   imports: [upstreamHttpModule()],
   providers: [
-    resilientUpstreamProvider(CENSUS_UPSTREAM, 'geocoder'),
+    // Address geocoding on the `geocoder` circuit, county and ZIP of a point on `geocoder_point`.
+    resilientUpstreamProvider(CENSUS_UPSTREAM, 'geocoder', ['geocoder_point']),
     CensusGeocoderClient,
     { provide: Geocoder, useExisting: CensusGeocoderClient },
   ],

@@ -1,16 +1,15 @@
-import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Res } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
-import type { ResilientUpstream } from '../common/upstream/resilient-upstream';
+import { ResilientUpstream } from '../common/upstream/resilient-upstream';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
-import { NFHL_UPSTREAM } from '../flood-hazard/nfhl.client';
-import { CENSUS_UPSTREAM } from '../geocoding/census-geocoder.client';
 import { Geocoder } from '../geocoding/geocoder';
 import { FLOOD_DATA_NAME } from '../lookup/flood-zone-lookup';
 import { DrainState } from './drain-state';
-import { EndpointDto, ReadinessDto, StatusDocumentDto } from './dto/status-document.dto';
+import { CircuitDto, EndpointDto, ReadinessDto, StatusDocumentDto } from './dto/status-document.dto';
 import {
   COVERAGE_HONESTY,
   DOCS_PATH,
@@ -21,11 +20,12 @@ import {
 } from './service-description';
 
 @ApiTags('operations')
-@ApiExtraModels(EndpointDto)
+@ApiExtraModels(EndpointDto, CircuitDto)
 @SkipThrottle()
 @Controller('health')
 export class HealthController {
   private readonly startedAt = Date.now();
+  private upstreams?: ResilientUpstream[];
 
   constructor(
     private readonly health: HealthCheckService,
@@ -33,8 +33,7 @@ export class HealthController {
     private readonly drain: DrainState,
     private readonly floodSource: FloodHazardSource,
     private readonly geocoder: Geocoder,
-    @Inject(NFHL_UPSTREAM) private readonly nfhl: ResilientUpstream,
-    @Inject(CENSUS_UPSTREAM) private readonly census: ResilientUpstream,
+    private readonly modules: ModulesContainer,
   ) {}
 
   @Get()
@@ -43,10 +42,10 @@ export class HealthController {
   @ApiOkResponse({ type: StatusDocumentDto })
   async status(): Promise<StatusDocumentDto> {
     // Circuit states are information only: an open circuit is reported, never a failed liveness.
-    const check = await this.health.check([
-      () => this.indicators.check('flood_data').up({ circuit: this.nfhl.circuitState }),
-      () => this.indicators.check('geocoder').up({ circuit: this.census.circuitState }),
-    ]);
+    const circuits = this.resilientUpstreams().flatMap((upstream) => upstream.circuitStates);
+    const check = await this.health.check(
+      circuits.map(([circuit, state]) => () => this.indicators.check(circuit).up({ circuit: state })),
+    );
     return {
       name: SERVICE_NAME,
       status: 'ok',
@@ -57,10 +56,7 @@ export class HealthController {
       dataSource: { floodData: FLOOD_DATA_NAME, floodService: this.floodSource.serviceUrl, geocoder: this.geocoder.description },
       docs: DOCS_PATH,
       uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
-      upstreams: {
-        flood_data: { circuit: String(check.details.flood_data.circuit) },
-        geocoder: { circuit: String(check.details.geocoder.circuit) },
-      },
+      upstreams: Object.fromEntries(circuits.map(([circuit]) => [circuit, { circuit: String(check.details[circuit].circuit) }])),
     };
   }
 
@@ -76,5 +72,17 @@ export class HealthController {
       return { status: 'shutting_down' };
     }
     return { status: 'ok' };
+  }
+
+  /** Every upstream's policies, found among the providers, so that a new upstream is reported without a change here. */
+  private resilientUpstreams(): ResilientUpstream[] {
+    this.upstreams ??= [
+      ...new Set(
+        [...this.modules.values()]
+          .flatMap((module) => [...module.providers.values()].map((provider) => provider.instance as unknown))
+          .filter((instance): instance is ResilientUpstream => instance instanceof ResilientUpstream),
+      ),
+    ].sort((a, b) => a.name.localeCompare(b.name));
+    return this.upstreams;
   }
 }

@@ -24,7 +24,7 @@ export const FAST_FAULTS = {
   UPSTREAM_TIMEOUT_MS: '300',
   LOOKUP_DEADLINE_MS: '1500',
   UPSTREAM_RETRIES: '1',
-  CIRCUIT_BREAKER_THRESHOLD: '1000',
+  CIRCUIT_BREAKER_MIN_CALLS: '100000',
 } as const;
 
 export async function startStack(
@@ -72,6 +72,13 @@ export const RESULT_KEYS = [
   'lomrs',
   'zonesAtPoint',
   'femaMapUrl',
+  // v1.1 (CONTRACT sections 9-11)
+  'lomas',
+  'estimatedBaseFloodElevation',
+  'nearby',
+  'mapChange',
+  'coastalBarrier',
+  'unavailable',
 ].sort();
 
 export const TOP_LEVEL_KEYS = ['query', 'location', 'result', 'source', 'retrievedAt', 'disclaimer'].sort();
@@ -88,18 +95,43 @@ export const addressQuery = (address: string) => `/flood-zone?address=${encodeUR
 export const femaMapUrlOf = (p: { lat: number; lon: number }) =>
   `https://msc.fema.gov/portal/search?AddressQuery=${p.lat}%2C${p.lon}`;
 
-/** The `result` object CONTRACT sections 3-4 require for a demo place (its `expect`, less the Census parts). */
-export function expectedResult(place: DemoPlace): Record<string, unknown> {
-  const { county: _county, countyFips: _countyFips, zcta: _zcta, ...flood } = place.expect;
+/** Opt-in parts of an answer (CONTRACT section 11 `include` items). */
+export type IncludeItem = 'nearby' | 'preliminary' | 'cbrs';
+
+/**
+ * The `result` object CONTRACT sections 3-4 and 9-11 require for a demo place (its `expect`, less the
+ * Census parts), for a lookup with these `include` items and the default radius: a part not asked for is null.
+ */
+export function expectedResult(place: DemoPlace, include: readonly IncludeItem[] = []): Record<string, unknown> {
+  const {
+    county: _county,
+    countyFips: _countyFips,
+    zcta: _zcta,
+    nearby,
+    nearbyAtOtherRadii: _otherRadii,
+    mapChange,
+    coastalBarrier,
+    estimatedBaseFloodElevation,
+    ...flood
+  } = place.expect;
   void _county;
   void _countyFips;
   void _zcta;
+  void _otherRadii;
+  if (include.includes('nearby') && nearby === undefined) throw new Error(`demo place ${place.id} does not pin down result.nearby`);
+  // Notes are sentences in the service's own words; the demo map leaves them out.
+  const withNote = <T extends object>(part: T | null) => (part === null ? null : { ...part, note: expect.any(String) });
   return {
     ...flood,
     isMapped: place.expect.coverage !== 'unmapped',
     femaMapUrl: femaMapUrlOf(place),
     meaning: expect.any(String),
     guidance: place.expect.coverage === 'mapped' ? null : expect.any(String),
+    estimatedBaseFloodElevation: withNote(estimatedBaseFloodElevation),
+    nearby: include.includes('nearby') ? nearby : null,
+    mapChange: include.includes('preliminary') ? withNote(mapChange) : null,
+    coastalBarrier: include.includes('cbrs') ? withNote(coastalBarrier) : null,
+    unavailable: [],
   };
 }
 

@@ -1,16 +1,17 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   BrokenCircuitError,
-  BulkheadPolicy,
   BulkheadRejectedError,
   CircuitBreakerPolicy,
   CircuitState,
-  ConsecutiveBreaker,
   ExponentialBackoff,
   IPolicy,
+  SamplingBreaker,
   TaskCancelledError,
   TimeoutStrategy,
   bulkhead,
   circuitBreaker,
+  handleType,
   handleWhen,
   retry,
   timeout,
@@ -19,15 +20,29 @@ import {
 import { UpstreamName, UpstreamUnavailableError } from '../api-error';
 import { recordUpstreamTiming } from '../request-context';
 
-/** A failed upstream call; `transient` failures (network, timeout, 5xx, HTML pages) are worth retrying. */
+/**
+ * A failed upstream call. An `outage` (network error, timeout, 5xx, an HTML page instead of JSON, a
+ * server error reported inside the answer) is retried and counts toward the circuit breaker; any other
+ * failure (an answer unusable at this one place, such as ArcGIS "Failed to execute query" or a
+ * malformed body) is neither: retrying will not help, and it says nothing about the service's health.
+ */
 export class UpstreamFailure extends Error {
   constructor(
     readonly reason: string,
-    readonly transient: boolean,
+    readonly outage: boolean,
   ) {
     super(reason);
   }
 }
+
+/** An upstream failure that says the service is down or overloaded: the only kind a circuit breaker counts. */
+export class UpstreamOutageError extends UpstreamUnavailableError {}
+
+/**
+ * A circuit breaker's name: the upstream's own for its main operation, plus one per operation that fails
+ * independently of it (`geocoder` geocodes addresses, `geocoder_point` finds the county and ZIP of a point).
+ */
+export type CircuitName = UpstreamName | 'geocoder_point';
 
 export type CircuitStateName = 'closed' | 'open' | 'half_open' | 'isolated';
 
@@ -42,81 +57,130 @@ export interface UpstreamPolicyOptions {
   timeoutMs: number;
   retries: number;
   maxConcurrency: number;
-  /** Consecutive failed operations that open the circuit. */
-  breakerThreshold: number;
+  /** Percentage (1-100) of a circuit's operations failing as outages within the window that opens it... */
+  breakerFailureRate: number;
+  breakerWindowMs: number;
+  /** ...once the window holds at least this many operations (a few failures under low traffic never open it). */
+  breakerMinCalls: number;
   halfOpenAfterMs: number;
 }
 
 export type CallOutcome = 'success' | 'failure' | 'timeout' | 'rejected';
 
-/** Told about every upstream attempt and circuit change (metrics, logs). */
+/** Told about every upstream attempt and circuit change (metrics, logs), and about each circuit when it is created. */
 export interface UpstreamObserver {
   attemptFinished(upstream: UpstreamName, outcome: CallOutcome, seconds: number): void;
-  circuitChanged(upstream: UpstreamName, state: CircuitStateName): void;
+  circuitChanged(circuit: CircuitName, state: CircuitStateName): void;
+}
+
+const batchWork = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `run` as batch work: every upstream request made inside it (however deeply, across awaits) first
+ * takes a slot of the upstream's batch lane, half of UPSTREAM_MAX_CONCURRENCY, so interactive lookups
+ * always find the other half free (CONTRACT section 12, fairness).
+ */
+export function asBatchWork<T>(run: () => Promise<T>): Promise<T> {
+  return batchWork.run(true, run);
 }
 
 /**
  * Everything between the service and one upstream: per-request timeout, retries with exponential
- * backoff and jitter for transient failures only, bounded concurrency, and a circuit breaker around
- * whole operations (one lookup's calls), so a dead upstream is failed fast instead of waited on.
+ * backoff and jitter for outage-type failures only, bounded concurrency (with a batch lane), and circuit
+ * breakers around whole operations (one lookup's calls) that open on the failure rate of outages over a
+ * window, so a dead upstream is failed fast, while failures at a few places never stop the healthy rest.
  */
 export class ResilientUpstream {
-  private readonly requestPolicy: IPolicy;
-  private readonly breaker: CircuitBreakerPolicy;
-  private readonly limiter: BulkheadPolicy;
+  private readonly interactiveRequests: IPolicy;
+  private readonly batchRequests: IPolicy;
+  private readonly circuits = new Map<CircuitName, CircuitBreakerPolicy>();
 
   constructor(
     readonly name: UpstreamName,
     private readonly options: UpstreamPolicyOptions,
     private readonly observer?: UpstreamObserver,
+    otherCircuits: readonly CircuitName[] = [],
   ) {
-    this.limiter = bulkhead(options.maxConcurrency, Number.MAX_SAFE_INTEGER);
-    const retryTransient = retry(
-      handleWhen((error) => error instanceof UpstreamFailure ? error.transient : error instanceof TaskCancelledError),
+    const retryOutages = retry(
+      handleWhen((error) => (error instanceof UpstreamFailure ? error.outage : error instanceof TaskCancelledError)),
       { maxAttempts: options.retries, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 2000 }) },
     );
-    this.requestPolicy = wrap(retryTransient, this.limiter, timeout(options.timeoutMs, TimeoutStrategy.Aggressive));
-    this.breaker = circuitBreaker(
-      handleWhen((error) => error instanceof UpstreamUnavailableError),
-      { halfOpenAfter: options.halfOpenAfterMs, breaker: new ConsecutiveBreaker(options.breakerThreshold) },
-    );
-    this.breaker.onStateChange((state) => observer?.circuitChanged(name, STATE_NAME[state]));
+    const attemptTimeout = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
+    const limiter = bulkhead(options.maxConcurrency, Number.MAX_SAFE_INTEGER);
+    const batchLimiter = bulkhead(Math.max(1, Math.floor(options.maxConcurrency / 2)), Number.MAX_SAFE_INTEGER);
+    // Slots are taken per attempt, inside the retry, so a backoff pause holds none.
+    this.interactiveRequests = wrap(retryOutages, limiter, attemptTimeout);
+    this.batchRequests = wrap(retryOutages, batchLimiter, limiter, attemptTimeout);
+    for (const circuit of [name, ...otherCircuits]) this.circuits.set(circuit, this.createCircuit(circuit));
   }
 
-  get circuitState(): CircuitStateName {
-    return STATE_NAME[this.breaker.state];
+  /** Each circuit of this upstream with its state, e.g. [['geocoder', 'closed'], ['geocoder_point', 'open']]. */
+  get circuitStates(): Array<[CircuitName, CircuitStateName]> {
+    return [...this.circuits].map(([circuit, breaker]) => [circuit, STATE_NAME[breaker.state]]);
   }
 
   /**
-   * One logical operation against this upstream (for example all NFHL layer queries of one lookup).
-   * While the circuit is open it fails at once, without calling the upstream.
+   * One logical operation against this upstream (for example all NFHL layer queries of one lookup),
+   * judged by the circuit named `circuit` (default: the upstream's own). While that circuit is open it
+   * fails at once, without calling the upstream.
    */
-  async operation<T>(run: () => Promise<T>): Promise<T> {
+  async operation<T>(run: () => Promise<T>, circuit: CircuitName = this.name): Promise<T> {
+    const breaker = this.circuits.get(circuit);
+    if (!breaker) throw new Error(`${this.name} has no circuit named ${circuit}`);
     try {
-      return await this.breaker.execute(run);
+      return await breaker.execute(run);
     } catch (error) {
       if (error instanceof BrokenCircuitError) {
-        throw new UpstreamUnavailableError(this.name, 'circuit open after repeated failures; not called');
+        throw new UpstreamUnavailableError(this.name, 'circuit open after an outage; not called');
       }
       throw error;
     }
   }
 
-  /** One HTTP request, retried when transient, abandoned when the lookup's deadline passes. */
+  /** One HTTP request, retried on outages, abandoned when the lookup's deadline passes. */
   async request<T>(call: (signal: AbortSignal) => Promise<T>, deadline: AbortSignal): Promise<T> {
-    if (deadline.aborted) throw this.deadlineExceeded();
+    if (deadline.aborted) throw this.deadlineExceeded(false);
+    const policy = batchWork.getStore() ? this.batchRequests : this.interactiveRequests;
+    let outageSeen = false;
+    const attempt = (signal: AbortSignal) =>
+      this.timed(call, signal).catch((error: unknown) => {
+        outageSeen ||= error instanceof UpstreamFailure ? error.outage : signal.aborted && !deadline.aborted;
+        throw error;
+      });
     try {
-      return await this.requestPolicy.execute(({ signal }) => this.timed(call, signal), deadline);
+      return await policy.execute(({ signal }) => attempt(signal), deadline);
     } catch (error) {
       if (error instanceof UpstreamUnavailableError) throw error;
-      if (deadline.aborted) throw this.deadlineExceeded();
-      if (error instanceof UpstreamFailure) throw new UpstreamUnavailableError(this.name, error.reason);
+      // Running out of the lookup's time (perhaps spent on another upstream) is an outage of this one
+      // only when an attempt had already failed as one.
+      if (deadline.aborted) throw this.deadlineExceeded(outageSeen);
+      if (error instanceof UpstreamFailure) {
+        throw error.outage ? new UpstreamOutageError(this.name, error.reason) : new UpstreamUnavailableError(this.name, error.reason);
+      }
       if (error instanceof TaskCancelledError) {
-        throw new UpstreamUnavailableError(this.name, `no answer within ${this.options.timeoutMs} ms`);
+        throw new UpstreamOutageError(this.name, `no answer within ${this.options.timeoutMs} ms`);
       }
       if (error instanceof BulkheadRejectedError) throw new UpstreamUnavailableError(this.name, 'too many calls waiting');
       throw error;
     }
+  }
+
+  private createCircuit(circuit: CircuitName): CircuitBreakerPolicy {
+    const { breakerFailureRate, breakerWindowMs, breakerMinCalls, halfOpenAfterMs } = this.options;
+    const breaker = circuitBreaker(handleType(UpstreamOutageError), {
+      halfOpenAfter: halfOpenAfterMs,
+      breaker: new SamplingBreaker({
+        // SamplingBreaker opens strictly above its threshold, which must stay below 1: a hair less
+        // makes the rate "at least", and lets 100% mean "every operation failed".
+        threshold: breakerFailureRate / 100 - 1e-9,
+        duration: breakerWindowMs,
+        // Half a call short, so floating-point rounding of the rate never asks for one call more.
+        minimumRps: (breakerMinCalls - 0.5) / (breakerWindowMs / 1000),
+      }),
+    });
+    breaker.onStateChange((state) => this.observer?.circuitChanged(circuit, STATE_NAME[state]));
+    this.observer?.circuitChanged(circuit, 'closed');
+    return breaker;
   }
 
   private async timed<T>(call: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T> {
@@ -136,7 +200,8 @@ export class ResilientUpstream {
     }
   }
 
-  private deadlineExceeded(): UpstreamUnavailableError {
-    return new UpstreamUnavailableError(this.name, 'no answer within the lookup deadline');
+  private deadlineExceeded(outage: boolean): UpstreamUnavailableError {
+    const reason = 'no answer within the lookup deadline';
+    return outage ? new UpstreamOutageError(this.name, reason) : new UpstreamUnavailableError(this.name, reason);
   }
 }

@@ -8,9 +8,14 @@ export interface UpstreamJson {
   body: unknown;
 }
 
+export interface UpstreamJsonOptions {
+  /** A 404 means "nothing here" (Census outside its coverage): an answer whatever its body, returned without one. */
+  notFoundIsAnswer?: boolean;
+}
+
 /**
  * GETs a JSON document. Network errors, 5xx, 429 and HTML pages (front-end error pages, Census's
- * HTML 400s) are transient failures; a body that is not valid JSON is a failure too. 2xx and other
+ * HTML 400s) are outages; a body that is not valid JSON is a failure, but not an outage. 2xx and other
  * 4xx JSON answers are returned for the caller to judge.
  */
 export async function getUpstreamJson(
@@ -18,6 +23,7 @@ export async function getUpstreamJson(
   url: string,
   params: Record<string, string>,
   signal: AbortSignal,
+  options: UpstreamJsonOptions = {},
 ): Promise<UpstreamJson> {
   let response;
   try {
@@ -39,6 +45,7 @@ export async function getUpstreamJson(
   const { status } = response;
   const text = typeof response.data === 'string' ? response.data : '';
   if (status >= 500 || status === 429) throw new UpstreamFailure(`HTTP ${status}`, true);
+  if (status === 404 && options.notFoundIsAnswer) return { status, body: undefined };
   const contentType = String(response.headers['content-type'] ?? '');
   if (contentType.includes('html') || /^\s*</.test(text)) {
     throw new UpstreamFailure(`HTML page instead of JSON (HTTP ${status})`, true);

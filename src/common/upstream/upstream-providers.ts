@@ -6,7 +6,7 @@ import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/app-config';
 import { ServiceMetrics } from '../../metrics/service-metrics';
 import type { UpstreamName } from '../api-error';
-import { ResilientUpstream } from './resilient-upstream';
+import { CircuitName, ResilientUpstream } from './resilient-upstream';
 
 /** An HTTP client with keep-alive connections reused, at most UPSTREAM_MAX_CONCURRENCY sockets per host. */
 export function upstreamHttpModule(): DynamicModule {
@@ -19,8 +19,12 @@ export function upstreamHttpModule(): DynamicModule {
   });
 }
 
-/** The resilience policies of one upstream, built from the configuration and reporting to the metrics. */
-export function resilientUpstreamProvider(token: symbol, name: UpstreamName): Provider {
+/**
+ * The resilience policies of one upstream service, built from the configuration and reporting to the
+ * metrics: its own circuit (named like the upstream) plus `otherCircuits` for operations that fail
+ * independently of its main one.
+ */
+export function resilientUpstreamProvider(token: symbol, name: UpstreamName, otherCircuits: CircuitName[] = []): Provider {
   return {
     provide: token,
     inject: [ConfigService, ServiceMetrics],
@@ -31,10 +35,13 @@ export function resilientUpstreamProvider(token: symbol, name: UpstreamName): Pr
           timeoutMs: config.get('UPSTREAM_TIMEOUT_MS', { infer: true }),
           retries: config.get('UPSTREAM_RETRIES', { infer: true }),
           maxConcurrency: config.get('UPSTREAM_MAX_CONCURRENCY', { infer: true }),
-          breakerThreshold: config.get('CIRCUIT_BREAKER_THRESHOLD', { infer: true }),
+          breakerFailureRate: config.get('CIRCUIT_BREAKER_FAILURE_RATE', { infer: true }),
+          breakerWindowMs: config.get('CIRCUIT_BREAKER_WINDOW_MS', { infer: true }),
+          breakerMinCalls: config.get('CIRCUIT_BREAKER_MIN_CALLS', { infer: true }),
           halfOpenAfterMs: config.get('CIRCUIT_BREAKER_HALF_OPEN_MS', { infer: true }),
         },
         metrics,
+        otherCircuits,
       ),
   };
 }

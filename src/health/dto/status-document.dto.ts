@@ -20,14 +20,6 @@ export class CircuitDto {
   circuit: string;
 }
 
-export class UpstreamStatesDto {
-  @ApiProperty({ type: CircuitDto })
-  flood_data: CircuitDto;
-
-  @ApiProperty({ type: CircuitDto })
-  geocoder: CircuitDto;
-}
-
 export class StatusDocumentDto {
   @ApiProperty({ example: 'flood-zone-lookup' })
   name: string;
@@ -56,8 +48,18 @@ export class StatusDocumentDto {
   @ApiPropertyOptional()
   uptimeSeconds?: number;
 
-  @ApiPropertyOptional({ type: UpstreamStatesDto, description: 'Circuit state per upstream (information only).' })
-  upstreams?: UpstreamStatesDto;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/CircuitDto' },
+    description:
+      'Circuit breaker state (information only), one per upstream operation that fails on its own: `flood_data` (FEMA NFHL, '
+      + 'effective maps), `flood_data_preliminary` and `flood_data_pending` (FEMA preliminary and pending maps), '
+      + '`coastal_barrier` (USFWS CBRS), `geocoder` (Census, address geocoding), `geocoder_point` (Census, county and '
+      + 'ZIP of a point). A circuit opens only on an outage: a high rate of timeouts, connection failures, 5xx or HTML '
+      + 'answers among enough calls.',
+    example: { flood_data: { circuit: 'closed' }, geocoder: { circuit: 'closed' }, geocoder_point: { circuit: 'closed' } },
+  })
+  upstreams?: Record<string, CircuitDto>;
 }
 
 export class ReadinessDto {
