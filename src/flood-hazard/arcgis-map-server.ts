@@ -32,8 +32,11 @@ export interface GeometryRequest {
 /** After a failed layer-list fetch, the fallback ids serve for this long before the list is asked again. */
 const LAYER_LIST_RETRY_MS = 60_000;
 
-/** ArcGIS answers at most maxRecordCount features per call; a longer answer is read page by page, up to this many. */
-const MAX_PAGES = 50;
+/**
+ * ArcGIS answers at most maxRecordCount features per call; a longer answer is read page by page, up to
+ * this many features (50 of FEMA's 2,000-feature pages), whatever the server's page size.
+ */
+const MAX_FEATURES = 100_000;
 
 /**
  * One keyless ArcGIS Server MapServer (FEMA's NFHL and its preliminary and pending twins, the USFWS CBRS
@@ -91,13 +94,13 @@ export class ArcGisMapServer<L extends string> {
     };
     if (geometry.maxAllowableOffset !== undefined) params.maxAllowableOffset = String(geometry.maxAllowableOffset);
     const features: Array<ArcGisFeature<T>> = [];
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const received = await this.query(layer, deadline, page === 0 ? params : { ...params, resultOffset: String(features.length) });
+    for (;;) {
+      const received = await this.query(layer, deadline, features.length === 0 ? params : { ...params, resultOffset: String(features.length) });
       features.push(...(received.features as Array<ArcGisFeature<T>>));
       if (!received.exceededTransferLimit) return features;
       if (received.features.length === 0) throw this.malformed(layer, 'exceededTransferLimit on an empty page');
+      if (features.length >= MAX_FEATURES) throw this.malformed(layer, `more than ${MAX_FEATURES} features`);
     }
-    throw this.malformed(layer, `more than ${MAX_PAGES} pages of features`);
   }
 
   private async query(layer: L, deadline: AbortSignal, params: Record<string, string>): Promise<QueryPage> {

@@ -175,10 +175,11 @@ describe('estimateBaseFloodElevation', () => {
     ['blank', '  '],
     ['<Null>', '<Null>'],
     ['Inches', 'Inches'],
-  ])('ignores a line whose LEN_UNIT is %s (unknown unit)', (_label, unit) => {
-    const lines = [lineAt(20, NORTH, { ELEV: 700, LEN_UNIT: unit }), lineAt(41, NORTH, { ELEV: 612 })];
-    expect(estimate(lines)?.lines).toEqual([{ elevationFt: 612, distanceM: 41 }]);
-    expect(estimate([lineAt(20, NORTH, { ELEV: 700, LEN_UNIT: unit })])).toBeNull();
+  ])('reads a line whose LEN_UNIT is %s in feet, as v1 reads a static BFE, and brackets it only with its own unit', (_label, unit) => {
+    const lines = [lineAt(20, NORTH, { ELEV: 700, LEN_UNIT: unit }), lineAt(41, NORTH, { ELEV: 612 }), lineAt(62, SOUTH, { ELEV: 701 })];
+    expect(estimate(lines)).toMatchObject({ method: 'nearest_line', elevationFt: 700, lines: [{ elevationFt: 700, distanceM: 20 }] });
+    const sameUnit = [lineAt(20, NORTH, { ELEV: 700, LEN_UNIT: unit }), lineAt(60, SOUTH, { ELEV: 701, LEN_UNIT: unit })];
+    expect(estimate(sameUnit)).toMatchObject({ method: 'interpolated', elevationFt: 700.3 });
   });
 
   it.each([
@@ -219,10 +220,12 @@ describe('estimateBaseFloodElevation', () => {
     expect(estimate([])).toBeNull();
   });
 
-  it('gives verticalDatum with the v1 null rules, and never brackets with an unknown datum', () => {
+  it('gives verticalDatum with the v1 null rules, and brackets only lines with the same V_DATUM as published', () => {
     expect(estimate([lineAt(41, NORTH, { V_DATUM: '<Null>' })])).toMatchObject({ verticalDatum: null });
-    const unknown = [lineAt(41, NORTH, { ELEV: 612, V_DATUM: null }), lineAt(62, SOUTH, { ELEV: 613, V_DATUM: null })];
-    expect(estimate(unknown)).toMatchObject({ method: 'nearest_line', verticalDatum: null, elevationFt: 612 });
+    const unknown = [lineAt(41, NORTH, { ELEV: 612, V_DATUM: null }), lineAt(62, SOUTH, { ELEV: 613, V_DATUM: ' ' })];
+    expect(estimate(unknown)).toMatchObject({ method: 'interpolated', verticalDatum: null, elevationFt: 612.4 });
+    const mixed = [lineAt(41, NORTH, { ELEV: 612, V_DATUM: null }), lineAt(62, SOUTH, { ELEV: 613, V_DATUM: 'NAVD88' })];
+    expect(estimate(mixed)).toMatchObject({ method: 'nearest_line', verticalDatum: null, elevationFt: 612 });
     expect(estimate([lineAt(41, NORTH, { V_DATUM: 'NAVD29' })])).toMatchObject({ verticalDatum: 'NAVD29' });
   });
 

@@ -15,19 +15,6 @@ const ANGLE_TOLERANCE_DEG = 1e-9;
 
 export const ESTIMATED_BFE_NOTE = "Estimated from FEMA's whole-foot BFE lines; not an official base flood elevation.";
 
-/**
- * LEN_UNIT values an elevation can be read in, by their lower-case text. "U.S. Survey Feet" is feet:
- * it differs from the international foot by 2 parts per million, far below the one-decimal answer.
- * Everything else ("NP" = not provided, null, "Inches", ...) makes the line unusable: an elevation in
- * an unknown unit could be off by a factor of three, so it is not guessed as feet.
- */
-const USABLE_LEN_UNITS: ReadonlyMap<string, 'Feet' | 'Meters'> = new Map([
-  ['feet', 'Feet'],
-  ['foot', 'Feet'],
-  ['u.s. survey feet', 'Feet'],
-  ['meters', 'Meters'],
-]);
-
 /** AE (floodway or not) and AH zones carry a BFE; when the polygon prints none, the lines give one. */
 export function needsBfeEstimate(zone: { floodZone: string | null; staticBaseFloodElevationFt: number | null }): boolean {
   return (zone.floodZone === 'AE' || zone.floodZone === 'AH') && zone.staticBaseFloodElevationFt === null;
@@ -36,9 +23,11 @@ export function needsBfeEstimate(zone: { floodZone: string | null; staticBaseFlo
 /** A usable BFE line, measured from the point. */
 interface MeasuredLine {
   elev: number;
-  unit: 'Feet' | 'Meters';
-  /** LEN_UNIT and V_DATUM as published (trimmed, case-folded): what "the same" is compared on. */
-  unitKey: string;
+  /**
+   * LEN_UNIT and V_DATUM with v1's null rules (trimmed, case-folded): what "the same" is compared on.
+   * As for a zone's static BFE, an elevation is read in feet unless its unit is metric (CONTRACT 4, 10.2).
+   */
+  unitKey: string | null;
   datumKey: string | null;
   verticalDatum: string | null;
   distanceM: number;
@@ -71,7 +60,7 @@ export function estimateBaseFloodElevation(
   const second = first.distanceM === 0 ? undefined : measured.find((line) => bracketsWith(first, line));
   if (!second) {
     return {
-      elevationFt: elevationInFeet(first.elev, first.unit),
+      elevationFt: elevationInFeet(first.elev, first.unitKey),
       verticalDatum: first.verticalDatum,
       method: 'nearest_line',
       lines: [lineEntry(first)],
@@ -81,7 +70,7 @@ export function estimateBaseFloodElevation(
   // Interpolated in the lines' own unit and converted once, so the answer is rounded only once.
   const elev = first.elev + ((second.elev - first.elev) * first.distanceM) / (first.distanceM + second.distanceM);
   return {
-    elevationFt: elevationInFeet(elev, first.unit),
+    elevationFt: elevationInFeet(elev, first.unitKey),
     verticalDatum: first.verticalDatum,
     method: 'interpolated',
     lines: [lineEntry(first), lineEntry(second)],
@@ -97,14 +86,11 @@ function measureLine(ruler: CheapRuler, point: GeoPoint, line: BfeLineFeature, o
   const { ELEV, LEN_UNIT, V_DATUM } = line.attributes;
   if (typeof ELEV !== 'number' || !Number.isFinite(ELEV) || ELEV <= 0) return null;
   const unitKey = nfhlText(LEN_UNIT)?.toLowerCase() ?? null;
-  const unit = unitKey === null ? undefined : USABLE_LEN_UNITS.get(unitKey);
-  if (unitKey === null || unit === undefined) return null;
   const nearest = nearestPointOnPaths(ruler, [point.lon, point.lat], line.paths);
   if (nearest === null) return null;
   const verticalDatum = nfhlText(V_DATUM);
   return {
     elev: ELEV,
-    unit,
     unitKey,
     datumKey: verticalDatum?.toUpperCase() ?? null,
     verticalDatum,
@@ -142,16 +128,15 @@ function nearestFirst(a: MeasuredLine, b: MeasuredLine): number {
 }
 
 /**
- * Whether `other` can bracket the point with `first`: another elevation in the same unit and datum
- * (datums are never mixed: NGVD29 and NAVD88 differ by place), on the other side of the point.
- * An unknown datum matches nothing, since two unknowns need not be the same datum.
+ * Whether `other` can bracket the point with `first`: another elevation with the same LEN_UNIT and
+ * V_DATUM as published (datums are never mixed: NGVD29 and NAVD88 differ by place), on the other side
+ * of the point.
  */
 function bracketsWith(first: MeasuredLine, other: MeasuredLine): boolean {
   return (
     other !== first &&
     other.elev !== first.elev &&
     other.unitKey === first.unitKey &&
-    first.datumKey !== null &&
     other.datumKey === first.datumKey &&
     other.distanceM > 0 &&
     angleBetween(first.bearing, other.bearing) > 90 + ANGLE_TOLERANCE_DEG
@@ -163,12 +148,12 @@ function angleBetween(bearingA: number, bearingB: number): number {
   return difference > 180 ? 360 - difference : difference;
 }
 
-function elevationInFeet(elev: number, unit: 'Feet' | 'Meters'): number {
+function elevationInFeet(elev: number, unit: string | null): number {
   // lengthInFeet converts metres (to a tenth) and leaves feet as they are; it is null only for
   // NFHL's -9999 sentinel, which usable elevations (> 0) never are.
   return roundToTenth(lengthInFeet(elev, unit) ?? Number.NaN);
 }
 
 function lineEntry(line: MeasuredLine): { elevationFt: number; distanceM: number } {
-  return { elevationFt: elevationInFeet(line.elev, line.unit), distanceM: Math.round(line.distanceM) };
+  return { elevationFt: elevationInFeet(line.elev, line.unitKey), distanceM: Math.round(line.distanceM) };
 }

@@ -284,7 +284,7 @@ describe('the independent map, value by value (CONTRACT sections 10-11)', () => 
       expect(res.body.result.estimatedBaseFloodElevation).toEqual(interpolated(at.nc, ncL1, 712, ncL2, 714, 'NAVD88'));
     });
 
-    it('BUG: a line with LEN_UNIT "NP" is a line like any other (ELEV > 0, same DFIRM, within 300 m): nearest_line at 15 m, not the Feet line at 50 m', async () => {
+    it('a line with LEN_UNIT "NP" is a line like any other (ELEV > 0, same DFIRM, within 300 m): nearest_line at 15 m, not the Feet line at 50 m', async () => {
       const res = await stack.get(query(at.np));
       expect(res.body.result.estimatedBaseFloodElevation).toEqual(nearestLine(at.np, npLine, 68, 'NAVD88'));
     });
@@ -576,7 +576,7 @@ describe('paged answers (maxRecordCount 3, an upstream that ignores where)', () 
     expect(maxAgeOf(res)).toBeLessThanOrEqual(60);
   });
 
-  it('BUG: 200 polygons within the radius (67 pages of 3): the nearest, on page 51, is found', async () => {
+  it('200 polygons within the radius (67 pages of 3): the nearest, on page 51, is found', async () => {
     const res = await stack.get(query(at.many, '&include=nearby'));
     expect(res.status).toBe(200);
     const nearest = manyModerate[manyNearest.index];
