@@ -89,6 +89,6 @@ export class BatchLookupService {
         if (!row || cancelled.aborted) return;
         await send(row);
       }
-    });
+    }, cancelled);
   }
 }

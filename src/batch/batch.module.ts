@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LookupCacheModule } from '../cache/lookup-cache.module';
 import { FloodHazardModule } from '../flood-hazard/flood-hazard.module';
-import { upstreamHttpModule } from '../common/upstream/upstream-providers';
-import { BatchGeocoder, CensusBatchGeocoder } from '../geocoding/census-batch-geocoder';
 import { GeocodingModule } from '../geocoding/geocoding.module';
 import { BatchController } from './batch.controller';
 import { BatchLookupService } from './batch-lookup.service';
@@ -10,8 +8,8 @@ import { BatchSlots } from './batch-slots';
 
 /** POST /flood-zone/batch: many lookups in one request, answered as GET /flood-zone answers each. */
 @Module({
-  imports: [upstreamHttpModule(), GeocodingModule, FloodHazardModule, LookupCacheModule],
+  imports: [GeocodingModule, FloodHazardModule, LookupCacheModule],
   controllers: [BatchController],
-  providers: [BatchLookupService, BatchSlots, { provide: BatchGeocoder, useClass: CensusBatchGeocoder }],
+  providers: [BatchLookupService, BatchSlots],
 })
 export class BatchModule {}

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { resilientUpstreamProvider, upstreamHttpModule } from '../common/upstream/upstream-providers';
+import { BatchGeocoder, CensusBatchGeocoder } from './census-batch-geocoder';
 import { CENSUS_UPSTREAM, CensusGeocoderClient } from './census-geocoder.client';
 import { Geocoder } from './geocoder';
 
@@ -10,7 +11,9 @@ import { Geocoder } from './geocoder';
     resilientUpstreamProvider(CENSUS_UPSTREAM, 'geocoder', ['geocoder_point']),
     CensusGeocoderClient,
     { provide: Geocoder, useExisting: CensusGeocoderClient },
+    CensusBatchGeocoder,
+    { provide: BatchGeocoder, useExisting: CensusBatchGeocoder },
   ],
-  exports: [Geocoder, CENSUS_UPSTREAM],
+  exports: [Geocoder, BatchGeocoder, CENSUS_UPSTREAM],
 })
 export class GeocodingModule {}

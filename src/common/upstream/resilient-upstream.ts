@@ -73,15 +73,17 @@ export interface UpstreamObserver {
   circuitChanged(circuit: CircuitName, state: CircuitStateName): void;
 }
 
-const batchWork = new AsyncLocalStorage<true>();
+/** The batch an upstream request is made for, as its cancellation signal. */
+const batchWork = new AsyncLocalStorage<AbortSignal>();
 
 /**
  * Runs `run` as batch work: every upstream request made inside it (however deeply, across awaits) first
  * takes a slot of the upstream's batch lane, half of UPSTREAM_MAX_CONCURRENCY, so interactive lookups
- * always find the other half free (CONTRACT section 12, fairness).
+ * always find the other half free (CONTRACT section 12, fairness). Once `cancelled` fires (the client
+ * is gone), no request starts and those under way are abandoned.
  */
-export function asBatchWork<T>(run: () => Promise<T>): Promise<T> {
-  return batchWork.run(true, run);
+export function asBatchWork<T>(run: () => Promise<T>, cancelled: AbortSignal = new AbortController().signal): Promise<T> {
+  return batchWork.run(cancelled, run);
 }
 
 /**
@@ -138,9 +140,12 @@ export class ResilientUpstream {
   }
 
   /** One HTTP request, retried on outages, abandoned when the lookup's deadline passes. */
-  async request<T>(call: (signal: AbortSignal) => Promise<T>, deadline: AbortSignal): Promise<T> {
+  async request<T>(call: (signal: AbortSignal) => Promise<T>, lookupDeadline: AbortSignal): Promise<T> {
+    const batch = batchWork.getStore();
+    if (batch?.aborted) throw new UpstreamUnavailableError(this.name, 'the batch was cancelled; not called');
+    const deadline = batch ? AbortSignal.any([lookupDeadline, batch]) : lookupDeadline;
     if (deadline.aborted) throw this.deadlineExceeded(false);
-    const policy = batchWork.getStore() ? this.batchRequests : this.interactiveRequests;
+    const policy = batch ? this.batchRequests : this.interactiveRequests;
     let outageSeen = false;
     const attempt = (signal: AbortSignal) =>
       this.timed(call, signal).catch((error: unknown) => {
