@@ -1,9 +1,12 @@
 /**
- * Child process of the benchmark: runs both upstream emulators (NFHL MapServer, Census geocoder) on loopback,
- * so that their work does not share an event loop with the load generator. Driven over the IPC channel:
- * every message `{ id, cmd, args }` gets `{ id, ok, result | error }` back.
+ * Child process of the benchmark: runs the upstream emulators (NFHL, FEMA preliminary and pending, USFWS CBRS
+ * MapServers, Census geocoder) on loopback, so that their work does not share an event loop with the load
+ * generator. Driven over the IPC channel: every message `{ id, cmd, args }` gets `{ id, ok, result | error }` back.
  */
+import { DEMO_MAP, DemoMap } from '../test/emulators/demo-map';
+import type { UpstreamEmulator } from '../test/emulators/emulator-core';
 import { startEmulators, RunningEmulators } from '../test/emulators/offline';
+import { portfolioAddressBook } from './portfolio';
 
 interface Request {
   id: number;
@@ -25,14 +28,38 @@ function counts() {
     firmPanels: nfhl.queryCount('firmPanels'),
     lomrs: nfhl.queryCount('lomrs'),
     politicalJurisdictions: nfhl.queryCount('politicalJurisdictions'),
+    lomas: nfhl.queryCount('lomas'),
+    bfeLines: nfhl.queryCount('bfeLines'),
     availability: nfhl.queryCount('availability'),
     nfhlRoot: nfhl.callCount({ endpoint: 'root' }),
     nfhlTotal: nfhl.totalCalls,
     nfhlFaulted: nfhl.callCount((c) => c.fault !== undefined && c.fault !== 'delay'),
     censusCoordinates: census.callCount({ endpoint: 'coordinates' }),
     censusOnelineaddress: census.callCount({ endpoint: 'onelineaddress' }),
+    censusAddressbatch: census.callCount({ endpoint: 'addressbatch' }),
     censusTotal: census.totalCalls,
   };
+}
+
+/** Calls per emulator and endpoint, queries per layer: `nfhl query Flood Hazard Zones`, `census coordinates`, ... */
+function breakdown(): Record<string, number> {
+  const { nfhl, preliminary, pending, cbrs, census } = need();
+  const all: Record<string, UpstreamEmulator> = { nfhl, preliminary, pending, cbrs, census };
+  const out: Record<string, number> = {};
+  for (const [name, emulator] of Object.entries(all)) {
+    for (const call of emulator.calls) {
+      const key = call.endpoint === 'query' ? `${name} query ${call.layerName ?? call.layerId}` : `${name} ${call.endpoint}`;
+      out[key] = (out[key] ?? 0) + 1;
+    }
+  }
+  return out;
+}
+
+/** The demo map with the batch portfolios' addresses added to the Census address book. */
+function censusMap(portfolios: { sets: number; size: number } | undefined): DemoMap {
+  if (!portfolios) return DEMO_MAP;
+  const extra = Array.from({ length: portfolios.sets }, (_x, set) => portfolioAddressBook(set, portfolios.size)).flat();
+  return { ...DEMO_MAP, census: { ...DEMO_MAP.census, addresses: [...DEMO_MAP.census.addresses, ...extra] } };
 }
 
 async function handle(req: Request): Promise<unknown> {
@@ -40,14 +67,20 @@ async function handle(req: Request): Promise<unknown> {
   switch (req.cmd) {
     case 'start': {
       const latencyMs = Number(args.latencyMs ?? 0);
+      const portfolios = args.portfolios as { sets: number; size: number } | undefined;
       // The memory scenario makes ~500,000 NFHL calls; keep the call log modest (counts are per phase).
-      emulators = await startEmulators({ latencyMs, nfhl: { callLogLimit: 600_000 }, census: { callLogLimit: 200_000 } });
+      emulators = await startEmulators({
+        latencyMs,
+        nfhl: { callLogLimit: 600_000 },
+        census: { callLogLimit: 200_000, map: censusMap(portfolios) },
+      });
       return emulators.env;
     }
-    case 'setLatency':
-      need().nfhl.setLatency(Number(args.ms));
-      need().census.setLatency(Number(args.ms));
+    case 'setLatency': {
+      const { nfhl, preliminary, pending, cbrs, census } = need();
+      for (const e of [nfhl, preliminary, pending, cbrs, census]) e.setLatency(Number(args.ms));
       return null;
+    }
     case 'injectRandomNfhlQueryFault': {
       // The emulator's fault API has no probability option: a predicate that strikes ~p of the layer queries.
       const p = Number(args.probability);
@@ -66,6 +99,8 @@ async function handle(req: Request): Promise<unknown> {
       return null;
     case 'counts':
       return counts();
+    case 'breakdown':
+      return breakdown();
     case 'close':
       if (emulators) await emulators.close();
       emulators = undefined;

@@ -1,6 +1,6 @@
 /**
  * Benchmark plumbing: child processes (service, emulators, Express baseline) that are always killed on the way
- * out, an HTTP client on loopback, distinct points inside one demo polygon, and small statistics helpers.
+ * out, an HTTP client on loopback (GET, and a streamed batch POST), and small statistics helpers.
  */
 import { ChildProcess, fork, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -121,25 +121,38 @@ export interface EmulatorCounts {
   firmPanels: number;
   lomrs: number;
   politicalJurisdictions: number;
+  lomas: number;
+  bfeLines: number;
   availability: number;
   nfhlRoot: number;
   nfhlTotal: number;
   nfhlFaulted: number;
   censusCoordinates: number;
   censusOnelineaddress: number;
+  censusAddressbatch: number;
   censusTotal: number;
 }
+
+/** What the service needs to reach the emulators. */
+export type UpstreamEnv = {
+  NFHL_BASE_URL: string;
+  PRELIMINARY_NFHL_BASE_URL: string;
+  PENDING_NFHL_BASE_URL: string;
+  CBRS_BASE_URL: string;
+  GEOCODER_BASE_URL: string;
+};
 
 /** The upstream emulators, in their own process. */
 export class Emulators {
   private constructor(
     private readonly ipc: IpcChild,
-    readonly env: { NFHL_BASE_URL: string; GEOCODER_BASE_URL: string },
+    readonly env: UpstreamEnv,
   ) {}
 
-  static async start(latencyMs: number): Promise<Emulators> {
+  /** `portfolios`: the Census emulator also knows the addresses of that many batch portfolios of `size` rows (portfolio.ts). */
+  static async start(latencyMs: number, portfolios?: { sets: number; size: number }): Promise<Emulators> {
     const ipc = IpcChild.fork('emulator-host.ts');
-    const env = await ipc.call<{ NFHL_BASE_URL: string; GEOCODER_BASE_URL: string }>('start', { latencyMs }, 60_000);
+    const env = await ipc.call<UpstreamEnv>('start', { latencyMs, portfolios }, 60_000);
     return new Emulators(ipc, env);
   }
 
@@ -157,6 +170,10 @@ export class Emulators {
   }
   counts(): Promise<EmulatorCounts> {
     return this.ipc.call('counts');
+  }
+  /** Calls since the last reset per emulator and endpoint, and per layer for queries (e.g. `cbrs query CBRS Buffer Zone`). */
+  breakdown(): Promise<Record<string, number>> {
+    return this.ipc.call('breakdown');
   }
   async close(): Promise<void> {
     await this.ipc.call('close').catch(() => undefined);
@@ -291,53 +308,64 @@ export function httpGet(url: string, agent: http.Agent, timeoutMs = 30_000): Pro
   });
 }
 
-// ----- points -----
-
-export interface Point {
-  lat: string;
-  lon: string;
+/** A POST whose answer is read line by line as it streams in (NDJSON), and that can be cut off. */
+export interface StreamedPost {
+  /** Settles when the whole answer has been read (or the request failed or was cut off). */
+  done: Promise<{ status: number; headers: http.IncomingHttpHeaders; lines: number; ms: number }>;
+  /** The answer's status once its head has arrived. */
+  readonly status: number | undefined;
+  /** Lines read so far. */
+  readonly lines: number;
+  /** Goes away mid-answer, as a client that disconnects. */
+  abort(): void;
 }
 
-/**
- * Distinct points on a 1e-6 degree grid around a centre, in integer micro-degrees so that every point is exact
- * at 6 decimals (the service's cache key): 1,000 latitudes (±500 µ° ≈ ±56 m) x 300 longitudes (±150 µ°,
- * ≈ ±13 m at 39° N), all well inside a ~300 m demo zone square centred on the same place. Never repeats.
- */
-export class PointGrid {
-  static readonly CAPACITY = 300_000;
-  private readonly lat0: number;
-  private readonly lon0: number;
-  private i = 0;
-
-  constructor(centre: { lat: number; lon: number }) {
-    this.lat0 = Math.round(centre.lat * 1e6);
-    this.lon0 = Math.round(centre.lon * 1e6);
-  }
-
-  get used(): number {
-    return this.i;
-  }
-
-  at(i: number): Point {
-    const latMicro = this.lat0 + (i % 1000) - 500;
-    const lonMicro = this.lon0 + Math.floor(i / 1000) - 150;
-    return { lat: micro(latMicro), lon: micro(lonMicro) };
-  }
-
-  next(): Point {
-    if (this.i >= PointGrid.CAPACITY) throw new Error('PointGrid exhausted');
-    return this.at(this.i++);
-  }
-}
-
-function micro(v: number): string {
-  const sign = v < 0 ? '-' : '';
-  const a = Math.abs(v);
-  return `${sign}${Math.floor(a / 1e6)}.${String(a % 1e6).padStart(6, '0')}`;
-}
-
-export function pointPath(p: Point): string {
-  return `/flood-zone?lat=${p.lat}&lon=${p.lon}`;
+export function postStreamed(url: string, contentType: string, body: string, onLine: (line: string) => void): StreamedPost {
+  let lines = 0;
+  let status: number | undefined;
+  let req: http.ClientRequest | undefined;
+  const done = new Promise<{ status: number; headers: http.IncomingHttpHeaders; lines: number; ms: number }>((resolve, reject) => {
+    const started = performance.now();
+    req = http.request(
+      url,
+      { method: 'POST', agent: false, headers: { 'Content-Type': contentType, Accept: 'application/x-ndjson', 'Content-Length': Buffer.byteLength(body) } },
+      (res) => {
+        status = res.statusCode;
+        let rest = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          const parts = (rest + chunk).split('\n');
+          rest = parts.pop() ?? '';
+          for (const line of parts) {
+            if (line === '') continue;
+            lines++;
+            onLine(line);
+          }
+        });
+        res.on('end', () => {
+          if (rest !== '') {
+            lines++;
+            onLine(rest);
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, lines, ms: performance.now() - started });
+        });
+        res.on('error', reject);
+        res.on('aborted', () => reject(new Error('answer cut short')));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+  return {
+    done,
+    get status() {
+      return status;
+    },
+    get lines() {
+      return lines;
+    },
+    abort: () => req?.destroy(new Error('aborted by the benchmark')),
+  };
 }
 
 // ----- numbers -----

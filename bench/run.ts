@@ -2,13 +2,16 @@
  * `npm run bench`: performance figures of the built service against the offline upstream emulators, all on
  * 127.0.0.1. Prints a table and writes bench/results.json (with the machine and the date).
  *
- *   BENCH_QUICK=1          shortens every scenario (smoke run, ~1 minute)
+ *   BENCH_QUICK=1          shortens every scenario (smoke run, under 2 minutes)
  *   BENCH_MIXED_SECONDS=n  length of the mixed-load scenario (default 60; 10 with BENCH_QUICK)
  *   BENCH_MEMORY_LOOKUPS=n distinct lookups of the memory scenario (default 100000; 4000 with BENCH_QUICK)
  *   BENCH_MEMORY_SECONDS=n time cap of the memory scenario (default 900; 30 with BENCH_QUICK): it stops at the
  *                          first checkpoint (every twentieth of the lookups) past the cap and reports how far it got
- *   BENCH_ONLY=a,b         run only these scenarios (cacheHitVsExpress, cold, burst, memory, memoryLarge, mixed)
+ *   BENCH_ONLY=a,b         run only these scenarios (cacheHitVsExpress, cold, burst, memory, memoryLarge, mixed,
+ *                          includes, batch, batchFairness)
  *   BENCH_MEMORY_LARGE_ENTRIES=n  also measure memory with CACHE_MAX_ENTRIES=n (default off)
+ *   BENCH_BATCH_ROWS=n     rows of each batch (default 10000; 3000 with BENCH_QUICK)
+ *   BENCH_BATCH_CONCURRENCY=n  UPSTREAM_MAX_CONCURRENCY of the batch scenarios' service (default 64; a batch gets half)
  *
  * Processes: this one drives the load (autocannon, node:http); the emulators, the service (`node dist/main.js`)
  * and the Express baseline each run in a child process, killed at the end whatever happens.
@@ -19,22 +22,23 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon = require('autocannon');
-import { DEMO_PLACES } from '../test/emulators/demo-map';
+import { DEMO_PLACES, DemoPlace, demoPlace } from '../test/emulators/demo-map';
 import {
   Emulators,
   HttpAnswer,
-  PointGrid,
   Service,
   httpGet,
   killAllChildren,
   mean,
   percentile,
-  pointPath,
+  postStreamed,
   prepareServiceBuild,
   round,
   sleep,
   startExpressBaseline,
 } from './lib';
+import { PlaceJitter, Point, PointGrid, pointPath } from './points';
+import { PORTFOLIO_PLACE, PortfolioRow, portfolio } from './portfolio';
 
 const QUICK = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
 
@@ -67,6 +71,17 @@ const CFG = {
     faultProbability: 0.05,
     faultKind: 'http-status', // HTTP 500 with an HTML page: a transient failure, which the service retries once
     faultStatus: 500,
+  },
+  includes: { lookups: QUICK ? 40 : 100, block: 10 },
+  batch: {
+    rows: intEnv('BENCH_BATCH_ROWS', QUICK ? 3000 : 10_000, 100, 10_000),
+    // The default 16 would make a 10,000-row batch take 3.5 minutes at 50 ms per call: the floor scales with it.
+    concurrency: intEnv('BENCH_BATCH_CONCURRENCY', 64, 2, 1024),
+    censusChunkRows: 1000,
+    wallGoalFactor: 1.2,
+    rssGrowthGoalMB: 100,
+    interactiveLookups: QUICK ? 20 : 60,
+    interactiveGoalFactor: 2,
   },
 };
 
@@ -365,6 +380,7 @@ async function burst(emulators: Emulators): Promise<void> {
       ['FIRM Panels', counts.firmPanels],
       ['LOMRs', counts.lomrs],
       ['Political Jurisdictions', counts.politicalJurisdictions],
+      ['LOMAs', counts.lomas],
       ['Census coordinates', counts.censusCoordinates],
     ];
     for (const [name, c] of layers) row(S, `${name} calls`, c, '1', c === 1);
@@ -562,13 +578,303 @@ async function mixed(emulators: Emulators): Promise<void> {
     row(S, 'total requests / req/s', `${r.requests.total} / ${round(r.requests.average, 0)}`);
     row(S, 'latency p50 / p99 / max ms', `${r.latency.p50} / ${r.latency.p99} / ${r.latency.max}`);
     row(S, 'X-Cache', JSON.stringify(xcache));
-    row(S, 'NFHL queries / faulted (injected HTTP 500)', `${counts.floodHazardZones + counts.firmPanels + counts.lomrs + counts.politicalJurisdictions + counts.availability} / ${counts.nfhlFaulted}`);
+    row(S, 'NFHL queries / faulted (injected HTTP 500)', `${counts.floodHazardZones + counts.firmPanels + counts.lomrs + counts.politicalJurisdictions + counts.lomas + counts.bfeLines + counts.availability} / ${counts.nfhlFaulted}`);
     row(S, 'non-2xx by status', JSON.stringify(non2xxByStatus), 'only 502', otherThan502 === 0);
     row(S, 'error bodies', JSON.stringify(errorsByKind), '502 UPSTREAM_UNAVAILABLE (flood_data)', only502FromFlood);
     row(S, 'socket errors / timeouts', `${r.errors} / ${r.timeouts}`, '0 / 0', r.errors === 0 && r.timeouts === 0);
     row(S, 'service RSS start / end MiB', `${rssStart} / ${rssEnd}`);
   } finally {
     await emulators.clearFaults().catch(() => undefined);
+    await service.stop();
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// 6. Cold lookup with every include vs the plain lookup, 50 ms upstream latency
+// -------------------------------------------------------------------------------------------------
+/** Places where each opt-in part has something to find: nearby hazards, a pending and a preliminary map, a CBRS unit. */
+const INCLUDE_PLACES = ['houston-nearby-hazards', 'charleston-pending-out-of-sfha', 'charleston-preliminary-into-sfha', 'fernandina-cbrs-system-unit'].map(demoPlace);
+const ALL_INCLUDES = 'nearby,preliminary,cbrs';
+const INCLUDE_POINTS = new PlaceJitter(INCLUDE_PLACES);
+
+type Tally = Record<string, number>;
+
+function addTally(into: Tally, from: Tally): void {
+  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+}
+
+/** The zone, complete parts, and each opt-in part present exactly when asked for, as the demo place expects. */
+function checkParts(place: DemoPlace, result: Record<string, any>, withIncludes: boolean, what: string): void {
+  const e = place.expect;
+  const got = {
+    floodZone: result.floodZone,
+    unavailable: result.unavailable,
+    nearby: result.nearby !== null,
+    mapChange: result.mapChange?.status ?? null,
+    coastalBarrier: result.coastalBarrier?.status ?? null,
+  };
+  const want = {
+    floodZone: e.floodZone,
+    unavailable: [],
+    nearby: withIncludes,
+    mapChange: withIncludes ? e.mapChange.status : null,
+    coastalBarrier: withIncludes ? e.coastalBarrier.status : null,
+  };
+  if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`${what} at ${place.id}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+}
+
+async function includesVsPlain(emulators: Emulators): Promise<void> {
+  const S = '6 all includes, 50 ms upstream';
+  const latency = CFG.upstreamLatencyMs;
+  const { lookups: n, block } = CFG.includes;
+  log(`${S}: ${n} plain and ${n} include=${ALL_INCLUDES} cold lookups, sequential, in alternating blocks of ${block}`);
+  await emulators.setLatency(latency);
+  const service = await Service.start(emulators.env);
+  const agent = keepAlive(1);
+  const kinds = {
+    plain: { query: '', ms: [] as number[], calls: {} as Tally },
+    includes: { query: `&include=${ALL_INCLUDES}`, ms: [] as number[], calls: {} as Tally },
+  };
+  const lookup = async (kind: keyof typeof kinds, what: string): Promise<number> => {
+    const { place, point } = INCLUDE_POINTS.next();
+    const r = await httpGet(`${service.base}${pointPath(point)}${kinds[kind].query}`, agent);
+    const body = expectOk(r, `${what} at ${place.id}`);
+    if (r.headers['x-cache'] !== 'MISS') throw new Error(`${what} answered X-Cache ${String(r.headers['x-cache'])}`);
+    checkParts(place, body.result, kind === 'includes', what);
+    return r.ms;
+  };
+  try {
+    // the first lookups also read each MapServer's layer list (once per process)
+    await lookup('plain', 'layer-list warm-up');
+    await lookup('includes', 'layer-list warm-up');
+    // alternating blocks: a drift in the machine's load falls on both kinds alike
+    for (let done = 0; done < n; done += block) {
+      for (const kind of ['plain', 'includes'] as const) {
+        await emulators.resetCalls();
+        for (let i = done; i < Math.min(n, done + block); i++) kinds[kind].ms.push(await lookup(kind, `${kind} lookup ${i}`));
+        addTally(kinds[kind].calls, await emulators.breakdown());
+      }
+    }
+  } finally {
+    await service.stop();
+  }
+  const plain = coldFigures(kinds.plain.ms, latency);
+  const all = coldFigures(kinds.includes.ms, latency);
+  const extraP50 = round(all.p50Ms - plain.p50Ms, 1);
+  const perLookup = (t: Tally, key: string) => round((t[key] ?? 0) / n, 2);
+  const keys = [...new Set([...Object.keys(kinds.plain.calls), ...Object.keys(kinds.includes.calls)])].sort();
+  const callsPerLookup = Object.fromEntries(
+    keys.map((k) => [k, { plain: perLookup(kinds.plain.calls, k), includes: perLookup(kinds.includes.calls, k) }]),
+  );
+  const total = (t: Tally) => round(Object.values(t).reduce((a, b) => a + b, 0) / n, 2);
+  results.includes = {
+    upstreamLatencyMs: latency,
+    places: INCLUDE_PLACES.map((p) => p.id),
+    include: ALL_INCLUDES,
+    plain,
+    allIncludes: all,
+    extraP50Ms: extraP50,
+    callsPerLookup,
+  };
+  row(S, `plain: ${n} distinct points at ${INCLUDE_PLACES.length} places, p50 / p90 ms`, `${plain.p50Ms} / ${plain.p90Ms}`);
+  row(S, `include=${ALL_INCLUDES}: ${n} distinct points, p50 / p90 ms`, `${all.p50Ms} / ${all.p90Ms}`);
+  row(S, 'p50(all includes) - p50(plain) ms', extraP50, `<= ${latency} (one NFHL round trip)`, extraP50 <= latency);
+  for (const [k, c] of Object.entries(callsPerLookup)) {
+    row(S, `calls per lookup, plain -> includes: ${k}`, `${c.plain} -> ${c.includes} (+${round(c.includes - c.plain, 2)})`);
+  }
+  const plainTotal = total(kinds.plain.calls);
+  const allTotal = total(kinds.includes.calls);
+  row(S, 'upstream calls per lookup, plain -> includes (extra)', `${plainTotal} -> ${allTotal} (+${round(allTotal - plainTotal, 2)})`);
+}
+
+// -------------------------------------------------------------------------------------------------
+// 7. A 10,000-row batch (half addresses, a third of points repeated), 50 ms upstream latency
+// -------------------------------------------------------------------------------------------------
+const PORTFOLIO_ZONE = PORTFOLIO_PLACE.expect.floodZone;
+
+function batchBody(rows: PortfolioRow[]): string {
+  return JSON.stringify({ locations: rows.map((r) => ('address' in r ? { id: r.id, address: r.address } : { id: r.id, lat: r.lat, lon: r.lon })) });
+}
+
+/** Reads a batch's NDJSON lines: in input order, ids echoed, statuses tallied, the first problem kept. */
+function batchReader(rows: PortfolioRow[]) {
+  const reader = { next: 0, statuses: {} as Tally, problem: undefined as string | undefined };
+  const onLine = (line: string) => {
+    const i = reader.next++;
+    try {
+      const a = JSON.parse(line) as { index: number; id: string | null; status: number; body: Record<string, any> };
+      reader.statuses[a.status] = (reader.statuses[a.status] ?? 0) + 1;
+      if (a.index !== i || a.id !== rows[i]?.id) reader.problem ??= `line ${i}: index ${a.index}, id ${a.id}; expected ${i}, ${rows[i]?.id}`;
+      else if (a.status === 200 && a.body.result.floodZone !== PORTFOLIO_ZONE) reader.problem ??= `row ${i}: zone ${a.body.result.floodZone}, not ${PORTFOLIO_ZONE}`;
+    } catch (error) {
+      reader.problem ??= `line ${i} is not JSON: ${(error as Error).message}`;
+    }
+  };
+  return { reader, onLine };
+}
+
+async function startBatchService(emulators: Emulators, agent: http.Agent): Promise<Service> {
+  await emulators.setLatency(CFG.upstreamLatencyMs);
+  const service = await Service.start(emulators.env, { UPSTREAM_MAX_CONCURRENCY: String(CFG.batch.concurrency) });
+  try {
+    expectOk(await httpGet(`${service.base}${pointPath(POINTS.next())}`, agent), 'layer-list warm-up');
+    return service;
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
+}
+
+async function batch(emulators: Emulators): Promise<void> {
+  const S = '7 batch, 50 ms upstream';
+  const B = CFG.batch;
+  const latency = CFG.upstreamLatencyMs;
+  const share = Math.floor(B.concurrency / 2);
+  const p = portfolio(0, B.rows);
+  log(`${S}: ${B.rows} rows (${p.addresses} addresses, ${p.distinctPoints} distinct points), UPSTREAM_MAX_CONCURRENCY=${B.concurrency}`);
+  const agent = keepAlive(1);
+  const service = await startBatchService(emulators, agent);
+  try {
+    // what one lat/lon lookup asks of each upstream: the batch should ask it once per distinct point
+    await emulators.resetCalls();
+    expectOk(await httpGet(`${service.base}${pointPath(POINTS.next())}`, agent), 'calls of one lookup');
+    const perPoint = await emulators.breakdown();
+    const expected: Tally = { 'census addressbatch': Math.ceil(p.addresses / B.censusChunkRows) };
+    for (const [k, v] of Object.entries(perPoint)) expected[k] = v * (k === 'census coordinates' ? p.distinctLatLonPoints : p.distinctPoints);
+
+    await emulators.resetCalls();
+    const rssBefore = service.rssMiB();
+    const heapBefore = await service.heapUsedMiB(agent);
+    let rssPeak = rssBefore;
+    // RSS when each quarter of the rows has been answered: flat, or growing with the rows?
+    const rssAtQuarter: number[] = [];
+    const { reader, onLine } = batchReader(p.rows);
+    const sampler = setInterval(() => {
+      const rss = service.rssMiB();
+      rssPeak = Math.max(rssPeak, rss);
+      while (rssAtQuarter.length < 4 && reader.next >= ((rssAtQuarter.length + 1) * B.rows) / 4) rssAtQuarter.push(rss);
+    }, 100);
+    let answer;
+    try {
+      answer = await postStreamed(`${service.base}/flood-zone/batch`, 'application/json', batchBody(p.rows), onLine).done;
+    } finally {
+      clearInterval(sampler);
+    }
+    while (rssAtQuarter.length < 4) rssAtQuarter.push(service.rssMiB()); // the last rows came between two samples
+    const heapAfter = await service.heapUsedMiB(agent);
+    await sleep(200); // let any straggling upstream call land in the log
+    const counted = await emulators.breakdown();
+    if (answer.status !== 200) throw new Error(`batch answered HTTP ${answer.status}`);
+    if (reader.problem) throw new Error(`batch answer: ${reader.problem}`);
+
+    const keys = [...new Set([...Object.keys(expected), ...Object.keys(counted)])].sort();
+    const exact = keys.every((k) => (expected[k] ?? 0) === (counted[k] ?? 0));
+    const byUpstream = (t: Tally) => {
+      const out: Tally = {};
+      for (const [k, v] of Object.entries(t)) out[k.split(' ')[0]] = (out[k.split(' ')[0]] ?? 0) + v;
+      return out;
+    };
+    const floors = Object.fromEntries(Object.entries(byUpstream(expected)).map(([u, calls]) => [u, (calls * latency) / share]));
+    const floorMs = Math.max(...Object.values(floors));
+    const nfhlPerPoint = Object.entries(perPoint).filter(([k]) => k.startsWith('nfhl ')).reduce((a, [, v]) => a + v, 0);
+    const wallRatio = round(answer.ms / floorMs, 2);
+    const growthMB = round(((rssPeak - rssBefore) * 1048576) / 1e6, 1);
+    results.batch = {
+      rows: B.rows,
+      addresses: p.addresses,
+      distinctPoints: p.distinctPoints,
+      distinctLatLonPoints: p.distinctLatLonPoints,
+      upstreamLatencyMs: latency,
+      upstreamMaxConcurrency: B.concurrency,
+      batchShare: share,
+      callsOfOneLatLonLookup: perPoint,
+      upstreamCalls: { expected, counted },
+      wallMs: round(answer.ms, 0),
+      floorMsByUpstream: floors,
+      floorMs,
+      wallOverFloor: wallRatio,
+      statuses: reader.statuses,
+      rssBeforeMiB: rssBefore,
+      rssPeakMiB: rssPeak,
+      rssAtQuarterOfRowsMiB: rssAtQuarter,
+      rssGrowthMB: growthMB,
+      heapUsedBeforeMiB: heapBefore,
+      heapUsedAfterMiB: heapAfter,
+    };
+    row(S, `rows / addresses / distinct points (of lat/lon rows)`, `${B.rows} / ${p.addresses} / ${p.distinctPoints} (${p.distinctLatLonPoints})`);
+    row(S, 'statuses', JSON.stringify(reader.statuses), `{"200":${B.rows}}`, reader.statuses['200'] === B.rows);
+    for (const k of keys) {
+      row(S, `upstream calls, expected / counted: ${k}`, `${expected[k] ?? 0} / ${counted[k] ?? 0}`, 'exact', (expected[k] ?? 0) === (counted[k] ?? 0));
+    }
+    row(S, 'upstream calls: one per distinct point per layer + one Census batch call per 1,000 addresses', exact ? 'exact' : 'differ', 'exact', exact);
+    row(S, `floor: ${p.distinctPoints} points x ${nfhlPerPoint} NFHL calls x ${latency} ms / ${share} (half of ${B.concurrency}) s`, round(floorMs / 1000, 1));
+    row(S, 'wall time s (rows/s); wall / floor', `${round(answer.ms / 1000, 1)} (${round(B.rows / (answer.ms / 1000), 0)}); ${wallRatio}`, `<= ${B.wallGoalFactor}`, wallRatio <= B.wallGoalFactor);
+    row(S, 'service RSS at 1/4, 2/4, 3/4, 4/4 of the rows MiB; heap used before / after', `${rssAtQuarter.join(', ')}; ${heapBefore} / ${heapAfter}`);
+    row(S, 'service RSS before / peak MiB; growth MB', `${rssBefore} / ${rssPeak}; ${growthMB}`, `<= ${B.rssGrowthGoalMB} MB`, growthMB <= B.rssGrowthGoalMB);
+  } finally {
+    await service.stop();
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// 8. Interactive GET while two such batches run
+// -------------------------------------------------------------------------------------------------
+/** Sequential cold GETs of `points`, each checked to be in the zone of the grid's place. */
+async function coldGets(service: Service, agent: http.Agent, n: number, points: Point[]): Promise<number[]> {
+  return sequentialCold(service, agent, n, (i) => pointPath(points[i]), (body, _r, i) => {
+    if (body.result.floodZone !== CENTRE.expect.floodZone) throw new Error(`point ${i} left the zone polygon: ${body.result.floodZone}`);
+  });
+}
+
+async function batchFairness(emulators: Emulators): Promise<void> {
+  const S = '8 GET beside 2 batches';
+  const B = CFG.batch;
+  const n = B.interactiveLookups;
+  log(`${S}: ${n} sequential cold GETs idle, then ${n} while two ${B.rows}-row batches run (UPSTREAM_MAX_CONCURRENCY=${B.concurrency})`);
+  const agent = keepAlive(1);
+  const service = await startBatchService(emulators, agent);
+  const batches = [0, 1].map((set) => {
+    const { rows } = portfolio(set, B.rows);
+    return { rows, ...batchReader(rows), post: undefined as ReturnType<typeof postStreamed> | undefined, finished: false };
+  });
+  try {
+    const idle = await coldGets(service, agent, n, Array.from({ length: n }, () => POINTS.next()));
+    for (const b of batches) {
+      b.post = postStreamed(`${service.base}/flood-zone/batch`, 'application/json', batchBody(b.rows), b.onLine);
+      b.post.done.then(() => (b.finished = true), () => (b.finished = true));
+    }
+    // measure once both batches stream rows, i.e. both run
+    const until = Date.now() + 60_000;
+    while (batches.some((b) => !b.finished && b.post!.lines === 0) && Date.now() < until) await sleep(20);
+    for (const b of batches) {
+      if (b.post!.status !== 200 || b.post!.lines === 0) throw new Error(`a batch did not start streaming: HTTP ${b.post!.status}, ${b.post!.lines} lines`);
+    }
+    const rowsAtStart = batches.map((b) => b.post!.lines);
+    const loaded = await coldGets(service, agent, n, Array.from({ length: n }, () => POINTS.next()));
+    const rowsAtEnd = batches.map((b) => b.post!.lines);
+    const ranThroughout = batches.every((b) => !b.finished);
+    const problems = batches.map((b) => b.reader.problem).filter(Boolean);
+    if (problems.length) throw new Error(`batch answer: ${problems[0]}`);
+    const idleP50 = round(percentile(idle, 50), 1);
+    const loadedP50 = round(percentile(loaded, 50), 1);
+    const ratio = round(loadedP50 / idleP50, 2);
+    results.batchFairness = {
+      upstreamLatencyMs: CFG.upstreamLatencyMs,
+      upstreamMaxConcurrency: B.concurrency,
+      rowsPerBatch: B.rows,
+      lookups: n,
+      idle: coldFigures(idle, CFG.upstreamLatencyMs),
+      besideTwoBatches: coldFigures(loaded, CFG.upstreamLatencyMs),
+      ratioP50: ratio,
+      batchRowsAnsweredDuringMeasurement: rowsAtEnd.map((e, i) => e - rowsAtStart[i]),
+      batchesRanThroughout: ranThroughout,
+    };
+    row(S, `idle: ${n} cold GETs, p50 / p90 ms`, `${idleP50} / ${round(percentile(idle, 90), 1)}`);
+    row(S, `beside two batches: ${n} cold GETs, p50 / p90 ms`, `${loadedP50} / ${round(percentile(loaded, 90), 1)}`);
+    row(S, 'batch rows answered meanwhile; both still running at the end', `${rowsAtEnd.map((e, i) => e - rowsAtStart[i]).join(' + ')}; ${ranThroughout ? 'yes' : 'no'}`, 'yes', ranThroughout);
+    row(S, 'p50 beside two batches / p50 idle', ratio, `<= ${B.interactiveGoalFactor}`, ratio <= B.interactiveGoalFactor);
+  } finally {
+    for (const b of batches) b.post?.abort();
     await service.stop();
   }
 }
@@ -604,7 +910,7 @@ async function main(): Promise<void> {
   prepareServiceBuild();
   const loadAtStart = os.loadavg().map((v) => round(v, 2));
   log(`${QUICK ? 'QUICK ' : ''}run on ${machine.cpuModel}, ${machine.cores} cores, ${machine.totalMemoryGiB} GiB, Node ${machine.node}`);
-  const emulators = await Emulators.start(0);
+  const emulators = await Emulators.start(0, { sets: 2, size: CFG.batch.rows });
   const failures: string[] = [];
   const scenarios: Array<[string, () => Promise<void>]> = [
     ['cacheHitVsExpress', () => cacheHitVsExpress(emulators)],
@@ -613,6 +919,9 @@ async function main(): Promise<void> {
     ['memory', () => memory(emulators)],
     ...(CFG.memory.largeEntries > 0 || (process.env.BENCH_ONLY ?? '').includes('memoryLarge') ? [['memoryLarge', () => memory(emulators, CFG.memory.largeEntries || 100_000)] as [string, () => Promise<void>]] : []),
     ['mixed', () => mixed(emulators)],
+    ['includes', () => includesVsPlain(emulators)],
+    ['batch', () => batch(emulators)],
+    ['batchFairness', () => batchFairness(emulators)],
   ];
   const only = (process.env.BENCH_ONLY ?? '').split(',').map((x) => x.trim()).filter(Boolean);
   try {
