@@ -8,7 +8,7 @@ import { firstValueFrom } from 'rxjs';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
-import { CENSUS_UPSTREAM } from './census-geocoder.client';
+import { CENSUS_UPSTREAM, CensusRelease, censusRelease } from './census-geocoder.client';
 import { countyName } from './county-names';
 import type { AddressMatch } from './geocoder';
 
@@ -53,8 +53,7 @@ const LATIN1_ONLY = /^[\u0000-\u00ff]*$/;
 @Injectable()
 export class CensusBatchGeocoder extends BatchGeocoder {
   private readonly url: string;
-  private readonly benchmark: string;
-  private readonly vintage: string;
+  private readonly release: CensusRelease;
 
   constructor(
     private readonly http: HttpService,
@@ -62,9 +61,8 @@ export class CensusBatchGeocoder extends BatchGeocoder {
     config: ConfigService<AppConfig, true>,
   ) {
     super();
-    this.url = `${config.get('GEOCODER_BASE_URL', { infer: true }).replace(/\/+$/, '')}/geographies/addressbatch`;
-    this.benchmark = config.get('GEOCODER_BENCHMARK', { infer: true });
-    this.vintage = config.get('GEOCODER_VINTAGE', { infer: true });
+    this.release = censusRelease(config);
+    this.url = `${this.release.baseUrl}/geographies/addressbatch`;
   }
 
   async geocodeBatch(rows: readonly BatchAddress[], deadline: AbortSignal): Promise<Map<string, BatchGeocode>> {
@@ -95,8 +93,8 @@ export class CensusBatchGeocoder extends BatchGeocoder {
   private async post(addressFile: string, signal: AbortSignal): Promise<string> {
     const form = new FormData();
     form.append('addressFile', new Blob([Buffer.from(addressFile, 'latin1')], { type: 'text/csv' }), 'addresses.csv');
-    form.append('benchmark', this.benchmark);
-    form.append('vintage', this.vintage);
+    form.append('benchmark', this.release.benchmark);
+    form.append('vintage', this.release.vintage);
     let response;
     try {
       response = await firstValueFrom(

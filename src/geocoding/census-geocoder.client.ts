@@ -11,6 +11,21 @@ export const CENSUS_UPSTREAM = Symbol('CENSUS_UPSTREAM');
 
 const ZCTA_LAYER = '2020 Census ZIP Code Tabulation Areas';
 
+/** Where the Census geocoder is and which releases it matches against (both clients ask the same). */
+export interface CensusRelease {
+  baseUrl: string;
+  benchmark: string;
+  vintage: string;
+}
+
+export function censusRelease(config: ConfigService<AppConfig, true>): CensusRelease {
+  return {
+    baseUrl: config.get('GEOCODER_BASE_URL', { infer: true }).replace(/\/+$/, ''),
+    benchmark: config.get('GEOCODER_BENCHMARK', { infer: true }),
+    vintage: config.get('GEOCODER_VINTAGE', { infer: true }),
+  };
+}
+
 /**
  * The U.S. Census Bureau geocoder (keyless). Answers come as JSON with a `result`; failures as an
  * `errors` array, an HTML page, or a layer whose only element carries a `status` message.
@@ -18,9 +33,7 @@ const ZCTA_LAYER = '2020 Census ZIP Code Tabulation Areas';
 @Injectable()
 export class CensusGeocoderClient extends Geocoder {
   readonly description: string;
-  private readonly baseUrl: string;
-  private readonly benchmark: string;
-  private readonly vintage: string;
+  private readonly release: CensusRelease;
 
   constructor(
     private readonly http: HttpService,
@@ -28,10 +41,8 @@ export class CensusGeocoderClient extends Geocoder {
     config: ConfigService<AppConfig, true>,
   ) {
     super();
-    this.baseUrl = config.get('GEOCODER_BASE_URL', { infer: true }).replace(/\/+$/, '');
-    this.benchmark = config.get('GEOCODER_BENCHMARK', { infer: true });
-    this.vintage = config.get('GEOCODER_VINTAGE', { infer: true });
-    this.description = `U.S. Census Bureau Geocoder (${this.benchmark})`;
+    this.release = censusRelease(config);
+    this.description = `U.S. Census Bureau Geocoder (${this.release.benchmark})`;
   }
 
   geocodeAddress(address: string, deadline: AbortSignal): Promise<AddressMatch[]> {
@@ -76,8 +87,8 @@ export class CensusGeocoderClient extends Geocoder {
   ): Promise<Record<string, unknown>> {
     const { status, body } = await getUpstreamJson(
       this.http,
-      `${this.baseUrl}/${path}`,
-      { ...params, benchmark: this.benchmark, vintage: this.vintage, format: 'json' },
+      `${this.release.baseUrl}/${path}`,
+      { ...params, benchmark: this.release.benchmark, vintage: this.release.vintage, format: 'json' },
       signal,
       { notFoundIsAnswer: emptyOutsideCoverage },
     );
