@@ -1,10 +1,19 @@
 import 'reflect-metadata';
+import { setFlagsFromString } from 'node:v8';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { InvalidConfigurationError, loadAppConfig } from './config/app-config';
 import { DrainState } from './health/drain-state';
+
+/**
+ * Between major collections V8 lets the old generation grow to about 4x its live size when the heap limit is
+ * large (any big machine). Every upstream call leaves short-lived garbage that survives into the old
+ * generation, so a long batch would grow RSS to 4x what it really keeps; 1.5x holds a 10,000-row batch within
+ * 100 MB for a few more incremental major collections. Set at start-up, before anything is served.
+ */
+setFlagsFromString('--heap-growing-percent=50');
 
 /** Room left, within SHUTDOWN_GRACE_MS, to close connections and exit after the drain. */
 const CLOSE_MARGIN_MS = 500;

@@ -50,10 +50,11 @@ export class BatchLookupService {
    * Answers each of `locations` and hands the answers to `send` in input order, one at a time. All of it
    * is batch work: its upstream calls use at most half of each upstream's concurrency. Once `cancelled` is
    * aborted (the client is gone) no row starts and no upstream call is made for a new piece.
+   * Consumes `locations`: each element is let go once its row starts, so that memory holds only the rows
+   * still to come (every MB kept through a batch costs several MB of RSS, as V8 sizes its heap after it).
    */
   run(locations: unknown[], options: LookupOptions, requestId: string, cancelled: AbortSignal, send: (answer: RowAnswer) => Promise<void>): Promise<void> {
     return asBatchWork(async () => {
-      const rows = locations.map((location) => readBatchRow(location, options));
       const memo = new BatchMemo(this.cache, cancelled);
       // The batch's own view of the lookup: the same code as GET, over the batch's memo of the shared cache
       // (LookupService only ever calls getOrLoad, which the memo implements).
@@ -66,13 +67,14 @@ export class BatchLookupService {
         this.config,
       );
       const addresses = new BatchAddresses(
-        rows.flatMap(({ query }) => (query?.kind === 'address' ? [query.address] : [])),
+        addressesOf(locations, options),
         { batchGeocoder: this.batchGeocoder, geocoder: this.geocoder, memo, geocodePolicy: this.geocodePolicy, deadlineMs: this.deadlineMs, cancelled },
       );
 
       /** A row's answer; undefined once the client is gone (nobody will read it). */
       const answer = async (index: number): Promise<RowAnswer | undefined> => {
-        const { id, asked, query, error } = rows[index];
+        const { id, asked, query, error } = readBatchRow(locations[index], options);
+        locations[index] = undefined;
         try {
           if (!query) throw error;
           if (query.kind === 'address') await addresses.ready(query.address);
@@ -85,10 +87,18 @@ export class BatchLookupService {
           return { index, id, asked, status, body };
         }
       };
-      for await (const row of inInputOrder(rows.length, answer, this.limits, cancelled)) {
+      for await (const row of inInputOrder(locations.length, answer, this.limits, cancelled)) {
         if (!row || cancelled.aborted) return;
         await send(row);
       }
     }, cancelled);
+  }
+}
+
+/** The addresses of the valid address rows, read the way each row will be read when its turn comes. */
+function* addressesOf(locations: unknown[], options: LookupOptions): Generator<string> {
+  for (const location of locations) {
+    const { query } = readBatchRow(location, options);
+    if (query?.kind === 'address') yield query.address;
   }
 }
