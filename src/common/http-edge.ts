@@ -75,7 +75,12 @@ export class HttpEdge {
     for (const [name, value] of this.headers) res.setHeader(name, value);
     res.setHeader('X-Request-Id', id);
     const facts: RequestFacts = { requestId: id, upstreamMs: {} };
-    res.once('close', () => this.finished(req, res, facts, performance.now() - started));
+    // One listener per request: 'close' follows every response, sent or abandoned.
+    this.options.drain.entered();
+    res.once('close', () => {
+      this.options.drain.left();
+      this.finished(req, res, facts, performance.now() - started);
+    });
 
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       return sendErrorEnvelope(req, res, 400, 'BAD_REQUEST', 'An HTTP/1.1 request must carry a Host header.');
@@ -95,7 +100,8 @@ export class HttpEdge {
     }
     const routed = () => withRequestFacts(facts, next);
     const { earlyAnswer } = this.options;
-    this.options.drain.track(req, res, earlyAnswer ? () => earlyAnswer(req, res, routed) : routed);
+    if (earlyAnswer) earlyAnswer(req, res, routed);
+    else routed();
   };
 
   /** Server limits and the envelope for parser errors; call before the server listens. */

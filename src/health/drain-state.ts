@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
 
 const POLL_MS = 25;
 
@@ -16,19 +15,14 @@ export class DrainState {
     return this.drainingSince !== undefined;
   }
 
-  /** Express middleware counting requests until their response is finished or abandoned. */
-  readonly track = (_req: Request, res: Response, next: NextFunction): void => {
+  /** Counts a request in flight; the caller calls `left` once, when its response is closed (sent or abandoned). */
+  entered(): void {
     this.inFlight += 1;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      this.inFlight -= 1;
-    };
-    res.once('finish', finish);
-    res.once('close', finish);
-    next();
-  };
+  }
+
+  left(): void {
+    this.inFlight -= 1;
+  }
 
   /** Marks the service draining and resolves once no request is in flight, or after `withinMs`. */
   async drain(withinMs: number): Promise<void> {
