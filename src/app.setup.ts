@@ -38,7 +38,14 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     drain: app.get(DrainState),
     paths,
     prefixes: [`${DOCS_PATH}/`],
-    securityHeaders: {
+    pagesPath: DOCS_PATH,
+    // A JSON answer is never a page: nothing may load, frame or run it (OWASP's policy for REST APIs).
+    apiSecurityHeaders: {
+      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+      crossOriginEmbedderPolicy: false,
+    },
+    pageSecurityHeaders: {
       // Swagger UI loads its own scripts and styles from this origin and uses inline styles.
       contentSecurityPolicy: {
         directives: {

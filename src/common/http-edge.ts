@@ -41,9 +41,25 @@ export interface HttpEdgeOptions {
   paths: ReadonlyMap<string, PathMethods>;
   /** Known path prefixes (documentation assets), answering GET. */
   prefixes: readonly string[];
-  securityHeaders: HelmetOptions;
+  /** Where the documentation pages (Swagger UI) are: paths starting with this get their own headers. */
+  pagesPath: string;
+  /** Helmet's options for the documentation pages. */
+  pageSecurityHeaders: HelmetOptions;
+  /** Helmet's options for every other answer: JSON, which needs the strictest policy. */
+  apiSecurityHeaders: HelmetOptions;
   /** Answers a request before the router when it can (cached lookups); otherwise calls `next`. */
-  earlyAnswer?: (req: Request, res: Response, next: () => void) => void;
+  earlyAnswer?: (req: Request, res: Response, next: () => void, edge: EdgeHeaders) => void;
+}
+
+/**
+ * The headers every answer carries (security, CORS, request id), for an early answer: as one flat list to
+ * write in a single `writeHead`, or applied one by one to a response that is answered another way.
+ */
+export interface EdgeHeaders {
+  /** Name, value, name, value...: the static headers, without the request id. */
+  raw: readonly string[];
+  requestId: string;
+  apply(): void;
 }
 
 const READ_METHODS = pathMethods('GET', 'HEAD', 'OPTIONS');
@@ -62,18 +78,21 @@ const MALFORMED: [number, ErrorCode, string] = [400, 'BAD_REQUEST', 'The request
  * upstream calls report into. Also answers what Node's parser rejects, in the same envelope.
  */
 export class HttpEdge {
-  private readonly headers: Array<[string, string]>;
+  private readonly apiHeaders: Array<[string, string]>;
+  private readonly apiRawHeaders: readonly string[];
+  private readonly pageHeaders: Array<[string, string]>;
 
   constructor(private readonly options: HttpEdgeOptions) {
-    this.headers = [...precomputedHeaders(options.securityHeaders), ['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', EXPOSED_HEADERS]];
+    const cors: Array<[string, string]> = [['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', EXPOSED_HEADERS]];
+    this.apiHeaders = [...precomputedHeaders(options.apiSecurityHeaders), ...cors];
+    this.apiRawHeaders = this.apiHeaders.flat();
+    this.pageHeaders = [...precomputedHeaders(options.pageSecurityHeaders), ...cors];
   }
 
   readonly handle = (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
     const id = requestIdOf(req);
     req.id = id;
-    for (const [name, value] of this.headers) res.setHeader(name, value);
-    res.setHeader('X-Request-Id', id);
     const facts: RequestFacts = { requestId: id, upstreamMs: {} };
     // One listener per request: 'close' follows every response, sent or abandoned.
     this.options.drain.entered();
@@ -82,15 +101,34 @@ export class HttpEdge {
       this.finished(req, res, facts, performance.now() - started);
     });
 
+    const queryStart = req.url.indexOf('?');
+    const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
+    const known = this.knownPath(rawPath);
+    const headers = rawPath.startsWith(this.options.pagesPath) ? this.pageHeaders : this.apiHeaders;
+    let applied = false;
+    const apply = () => {
+      if (applied) return;
+      applied = true;
+      for (const [name, value] of headers) res.setHeader(name, value);
+      res.setHeader('X-Request-Id', id);
+    };
+    const routed = () => {
+      apply();
+      withRequestFacts(facts, next);
+    };
+    const { earlyAnswer } = this.options;
+    // An early answer (a cached lookup) writes every header at once; anything else sets them one by one.
+    if (earlyAnswer && headers === this.apiHeaders && req.headers.host !== undefined && known?.methods.methods.has(req.method) && req.method !== 'OPTIONS') {
+      if (known) res.locals.route = known.route;
+      return earlyAnswer(req, res, routed, { raw: this.apiRawHeaders, requestId: id, apply });
+    }
+    apply();
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       return sendErrorEnvelope(req, res, 400, 'BAD_REQUEST', 'An HTTP/1.1 request must carry a Host header.');
     }
-    const queryStart = req.url.indexOf('?');
-    const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
     if (rawPath.includes('%') && !decodable(rawPath)) {
       return sendErrorEnvelope(req, res, 404, 'NOT_FOUND', 'No such path: its percent-encoding is invalid. See /health for the endpoint catalogue.');
     }
-    const known = this.knownPath(rawPath);
     if (known) res.locals.route = known.route;
     if (req.method === 'OPTIONS') return this.preflight(req, res, known?.methods ?? READ_METHODS);
     if (known && !known.methods.methods.has(req.method)) {
@@ -98,10 +136,7 @@ export class HttpEdge {
         Allow: known.methods.allow,
       });
     }
-    const routed = () => withRequestFacts(facts, next);
-    const { earlyAnswer } = this.options;
-    if (earlyAnswer) earlyAnswer(req, res, routed);
-    else routed();
+    routed();
   };
 
   /** Server limits and the envelope for parser errors; call before the server listens. */
@@ -128,7 +163,7 @@ export class HttpEdge {
     const body = JSON.stringify({ error: message, statusCode: status, code, requestId: id });
     const head = [
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-      ...this.headers.map(([name, value]) => `${name}: ${value}`),
+      ...this.apiHeaders.map(([name, value]) => `${name}: ${value}`),
       `X-Request-Id: ${id}`,
       'Cache-Control: no-store',
       'Content-Type: application/json; charset=utf-8',

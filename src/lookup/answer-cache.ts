@@ -5,6 +5,7 @@ import { CacheableMemory } from 'cacheable';
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/api-error';
 import { sendErrorEnvelope } from '../common/error-envelope';
+import type { EdgeHeaders } from '../common/http-edge';
 import type { AppConfig } from '../config/app-config';
 import type { LocationQuery } from './dto/flood-zone-query.pipe';
 import { readLookupLocation, readLookupOptions } from './dto/lookup-parameters';
@@ -15,6 +16,7 @@ export const LOOKUP_PATH = '/flood-zone';
 /** A 200 answer as it went out: its bytes, their entity tag, and until when it may be served as is. */
 export interface ServedAnswer {
   json: string;
+  byteLength: number;
   etag: string;
   expiresAt: number;
 }
@@ -56,7 +58,7 @@ export class AnswerCache {
   /** Keeps a fresh answer; returns what is sent for it. */
   remember(query: LocationQuery, answer: LookupAnswer): ServedAnswer {
     const json = JSON.stringify(answer.body);
-    const served = { json, etag: entityTag(json), expiresAt: Date.now() + answer.maxAgeSeconds * 1000 };
+    const served = { json, byteLength: Buffer.byteLength(json), etag: entityTag(json), expiresAt: Date.now() + answer.maxAgeSeconds * 1000 };
     if (answer.cacheStatus !== 'STALE' && answer.maxAgeSeconds > 0) this.answers.set(answerKey(query), served, answer.maxAgeSeconds * 1000);
     return served;
   }
@@ -67,21 +69,18 @@ export class AnswerCache {
   }
 }
 
-/** Writes a lookup's 200 (or 304 to a matching If-None-Match) with its cache headers. */
-export function sendAnswer(req: Request, res: Response, served: ServedAnswer, cacheStatus: string, maxAgeSeconds: number): void {
+/**
+ * Writes a lookup's 200 (or 304 to a matching If-None-Match) with its cache headers. Given the edge's
+ * headers (a cached answer, before the router), every header goes out in one `writeHead`.
+ */
+export function sendAnswer(req: Request, res: Response, served: ServedAnswer, cacheStatus: string, maxAgeSeconds: number, edge?: EdgeHeaders): void {
   res.locals.cacheStatus = cacheStatus;
-  res.setHeader('X-Cache', cacheStatus);
-  res.setHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
-  res.setHeader('ETag', served.etag);
-  if (matchesEtag(req.headers['if-none-match'], served.etag)) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(served.json));
-  res.end(req.method === 'HEAD' ? undefined : served.json);
+  const notModified = matchesEtag(req.headers['if-none-match'], served.etag);
+  const headers = ['X-Cache', cacheStatus, 'Cache-Control', `public, max-age=${maxAgeSeconds}`, 'ETag', served.etag];
+  if (!notModified) headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(served.byteLength));
+  if (edge) res.writeHead(notModified ? 304 : 200, [...edge.raw, 'X-Request-Id', edge.requestId, ...headers]);
+  else res.writeHead(notModified ? 304 : 200, headers);
+  res.end(notModified || req.method === 'HEAD' ? undefined : served.json);
 }
 
 /** Counts the request against the client's rate limit; throws the 429 ApiError when over it. */
@@ -93,7 +92,7 @@ export type ClientAdmission = (req: Request, res: Response) => Promise<void>;
  * answer not cached) goes on to the controller, which gives the error or does the lookup.
  */
 export function serveCachedAnswers(cache: AnswerCache, admit?: ClientAdmission) {
-  return (req: Request, res: Response, next: () => void): void => {
+  return (req: Request, res: Response, next: () => void, edge: EdgeHeaders): void => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path !== LOOKUP_PATH) return next();
     let query: LocationQuery;
     try {
@@ -105,10 +104,11 @@ export function serveCachedAnswers(cache: AnswerCache, admit?: ClientAdmission) 
     const served = cache.find(query);
     if (!served) return next();
     res.locals.route = LOOKUP_PATH;
-    const send = () => sendAnswer(req, res, served, 'HIT', Math.max(0, Math.floor((served.expiresAt - Date.now()) / 1000)));
+    const send = () => sendAnswer(req, res, served, 'HIT', Math.max(0, Math.floor((served.expiresAt - Date.now()) / 1000)), edge);
     if (!admit) return send();
     admit(req, res).then(send, (error: unknown) => {
       if (!(error instanceof ApiError)) return next();
+      edge.apply();
       sendErrorEnvelope(req, res, error.getStatus(), error.code, error.message, error.details);
     });
   };

@@ -265,3 +265,57 @@ describe('headers a page of another origin may read', () => {
     expect(res.headers.get('access-control-max-age')).toBe('86400');
   });
 });
+
+describe('security headers', () => {
+  /** What every JSON answer carries, whichever way it is answered (the helmet set, with a JSON-only CSP). */
+  const JSON_ANSWER_HEADERS = {
+    'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'cross-origin',
+    'referrer-policy': 'no-referrer',
+    'strict-transport-security': 'max-age=31536000; includeSubDomains',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'SAMEORIGIN',
+    'x-permitted-cross-domain-policies': 'none',
+    'access-control-allow-origin': '*',
+  };
+  const securityHeadersOf = (res: ApiResponse) =>
+    Object.fromEntries(Object.keys(JSON_ANSWER_HEADERS).map((name) => [name, res.headers.get(name)]));
+
+  let cached: Stack;
+  beforeAll(async () => {
+    cached = await startStack();
+  });
+  afterAll(async () => {
+    await cached?.close();
+  });
+
+  it('are the same on a lookup answered from the cache (one write) as on the first answer', async () => {
+    const first = await apiRequest(cached.url, pointQuery(dc));
+    const again = await apiRequest(cached.url, pointQuery(dc), { headers: { 'X-Request-Id': 'hit-1' } });
+    expect([first.headers.get('x-cache'), again.headers.get('x-cache')]).toEqual(['MISS', 'HIT']);
+    expect(securityHeadersOf(first)).toEqual(JSON_ANSWER_HEADERS);
+    expect(securityHeadersOf(again)).toEqual(JSON_ANSWER_HEADERS);
+    expect(again.headers.get('x-request-id')).toBe('hit-1');
+    expect(again.text).toBe(first.text);
+    const notModified = await apiRequest(cached.url, pointQuery(dc), { headers: { 'If-None-Match': String(again.headers.get('etag')) } });
+    expect(notModified.status).toBe(304);
+    expect(securityHeadersOf(notModified)).toEqual(JSON_ANSWER_HEADERS);
+  });
+
+  it.each([
+    ['a 400', '/flood-zone?lat=abc&lon=1'],
+    ['a 404', '/no-such-path'],
+    ['/health', '/health'],
+    ['/openapi.json', '/openapi.json'],
+  ])('are on %s', async (_what, path) => {
+    expect(securityHeadersOf(await apiRequest(cached.url, path))).toEqual(JSON_ANSWER_HEADERS);
+  });
+
+  it("the Swagger UI page gets a policy that lets it load its own scripts and styles, and nothing else's", async () => {
+    const page = await apiRequest(cached.url, '/api-docs.html');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
