@@ -67,8 +67,11 @@ export class NfhlClient extends FloodHazardSource {
     this.map = new ArcGisMapServer(http, upstream, this.serviceUrl, LAYERS);
   }
 
-  pointData(point: GeoPoint, deadline: AbortSignal, bfeLinesWanted: BfeLinesWanted): Promise<EffectiveMapData> {
+  pointData(point: GeoPoint, lookupDeadline: AbortSignal, bfeLinesWanted: BfeLinesWanted): Promise<EffectiveMapData> {
     return this.upstream.operation(async () => {
+      // Once an essential query has failed the answer is a 502: its sibling queries (and their retries) stop.
+      const failed = new AbortController();
+      const deadline = AbortSignal.any([lookupDeadline, failed.signal]);
       const at = <T>(layer: keyof typeof POINT_FIELDS) => this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline);
       const zones = this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline);
       // Only these two wait for the zone answer; they exclude each other.
@@ -84,7 +87,10 @@ export class NfhlClient extends FloodHazardSource {
         unknownOnFailure(at<PoliticalJurisdictionAttributes>('jurisdictions')),
         unknownOnFailure(this.lomas(point, deadline)),
         followUp,
-      ]);
+      ]).catch((error: unknown) => {
+        failed.abort();
+        throw error;
+      });
       return { zones: zoneAnswer, panels, lomrs, jurisdictions, inAvailability, lomas, bfeLines };
     });
   }

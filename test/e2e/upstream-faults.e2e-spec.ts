@@ -6,7 +6,7 @@
  */
 import { DEMO_ADDRESSES, demoPlace, type Fault } from '../emulators';
 import type { ApiResponse } from '../support/api-client';
-import { FAST_FAULTS, Stack, addressQuery, expectErrorEnvelope, expectedResult, pointQuery, startStack } from '../support/stack';
+import { FAST_FAULTS, Stack, addressQuery, expectErrorEnvelope, expectedResult, pointQuery, sleep, startStack } from '../support/stack';
 
 const DEADLINE_MS = Number(FAST_FAULTS.LOOKUP_DEADLINE_MS);
 /** Generous: this checks the deadline works, not the machine's speed. */
@@ -72,6 +72,17 @@ describe('NFHL faults (UPSTREAM_TIMEOUT_MS=300, UPSTREAM_RETRIES=1, LOOKUP_DEADL
       expect(active.hits).toBeGreaterThan(0);
       expect(elapsedMs).toBeLessThan(DEADLINE_MS + MARGIN_MS);
     });
+  });
+
+  it('a failed lookup stops its sibling queries: no upstream call after the 502 (no retries in the background)', async () => {
+    // Every layer at the point answers 500: each query would retry after a backoff, but the first essential
+    // failure ends the lookup, and the queries still waiting to retry are abandoned.
+    stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 500, match: (call) => call.endpoint === 'query' });
+    const res = await stack.get(pointQuery(dc));
+    expectUpstreamUnavailable(res, 'flood_data');
+    const atAnswer = stack.emulators.nfhl.callCount();
+    await sleep(2500); // longer than the longest retry backoff (2 s)
+    expect(stack.emulators.nfhl.callCount()).toBe(atAnswer);
   });
 
   it.each([
