@@ -152,6 +152,21 @@ describe('flood-zone command line, built, against the app and the emulators', ()
   });
 });
 
+describe('the package bin as npm runs it (npx flood-zone)', () => {
+  it('is built executable, with a node shebang, and runs on its own', async () => {
+    expect(readFileSync(CLI, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(statSync(CLI).mode & 0o111).toBe(0o111);
+    const help = spawn(CLI, ['--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    help.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const [code] = (await once(help, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(out).toMatch(/^Usage: flood-zone /);
+    expect(out).toMatch(/\bbatch\b/);
+    expect(out).toMatch(/\blookup\b/);
+  });
+});
+
 describe('flood-zone batch --resume after an interrupted run (slow upstreams)', () => {
   let stack: Stack;
   let dir: string;
