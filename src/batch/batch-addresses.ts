@@ -2,8 +2,7 @@ import type { CachePolicy } from '../cache/lookup-cache';
 import type { BatchAddress, BatchGeocode, BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import { CENSUS_BATCH_CHUNK_ROWS } from '../geocoding/census-batch-geocoder';
 import type { AddressMatch, Geocoder } from '../geocoding/geocoder';
-import { pointKey } from '../lookup/parts/answer-part';
-import { AddressGeocode, normaliseAddress } from '../lookup/lookup.service';
+import { AddressGeocode, normaliseAddress, placeAt } from '../lookup/lookup.service';
 import type { BatchMemo } from './batch-memo';
 
 export interface BatchAddressesOptions {
@@ -80,7 +79,7 @@ export class BatchAddresses {
   private async namedCounty(match: AddressMatch, deadline: AbortSignal): Promise<AddressMatch> {
     const { memo, geocoder, geocodePolicy } = this.options;
     try {
-      const place = await memo.getOrLoad('place', pointKey(match), geocodePolicy, () => geocoder.describePoint(match, deadline));
+      const place = await placeAt(memo, geocoder, geocodePolicy, match, deadline);
       return { ...match, county: place.entry.value.county };
     } catch {
       // The county is context: without it the flood answer still stands (as for a lat/lon lookup).

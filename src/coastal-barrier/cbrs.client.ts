@@ -26,7 +26,7 @@ export class CbrsClient extends CoastalBarrierSource {
 
   constructor(http: HttpService, @Inject(CBRS_UPSTREAM) upstream: ResilientUpstream, config: ConfigService<AppConfig, true>) {
     super();
-    this.map = new ArcGisMapServer(http, upstream, config.get('CBRS_BASE_URL', { infer: true }).replace(/\/+$/, ''), LAYERS);
+    this.map = new ArcGisMapServer(http, upstream, config.get('CBRS_BASE_URL', { infer: true }), LAYERS);
   }
 
   coastalBarrierAt(point: GeoPoint, deadline: AbortSignal): Promise<CoastalBarrierData> {

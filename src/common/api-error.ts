@@ -53,3 +53,11 @@ export class UpstreamUnavailableError extends Error {
     super(`${upstream}: ${reason}`);
   }
 }
+
+/** A supplementary answer: null (unknown) when its upstream failed; anything else is a bug and propagates. */
+export function unknownOnFailure<T>(answer: Promise<T>): Promise<T | null> {
+  return answer.catch((error: unknown) => {
+    if (error instanceof UpstreamUnavailableError) return null;
+    throw error;
+  });
+}

@@ -44,14 +44,18 @@ const MAX_FEATURES = 100_000;
  * into upstream failures. Every request goes through the service's own resilience policies.
  */
 export class ArcGisMapServer<L extends string> {
+  /** The MapServer's URL as configured, without trailing slashes. */
+  readonly serviceUrl: string;
   private layerIds?: Promise<Partial<Record<L, number>>>;
 
   constructor(
     private readonly http: HttpService,
     readonly upstream: ResilientUpstream,
-    readonly serviceUrl: string,
+    configuredUrl: string,
     private readonly layers: Record<L, LayerSpec>,
-  ) {}
+  ) {
+    this.serviceUrl = configuredUrl.replace(/\/+$/, '');
+  }
 
   /** Attributes of the layer's features that contain the point. */
   async queryPoint<T>(layer: L, outFields: string[], point: GeoPoint, deadline: AbortSignal): Promise<T[]> {
@@ -170,7 +174,7 @@ function queryPage(body: Record<string, unknown>, layer: string, withGeometry: b
   return { features, exceededTransferLimit: body.exceededTransferLimit === true };
 }
 
-/** ArcGIS reports errors inside HTTP 200 as `{"error": {code, message}}`; 5xx codes there are transient. */
+/** ArcGIS reports errors inside HTTP 200 as `{"error": {code, message}}`; 5xx codes there are outages. */
 function arcgisBody(body: unknown): Record<string, unknown> {
   if (!isRecord(body)) throw new UpstreamFailure('answer is not a JSON object', false);
   if (isRecord(body.error)) {

@@ -37,9 +37,8 @@ export class ComingMapsClient extends ComingMapsSource {
     config: ConfigService<AppConfig, true>,
   ) {
     super();
-    const url = (name: 'PENDING_NFHL_BASE_URL' | 'PRELIMINARY_NFHL_BASE_URL') => config.get(name, { infer: true }).replace(/\/+$/, '');
-    this.pending = new ArcGisMapServer(http, pendingUpstream, url('PENDING_NFHL_BASE_URL'), LAYERS);
-    this.preliminary = new ArcGisMapServer(http, preliminaryUpstream, url('PRELIMINARY_NFHL_BASE_URL'), LAYERS);
+    this.pending = new ArcGisMapServer(http, pendingUpstream, config.get('PENDING_NFHL_BASE_URL', { infer: true }), LAYERS);
+    this.preliminary = new ArcGisMapServer(http, preliminaryUpstream, config.get('PRELIMINARY_NFHL_BASE_URL', { infer: true }), LAYERS);
   }
 
   async comingMapsAt(point: GeoPoint, deadline: AbortSignal): Promise<ComingMaps> {

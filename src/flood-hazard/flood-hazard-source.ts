@@ -1,4 +1,3 @@
-import { UpstreamUnavailableError } from '../common/api-error';
 import type {
   BfeLineFeature,
   ComingMapData,
@@ -45,12 +44,4 @@ export interface ComingMaps {
 /** FEMA's preliminary and pending maps; either failing makes the whole answer unknown. */
 export abstract class ComingMapsSource {
   abstract comingMapsAt(point: GeoPoint, deadline: AbortSignal): Promise<ComingMaps>;
-}
-
-/** A supplementary answer: null (unknown) when its upstream failed; anything else is a bug and propagates. */
-export function unknownOnFailure<T>(answer: Promise<T>): Promise<T | null> {
-  return answer.catch((error: unknown) => {
-    if (error instanceof UpstreamUnavailableError) return null;
-    throw error;
-  });
 }

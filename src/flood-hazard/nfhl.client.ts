@@ -1,11 +1,11 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { UpstreamUnavailableError } from '../common/api-error';
+import { UpstreamUnavailableError, unknownOnFailure } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { ResilientUpstream } from '../common/upstream/resilient-upstream';
 import { ArcGisFeature, ArcGisMapServer, isPositionLists, layerNamed } from './arcgis-map-server';
-import { BfeLinesWanted, EffectiveMapData, FloodHazardSource, unknownOnFailure } from './flood-hazard-source';
+import { BfeLinesWanted, EffectiveMapData, FloodHazardSource } from './flood-hazard-source';
 import type {
   BfeLineAttributes,
   BfeLineFeature,
@@ -63,8 +63,8 @@ export class NfhlClient extends FloodHazardSource {
 
   constructor(http: HttpService, @Inject(NFHL_UPSTREAM) private readonly upstream: ResilientUpstream, config: ConfigService<AppConfig, true>) {
     super();
-    this.serviceUrl = config.get('NFHL_BASE_URL', { infer: true }).replace(/\/+$/, '');
-    this.map = new ArcGisMapServer(http, upstream, this.serviceUrl, LAYERS);
+    this.map = new ArcGisMapServer(http, upstream, config.get('NFHL_BASE_URL', { infer: true }), LAYERS);
+    this.serviceUrl = this.map.serviceUrl;
   }
 
   pointData(point: GeoPoint, lookupDeadline: AbortSignal, bfeLinesWanted: BfeLinesWanted): Promise<EffectiveMapData> {

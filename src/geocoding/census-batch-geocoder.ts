@@ -1,12 +1,11 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { isAxiosError } from 'axios';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { firstValueFrom } from 'rxjs';
-import { UpstreamUnavailableError } from '../common/api-error';
+import { unknownOnFailure } from '../common/api-error';
 import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
+import { rejectHtmlPage, rejectServerFailure, sendUpstream } from '../common/upstream/upstream-json';
 import type { AppConfig } from '../config/app-config';
 import { CENSUS_UPSTREAM, CensusRelease, censusRelease } from './census-geocoder.client';
 import { countyName } from './county-names';
@@ -80,14 +79,10 @@ export class CensusBatchGeocoder extends BatchGeocoder {
   private async geocodeChunk(chunk: BatchAddress[], deadline: AbortSignal): Promise<Map<string, BatchGeocode>> {
     // The whole one-line address goes in the street column; city, state and ZIP stay empty.
     const addressFile = stringify(chunk.map((row) => [row.id, row.address, '', '', '']));
-    try {
-      return await this.upstream.operation(() =>
-        this.upstream.request(async (signal) => parseBatchAnswer(await this.post(addressFile, signal)), deadline),
-      );
-    } catch (error) {
-      if (error instanceof UpstreamUnavailableError) return new Map();
-      throw error;
-    }
+    const answer = await unknownOnFailure(
+      this.upstream.operation(() => this.upstream.request(async (signal) => parseBatchAnswer(await this.post(addressFile, signal)), deadline)),
+    );
+    return answer ?? new Map();
   }
 
   private async post(addressFile: string, signal: AbortSignal): Promise<string> {
@@ -95,23 +90,14 @@ export class CensusBatchGeocoder extends BatchGeocoder {
     form.append('addressFile', new Blob([Buffer.from(addressFile, 'latin1')], { type: 'text/csv' }), 'addresses.csv');
     form.append('benchmark', this.release.benchmark);
     form.append('vintage', this.release.vintage);
-    let response;
-    try {
-      response = await firstValueFrom(
-        this.http.post<ArrayBuffer>(this.url, form, { signal, responseType: 'arraybuffer', validateStatus: () => true }),
-      );
-    } catch (error) {
-      if (signal.aborted) throw error;
-      const code = isAxiosError(error) ? (error.code ?? error.message) : String(error);
-      throw new UpstreamFailure(`network error (${code})`, true);
-    }
+    const response = await sendUpstream(
+      this.http.post<ArrayBuffer>(this.url, form, { signal, responseType: 'arraybuffer', validateStatus: () => true }),
+      signal,
+    );
     const { status } = response;
     const text = Buffer.from(response.data).toString('latin1');
-    const contentType = String(response.headers['content-type'] ?? '');
-    if (status >= 500 || status === 429) throw new UpstreamFailure(`HTTP ${status}`, true);
-    if (contentType.includes('html') || /^\s*</.test(text)) {
-      throw new UpstreamFailure(`HTML page instead of CSV (HTTP ${status})`, true);
-    }
+    rejectServerFailure(status);
+    rejectHtmlPage(response, text, 'CSV');
     if (status !== 200) throw new UpstreamFailure(`unexpected answer (HTTP ${status})`, false);
     return text;
   }

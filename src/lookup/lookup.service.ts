@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiError, UpstreamUnavailableError } from '../common/api-error';
+import { ApiError, unknownOnFailure } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { CachePolicy, CacheRead, CacheStatus, LookupCache } from '../cache/lookup-cache';
 import { CoastalBarrierSource } from '../coastal-barrier/coastal-barrier-source';
@@ -11,7 +11,7 @@ import type { AnswerPart, FloodZoneResult, GeoPoint } from '../flood-hazard/floo
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import type { LocationQuery, LookupOptions } from './dto/flood-zone-query.pipe';
 import { DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup } from './flood-zone-lookup';
-import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, OptionalField, inContractOrder, pointKey } from './parts/answer-part';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, OptionalField, inContractOrder, pointKey, roundPoint } from './parts/answer-part';
 import { coastalBarrierPart } from './parts/coastal-barrier.part';
 import { EffectiveMapAnswer, loadEffectiveMap } from './parts/effective-map.part';
 import { mapChangePart } from './parts/map-change.part';
@@ -104,9 +104,7 @@ export class LookupService {
     const [flood, place] = await Promise.all([
       this.floodAt(point, options, deadline),
       // County and ZCTA are context: their failure leaves them unknown, never the flood answer.
-      this.cache
-        .getOrLoad('place', pointKey(roundPoint(point)), this.geocodePolicy, () => this.geocoder.describePoint(roundPoint(point), deadline))
-        .catch(() => undefined),
+      placeAt(this.cache, this.geocoder, this.geocodePolicy, point, deadline).catch(() => undefined),
     ]);
     const area: PlaceArea = place?.entry.value ?? { county: null, countyFips: null, zip: null };
     return this.answer(
@@ -134,12 +132,10 @@ export class LookupService {
 
   /** An opt-in part; its upstream's failure makes it unavailable, never the lookup (and is not cached). */
   private async readOptional(part: AnyOptionalPart, point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<OptionalRead> {
-    try {
-      return { part, read: await this.cache.getOrLoad('flood', part.cacheKey(point, radiusM), this.partPolicy, () => part.load(point, radiusM, deadline)) };
-    } catch (error) {
-      if (error instanceof UpstreamUnavailableError) return { part };
-      throw error;
-    }
+    const read = await unknownOnFailure(
+      this.cache.getOrLoad('flood', part.cacheKey(point, radiusM), this.partPolicy, () => part.load(point, radiusM, deadline)),
+    );
+    return read ? { part, read } : { part };
   }
 
   private answer(
@@ -203,8 +199,19 @@ export function normaliseAddress(address: string): string {
   return address.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-function roundPoint(point: GeoPoint): GeoPoint {
-  return { lat: Math.round(point.lat * 1e6) / 1e6, lon: Math.round(point.lon * 1e6) / 1e6 };
+/**
+ * County and ZCTA of a point (the Census coordinates lookup), cached by the point rounded to 6 decimals:
+ * lat/lon lookups and the batch's county names share the entry.
+ */
+export function placeAt(
+  cache: Pick<LookupCache, 'getOrLoad'>,
+  geocoder: Geocoder,
+  policy: CachePolicy,
+  point: GeoPoint,
+  deadline: AbortSignal,
+): Promise<CacheRead<PlaceArea>> {
+  const rounded = roundPoint(point);
+  return cache.getOrLoad('place', pointKey(rounded), policy, () => geocoder.describePoint(rounded, deadline));
 }
 
 /** One match, or several within 100 m of each other (the first counts); otherwise the client must choose. */

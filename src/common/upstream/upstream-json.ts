@@ -1,6 +1,6 @@
 import type { HttpService } from '@nestjs/axios';
-import { isAxiosError } from 'axios';
-import { firstValueFrom } from 'rxjs';
+import { AxiosResponse, isAxiosError } from 'axios';
+import { Observable, firstValueFrom } from 'rxjs';
 import { UpstreamFailure } from './resilient-upstream';
 
 export interface UpstreamJson {
@@ -25,35 +25,50 @@ export async function getUpstreamJson(
   signal: AbortSignal,
   options: UpstreamJsonOptions = {},
 ): Promise<UpstreamJson> {
-  let response;
+  const response = await sendUpstream(
+    http.get<string>(url, {
+      params,
+      signal,
+      responseType: 'text',
+      transformResponse: (data: string) => data,
+      validateStatus: () => true,
+      headers: { Accept: 'application/json' },
+    }),
+    signal,
+  );
+  const { status } = response;
+  const text = typeof response.data === 'string' ? response.data : '';
+  rejectServerFailure(status);
+  if (status === 404 && options.notFoundIsAnswer) return { status, body: undefined };
+  rejectHtmlPage(response, text, 'JSON');
   try {
-    response = await firstValueFrom(
-      http.get<string>(url, {
-        params,
-        signal,
-        responseType: 'text',
-        transformResponse: (data: string) => data,
-        validateStatus: () => true,
-        headers: { Accept: 'application/json' },
-      }),
-    );
+    return { status, body: JSON.parse(text) };
+  } catch {
+    throw new UpstreamFailure(`malformed JSON (HTTP ${status})`, false);
+  }
+}
+
+/** Sends one upstream request: a network error is an outage; an abort is the caller's own and propagates. */
+export async function sendUpstream<T>(request: Observable<AxiosResponse<T>>, signal: AbortSignal): Promise<AxiosResponse<T>> {
+  try {
+    return await firstValueFrom(request);
   } catch (error) {
     if (signal.aborted) throw error;
     const code = isAxiosError(error) ? (error.code ?? error.message) : String(error);
     throw new UpstreamFailure(`network error (${code})`, true);
   }
-  const { status } = response;
-  const text = typeof response.data === 'string' ? response.data : '';
+}
+
+/** 5xx and 429 answers are outages. */
+export function rejectServerFailure(status: number): void {
   if (status >= 500 || status === 429) throw new UpstreamFailure(`HTTP ${status}`, true);
-  if (status === 404 && options.notFoundIsAnswer) return { status, body: undefined };
+}
+
+/** An HTML page where data was expected (a front end's error page, Census's HTML 400s) is an outage. */
+export function rejectHtmlPage(response: AxiosResponse<unknown>, text: string, expected: 'JSON' | 'CSV'): void {
   const contentType = String(response.headers['content-type'] ?? '');
   if (contentType.includes('html') || /^\s*</.test(text)) {
-    throw new UpstreamFailure(`HTML page instead of JSON (HTTP ${status})`, true);
-  }
-  try {
-    return { status, body: JSON.parse(text) };
-  } catch {
-    throw new UpstreamFailure(`malformed JSON (HTTP ${status})`, false);
+    throw new UpstreamFailure(`HTML page instead of ${expected} (HTTP ${response.status})`, true);
   }
 }
 
