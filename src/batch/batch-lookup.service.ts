@@ -16,6 +16,7 @@ import { readBatchRow } from './batch-row';
 import { inInputOrder, OrderLimits } from './input-order';
 import type { RowAnswer } from './row-answer';
 import { errorAnswerOf } from '../common/filters/api-exception.filter';
+import { LOOKUP_PATH } from '../lookup/answer-cache';
 
 /** Finished rows waiting for a slower earlier one: bounds the memory a batch holds for ordering. */
 const ROWS_AHEAD = 1024;
@@ -83,7 +84,7 @@ export class BatchLookupService {
         } catch (failure) {
           if (failure instanceof BatchCancelledError) return undefined;
           // The very envelope GET /flood-zone would send for this row, with the batch request's id.
-          const { status, body } = errorAnswerOf(failure, { id: requestId, method: 'GET', path: '/flood-zone' });
+          const { status, body } = errorAnswerOf(failure, { id: requestId, method: 'GET', path: LOOKUP_PATH });
           return { index, id, asked, status, body };
         }
       };

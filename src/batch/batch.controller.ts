@@ -19,7 +19,7 @@ import type { AppConfig } from '../config/app-config';
 import type { LookupOptions } from '../lookup/dto/flood-zone-query.pipe';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
-import { ANSWER_FORMATS, NDJSON } from './answer-formats';
+import { NDJSON } from './answer-formats';
 import { BatchLookupService } from './batch-lookup.service';
 import { answerFormat, locationReader, readLocations } from './batch-request';
 import { BATCH_BUSY_RETRY_AFTER_SECONDS, BatchSlots } from './batch-slots';
@@ -27,7 +27,7 @@ import { CSV_ANSWER_COLUMNS } from './csv-answer';
 import { BatchAnswerDto, BatchRowAnswerDto } from './dto/batch-answer.dto';
 import { BatchRequestDto, CSV_BATCH_EXAMPLE } from './dto/batch-request.dto';
 
-export const BATCH_PATH = '/flood-zone/batch';
+const BATCH_PATH = '/flood-zone/batch';
 
 @ApiTags('flood zone')
 @ApiExtraModels(BatchRequestDto, BatchRowAnswerDto, BatchAnswerDto)

@@ -1,7 +1,7 @@
 import { inInputOrder } from './input-order';
 
 /** A row whose work finishes when the test says so. */
-function controllableRows(count: number) {
+function controllableRows() {
   const finish: Array<(value: string) => void> = [];
   const started: number[] = [];
   const work = (index: number) =>
@@ -16,7 +16,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('inInputOrder', () => {
   it('hands results out in input order when later rows finish first', async () => {
-    const { work, finish } = controllableRows(3);
+    const { work, finish } = controllableRows();
     const out: string[] = [];
     const done = (async () => {
       for await (const result of inInputOrder(3, work, { running: 3, ahead: 10 })) out.push(result);
@@ -32,7 +32,7 @@ describe('inInputOrder', () => {
   });
 
   it('hands a row out as soon as it and every row before it are done', async () => {
-    const { work, finish } = controllableRows(3);
+    const { work, finish } = controllableRows();
     const out: string[] = [];
     void (async () => {
       for await (const result of inInputOrder(3, work, { running: 3, ahead: 10 })) out.push(result);
@@ -48,7 +48,7 @@ describe('inInputOrder', () => {
   });
 
   it('runs at most `running` rows at once', async () => {
-    const { work, finish, started } = controllableRows(5);
+    const { work, finish, started } = controllableRows();
     void (async () => {
       for await (const _ of inInputOrder(5, work, { running: 2, ahead: 10 }));
     })();
@@ -60,7 +60,7 @@ describe('inInputOrder', () => {
   });
 
   it('lets work run at most `ahead` rows past the oldest row not handed out', async () => {
-    const { work, finish, started } = controllableRows(6);
+    const { work, finish, started } = controllableRows();
     void (async () => {
       for await (const _ of inInputOrder(6, work, { running: 6, ahead: 3 }));
     })();
@@ -76,7 +76,7 @@ describe('inInputOrder', () => {
   });
 
   it('starts no row once stopped, and ends after the rows under way', async () => {
-    const { work, finish, started } = controllableRows(5);
+    const { work, finish, started } = controllableRows();
     const stop = new AbortController();
     const out: string[] = [];
     const done = (async () => {

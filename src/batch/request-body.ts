@@ -3,7 +3,7 @@ import { Transform, type Readable } from 'node:stream';
 import { bodyTooLarge, invalidBatch } from './batch-input-errors';
 
 /** CONTRACT section 12: a batch body may be up to 10 MiB (10,000 rows fit easily). */
-export const BATCH_BODY_MAX_BYTES = 10 * 1024 * 1024;
+const BATCH_BODY_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
  * The request body as a stream that fails with 413 BATCH_TOO_LARGE past `maxBytes` (at once when

@@ -7,7 +7,7 @@ import { errorAnswerText, FloodZoneService } from './flood-zone-service';
 import type { PortfolioChunk } from './portfolio-input';
 
 /** A busy service (429 BATCH_BUSY: other batches running) is asked again after its Retry-After, this many times. */
-export const BUSY_RETRIES = 30;
+const BUSY_RETRIES = 30;
 const RETRY_AFTER_DEFAULT_S = 1;
 const RETRY_AFTER_MAX_S = 60;
 

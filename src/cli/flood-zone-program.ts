@@ -7,9 +7,9 @@ import { screenPortfolio } from './portfolio-screening';
 import { progressBar } from './screening-progress';
 
 /** The service's default BATCH_MAX_LOCATIONS: the largest chunk it accepts unless configured otherwise. */
-export const DEFAULT_CHUNK_ROWS = 10000;
+const DEFAULT_CHUNK_ROWS = 10000;
 /** The service's default BATCH_MAX_CONCURRENT: more chunks at once would only wait for a 429's Retry-After. */
-export const DEFAULT_PARALLEL_CHUNKS = 2;
+const DEFAULT_PARALLEL_CHUNKS = 2;
 
 export interface CommandIo {
   stdout: Writable;

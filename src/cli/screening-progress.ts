@@ -7,8 +7,6 @@ export interface ScreeningProgress {
   stop(): void;
 }
 
-export const NO_PROGRESS: ScreeningProgress = { start: () => undefined, rowWritten: () => undefined, stop: () => undefined };
-
 /** A progress bar on a terminal: rows done of total, rows per second since this run began, time left. */
 export function progressBar(terminal: NodeJS.WritableStream): ScreeningProgress {
   const bar = new SingleBar({

@@ -14,14 +14,14 @@ import type { ServiceLog } from './request-log';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\-]{1,128}$/;
 
 /** What a page of another origin may read from an answer (CORS hides every other header). */
-export const EXPOSED_HEADERS = 'X-Request-Id, ETag, X-Cache, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
+const EXPOSED_HEADERS = 'X-Request-Id, ETag, X-Cache, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 
 /**
  * Node's HTTP server limits: a client gets 20 s to send its headers and 30 s for the whole request
  * (both well below a lookup's deadline plus margin); idle keep-alive connections stay open longer than
  * a typical load balancer's 60 s, so the balancer, not the service, closes them.
  */
-export const SERVER_LIMITS = { headersTimeoutMs: 20_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, checkEveryMs: 1_000 };
+const SERVER_LIMITS = { headersTimeoutMs: 20_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, checkEveryMs: 1_000 };
 
 /** The methods a path answers, as its Allow header says them. */
 export interface PathMethods {

@@ -7,7 +7,7 @@ import { currentRequestId } from './request-context';
  * Street addresses are personal data: at `info` and above a log line carries a short hash of the
  * address instead, enough to correlate repeated lookups without revealing where anyone lives.
  */
-export function redactAddress(url: string, level: string): string {
+function redactAddress(url: string, level: string): string {
   if (level === 'debug' || level === 'trace') return url;
   const queryStart = url.indexOf('?');
   if (queryStart < 0 || !url.includes('address', queryStart)) return url;

@@ -1,6 +1,6 @@
 import { DEMO_ADDRESSES, demoPlace } from '../emulators';
 import { apiGet } from '../support/api-client';
-import { nfhlQueries, sleep, Stack, startStack } from '../support/stack';
+import { sleep, Stack, startStack } from '../support/stack';
 
 const dc = demoPlace('dc-white-house-ae');
 const renton = demoPlace('renton-x-shaded');
