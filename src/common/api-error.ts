@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 
-/** Every `code` an error envelope can carry (CONTRACT sections 5 and 12); the OpenAPI enum is this list. */
+/** Every `code` an error envelope can carry; the OpenAPI enum is this list. */
 export const ERROR_CODES = [
   'INVALID_PARAMETERS',
   'BAD_REQUEST',
@@ -23,7 +23,7 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** An error the client caused or must know about, carried to the error envelope (CONTRACT section 5). */
+/** An error the client caused or must know about, carried to the error envelope. */
 export class ApiError extends HttpException {
   constructor(
     status: number,

@@ -1,7 +1,7 @@
 import { InvalidConfigurationError, loadAppConfig } from './app-config';
 
 describe('loadAppConfig', () => {
-  it('gives the CONTRACT section 8 defaults when nothing is set', () => {
+  it('gives the documented defaults when nothing is set', () => {
     const config = loadAppConfig({});
     expect({ ...config }).toEqual({
       PORT: 3000,

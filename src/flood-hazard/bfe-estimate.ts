@@ -1,10 +1,10 @@
 /**
- * Estimated base flood elevation (CONTRACT section 10.2): where an AE or AH zone prints no static BFE,
+ * Estimated base flood elevation: where an AE or AH zone prints no static BFE,
  * interpolate between the layer-16 BFE lines that bracket the point, as FEMA's map guide describes.
  * Pure functions: no I/O, no clock, no locale.
  */
 import CheapRuler from 'cheap-ruler';
-import { lengthInFeet, nfhlText, roundToTenth } from './classification';
+import { lengthInFeet, nfhlText, roundToTenth } from './nfhl-values';
 import { BfeLineFeature, EstimatedBaseFloodElevation, GeoPoint } from './flood-hazard.types';
 
 /** Lines further away than this describe another reach of the stream, not this point. */
@@ -25,7 +25,7 @@ interface MeasuredLine {
   elev: number;
   /**
    * LEN_UNIT and V_DATUM with v1's null rules (trimmed, case-folded): what "the same" is compared on.
-   * As for a zone's static BFE, an elevation is read in feet unless its unit is metric (CONTRACT 4, 10.2).
+   * As for a zone's static BFE, an elevation is read in feet unless its unit is metric.
    */
   unitKey: string | null;
   datumKey: string | null;

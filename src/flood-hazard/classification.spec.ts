@@ -3,10 +3,7 @@ import {
   classifyZone,
   determineFloodHazard,
   femaMapUrl,
-  formatNfhlDate,
   governingZone,
-  lengthInFeet,
-  nfhlText,
 } from './classification';
 import {
   FirmPanelAttributes,
@@ -45,10 +42,9 @@ function pointData(overrides: Partial<NfhlPointData>): NfhlPointData {
   return { zones: [], panels: [], lomrs: [], jurisdictions: [], inAvailability: null, ...overrides };
 }
 
-const POINT = { lat: 47.4829, lon: -122.2171 };
 
 function determine(overrides: Partial<NfhlPointData>): FloodDetermination {
-  return determineFloodHazard(pointData(overrides), POINT);
+  return determineFloodHazard(pointData(overrides));
 }
 
 const DETERMINATION_KEYS = [
@@ -68,10 +64,9 @@ const DETERMINATION_KEYS = [
   'community',
   'lomrs',
   'zonesAtPoint',
-  'femaMapUrl',
 ].sort();
 
-// Real layer-28 attribute sets (fixtures/nfhl/nfhl-layer-28-real-feature-properties.excerpt.json).
+// Real layer-28 attribute sets, as FEMA publishes them.
 const REAL = {
   aeStaticBfe: zone({ FLD_ZONE: 'AE', SFHA_TF: 'T', STATIC_BFE: 583, V_DATUM: 'NAVD88', LEN_UNIT: 'Feet' }),
   aeFloodway: zone({ FLD_ZONE: 'AE', ZONE_SUBTY: 'FLOODWAY', SFHA_TF: 'T' }),
@@ -88,94 +83,6 @@ const REAL = {
   xMinimal: zone({ FLD_ZONE: 'X', ZONE_SUBTY: 'AREA OF MINIMAL FLOOD HAZARD' }),
   openWater: zone({ FLD_ZONE: 'OPEN WATER' }),
 };
-
-describe('nfhlText', () => {
-  it.each([
-    [null, null],
-    [undefined, null],
-    ['', null],
-    [' ', null],
-    ['   ', null],
-    ['<Null>', null],
-    ['<NULL>', null],
-    ['<null>', null],
-    ['-9999', null],
-    [' -9999 ', null],
-    ['NAVD88', 'NAVD88'],
-    ['  NAVD 88 ', 'NAVD 88'],
-    ['FLOODWAY', 'FLOODWAY'],
-  ])('%p -> %p', (value, expected) => {
-    expect(nfhlText(value)).toBe(expected);
-  });
-});
-
-describe('lengthInFeet', () => {
-  it.each([
-    [null, 'Feet', null],
-    [-9999, 'Feet', null],
-    [-9999, 'Meters', null],
-    [Number.NaN, 'Feet', null],
-    [583, 'Feet', 583],
-    [583, null, 583],
-    [583, '', 583],
-    [583, '<Null>', 583],
-    [583, '-9999', 583],
-    [12.5, 'Feet', 12.5],
-    [10, 'Meters', 32.8],
-    [10, 'meters', 32.8],
-    [1, 'Meters', 3.3],
-    [0, 'Meters', 0],
-    [30.48, 'Centimeters', 1],
-    [100, 'Centimeters', 3.3],
-  ])('%p %p -> %p', (value, unit, expected) => {
-    expect(lengthInFeet(value, unit)).toBe(expected);
-  });
-});
-
-describe('formatNfhlDate', () => {
-  it.each([
-    [1258502400000, '2009-11-18'], // Toa Baja panel 72000C0330J; a US local time would show 2009-11-17
-    [1597795200000, '2020-08-19'], // Renton panel 53033C0977G
-    [1581638400000, '2020-02-14'],
-    [0, '1970-01-01'],
-    [253392451200000, null], // 9999-09-09 placeholder
-    [253402214400000, null], // 9999-12-31, still the placeholder year
-    [null, null],
-    [undefined, null],
-    [Number.NaN, null],
-    [-9999, null],
-  ])('%p -> %p', (value, expected) => {
-    expect(formatNfhlDate(value)).toBe(expected);
-  });
-
-  describe('in a US time zone', () => {
-    const originalTz = process.env.TZ;
-    beforeAll(() => {
-      process.env.TZ = 'America/Los_Angeles';
-    });
-    afterAll(() => {
-      if (originalTz === undefined) delete process.env.TZ;
-      else process.env.TZ = originalTz;
-    });
-
-    it('still renders the UTC date', () => {
-      expect(formatNfhlDate(1258502400000)).toBe('2009-11-18');
-      expect(formatNfhlDate(1597795200000)).toBe('2020-08-19');
-    });
-
-    it('uses no local-time Date accessors', () => {
-      const spies = (['getFullYear', 'getMonth', 'getDate', 'toLocaleDateString', 'toDateString'] as const).map(
-        (method) => jest.spyOn(Date.prototype, method),
-      );
-      try {
-        formatNfhlDate(1258502400000);
-        for (const spy of spies) expect(spy).not.toHaveBeenCalled();
-      } finally {
-        for (const spy of spies) spy.mockRestore();
-      }
-    });
-  });
-});
 
 describe('femaMapUrl', () => {
   it.each([
@@ -534,7 +441,6 @@ describe('determineFloodHazard: coverage', () => {
     expect(result.coverage).toBe(coverage);
     expect(result.isMapped).toBe(isMapped);
     expect(Object.keys(result).sort()).toEqual(DETERMINATION_KEYS);
-    expect(result.femaMapUrl).toBe(femaMapUrl(POINT));
     if (coverage === 'mapped') {
       expect(result.guidance).toBeNull();
       expect(result.floodZone).not.toBeNull();
@@ -605,7 +511,6 @@ describe('determineFloodHazard: coverage', () => {
         lomrs: [],
         jurisdictions: [{ POL_NAME1: 'Toa Baja, Municipio de', CID: '720000' }],
       }),
-      { lat: 18.3985, lon: -66.1 },
     );
     expect(result).toEqual({
       coverage: 'mapped',
@@ -630,7 +535,6 @@ describe('determineFloodHazard: coverage', () => {
       community: { name: 'Toa Baja, Municipio de', communityId: '720000' },
       lomrs: [],
       zonesAtPoint: [{ floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 583 }],
-      femaMapUrl: 'https://msc.fema.gov/portal/search?AddressQuery=18.3985%2C-66.1',
     });
   });
 });

@@ -1,9 +1,9 @@
 /**
- * Coastal Barrier Resources System status of a point (CONTRACT section 11.3), from the U.S. Fish and
+ * Coastal Barrier Resources System status of a point (`include=cbrs`), from the U.S. Fish and
  * Wildlife Service's "CBRS Prohibitions" and "CBRS Buffer Zone" layers. Pure functions: no I/O, no
  * clock, no locale.
  */
-import { formatNfhlDate, nfhlText } from './classification';
+import { formatNfhlDate, nfhlText } from './nfhl-values';
 import { CbrsProhibitionAttributes, CoastalBarrier } from './flood-hazard.types';
 
 export const COASTAL_BARRIER_NOTES: Readonly<Record<CoastalBarrier['status'], string>> = {

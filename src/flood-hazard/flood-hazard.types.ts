@@ -135,7 +135,7 @@ export interface Lomr {
   effectiveDate: string | null;
 }
 
-/** Supplementary parts of an answer (CONTRACT section 9): a failed one is null and named in `unavailable`. */
+/** Supplementary parts of an answer: a failed one is null and named in `unavailable`. */
 export type AnswerPart =
   | 'community'
   | 'lomrs'
@@ -147,7 +147,7 @@ export type AnswerPart =
 
 export type LomaStatus = 'valid' | 'denied' | 'incorporated' | 'superseded' | 'contact_community' | 'reevaluation_needed';
 
-/** CONTRACT section 10.1. */
+/** A Letter of Map Amendment near the point (`result.lomas`). */
 export interface Loma {
   caseNumber: string | null;
   effectiveDate: string | null;
@@ -157,7 +157,7 @@ export interface Loma {
   distanceM: number;
 }
 
-/** CONTRACT section 10.2. */
+/** A BFE estimated from the BFE lines around the point (`result.estimatedBaseFloodElevation`). */
 export interface EstimatedBaseFloodElevation {
   elevationFt: number;
   verticalDatum: string | null;
@@ -166,7 +166,7 @@ export interface EstimatedBaseFloodElevation {
   note: string;
 }
 
-/** CONTRACT section 11.1: one nearest hazard of a kind. */
+/** `include=nearby`: the nearest hazard of one kind. */
 export interface NearbyHazard {
   distanceM: number;
   floodZone: string;
@@ -181,7 +181,7 @@ export interface NearbyHazards {
   moderate: NearbyHazard | null;
 }
 
-/** CONTRACT section 11.2. */
+/** `include=preliminary`: what the coming map says at the point (`result.mapChange`). */
 export interface MapChange {
   status: 'pending' | 'preliminary' | 'none';
   issuedDate: string | null;
@@ -193,7 +193,7 @@ export interface MapChange {
   note: string;
 }
 
-/** CONTRACT section 11.3. */
+/** `include=cbrs`: the point's Coastal Barrier Resources System status (`result.coastalBarrier`). */
 export interface CoastalBarrier {
   status: 'inside' | 'buffer' | 'outside';
   unit: string | null;
@@ -202,7 +202,7 @@ export interface CoastalBarrier {
   note: string;
 }
 
-/** The `result` object of a lookup (CONTRACT section 3): every field always present, `null` where it does not apply. */
+/** The `result` object of a lookup: every field always present, `null` where it does not apply. */
 export interface FloodDetermination {
   coverage: Coverage;
   isMapped: boolean;
@@ -220,12 +220,13 @@ export interface FloodDetermination {
   community: Community | null;
   lomrs: Lomr[] | null;
   zonesAtPoint: ZoneAtPoint[];
-  femaMapUrl: string;
 }
 
-/** The whole `result` of a lookup: the v1 determination plus the v1.1 parts (CONTRACT sections 9-11). */
+/** The whole `result` of a lookup: the determination plus the supplementary and opt-in parts. */
 export interface FloodZoneResult extends FloodDetermination {
-  /** v1.1 (CONTRACT sections 9-11): LOMAs within 100 m, nearest first; null when their query failed. */
+  /** FEMA's Map Service Center at the queried point (not the rounded one the determination is cached under). */
+  femaMapUrl: string;
+  /** LOMAs within 100 m, nearest first; null when their query failed. */
   lomas: Loma[] | null;
   estimatedBaseFloodElevation: EstimatedBaseFloodElevation | null;
   /** Only with include=nearby / preliminary / cbrs; null otherwise. */

@@ -1,9 +1,9 @@
 /**
- * Letters of Map Amendment near a point (CONTRACT section 10.1): FEMA's own status rule and the
+ * Letters of Map Amendment near a point: FEMA's own status rule and the
  * choice of LOMAs within reach of the point. Pure functions: no I/O, no clock, no locale.
  */
 import CheapRuler from 'cheap-ruler';
-import { formatNfhlDate, nfhlText } from './classification';
+import { formatNfhlDate, nfhlText } from './nfhl-values';
 import { GeoPoint, Loma, LomaFeature, LomaStatus } from './flood-hazard.types';
 
 /** OUTCOME values (trimmed, lower case) that FEMA's layer-34 renderer draws as "Denied". */

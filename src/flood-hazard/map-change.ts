@@ -1,8 +1,9 @@
 /**
- * Coming map changes (CONTRACT section 11.2): what FEMA's pending or preliminary map says at the point,
+ * Coming map changes (`include=preliminary`): what FEMA's pending or preliminary map says at the point,
  * compared with the effective map. Pure functions: no I/O, no clock, no locale.
  */
-import { formatNfhlDate, governingZone } from './classification';
+import { governingZone } from './classification';
+import { formatNfhlDate } from './nfhl-values';
 import { ComingMapData, MapChange } from './flood-hazard.types';
 
 export const MAP_CHANGE_NOTES: Readonly<Record<MapChange['status'], string>> = {

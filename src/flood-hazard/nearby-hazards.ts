@@ -1,11 +1,12 @@
 /**
- * The nearest flood hazards around a point (CONTRACT section 11.1). A geocoded point can be tens of
+ * The nearest flood hazards around a point (`include=nearby`). A geocoded point can be tens of
  * metres off, so how far the nearest high-risk polygon lies matters as much as the zone at the point.
  * Pure functions: no I/O, no clock, no locale.
  */
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import CheapRuler from 'cheap-ruler';
-import { ZoneClassification, classifyZone, compareDescendingNullsLast } from './classification';
+import { ZoneClassification, classifyZone } from './classification';
+import { compareDescendingNullsLast } from './nfhl-values';
 import { GeoPoint, NearbyHazard, NearbyHazards, ZonePolygonFeature } from './flood-hazard.types';
 
 /** Distances closer than this (a millimetre) are equal: shared edges come back with rounding noise. */

@@ -77,7 +77,7 @@ export class CensusGeocoderClient extends Geocoder {
 
   /**
    * The `result` object of an answer. When `emptyOutsideCoverage`, Census's ways of saying "outside my
-   * coverage" (a 404 with any body or none, a `{}`) are an empty result (UPSTREAMS.md).
+   * coverage" (a 404 with any body or none, a `{}`) are an empty result: that is how the real geocoder answers outside its coverage.
    */
   private async result(
     path: string,

@@ -1,6 +1,6 @@
 import type { FloodZoneResult } from '../flood-hazard/flood-hazard.types';
 
-/** The GET /flood-zone answer (CONTRACT sections 3 and 9-11). */
+/** The GET /flood-zone answer (its fields are described in docs/api.md). */
 export interface FloodZoneLookup {
   query: { address: string | null; lat: number | null; lon: number | null };
   location: {

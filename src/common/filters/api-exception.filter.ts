@@ -21,7 +21,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 };
 
 /**
- * The CONTRACT section 5 answer for any failure: upstream failures become 502, bugs a 500 without
+ * The error envelope for any failure: upstream failures become 502, bugs a 500 without
  * internals. Pure, so a batch row gets exactly the body GET would send (`requestId` is the request's id).
  */
 export function errorAnswerOf(exception: unknown, request: { id: string; method: string; path: string }): ErrorAnswer {
@@ -52,7 +52,7 @@ export function errorAnswerOf(exception: unknown, request: { id: string; method:
   return answer(HttpStatus.INTERNAL_SERVER_ERROR, 'INTERNAL_ERROR', 'Internal error. The request id identifies it in the logs.');
 }
 
-/** Sends every failure as the one error envelope (CONTRACT section 5). */
+/** Sends every failure as the one error envelope. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger(ApiExceptionFilter.name);

@@ -2,12 +2,12 @@ import type { AnswerPart, FloodDetermination, FloodZoneResult, GeoPoint } from '
 import type { OptionalPart } from '../dto/flood-zone-query.pipe';
 
 /**
- * An answer with a missing part is served and cached at most this long (CONTRACT section 9): a
+ * An answer with a missing part is served and cached at most this long: a
  * transient failure must not stand for a day.
  */
 export const INCOMPLETE_ANSWER_MAX_AGE_SECONDS = 60;
 
-/** `unavailable` lists parts in the order CONTRACT section 9 gives them. */
+/** `unavailable` lists parts in the order the API documents them. */
 const PART_ORDER: readonly AnswerPart[] = ['community', 'lomrs', 'lomas', 'estimatedBaseFloodElevation', 'nearby', 'mapChange', 'coastalBarrier'];
 
 export function inContractOrder(parts: Iterable<AnswerPart>): AnswerPart[] {

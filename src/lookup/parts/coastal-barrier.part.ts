@@ -3,7 +3,7 @@ import { coastalBarrierAt } from '../../flood-hazard/coastal-barrier';
 import type { CoastalBarrier } from '../../flood-hazard/flood-hazard.types';
 import { OptionalAnswerPart, pointKey } from './answer-part';
 
-/** `include=cbrs`: whether the point is in a Coastal Barrier Resources System unit or its buffer (CONTRACT 11.3). */
+/** `include=cbrs`: whether the point is in a Coastal Barrier Resources System unit or its buffer. */
 export function coastalBarrierPart(source: CoastalBarrierSource): OptionalAnswerPart<'coastalBarrier', CoastalBarrier> {
   return {
     field: 'coastalBarrier',

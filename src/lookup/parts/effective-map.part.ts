@@ -36,7 +36,7 @@ function bfeLinesWanted(zones: FloodHazardZoneAttributes[]): boolean {
  */
 export async function loadEffectiveMap(source: FloodHazardSource, point: GeoPoint, deadline: AbortSignal): Promise<EffectiveMapAnswer> {
   const data = await source.pointData(point, deadline, bfeLinesWanted);
-  const determination = determineFloodHazard(data, point);
+  const determination = determineFloodHazard(data);
   const failed: AnswerPart[] = [];
   if (data.jurisdictions === null) failed.push('community');
   if (data.lomrs === null) failed.push('lomrs');

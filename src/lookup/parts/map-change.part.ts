@@ -3,7 +3,7 @@ import { mapChange } from '../../flood-hazard/map-change';
 import { OptionalAnswerPart, pointKey } from './answer-part';
 
 /**
- * `include=preliminary`: what FEMA's coming maps will change at the point (CONTRACT 11.2). Their raw
+ * `include=preliminary`: what FEMA's coming maps will change at the point. Their raw
  * answer is cached; the change is read against the effective map's answer at the time of the lookup.
  */
 export function mapChangePart(source: ComingMapsSource): OptionalAnswerPart<'mapChange', ComingMaps> {

@@ -3,7 +3,7 @@ import type { NearbyHazards } from '../../flood-hazard/flood-hazard.types';
 import { nearbyHazards } from '../../flood-hazard/nearby-hazards';
 import { OptionalAnswerPart, pointKey } from './answer-part';
 
-/** `include=nearby`: the nearest SFHA, floodway and moderate-risk polygons within the radius (CONTRACT 11.1). */
+/** `include=nearby`: the nearest SFHA, floodway and moderate-risk polygons within the radius. */
 export function nearbyPart(source: FloodHazardSource): OptionalAnswerPart<'nearby', NearbyHazards> {
   return {
     field: 'nearby',
