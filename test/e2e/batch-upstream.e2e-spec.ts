@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 12, what a batch asks of its upstreams (caching off, so every call shows in the emulators'
+ * What POST /flood-zone/batch asks of its upstreams (caching off, so every call shows in the emulators'
  * counts): addresses through the Census batch geocoder in chunks of at most 1,000 with one-line fallbacks,
  * one lookup per distinct point, nothing new once the client has gone, and at most BATCH_MAX_CONCURRENT
  * batches at once.

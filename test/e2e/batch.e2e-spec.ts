@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 12: POST /flood-zone/batch against the emulators. Every format in and out, each row equal
+ * POST /flood-zone/batch against the emulators. Every format in and out, each row equal
  * to GET /flood-zone for the same input (status and body), input order kept when later rows finish first,
  * every whole-request error, and a 10,000-row body.
  */
@@ -184,7 +184,7 @@ describe('formats in and out', () => {
     expect(JSON.parse((await res.text()).trim()).status).toBe(200);
   });
 
-  it('writes CSV with the contract columns, booleans as words, nulls empty, and error rows with their query only', async () => {
+  it('writes CSV with the documented columns, booleans as words, nulls empty, and error rows with their query only', async () => {
     const res = await postBatch(`id,lat,lon,address\nok,${b.lat},${b.lon},\nbad,91,${b.lon},\nnone,,,"${DEMO_ADDRESSES.noMatch}"\n`, 'text/csv', { accept: 'text/csv' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);

@@ -7,7 +7,7 @@ const renton = demoPlace('renton-x-shaded');
 const at = (p: { lat: number; lon: number }) => `/flood-zone?lat=${p.lat}&lon=${p.lon}`;
 const omitMapUrl = ({ femaMapUrl: _link, ...rest }: Record<string, unknown>) => rest;
 
-describe('caching (CONTRACT section 6)', () => {
+describe('caching: Cache-Control, ETag and X-Cache', () => {
   describe('with the default TTLs', () => {
     let stack: Stack;
     beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Circuit breakers judge outages (CONTRACT section 8 resilience, beyond it the CIRCUIT_BREAKER_* knobs):
+ * Circuit breakers judge outages (on top of timeouts and retries, tuned by the CIRCUIT_BREAKER_* variables):
  * a circuit opens on the failure rate of timeouts, resets, 5xx and HTML answers over a window with a
  * minimum number of calls, never on answers that fail at one place, and each operation that fails on
  * its own (NFHL, Census address geocoding, Census county/ZIP of a point) has its own circuit.

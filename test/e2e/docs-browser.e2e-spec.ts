@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * In a real browser (the headless Chromium that `npm ci` brings in @sparticuz/chromium, driven by playwright-core):
- * - CONTRACT section 1: GET /api-docs.html is a working Swagger UI over /openapi.json, under the app's own
+ * - GET /api-docs.html is a working Swagger UI over /openapi.json, under the app's own
  *   Content-Security-Policy (helmet). The page lists the operations, runs "Try it out" on GET /flood-zone for a
  *   demo place and shows the 200 answer. A screenshot goes to test/artifacts/api-docs.png.
  * - A page of another origin can call the API and read the headers it exposes (X-Request-Id, ETag, X-Cache,

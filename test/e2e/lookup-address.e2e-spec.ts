@@ -1,5 +1,5 @@
 /**
- * CONTRACT sections 2-3: lookups by address through the Census geocoder (emulated): the location of
+ * Lookups by address through the Census geocoder (emulated): the location of
  * the match, the query echo, no match, ambiguous matches and near-duplicates.
  */
 import { DEMO_ADDRESSES, DEMO_PLACES, demoPlace, type DemoPlace } from '../emulators';
@@ -70,7 +70,7 @@ describe('every demo address', () => {
   });
 });
 
-describe('the contract example (White House)', () => {
+describe('the example of docs/api.md (White House)', () => {
   const dc = demoPlace('dc-white-house-ae');
 
   it('zip is the postal ZIP of the match (20500), not the ZCTA of the point', async () => {
@@ -88,7 +88,7 @@ describe('the contract example (White House)', () => {
     expect(dc.expect.zcta).not.toBe('20500');
   });
 
-  it('the loose spelling of CONTRACT section 3 is echoed as given and finds the same place', async () => {
+  it('a loosely spelled address (lower case, no ZIP) is echoed as given and finds the same place', async () => {
     const res = await stack.get(addressQuery(DEMO_ADDRESSES.whiteHouseLoose));
     expect(res.status).toBe(200);
     expect(res.body.query).toStrictEqual({ address: '1600 pennsylvania ave nw, washington dc', lat: null, lon: null });

@@ -1,5 +1,5 @@
 /**
- * CONTRACT sections 3-4: every demo place looked up by lat/lon gives the full contract answer (the
+ * Every demo place looked up by lat/lon gives the full answer documented in docs/api.md (the
  * place's `expect`), whatever its coverage, with the same shape every time.
  */
 import { DEMO_PLACES, demoPlace } from '../emulators';
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('GET /flood-zone?lat&lon for every demo place', () => {
-  it('covers every coverage case of the contract', () => {
+  it('covers every coverage case: mapped, mapped_no_zone, unmapped', () => {
     const coverages = new Set(DEMO_PLACES.map((p) => p.expect.coverage));
     expect([...coverages].sort()).toEqual(['mapped', 'mapped_no_zone', 'unmapped']);
   });
@@ -84,7 +84,7 @@ describe('GET /flood-zone?lat&lon for every demo place', () => {
   });
 });
 
-describe('coverage rules (CONTRACT section 4)', () => {
+describe('coverage rules: mapped, mapped_no_zone, unmapped', () => {
   const lookup = async (id: string) => {
     const res = await stack.get(pointQuery(demoPlace(id)));
     expect(res.status).toBe(200);
@@ -151,7 +151,7 @@ describe('coverage rules (CONTRACT section 4)', () => {
     }
   });
 
-  it('the contract example: White House AE 583 NAVD88 on 11001C0019C (2010-09-27), two effective LOMRs newest first', async () => {
+  it('the example of docs/api.md: White House AE 583 NAVD88 on 11001C0019C (2010-09-27), two effective LOMRs newest first', async () => {
     const result = await lookup('dc-white-house-ae');
     expect(result).toMatchObject({
       coverage: 'mapped',

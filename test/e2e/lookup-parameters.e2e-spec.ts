@@ -1,6 +1,6 @@
 /**
- * CONTRACT section 2: GET /flood-zone parameters, checked in order (the first rule broken decides),
- * and the section 5 envelope of each rejection.
+ * GET /flood-zone parameters, checked in order (the first rule broken decides), and the error
+ * envelope of each rejection.
  */
 import { DEMO_ADDRESSES, demoPlace } from '../emulators';
 import { NO_CACHE, Stack, expectErrorEnvelope, expectedResult, startStack } from '../support/stack';

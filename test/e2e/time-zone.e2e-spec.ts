@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 3: NFHL dates are epoch milliseconds in UTC, rendered YYYY-MM-DD in UTC, and
+ * NFHL dates are epoch milliseconds in UTC, rendered YYYY-MM-DD in UTC, and
  * retrievedAt is ISO 8601 UTC, whatever the server's time zone. The service (with its emulators) runs
  * in a child process whose TZ the suite switches (support/tz-child.ts). Every expected date is derived
  * in UTC from the demo map, so the suite also holds when the whole run is under another TZ (.ci runs
@@ -83,7 +83,7 @@ describe.each([
     expect(zone.localDayOfUtcMidnight).toBe(localDay);
   });
 
-  it('the contract example: panel 11001C0019C effective 2010-09-27, LOMR 19-03-0123P effective 2020-02-14', async () => {
+  it('the White House example: panel 11001C0019C effective 2010-09-27, LOMR 19-03-0123P effective 2020-02-14', async () => {
     const res = await apiGet(url, pointQuery(demoPlace('dc-white-house-ae')));
     expect(res.status).toBe(200);
     expect(res.body.result.firmPanel.effectiveDate).toBe('2010-09-27');

@@ -1,6 +1,6 @@
 /**
- * CONTRACT sections 3-4, 9-10 and UPSTREAMS.md: which upstream calls a lookup makes, how many, and with
- * what parameters. Caches are off so every lookup reaches the emulators.
+ * Which upstream calls a lookup makes, how many, and with what parameters, as the real FEMA and Census
+ * services expect them. Caches are off so every lookup reaches the emulators.
  */
 import { DEMO_ADDRESSES, demoPlace, type CallRecord } from '../emulators';
 import { NO_CACHE, Stack, addressQuery, expectedResult, pointQuery, startStack } from '../support/stack';
@@ -9,7 +9,7 @@ const mappedPlace = demoPlace('dc-white-house-ae');
 const gapPlace = demoPlace('houston-gap');
 const unmappedPlace = demoPlace('mount-vernon-unmapped');
 
-/** The parameters every NFHL point query must carry (UPSTREAMS.md; ArcGIS axis order is lon,lat). */
+/** The parameters every NFHL point query must carry (ArcGIS axis order is lon,lat: swapped axes silently find nothing). */
 function expectPointQuery(call: CallRecord, point: { lat: number; lon: number }): void {
   expect(call.query).toMatchObject({
     geometry: `${point.lon},${point.lat}`,
@@ -44,7 +44,7 @@ describe('NFHL calls of one lookup (default layer ids)', () => {
       bfeLines: nfhl.queryCount('bfeLines'),
     };
   };
-  /** The point queries of v1; LOMAs are points themselves, so they are searched with an envelope around the point. */
+  /** The point queries of the zone answer; LOMAs are points themselves, so they are searched with an envelope around the point. */
   const pointQueriesOf = (s: Stack) => s.emulators.nfhl.callsMatching((c) => c.endpoint === 'query' && c.layerName !== 'LOMAs');
 
   it('a mapped point with a static BFE: exactly one query each to zones, panels, LOMRs, jurisdictions and LOMAs, none to availability or BFE lines', async () => {
@@ -154,7 +154,7 @@ describe('moved NFHL layer ids are followed (ids resolved by layer name)', () =>
   });
 
   it.each(['dc-white-house-ae', 'menominee-overlap', 'houston-gap', 'lampasas-paper-only'])(
-    '%s: the same contract answer, queried at the moved ids only',
+    '%s: the same full answer, queried at the moved ids only',
     async (id) => {
       const place = demoPlace(id);
       const res = await stack.get(pointQuery(place));

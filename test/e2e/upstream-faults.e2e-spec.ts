@@ -1,5 +1,5 @@
 /**
- * CONTRACT sections 4, 5 and 8: what each upstream failure makes of a lookup. Essential NFHL layers and
+ * What each upstream failure makes of a lookup. Essential NFHL layers (zones, FIRM panels, availability) and
  * the address geocoder fail the lookup with a 502 (never a guess); LOMRs, Political Jurisdictions and
  * the county/ZCTA lookup of a point are supplementary and only become null. Retries follow
  * UPSTREAM_RETRIES for transient failures only, and the whole lookup respects LOOKUP_DEADLINE_MS.
@@ -33,7 +33,7 @@ function expectUpstreamUnavailable(res: ApiResponse, upstream: 'flood_data' | 'g
   expect(res.body).not.toHaveProperty('floodZone');
 }
 
-/** Faults that make an NFHL answer unusable (CONTRACT section 5, 502 list). */
+/** Faults that make an NFHL answer unusable, each a 502 UPSTREAM_UNAVAILABLE when it hits an essential layer. */
 const NFHL_FAULTS: Array<[string, Fault]> = [
   ['connection reset', { kind: 'reset' }],
   ['HTTP 500', { kind: 'http-status', status: 500 }],
@@ -277,7 +277,7 @@ describe('the NFHL layer list failing: default layer ids, still 200', () => {
       expect(res.status).toBe(200);
       expect(res.body.result).toEqual(expectedResult(dc));
       expect(elapsedMs).toBeLessThan(DEADLINE_MS + MARGIN_MS);
-      // the default ids (CONTRACT section 4: 28, 3, 1, 22; LOMAs 34, section 10) were queried
+      // the default ids were queried: zones 28, FIRM panels 3, LOMRs 1, jurisdictions 22, LOMAs 34
       const queried = stack.emulators.nfhl.callsMatching({ endpoint: 'query' }).map((c) => c.layerId);
       expect([...new Set(queried)].sort((a, b) => a! - b!)).toEqual([1, 3, 22, 28, 34]);
     } finally {
@@ -365,7 +365,7 @@ describe('Census geocoder faults', () => {
     expect(stack.emulators.census.callCount({ endpoint: 'onelineaddress' })).toBe(2);
   });
 
-  it('one HTML page with HTTP 400 on onelineaddress (transient per UPSTREAMS.md) → 200 after exactly 2 calls', async () => {
+  it('one HTML page with HTTP 400 on onelineaddress (transient at the real geocoder: it passes on retry) → 200 after exactly 2 calls', async () => {
     stack.emulators.census.injectFault({ kind: 'html', status: 400, match: 'onelineaddress', times: 1 });
     const res = await stack.get(addressQuery(DEMO_ADDRESSES.whiteHouse));
     expect(res.status).toBe(200);

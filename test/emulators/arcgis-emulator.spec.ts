@@ -204,7 +204,7 @@ describe('NFHL MapServer emulator with moved layer ids', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// v1.1 query protocol, over a small map of our own (known geometry, known distances)
+// Envelope, buffer and geometry queries, over a small map of our own (known geometry, known distances)
 // ---------------------------------------------------------------------------------------------
 
 const LAT0 = 30;
@@ -257,7 +257,7 @@ const ENVELOPE_QUERY = 'geometryType=esriGeometryEnvelope&inSR=4326&spatialRel=e
 const oids = (body: Json): number[] => (body.features as Json[]).map((f) => f.attributes.OBJECTID);
 const fetchJson = async (url: string): Promise<Json> => (await (await fetch(url)).json()) as Json;
 
-describe('ArcGIS query protocol (v1.1): envelopes, buffers, geometry, paging', () => {
+describe('ArcGIS query protocol: envelopes, buffers, geometry, paging', () => {
   let nfhl: NfhlMapServerEmulator;
   beforeAll(async () => {
     nfhl = await NfhlMapServerEmulator.start({ map: OWN_MAP });
@@ -402,7 +402,7 @@ describe('ArcGIS query protocol (v1.1): envelopes, buffers, geometry, paging', (
   });
 });
 
-describe('ArcGIS query protocol (v1.1): maxRecordCount paging and an upstream that ignores where', () => {
+describe('ArcGIS query protocol: maxRecordCount paging and an upstream that ignores where', () => {
   let paged: NfhlMapServerEmulator;
   let careless: NfhlMapServerEmulator;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Emulators of ArcGIS Server MapServers (UPSTREAMS.md), on loopback. `ArcGisMapServerEmulator` speaks what
+ * Emulators of ArcGIS Server MapServers, on loopback. `ArcGisMapServerEmulator` speaks what
  * every MapServer shares:
  *
  *   GET {base}?f=json|pjson                  service root: the layer list

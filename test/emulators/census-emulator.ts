@@ -1,5 +1,5 @@
 /**
- * Emulator of the U.S. Census Bureau geocoder (UPSTREAMS.md), on loopback. Base path /geocoder:
+ * Emulator of the U.S. Census Bureau geocoder, on loopback, answering as the real service does. Base path /geocoder:
  *
  *   GET /geocoder/geographies/onelineaddress?address=&benchmark=&vintage=&layers=&format=json
  *   GET /geocoder/geographies/coordinates?x=&y=&benchmark=&vintage=&layers=&format=json
@@ -7,14 +7,14 @@
  *   GET /geocoder/benchmarks, /geocoder/vintages?benchmark=                        (fixture lists)
  *   POST /geocoder/geographies/addressbatch, /geocoder/locations/addressbatch      (multipart CSV batch)
  *
- * Answers use the real shapes (fixtures/census/fitnr-onelineaddress.json, fitnr-coordinates.json):
+ * Answers use the shapes of recorded real one-line address and coordinates answers:
  * result.input, result.addressMatches[] {tigerLine, geographies, matchedAddress, coordinates{x,y},
  * addressComponents}, result.geographies keyed by layer name. Bad or missing parameters: HTTP 400 with a
  * top-level `errors` array. `format` other than json: an HTML page. Outside every county: empty layer arrays.
  *
  * The batch endpoints read a multipart form (`addressFile`: CSV without header `id,street,city,state,zip`,
  * ISO-8859-1; `benchmark`; `vintage` for geographies) and answer CSV as the real service does
- * (fixtures/census/pablotron-batch-geographies-4-4.csv, fitnr-address-batch-*.csv): text/plain in ISO-8859-1,
+ * (fixtures/pablotron-batch-geographies-4-4.csv, fixtures/fitnr-address-batch-1.csv): text/plain in ISO-8859-1,
  * every field quoted, rows in reverse input order, `Match` rows with "lon,lat", TIGER line, side and (for
  * geographies) state, county, tract and block FIPS, `No_Match` and `Tie` rows with 3 columns. An address
  * resolves exactly as on the one-line endpoint (the street, city, state and ZIP columns joined).
@@ -86,7 +86,7 @@ const DEFAULT_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.co
 /** The most rows the real batch service takes in one file. */
 export const CENSUS_BATCH_MAX_ROWS = 10_000;
 
-/** The transient per-layer failure the real service puts inside a 200 (fixtures/census/fitnr-onelineaddress.json). */
+/** The transient per-layer failure the real service puts inside a 200 (seen in recorded one-line address answers). */
 export const LAYER_ERROR_STATUS = 'Layer query encountered an error: java.lang.RuntimeException: Failed to return';
 
 /** Case-, whitespace- and punctuation-insensitive form of an address ("N.W." = "NW", "Ave." = "Ave", commas ignored). */

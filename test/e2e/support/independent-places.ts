@@ -1,6 +1,6 @@
 /**
  * The places of the independent map (independent-map.ts) and the features whose distances the spec
- * measures. What the contract says about each place is written in the spec, not here.
+ * measures. What each place should answer is written in the spec, not here.
  */
 import {
   IndependentMap,

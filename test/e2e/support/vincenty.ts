@@ -144,7 +144,7 @@ function insideRings([x, y]: LonLat, rings: LonLat[][]): boolean {
   return inside;
 }
 
-/** CONTRACT 11.1: metres from `p` to the polygon, 0 inside, otherwise to its nearest edge (outer or hole). */
+/** Geodesic metres from `p` to the polygon (as include=nearby measures them), 0 inside, otherwise to its nearest edge (outer or hole). */
 export function metresToPolygon(p: LonLat, rings: LonLat[][]): number {
   return insideRings(p, rings) ? 0 : metresToPaths(p, rings);
 }

@@ -1,10 +1,11 @@
 /**
- * CONTRACT sections 9-11 as an independent checker would test them: the real app against emulators that
- * serve a map the service has never seen (support/independent-places.ts: other states, DFIRM ids, layer ids
- * and FEMA's real field oddities). Expected values are read from the contract by hand; distances are
- * measured with Vincenty's formulae on the WGS84 ellipsoid (support/vincenty.ts) and compared to ±1 m,
- * elevations to ±0.1 ft. Then faults on every new layer and service (one page of a paged answer too), the
- * emulators' call counts after each case, and the parameter rules 7-9 of section 11.
+ * The parts of an answer (LOMAs, estimated BFE, nearby, map changes, CBRS) as an independent checker would
+ * test them: the real app against emulators that serve a map the service has never seen
+ * (support/independent-places.ts: other states, DFIRM ids, layer ids and FEMA's real field oddities).
+ * Expected values are worked out by hand from the rules in docs/api.md; distances are measured with
+ * Vincenty's formulae on the WGS84 ellipsoid (support/vincenty.ts) and compared to ±1 m, elevations to
+ * ±0.1 ft. Then faults on every layer and service of those parts (one page of a paged answer too), the
+ * emulators' call counts after each case, and the `include` and `radius` parameter rules.
  */
 import type { CallRecord, Fault, StartEmulatorsOptions } from '../emulators';
 import type { ApiResponse } from '../support/api-client';
@@ -91,7 +92,7 @@ function expectRounded(part: unknown): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// What the contract says about the places (sections 10-11)
+// What each part should say about the places, worked out by hand
 // ---------------------------------------------------------------------------------------------
 
 const emulatorOptions = (extra: { nfhl?: Record<string, unknown> } = {}): StartEmulatorsOptions => ({
@@ -208,7 +209,7 @@ const east = (p: LonLat, steps: number): LonLat => [Math.round((p[0] + steps * 1
 
 // ---------------------------------------------------------------------------------------------
 
-describe('the independent map, value by value (CONTRACT sections 10-11)', () => {
+describe('the independent map, value by value (LOMAs, estimated BFE, nearby, map changes, CBRS)', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({}, emulatorOptions());
@@ -217,7 +218,7 @@ describe('the independent map, value by value (CONTRACT sections 10-11)', () => 
     await stack?.close();
   });
 
-  it('Louisiana: every part, and the v1 fields beside them', async () => {
+  it('Louisiana: every part, and the zone fields beside them', async () => {
     const res = await stack.get(query(at.la, ALL));
     expect(res.status).toBe(200);
     expect(res.body.result).toMatchObject({
@@ -391,7 +392,7 @@ describe('the independent map, value by value (CONTRACT sections 10-11)', () => 
 
 // ---------------------------------------------------------------------------------------------
 
-describe('upstream calls, case by case (CONTRACT sections 6 and 9)', () => {
+describe('upstream calls, case by case: each query once, none for a repeated lookup', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({}, emulatorOptions());
@@ -484,7 +485,7 @@ describe('upstream calls, case by case (CONTRACT sections 6 and 9)', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('faults on each new layer and service: exactly that part null and named, HTTP 200, max-age ≤ 60 (CONTRACT section 9)', () => {
+describe('faults on each new layer and service: exactly that part null and named, HTTP 200, max-age ≤ 60', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ ...FAST_FAULTS, ...CACHED }, emulatorOptions());
@@ -612,7 +613,7 @@ describe.each([
 
 // ---------------------------------------------------------------------------------------------
 
-describe('parameters, CONTRACT section 11 rules 7-9, against the running app', () => {
+describe('include and radius parameters, checked after the location, against the running app', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({}, emulatorOptions());
@@ -633,7 +634,7 @@ describe('parameters, CONTRACT section 11 rules 7-9, against the running app', (
     ['include=floodway (unknown item)', '&include=floodway'],
     ['include repeated', '&include=nearby&include=cbrs'],
     ['include repeated with the same value', '&include=nearby&include=nearby'],
-  ])('rule 7: %s → 400 naming the allowed values', async (_what, extra) => {
+  ])('include: %s → 400 naming the allowed values', async (_what, extra) => {
     const res = await stack.get(laQuery(extra));
     expectErrorEnvelope(res, 400, 'INVALID_PARAMETERS');
     if (!/repeated/.test(_what)) for (const item of ['nearby', 'preliminary', 'cbrs']) expect(res.body.error).toContain(item);
@@ -652,13 +653,13 @@ describe('parameters, CONTRACT section 11 rules 7-9, against the running app', (
     ['radius= (empty)', '&include=nearby&radius='],
     ['radius=0x1F4', '&include=nearby&radius=0x1F4'],
     ['radius= 500 (a space)', '&include=nearby&radius=%20500'],
-    ['radius without nearby, out of range too (rule 8 before 9)', '&radius=9'],
-    ['radius out of range with an unknown include item (rule 7 first)', '&include=bogus&radius=9'],
-  ])('rule 8: %s → 400', async (_what, extra) => {
+    ['radius without nearby, out of range too (checked before the range)', '&radius=9'],
+    ['radius out of range with an unknown include item (include is checked first)', '&include=bogus&radius=9'],
+  ])('radius: %s → 400', async (_what, extra) => {
     expectErrorEnvelope(await stack.get(laQuery(extra)), 400, 'INVALID_PARAMETERS');
   });
 
-  it.each(['9', '2001', '0', '00000', '0009', '99999999999999999999999'])('rule 9: radius=%s → 422 RADIUS_OUT_OF_RANGE', async (radius) => {
+  it.each(['9', '2001', '0', '00000', '0009', '99999999999999999999999'])('radius outside [10, 2000]: radius=%s → 422 RADIUS_OUT_OF_RANGE', async (radius) => {
     expectErrorEnvelope(await stack.get(laQuery(`&include=nearby&radius=${radius}`)), 422, 'RADIUS_OUT_OF_RANGE');
   });
 
@@ -690,7 +691,7 @@ describe('parameters, CONTRACT section 11 rules 7-9, against the running app', (
     expect(res.body.result).toMatchObject(laParts(at.la));
   });
 
-  it('v1 steps come first: an out-of-range lat with a bad include is 422 COORDINATES_OUT_OF_RANGE', async () => {
+  it('the location is checked first: an out-of-range lat with a bad include is 422 COORDINATES_OUT_OF_RANGE', async () => {
     expectErrorEnvelope(await stack.get('/flood-zone?lat=91&lon=0&include=bogus&radius=9'), 422, 'COORDINATES_OUT_OF_RANGE');
   });
 

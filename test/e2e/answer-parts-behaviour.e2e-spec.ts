@@ -1,5 +1,5 @@
 /**
- * CONTRACT sections 9-11 and 14, how an answer is put together: each failed part is null and named in
+ * How an answer is put together from its parts (see docs/api.md): each failed part is null and named in
  * `unavailable` while the rest stands, an incomplete answer is cached at most 60 seconds, every query that
  * does not depend on another runs in one parallel round, each part is cached on its own, and the CBRS
  * service is an upstream of its own. (The values of each part, place by place, are in lookup-coverage.)
@@ -22,7 +22,7 @@ const maxAgeOf = (res: { headers: Headers }) => Number(/^public, max-age=(\d+)$/
 const isEnvelopeQuery = (call: CallRecord) => call.endpoint === 'query' && call.query.geometryType === 'esriGeometryEnvelope';
 const nearbyZoneQuery = (call: CallRecord) => isEnvelopeQuery(call) && call.layerName === 'Flood Hazard Zones';
 
-describe('each failed part is null and named in unavailable, the rest intact, HTTP 200 (CONTRACT section 9)', () => {
+describe('each failed part is null and named in unavailable, the rest intact, HTTP 200', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ ...FAST_FAULTS });
@@ -76,7 +76,7 @@ describe('each failed part is null and named in unavailable, the rest intact, HT
     expect(res.body.result).toEqual({ ...expectedResult(bfePlace), estimatedBaseFloodElevation: null, unavailable: ['estimatedBaseFloodElevation'] });
   });
 
-  it('several at once are named in the contract order', async () => {
+  it('several at once are named in the order of the answer\'s fields', async () => {
     stack.emulators.cbrs.injectFault(outage);
     stack.emulators.nfhl.injectFault({ ...outage, match: ['LOMAs', 'Political Jurisdictions'] });
     const res = await stack.get(withIncludes(nearbyPlace, ALL));
@@ -104,7 +104,7 @@ describe('each failed part is null and named in unavailable, the rest intact, HT
   });
 });
 
-describe('caching of complete and incomplete answers (CONTRACT sections 6 and 9)', () => {
+describe('caching of complete answers (for the cache lifetime) and incomplete ones (at most 60 s)', () => {
   let stack: Stack;
   let clockOffsetMs = 0;
   const realNow = Date.now.bind(Date);
@@ -180,7 +180,7 @@ describe('caching of complete and incomplete answers (CONTRACT sections 6 and 9)
   });
 });
 
-describe('one parallel round (CONTRACT section 9)', () => {
+describe('one parallel round: only availability and BFE lines wait for the zone answer', () => {
   let stack: Stack;
   const DELAY_MS = 500;
   beforeAll(async () => {
@@ -238,7 +238,7 @@ describe('one parallel round (CONTRACT section 9)', () => {
   });
 });
 
-describe('each part is cached on its own (CONTRACT section 9)', () => {
+describe('each part is cached on its own', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack();
@@ -279,7 +279,7 @@ describe('each part is cached on its own (CONTRACT section 9)', () => {
   });
 });
 
-describe('what the new queries ask FEMA for (UPSTREAMS.md, v1.1 upstream facts)', () => {
+describe('what the LOMA, BFE-line and nearby queries ask FEMA for (envelopes in WGS84, with geometry)', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ ...NO_CACHE });
@@ -329,7 +329,7 @@ describe('what the new queries ask FEMA for (UPSTREAMS.md, v1.1 upstream facts)'
   });
 });
 
-describe('the CBRS service is an upstream of its own (CONTRACT section 11.3)', () => {
+describe('the CBRS service is an upstream of its own, named coastal_barrier', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ ...NO_CACHE });

@@ -1,7 +1,7 @@
 /**
- * CONTRACT sections 9-11 end to end: every v1.1 demo place, looked up by lat/lon (and one by address),
- * gives each new part exactly as the demo map's construction says (whole metres, feet to one decimal),
- * `unavailable: []`, and null for every part that was not asked for.
+ * The parts of an answer (LOMAs, estimated BFE, nearby, map changes, CBRS) end to end: every demo place built
+ * for them, looked up by lat/lon (and one by address), gives each part exactly as the demo map's construction
+ * says (whole metres, feet to one decimal), `unavailable: []`, and null for every part that was not asked for.
  */
 import { DEMO_PLACES, demoPlace, type DemoPlace } from '../emulators';
 import {
@@ -15,8 +15,8 @@ import {
   startStack,
 } from '../support/stack';
 
-/** The places built for v1.1 (demo-map.ts), each with its own part values. */
-const V11_PLACE_IDS = [
+/** The places built for these parts (demo-map.ts), each with its own part values. */
+const ANSWER_PART_PLACE_IDS = [
   'houston-lomas',
   'houston-ah-one-bfe-line',
   'houston-nearby-hazards',
@@ -35,7 +35,7 @@ const V11_PLACE_IDS = [
   'fernandina-cbrs-buffer',
   'fernandina-cbrs-outside',
 ];
-const V11_PLACES = V11_PLACE_IDS.map(demoPlace);
+const ANSWER_PART_PLACES = ANSWER_PART_PLACE_IDS.map(demoPlace);
 
 /** Every opt-in part the place pins down (nearby only where the demo map fixes it). */
 const allIncludes = (place: DemoPlace): IncludeItem[] =>
@@ -57,9 +57,9 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe('the v1.1 demo places', () => {
+describe('the demo places built for the answer parts', () => {
   it('are all in the demo map, and the only places with LOMAs or an estimated BFE', () => {
-    expect(V11_PLACES.map((p) => p.id)).toEqual(V11_PLACE_IDS);
+    expect(ANSWER_PART_PLACES.map((p) => p.id)).toEqual(ANSWER_PART_PLACE_IDS);
     expect(DEMO_PLACES.filter((p) => p.expect.lomas.length > 0 || p.expect.estimatedBaseFloodElevation !== null).map((p) => p.id).sort()).toEqual(
       ['franklin-bfe-bracketed', 'houston-ah-one-bfe-line', 'houston-lomas', 'ponce-bfe-meters'],
     );
@@ -67,7 +67,7 @@ describe('the v1.1 demo places', () => {
 });
 
 describe('GET /flood-zone?lat&lon without include: always-on parts only', () => {
-  it.each(V11_PLACES.map((p) => [p.id, p] as const))('%s', async (_id, place) => {
+  it.each(ANSWER_PART_PLACES.map((p) => [p.id, p] as const))('%s', async (_id, place) => {
     const res = await stack.get(pointQuery(place));
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.result).sort()).toEqual(RESULT_KEYS);
@@ -78,7 +78,7 @@ describe('GET /flood-zone?lat&lon without include: always-on parts only', () => 
 });
 
 describe('GET /flood-zone?lat&lon with every include the place pins down', () => {
-  it.each(V11_PLACES.map((p) => [p.id, p] as const))('%s', async (_id, place) => {
+  it.each(ANSWER_PART_PLACES.map((p) => [p.id, p] as const))('%s', async (_id, place) => {
     const include = allIncludes(place);
     const res = await stack.get(withInclude(place, include));
     expect(res.status).toBe(200);
@@ -93,14 +93,14 @@ describe('GET /flood-zone?lat&lon with every include the place pins down', () =>
     if (place.expect.estimatedBaseFloodElevation === null) expect(estimatedBaseFloodElevation).toBeNull();
     else {
       expect(estimatedBaseFloodElevation).toEqual({ ...place.expect.estimatedBaseFloodElevation, note: expect.stringMatching(SENTENCE) });
-      // clearly labelled as an estimate, not an official BFE (CONTRACT 10.2)
+      // clearly labelled as an estimate, not an official BFE
       expect(estimatedBaseFloodElevation.note).toMatch(/estimate/i);
       expect(estimatedBaseFloodElevation.note).toMatch(/not an official/i);
     }
   });
 });
 
-describe('result.lomas (CONTRACT 10.1)', () => {
+describe('result.lomas: LOMAs within 100 m, nearest first', () => {
   it('lists the LOMAs within 100 m nearest first, with FEMA\'s status rule, and drops the one at 130 m', async () => {
     const place = demoPlace('houston-lomas');
     const res = await stack.get(pointQuery(place));
@@ -118,7 +118,7 @@ describe('result.lomas (CONTRACT 10.1)', () => {
   });
 });
 
-describe('result.estimatedBaseFloodElevation (CONTRACT 10.2)', () => {
+describe('result.estimatedBaseFloodElevation: interpolated between the BFE lines around the point, or the nearest one', () => {
   it.each([
     ['franklin-bfe-bracketed', { elevationFt: 612.4, verticalDatum: 'NAVD88', method: 'interpolated', lines: [{ elevationFt: 612, distanceM: 41 }, { elevationFt: 613, distanceM: 62 }] }],
     ['ponce-bfe-meters', { elevationFt: 33.8, verticalDatum: 'PRVD02', method: 'interpolated', lines: [{ elevationFt: 32.8, distanceM: 30 }, { elevationFt: 36.1, distanceM: 70 }] }],
@@ -133,8 +133,8 @@ describe('result.estimatedBaseFloodElevation (CONTRACT 10.2)', () => {
   });
 });
 
-describe('include=nearby and radius (CONTRACT 11.1)', () => {
-  const cases = V11_PLACES.filter((p) => p.expect.nearby !== undefined).flatMap((place) =>
+describe('include=nearby and radius: the nearest SFHA, floodway and moderate zones', () => {
+  const cases = ANSWER_PART_PLACES.filter((p) => p.expect.nearby !== undefined).flatMap((place) =>
     [place.expect.nearby, ...(place.expect.nearbyAtOtherRadii ?? [])].map((n) => [place.id, n?.radiusM, place] as const),
   );
 
@@ -166,22 +166,22 @@ describe('include=nearby and radius (CONTRACT 11.1)', () => {
   });
 });
 
-describe('include=preliminary (CONTRACT 11.2) and include=cbrs (CONTRACT 11.3)', () => {
-  it.each(V11_PLACES.filter((p) => p.id.startsWith('charleston-')).map((p) => [p.id, p] as const))('%s: mapChange', async (_id, place) => {
+describe('include=preliminary (result.mapChange) and include=cbrs (result.coastalBarrier)', () => {
+  it.each(ANSWER_PART_PLACES.filter((p) => p.id.startsWith('charleston-')).map((p) => [p.id, p] as const))('%s: mapChange', async (_id, place) => {
     const res = await stack.get(withInclude(place, ['preliminary']));
     expect(res.status).toBe(200);
     expect(res.body.result.mapChange).toEqual({ ...place.expect.mapChange, note: expect.stringMatching(SENTENCE) });
     expect(res.body.result).toMatchObject({ nearby: null, coastalBarrier: null, unavailable: [] });
   });
 
-  it.each(V11_PLACES.filter((p) => p.id.startsWith('fernandina-')).map((p) => [p.id, p] as const))('%s: coastalBarrier', async (_id, place) => {
+  it.each(ANSWER_PART_PLACES.filter((p) => p.id.startsWith('fernandina-')).map((p) => [p.id, p] as const))('%s: coastalBarrier', async (_id, place) => {
     const res = await stack.get(withInclude(place, ['cbrs']));
     expect(res.status).toBe(200);
     expect(res.body.result.coastalBarrier).toEqual({ ...place.expect.coastalBarrier, note: expect.stringMatching(SENTENCE) });
     expect(res.body.result).toMatchObject({ nearby: null, mapChange: null, unavailable: [] });
   });
 
-  it.each(['dc-white-house-ae', 'houston-gap', 'mount-vernon-unmapped'])('%s (a v1 place): no coming map, outside CBRS', async (id) => {
+  it.each(['dc-white-house-ae', 'houston-gap', 'mount-vernon-unmapped'])('%s (a place built before these parts): no coming map, outside CBRS', async (id) => {
     const place = demoPlace(id);
     const res = await stack.get(withInclude(place, ['cbrs', 'preliminary']));
     expect(res.status).toBe(200);
