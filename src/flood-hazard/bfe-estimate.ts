@@ -8,7 +8,7 @@ import { lengthInFeet, nfhlText, roundToTenth } from './nfhl-values';
 import { BfeLineFeature, EstimatedBaseFloodElevation, GeoPoint } from './flood-hazard.types';
 
 /** Lines further away than this describe another reach of the stream, not this point. */
-const BFE_LINE_REACH_M = 300;
+export const BFE_LINE_REACH_M = 300;
 
 /** Floating-point noise on a bearing; an angle of 90 degrees up to it is not "more than 90". */
 const ANGLE_TOLERANCE_DEG = 1e-9;

@@ -40,12 +40,15 @@ export function lomaStatus(outcome: string | null, revalStat: string | null): Lo
   return REVALIDATION_STATUS.get(rendererKey(revalStat)) ?? 'valid';
 }
 
+/** A LOMA is located by its own geocode, so one within this distance may be about the queried lot. */
+export const LOMA_REACH_M = 100;
+
 /**
  * The LOMAs within `withinM` metres of the point (the layer is queried by an envelope, which also
  * holds points in its corners), nearest first; equally near ones by case number, so the order never
  * depends on the order NFHL returned them.
  */
-export function lomasNear(features: LomaFeature[], point: GeoPoint, withinM = 100): Loma[] {
+export function lomasNear(features: LomaFeature[], point: GeoPoint, withinM = LOMA_REACH_M): Loma[] {
   const ruler = new CheapRuler(point.lat, 'meters');
   const origin: [number, number] = [point.lon, point.lat];
   return features
