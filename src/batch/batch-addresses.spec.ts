@@ -1,4 +1,4 @@
-import type { CachePolicy, CacheRead } from '../cache/lookup-cache';
+import type { CachePolicy, CacheRead, PieceWait } from '../cache/lookup-cache';
 import type { BatchAddress, BatchGeocode, BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import type { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import { BatchAddresses } from './batch-addresses';
@@ -46,9 +46,9 @@ function fakeGeocoder(place: PlaceArea = { county: 'Orleans Parish', countyFips:
 
 /** A memo that just loads (the real one is tested through the batch end to end). */
 const passThroughMemo = {
-  getOrLoad: async <T>(_name: string, _key: string, _policy: CachePolicy<T>, load: () => Promise<T>): Promise<CacheRead<T>> => ({
+  getOrLoad: async <T>(_name: string, _key: string, _policy: CachePolicy<T>, load: (signal: AbortSignal) => Promise<T>, wait: PieceWait): Promise<CacheRead<T>> => ({
     status: 'MISS',
-    entry: { value: await load(), storedAt: 0, freshUntil: 0 },
+    entry: { value: await load(wait.signal), storedAt: 0, freshUntil: 0 },
   }),
 } as unknown as BatchMemo;
 
@@ -63,7 +63,7 @@ function batchAddresses(addresses: string[], batchGeocoder: BatchGeocoder, geoco
   });
 }
 
-const deadline = new AbortController().signal;
+const signal = new AbortController().signal;
 
 describe('BatchAddresses', () => {
   it('sends the distinct addresses (normalised) in chunks of at most 1,000, each once, asked for as rows reach it and one ahead', async () => {
@@ -83,7 +83,7 @@ describe('BatchAddresses', () => {
     const { geocoder, oneLine } = fakeGeocoder();
     const book = batchAddresses(['1 Main St'], batch, geocoder);
     await book.ready('1 Main St');
-    expect(await book.geocode('1 Main St', deadline)).toEqual([match('Orleans Parish')]);
+    expect(await book.geocode('1 Main St', signal)).toEqual([match('Orleans Parish')]);
     expect(oneLine).toEqual([]);
   });
 
@@ -97,7 +97,7 @@ describe('BatchAddresses', () => {
     const { geocoder, oneLine } = fakeGeocoder();
     const book = batchAddresses(['1 Main St'], batch, geocoder);
     await book.ready('1 Main St');
-    expect(await book.geocode('1 Main St', deadline)).toEqual([match('From One Line')]);
+    expect(await book.geocode('1 Main St', signal)).toEqual([match('From One Line')]);
     expect(oneLine).toEqual(['1 Main St']);
   });
 
@@ -106,7 +106,7 @@ describe('BatchAddresses', () => {
     const { geocoder, oneLine } = fakeGeocoder();
     const book = batchAddresses(['1 Main St'], batch, geocoder);
     await book.ready('1 Main St');
-    expect(await book.geocode('1 Main St', deadline)).toEqual([match('From One Line')]);
+    expect(await book.geocode('1 Main St', signal)).toEqual([match('From One Line')]);
     expect(oneLine).toEqual(['1 Main St']);
   });
 
@@ -115,7 +115,7 @@ describe('BatchAddresses', () => {
     const { geocoder, points } = fakeGeocoder({ county: 'New County', countyFips: '22071', zip: null });
     const book = batchAddresses(['1 Main St'], batch, geocoder);
     await book.ready('1 Main St');
-    expect(await book.geocode('1 Main St', deadline)).toEqual([match('New County')]);
+    expect(await book.geocode('1 Main St', signal)).toEqual([match('New County')]);
     expect(points.length).toBe(1);
   });
 });

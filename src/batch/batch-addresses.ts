@@ -55,12 +55,12 @@ export class BatchAddresses {
    * lookup of the point when the shipped table lacks the code); No_Match, Tie and failed rows go to the
    * one-line geocoder, whose answer (none, several) is the one GET gives.
    */
-  readonly geocode: AddressGeocode = async (address, deadline) => {
+  readonly geocode: AddressGeocode = async (address, signal) => {
     const answer = await this.answerFor(address);
-    if (answer?.kind !== 'match') return this.options.geocoder.geocodeAddress(address, deadline);
+    if (answer?.kind !== 'match') return this.options.geocoder.geocodeAddress(address, signal);
     const { match } = answer;
     if (match.county !== null || match.countyFips === null) return [match];
-    return [await this.namedCounty(match, deadline)];
+    return [await this.namedCounty(match, signal)];
   };
 
   private async answerFor(address: string): Promise<BatchGeocode | undefined> {
@@ -76,10 +76,11 @@ export class BatchAddresses {
       .catch(() => new Map()));
   }
 
-  private async namedCounty(match: AddressMatch, deadline: AbortSignal): Promise<AddressMatch> {
+  /** Waits for the county as long as the geocode it completes is waited for (`signal`, the geocode load's). */
+  private async namedCounty(match: AddressMatch, signal: AbortSignal): Promise<AddressMatch> {
     const { memo, geocoder, geocodePolicy } = this.options;
     try {
-      const place = await placeAt(memo, geocoder, geocodePolicy, match, deadline);
+      const place = await placeAt(memo, geocoder, geocodePolicy, match, { signal, gaveUp: () => signal.reason });
       return { ...match, county: place.entry.value.county };
     } catch {
       // The county is context: without it the flood answer still stands (as for a lat/lon lookup).

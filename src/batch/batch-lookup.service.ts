@@ -2,16 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { CachePolicy } from '../cache/lookup-cache';
 import { LookupCache } from '../cache/lookup-cache';
-import { CoastalBarrierSource } from '../coastal-barrier/coastal-barrier-source';
 import { asBatchWork } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
-import { ComingMapsSource, FloodHazardSource } from '../flood-hazard/flood-hazard-source';
 import { BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import { Geocoder } from '../geocoding/geocoder';
 import type { LookupOptions } from '../lookup/dto/flood-zone-query.pipe';
-import { LookupService } from '../lookup/lookup.service';
+import { BatchRowLookup, LookupService } from '../lookup/lookup.service';
 import { BatchAddresses } from './batch-addresses';
-import { BatchCancelledError, BatchMemo } from './batch-memo';
+import { BatchMemo } from './batch-memo';
 import { readBatchRow } from './batch-row';
 import { inInputOrder, OrderLimits } from './input-order';
 import type { RowAnswer } from './row-answer';
@@ -33,13 +31,11 @@ export class BatchLookupService {
   private readonly deadlineMs: number;
 
   constructor(
-    private readonly floodSource: FloodHazardSource,
-    private readonly comingMaps: ComingMapsSource,
-    private readonly coastalBarriers: CoastalBarrierSource,
+    private readonly lookups: LookupService,
     private readonly geocoder: Geocoder,
     private readonly batchGeocoder: BatchGeocoder,
     private readonly cache: LookupCache,
-    private readonly config: ConfigService<AppConfig, true>,
+    config: ConfigService<AppConfig, true>,
   ) {
     // Twice the batch's share of each upstream keeps that share busy while rows wait on each other.
     this.limits = { running: config.get('UPSTREAM_MAX_CONCURRENCY', { infer: true }), ahead: ROWS_AHEAD };
@@ -50,27 +46,20 @@ export class BatchLookupService {
   /**
    * Answers each of `locations` and hands the answers to `send` in input order, one at a time. All of it
    * is batch work: its upstream calls use at most half of each upstream's concurrency. Once `cancelled` is
-   * aborted (the client is gone) no row starts and no upstream call is made for a new piece.
+   * aborted (the client is gone) no row starts, the rows under way stop waiting, and a piece being loaded
+   * for the batch alone is abandoned (one a GET also waits for goes on).
    * Consumes `locations`: each element is let go once its row starts, so that memory holds only the rows
    * still to come (every MB kept through a batch costs several MB of RSS, as V8 sizes its heap after it).
    */
   run(locations: unknown[], options: LookupOptions, requestId: string, cancelled: AbortSignal, send: (answer: RowAnswer) => Promise<void>): Promise<void> {
     return asBatchWork(async () => {
-      const memo = new BatchMemo(this.cache, cancelled);
-      // The batch's own view of the lookup: the same code as GET, over the batch's memo of the shared cache
-      // (LookupService only ever calls getOrLoad, which the memo implements).
-      const lookups = new LookupService(
-        this.floodSource,
-        this.comingMaps,
-        this.coastalBarriers,
-        this.geocoder,
-        memo,
-        this.config,
-      );
+      const memo = new BatchMemo(this.cache);
       const addresses = new BatchAddresses(
         addressesOf(locations, options),
         { batchGeocoder: this.batchGeocoder, geocoder: this.geocoder, memo, geocodePolicy: this.geocodePolicy, deadlineMs: this.deadlineMs, cancelled },
       );
+      // Each row is GET's lookup, over the batch's memo of the shared cache and with the batch's geocodes.
+      const batchRow: BatchRowLookup = { geocode: addresses.geocode, pieces: memo, cancelled };
 
       /** A row's answer; undefined once the client is gone (nobody will read it). */
       const answer = async (index: number): Promise<RowAnswer | undefined> => {
@@ -79,10 +68,11 @@ export class BatchLookupService {
         try {
           if (!query) throw error;
           if (query.kind === 'address') await addresses.ready(query.address);
-          const { body } = await lookups.lookup(query, addresses.geocode);
+          const { body } = await this.lookups.lookup(query, batchRow);
           return { index, id, asked, status: 200, body };
         } catch (failure) {
-          if (failure instanceof BatchCancelledError) return undefined;
+          // Nobody reads a row once the client is gone (the rows under way fail at once with its cancellation).
+          if (cancelled.aborted) return undefined;
           // The very envelope GET /flood-zone would send for this row, with the batch request's id.
           const { status, body } = errorAnswerOf(failure, { id: requestId, method: 'GET', path: LOOKUP_PATH });
           return { index, id, asked, status, body };
@@ -92,7 +82,7 @@ export class BatchLookupService {
         if (!row || cancelled.aborted) return;
         await send(row);
       }
-    }, cancelled);
+    });
   }
 }
 

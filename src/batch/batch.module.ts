@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { LookupCacheModule } from '../cache/lookup-cache.module';
-import { FloodHazardModule } from '../flood-hazard/flood-hazard.module';
 import { GeocodingModule } from '../geocoding/geocoding.module';
+import { LookupModule } from '../lookup/lookup.module';
 import { BatchController } from './batch.controller';
 import { BatchLookupService } from './batch-lookup.service';
 import { BatchSlots } from './batch-slots';
 
 /** POST /flood-zone/batch: many lookups in one request, answered as GET /flood-zone answers each. */
 @Module({
-  imports: [GeocodingModule, FloodHazardModule, LookupCacheModule],
+  imports: [GeocodingModule, LookupCacheModule, LookupModule],
   controllers: [BatchController],
   providers: [BatchLookupService, BatchSlots],
 })

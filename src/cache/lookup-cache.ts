@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { CACHE_MANAGER } from '@nestjs/cache-manager';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Cache } from 'cache-manager';
@@ -31,19 +32,45 @@ export interface CachePolicy<T = unknown> {
 const CACHE_OPERATION_BUDGET_MS = 250;
 
 /**
+ * How one caller waits for a piece: until `signal` aborts (its own deadline, or its batch's cancellation),
+ * then it stops waiting with the error `gaveUp` makes, whoever else still waits for the same load.
+ */
+export interface PieceWait {
+  signal: AbortSignal;
+  gaveUp: () => unknown;
+}
+
+/** Loads a piece under `signal`, which aborts once no caller waits for the piece any more. */
+export type PieceLoad<T> = (signal: AbortSignal) => Promise<T>;
+
+/** One upstream load shared by every caller of its key that waits for it. */
+interface SharedLoad {
+  entry: Promise<CachedEntry<unknown>>;
+  abandoned: AbortController;
+  waiting: number;
+}
+
+/** Every query of one load (all its layers, retries, pages) listens to its signal: more than Node's default 10. */
+const LOAD_LISTENERS = 64;
+
+/** An abandoned load settles at once (every upstream call stops on its signal); past this its last caller stops waiting. */
+const ABANDONED_LOAD_GRACE_MS = 100;
+
+/**
  * Cached upstream answers with their original retrieval time, and single-flight loading: concurrent
- * callers of the same key share one upstream call.
+ * callers of the same key share one upstream call. Each caller waits no longer than its own `PieceWait`
+ * allows; the shared call is abandoned only when the last caller has stopped waiting for it.
  */
 @Injectable()
 export class LookupCache {
-  private readonly inFlight = new Map<string, Promise<CachedEntry<unknown>>>();
+  private readonly inFlight = new Map<string, SharedLoad>();
 
   constructor(
     @Inject(CACHE_MANAGER) private readonly cache: Cache,
     private readonly metrics: ServiceMetrics,
   ) {}
 
-  async getOrLoad<T>(name: CacheName, key: string, policy: CachePolicy<T>, load: () => Promise<T>): Promise<CacheRead<T>> {
+  async getOrLoad<T>(name: CacheName, key: string, policy: CachePolicy<T>, load: PieceLoad<T>, wait: PieceWait): Promise<CacheRead<T>> {
     const cacheKey = `${name}:${key}`;
     const cached = policy.ttlSeconds > 0 ? await this.read<T>(cacheKey) : undefined;
     if (cached && cached.freshUntil > Date.now()) {
@@ -51,7 +78,7 @@ export class LookupCache {
       return { entry: cached, status: 'HIT' };
     }
     try {
-      const entry = await this.loadOnce(cacheKey, policy, load);
+      const entry = await this.loadOnce(cacheKey, policy, load, wait);
       this.metrics.cacheLookup(name, 'miss');
       return { entry, status: 'MISS' };
     } catch (error) {
@@ -65,20 +92,62 @@ export class LookupCache {
     }
   }
 
-  private loadOnce<T>(cacheKey: string, policy: CachePolicy<T>, load: () => Promise<T>): Promise<CachedEntry<T>> {
-    const pending = this.inFlight.get(cacheKey) as Promise<CachedEntry<T>> | undefined;
-    if (pending) return pending;
-    const loading = load()
+  /**
+   * Waits for the key's shared load (started now if none is under way) until it settles or `wait` ends. The
+   * last caller to stop waiting abandons the load, and takes what the load makes of being cut short (an
+   * answer without the parts it cut, or its 502) if that comes within ABANDONED_LOAD_GRACE_MS.
+   */
+  private loadOnce<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>, wait: PieceWait): Promise<CachedEntry<T>> {
+    if (wait.signal.aborted) return Promise.reject(wait.gaveUp());
+    const shared = this.inFlight.get(cacheKey) ?? this.startLoad(cacheKey, policy, load);
+    shared.waiting++;
+    return new Promise((resolve, reject) => {
+      let counted = true;
+      let done = false;
+      let grace: NodeJS.Timeout | undefined;
+      const finish = (settle: () => void) => {
+        if (done) return;
+        done = true;
+        clearTimeout(grace);
+        wait.signal.removeEventListener('abort', giveUp);
+        if (counted) shared.waiting--;
+        settle();
+      };
+      const giveUp = () => {
+        counted = false;
+        if (--shared.waiting > 0) return finish(() => reject(wait.gaveUp()));
+        // Nobody else waits: a later caller starts afresh rather than join a load being abandoned.
+        if (this.inFlight.get(cacheKey) === shared) this.inFlight.delete(cacheKey);
+        shared.abandoned.abort();
+        grace = setTimeout(() => finish(() => reject(wait.gaveUp())), ABANDONED_LOAD_GRACE_MS);
+      };
+      wait.signal.addEventListener('abort', giveUp, { once: true });
+      shared.entry.then(
+        (entry) => finish(() => resolve(entry as CachedEntry<T>)),
+        (error: unknown) => finish(() => reject(error)),
+      );
+    });
+  }
+
+  private startLoad<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>): SharedLoad {
+    const abandoned = new AbortController();
+    setMaxListeners(LOAD_LISTENERS, abandoned.signal);
+    const entry = load(abandoned.signal)
       .then((value) => {
         const storedAt = Date.now();
         const ttlSeconds = Math.min(policy.ttlSeconds, policy.ttlSecondsOf?.(value) ?? policy.ttlSeconds);
-        const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + ttlSeconds * 1000 };
-        if (ttlSeconds > 0) this.write(cacheKey, entry, (ttlSeconds + policy.staleIfErrorSeconds) * 1000);
-        return entry;
+        const loaded: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + ttlSeconds * 1000 };
+        if (ttlSeconds > 0) this.write(cacheKey, loaded, (ttlSeconds + policy.staleIfErrorSeconds) * 1000);
+        return loaded;
       })
-      .finally(() => this.inFlight.delete(cacheKey));
-    this.inFlight.set(cacheKey, loading);
-    return loading;
+      .finally(() => {
+        if (this.inFlight.get(cacheKey) === shared) this.inFlight.delete(cacheKey);
+      });
+    // A load everyone stopped waiting for still settles, often as a failure nobody reads.
+    entry.catch(() => undefined);
+    const shared: SharedLoad = { entry, abandoned, waiting: 0 };
+    this.inFlight.set(cacheKey, shared);
+    return shared;
   }
 
   private async read<T>(cacheKey: string): Promise<CachedEntry<T> | undefined> {

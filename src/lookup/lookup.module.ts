@@ -10,6 +10,6 @@ import { LookupService } from './lookup.service';
   imports: [GeocodingModule, FloodHazardModule, LookupCacheModule],
   controllers: [LookupController],
   providers: [LookupService, AnswerCache],
-  exports: [AnswerCache],
+  exports: [LookupService, AnswerCache],
 })
 export class LookupModule {}

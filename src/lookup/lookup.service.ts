@@ -1,9 +1,9 @@
-import { setMaxListeners } from 'node:events';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiError, unknownOnFailure } from '../common/api-error';
+import { ApiError, UpstreamName, unknownOnFailure } from '../common/api-error';
+import { deadlineExceeded } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
-import { CachePolicy, CacheRead, CacheStatus, LookupCache } from '../cache/lookup-cache';
+import { CachePolicy, CacheRead, CacheStatus, LookupCache, PieceWait } from '../cache/lookup-cache';
 import { CoastalBarrierSource } from '../coastal-barrier/coastal-barrier-source';
 import { femaMapUrl } from '../flood-hazard/classification';
 import { ComingMapsSource, FloodHazardSource } from '../flood-hazard/flood-hazard-source';
@@ -13,12 +13,9 @@ import type { LocationQuery, LookupOptions } from './dto/flood-zone-query.pipe';
 import { DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup } from './flood-zone-lookup';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, OptionalField, inContractOrder, pointKey, roundPoint } from './parts/answer-part';
 import { coastalBarrierPart } from './parts/coastal-barrier.part';
-import { EffectiveMapAnswer, loadEffectiveMap } from './parts/effective-map.part';
+import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapAnswer, loadEffectiveMap } from './parts/effective-map.part';
 import { mapChangePart } from './parts/map-change.part';
 import { nearbyPart } from './parts/nearby.part';
-
-/** Every query of one lookup (all parts, retries, pages) listens to its deadline: more than Node's default 10. */
-const DEADLINE_LISTENERS = 64;
 
 /** Matches closer than this are one place (the geocoder returns near-duplicates for one address). */
 const SAME_PLACE_METRES = 100;
@@ -31,7 +28,23 @@ export interface LookupAnswer {
 }
 
 /** Geocodes a one-line address (the batch endpoint brings its own, fed by the Census batch geocoder). */
-export type AddressGeocode = (address: string, deadline: AbortSignal) => Promise<AddressMatch[]>;
+export type AddressGeocode = (address: string, signal: AbortSignal) => Promise<AddressMatch[]>;
+
+/** A reader of cached pieces: the shared cache, or a batch's memo over it. */
+export type PieceReader = Pick<LookupCache, 'getOrLoad'>;
+
+/** What a batch brings to each of its rows' lookups (GET brings none of it). */
+export interface BatchRowLookup {
+  /** Replaces the one-line geocoder as the loader of the shared geocode cache entry. */
+  geocode: AddressGeocode;
+  /** The batch's memo over the shared cache. */
+  pieces: PieceReader;
+  /** Aborted once the client is gone: the row stops waiting at once, failing with this signal's reason. */
+  cancelled: AbortSignal;
+}
+
+/** One lookup's wait for a piece coming from `upstream`. */
+type WaitFor = (upstream: UpstreamName) => PieceWait;
 
 /** How one cached piece of an answer was read; a part whose query failed has no entry. */
 type PieceRead = { status: CacheStatus; entry?: { freshUntil: number } };
@@ -67,8 +80,7 @@ export class LookupService {
     comingMaps: ComingMapsSource,
     coastalBarriers: CoastalBarrierSource,
     private readonly geocoder: Geocoder,
-    // Any reader of cached pieces will do: a batch passes its per-batch memo over the shared cache.
-    @Inject(LookupCache) private readonly cache: Pick<LookupCache, 'getOrLoad'>,
+    private readonly cache: LookupCache,
     config: ConfigService<AppConfig, true>,
   ) {
     this.partPolicy = {
@@ -84,27 +96,33 @@ export class LookupService {
     this.optionalParts = [nearbyPart(floodSource), mapChangePart(comingMaps), coastalBarrierPart(coastalBarriers)] as AnyOptionalPart[];
   }
 
-  /** One lookup; `geocode` replaces the one-line geocoder as the loader of the shared geocode cache entry. */
-  async lookup(query: LocationQuery, geocode?: AddressGeocode): Promise<LookupAnswer> {
+  /**
+   * One lookup, waiting at most LOOKUP_DEADLINE_MS for its answer (a 502 naming the upstream it waited
+   * for), or, for a batch row, until its batch is cancelled.
+   */
+  async lookup(query: LocationQuery, batchRow?: BatchRowLookup): Promise<LookupAnswer> {
     const deadline = AbortSignal.timeout(this.deadlineMs);
-    setMaxListeners(DEADLINE_LISTENERS, deadline);
-    return query.kind === 'address'
-      ? this.lookupAddress(query.address, query, deadline, geocode ?? ((address, signal) => this.geocoder.geocodeAddress(address, signal)))
-      : this.lookupPoint(query, query, deadline);
+    const waitEnds = batchRow ? AbortSignal.any([deadline, batchRow.cancelled]) : deadline;
+    // Out of time, the 502 names the upstream of the piece still awaited, as when the lookup's own call runs out.
+    const waitFor: WaitFor = (upstream) => ({ signal: waitEnds, gaveUp: () => (deadline.aborted ? deadlineExceeded(upstream) : waitEnds.reason) });
+    const pieces = batchRow?.pieces ?? this.cache;
+    const geocode = batchRow?.geocode ?? ((address, signal) => this.geocoder.geocodeAddress(address, signal));
+    return query.kind === 'address' ? this.lookupAddress(query.address, query, pieces, waitFor, geocode) : this.lookupPoint(query, query, pieces, waitFor);
   }
 
-  private async lookupAddress(address: string, options: LookupOptions, deadline: AbortSignal, geocode: AddressGeocode): Promise<LookupAnswer> {
-    const geocoded = await this.cache.getOrLoad('geocode', normaliseAddress(address), this.geocodePolicy, () => geocode(address, deadline));
+  private async lookupAddress(address: string, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor, geocode: AddressGeocode): Promise<LookupAnswer> {
+    const load = (signal: AbortSignal) => geocode(address, signal);
+    const geocoded = await pieces.getOrLoad('geocode', normaliseAddress(address), this.geocodePolicy, load, waitFor('geocoder'));
     const match = singlePlace(geocoded.entry.value);
-    const flood = await this.floodAt(match, options, deadline);
+    const flood = await this.floodAt(match, options, pieces, waitFor);
     return this.answer({ address, lat: null, lon: null }, locationOf(match.matchedAddress, match, match, 'census_geocoder'), flood, [geocoded]);
   }
 
-  private async lookupPoint(point: GeoPoint, options: LookupOptions, deadline: AbortSignal): Promise<LookupAnswer> {
+  private async lookupPoint(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<LookupAnswer> {
     const [flood, place] = await Promise.all([
-      this.floodAt(point, options, deadline),
+      this.floodAt(point, options, pieces, waitFor),
       // County and ZCTA are context: their failure leaves them unknown, never the flood answer.
-      placeAt(this.cache, this.geocoder, this.geocodePolicy, point, deadline).catch(() => undefined),
+      placeAt(pieces, this.geocoder, this.geocodePolicy, point, waitFor('geocoder')).catch(() => undefined),
     ]);
     const area: PlaceArea = place?.entry.value ?? { county: null, countyFips: null, zip: null };
     return this.answer(
@@ -119,22 +137,22 @@ export class LookupService {
    * Every part of the flood answer at a point, all asked at once, each from its own cache entry (by the
    * point rounded to 6 decimals, about 0.1 m): the effective map, then the parts `include` asks for.
    */
-  private async floodAt(point: GeoPoint, options: LookupOptions, deadline: AbortSignal): Promise<FloodRead> {
+  private async floodAt(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
     const rounded = roundPoint(point);
+    const loadEffective = (signal: AbortSignal) => loadEffectiveMap(this.floodSource, rounded, signal);
     const [effective, ...optional] = await Promise.all([
-      this.cache.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, () => loadEffectiveMap(this.floodSource, rounded, deadline)),
+      pieces.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, loadEffective, waitFor(EFFECTIVE_MAP_UPSTREAM)),
       ...this.optionalParts
         .filter((part) => options.include.has(part.askedBy))
-        .map((part) => this.readOptional(part, rounded, options.radiusM, deadline)),
+        .map((part) => this.readOptional(part, rounded, options.radiusM, pieces, waitFor)),
     ]);
     return { effective, optional };
   }
 
   /** An opt-in part; its upstream's failure makes it unavailable, never the lookup (and is not cached). */
-  private async readOptional(part: AnyOptionalPart, point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<OptionalRead> {
-    const read = await unknownOnFailure(
-      this.cache.getOrLoad('flood', part.cacheKey(point, radiusM), this.partPolicy, () => part.load(point, radiusM, deadline)),
-    );
+  private async readOptional(part: AnyOptionalPart, point: GeoPoint, radiusM: number, pieces: PieceReader, waitFor: WaitFor): Promise<OptionalRead> {
+    const load = (signal: AbortSignal) => part.load(point, radiusM, signal);
+    const read = await unknownOnFailure(pieces.getOrLoad('flood', part.cacheKey(point, radiusM), this.partPolicy, load, waitFor(part.upstream)));
     return read ? { part, read } : { part };
   }
 
@@ -203,15 +221,9 @@ export function normaliseAddress(address: string): string {
  * County and ZCTA of a point (the Census coordinates lookup), cached by the point rounded to 6 decimals:
  * lat/lon lookups and the batch's county names share the entry.
  */
-export function placeAt(
-  cache: Pick<LookupCache, 'getOrLoad'>,
-  geocoder: Geocoder,
-  policy: CachePolicy,
-  point: GeoPoint,
-  deadline: AbortSignal,
-): Promise<CacheRead<PlaceArea>> {
+export function placeAt(pieces: PieceReader, geocoder: Geocoder, policy: CachePolicy, point: GeoPoint, wait: PieceWait): Promise<CacheRead<PlaceArea>> {
   const rounded = roundPoint(point);
-  return cache.getOrLoad('place', pointKey(rounded), policy, () => geocoder.describePoint(rounded, deadline));
+  return pieces.getOrLoad('place', pointKey(rounded), policy, (signal) => geocoder.describePoint(rounded, signal), wait);
 }
 
 /** One match, or several within 100 m of each other (the first counts); otherwise the client must choose. */

@@ -131,6 +131,45 @@ describe('ResilientUpstream batch lane (asBatchWork)', () => {
   });
 });
 
+describe('ResilientUpstream waiting for a slot', () => {
+  it('gives up on a queued request at its deadline, naming the upstream, and lets the next queued request run', async () => {
+    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, maxConcurrency: 1 });
+    const calls = new RecordingCalls();
+    const running = upstream.request(calls.call('running'), never);
+    const deadline = new AbortController();
+    const outOfTime = upstream.request(calls.call('out-of-time'), deadline.signal).catch((e: unknown) => e);
+    const next = upstream.request(calls.call('next'), never);
+    await sleep(5);
+
+    deadline.abort();
+    expect(await outOfTime).toEqual(new UpstreamUnavailableError('flood_data', 'no answer within the lookup deadline'));
+    await calls.releaseAll();
+    expect(calls.started).toEqual(['running', 'next']);
+    await calls.releaseAll();
+    expect(await Promise.all([running, next])).toEqual(['running', 'next']);
+  });
+
+  it('serves the batch lane after a batch request gave up while queued', async () => {
+    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, maxConcurrency: 2 });
+    const calls = new RecordingCalls();
+    const deadline = new AbortController();
+    const batch = asBatchWork(() =>
+      Promise.all([
+        upstream.request(calls.call('batch-running'), never),
+        upstream.request(calls.call('batch-abandoned'), deadline.signal).catch(() => 'abandoned'),
+        upstream.request(calls.call('batch-next'), never),
+      ]),
+    );
+    await sleep(5);
+    expect(calls.started).toEqual(['batch-running']);
+    deadline.abort();
+    await calls.releaseAll();
+    expect(calls.started).toEqual(['batch-running', 'batch-next']);
+    await calls.releaseAll();
+    expect(await batch).toEqual(['batch-running', 'abandoned', 'batch-next']);
+  });
+});
+
 describe('ResilientUpstream circuit breakers', () => {
   let changes: Array<[CircuitName, CircuitStateName]>;
   let observer: UpstreamObserver;

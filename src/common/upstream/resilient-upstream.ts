@@ -1,24 +1,23 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   BrokenCircuitError,
-  BulkheadRejectedError,
   CircuitBreakerPolicy,
   CircuitState,
   ExponentialBackoff,
-  IPolicy,
+  RetryPolicy,
   SamplingBreaker,
   TaskCancelledError,
+  TimeoutPolicy,
   TimeoutStrategy,
-  bulkhead,
   circuitBreaker,
   handleType,
   handleWhen,
   retry,
   timeout,
-  wrap,
 } from 'cockatiel';
 import { UpstreamName, UpstreamUnavailableError } from '../api-error';
 import { recordUpstreamTiming } from '../request-context';
+import { RequestSlots } from './request-slots';
 
 /**
  * A failed upstream call. An `outage` (network error, timeout, 5xx, an HTML page instead of JSON, a
@@ -73,17 +72,26 @@ export interface UpstreamObserver {
   circuitChanged(circuit: CircuitName, state: CircuitStateName): void;
 }
 
-/** The batch an upstream request is made for, as its cancellation signal. */
-const batchWork = new AsyncLocalStorage<AbortSignal>();
+/** Whether an upstream request is made for a batch. */
+const batchWork = new AsyncLocalStorage<true>();
 
 /**
  * Runs `run` as batch work: every upstream request made inside it (however deeply, across awaits) first
  * takes a slot of the upstream's batch lane, half of UPSTREAM_MAX_CONCURRENCY, so interactive lookups
- * always find the other half free (CONTRACT section 12, fairness). Once `cancelled` fires (the client
- * is gone), no request starts and those under way are abandoned.
+ * always find the other half free. Only the lane: a request stops when the signal it is given aborts,
+ * never because some batch was cancelled (a GET may be waiting for the same answer).
  */
-export function asBatchWork<T>(run: () => Promise<T>, cancelled: AbortSignal = new AbortController().signal): Promise<T> {
-  return batchWork.run(cancelled, run);
+export function asBatchWork<T>(run: () => Promise<T>): Promise<T> {
+  return batchWork.run(true, run);
+}
+
+/**
+ * Out of the lookup's time while waiting for `upstream`: a 502 naming it, and an outage of it (counted by
+ * its circuit) only when an attempt had already failed as one.
+ */
+export function deadlineExceeded(upstream: UpstreamName, outage = false): UpstreamUnavailableError {
+  const reason = 'no answer within the lookup deadline';
+  return outage ? new UpstreamOutageError(upstream, reason) : new UpstreamUnavailableError(upstream, reason);
 }
 
 /**
@@ -93,8 +101,10 @@ export function asBatchWork<T>(run: () => Promise<T>, cancelled: AbortSignal = n
  * window, so a dead upstream is failed fast, while failures at a few places never stop the healthy rest.
  */
 export class ResilientUpstream {
-  private readonly interactiveRequests: IPolicy;
-  private readonly batchRequests: IPolicy;
+  private readonly retryOutages: RetryPolicy;
+  private readonly attemptTimeout: TimeoutPolicy;
+  private readonly slots: RequestSlots;
+  private readonly batchLane: RequestSlots;
   private readonly circuits = new Map<CircuitName, CircuitBreakerPolicy>();
 
   constructor(
@@ -103,16 +113,13 @@ export class ResilientUpstream {
     private readonly observer?: UpstreamObserver,
     otherCircuits: readonly CircuitName[] = [],
   ) {
-    const retryOutages = retry(
+    this.retryOutages = retry(
       handleWhen((error) => (error instanceof UpstreamFailure ? error.outage : error instanceof TaskCancelledError)),
       { maxAttempts: options.retries, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 2000 }) },
     );
-    const attemptTimeout = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
-    const limiter = bulkhead(options.maxConcurrency, Number.MAX_SAFE_INTEGER);
-    const batchLimiter = bulkhead(Math.max(1, Math.floor(options.maxConcurrency / 2)), Number.MAX_SAFE_INTEGER);
-    // Slots are taken per attempt, inside the retry, so a backoff pause holds none.
-    this.interactiveRequests = wrap(retryOutages, limiter, attemptTimeout);
-    this.batchRequests = wrap(retryOutages, batchLimiter, limiter, attemptTimeout);
+    this.attemptTimeout = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
+    this.slots = new RequestSlots(options.maxConcurrency);
+    this.batchLane = new RequestSlots(Math.max(1, Math.floor(options.maxConcurrency / 2)));
     for (const circuit of [name, ...otherCircuits]) this.circuits.set(circuit, this.createCircuit(circuit));
   }
 
@@ -139,33 +146,35 @@ export class ResilientUpstream {
     }
   }
 
-  /** One HTTP request, retried on outages, abandoned when the lookup's deadline passes. */
-  async request<T>(call: (signal: AbortSignal) => Promise<T>, lookupDeadline: AbortSignal): Promise<T> {
-    const batch = batchWork.getStore();
-    if (batch?.aborted) throw new UpstreamUnavailableError(this.name, 'the batch was cancelled; not called');
-    const deadline = batch ? AbortSignal.any([lookupDeadline, batch]) : lookupDeadline;
-    if (deadline.aborted) throw this.deadlineExceeded(false);
-    const policy = batch ? this.batchRequests : this.interactiveRequests;
+  /**
+   * One HTTP request, retried on outages, abandoned (whether waiting for a slot, running or between
+   * attempts) once `deadline` aborts: when nobody waits for its answer any more.
+   */
+  async request<T>(call: (signal: AbortSignal) => Promise<T>, deadline: AbortSignal): Promise<T> {
+    if (deadline.aborted) throw deadlineExceeded(this.name);
     let outageSeen = false;
     const attempt = (signal: AbortSignal) =>
       this.timed(call, signal).catch((error: unknown) => {
         outageSeen ||= error instanceof UpstreamFailure ? error.outage : signal.aborted && !deadline.aborted;
         throw error;
       });
+    // Slots are taken per attempt, inside the retry, so a backoff pause holds none; the wait for one is not timed.
+    const inSlot = (signal: AbortSignal) => this.slots.run(() => this.attemptTimeout.execute(({ signal: timed }) => attempt(timed), signal), signal);
+    const inLane = batchWork.getStore() ? (signal: AbortSignal) => this.batchLane.run(() => inSlot(signal), signal) : inSlot;
     try {
-      return await policy.execute(({ signal }) => attempt(signal), deadline);
+      // cockatiel's pause between attempts does not listen to the signal: the request is abandoned all the same.
+      return await untilAborted(this.retryOutages.execute(({ signal }) => inLane(signal), deadline), deadline);
     } catch (error) {
       if (error instanceof UpstreamUnavailableError) throw error;
       // Running out of the lookup's time (perhaps spent on another upstream) is an outage of this one
       // only when an attempt had already failed as one.
-      if (deadline.aborted) throw this.deadlineExceeded(outageSeen);
+      if (deadline.aborted) throw deadlineExceeded(this.name, outageSeen);
       if (error instanceof UpstreamFailure) {
         throw error.outage ? new UpstreamOutageError(this.name, error.reason) : new UpstreamUnavailableError(this.name, error.reason);
       }
       if (error instanceof TaskCancelledError) {
         throw new UpstreamOutageError(this.name, `no answer within ${this.options.timeoutMs} ms`);
       }
-      if (error instanceof BulkheadRejectedError) throw new UpstreamUnavailableError(this.name, 'too many calls waiting');
       throw error;
     }
   }
@@ -204,9 +213,19 @@ export class ResilientUpstream {
       recordUpstreamTiming(this.name, ms);
     }
   }
+}
 
-  private deadlineExceeded(outage: boolean): UpstreamUnavailableError {
-    const reason = 'no answer within the lookup deadline';
-    return outage ? new UpstreamOutageError(this.name, reason) : new UpstreamUnavailableError(this.name, reason);
+/** `work`'s outcome, or the signal's reason as soon as it aborts (the work then goes on unobserved). */
+async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => undefined);
+  let abandon = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    abandon = () => reject(signal.reason);
+    signal.addEventListener('abort', abandon, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', abandon);
   }
 }

@@ -1,3 +1,4 @@
+import type { UpstreamName } from '../../common/api-error';
 import type { AnswerPart, FloodDetermination, FloodZoneResult, GeoPoint } from '../../flood-hazard/flood-hazard.types';
 import type { OptionalPart } from '../dto/flood-zone-query.pipe';
 
@@ -26,8 +27,10 @@ export type OptionalField = Extract<AnswerPart, 'nearby' | 'mapChange' | 'coasta
 export interface OptionalAnswerPart<F extends OptionalField, D> {
   field: F;
   askedBy: OptionalPart;
+  /** Named by the error of a lookup that stopped waiting for this part (which then is simply unavailable). */
+  upstream: UpstreamName;
   cacheKey(point: GeoPoint, radiusM: number): string;
-  load(point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<D>;
+  load(point: GeoPoint, radiusM: number, signal: AbortSignal): Promise<D>;
   read(data: D, effective: FloodDetermination): FloodZoneResult[F];
 }
 

@@ -8,9 +8,10 @@ export function coastalBarrierPart(source: CoastalBarrierSource): OptionalAnswer
   return {
     field: 'coastalBarrier',
     askedBy: 'cbrs',
+    upstream: 'coastal_barrier',
     cacheKey: (point) => `coastal-barrier:${pointKey(point)}`,
-    load: async (point, _radiusM, deadline) => {
-      const { prohibitions, inBufferZone } = await source.coastalBarrierAt(point, deadline);
+    load: async (point, _radiusM, signal) => {
+      const { prohibitions, inBufferZone } = await source.coastalBarrierAt(point, signal);
       return coastalBarrierAt(prohibitions, inBufferZone);
     },
     read: (coastalBarrier) => coastalBarrier,

@@ -1,3 +1,4 @@
+import type { UpstreamName } from '../../common/api-error';
 import { estimateBaseFloodElevation, needsBfeEstimate } from '../../flood-hazard/bfe-estimate';
 import { determineFloodHazard, governingZone } from '../../flood-hazard/classification';
 import type { FloodHazardSource } from '../../flood-hazard/flood-hazard-source';
@@ -24,6 +25,9 @@ export interface EffectiveMapAnswer {
   unavailable: AnswerPart[];
 }
 
+/** The effective map comes from FEMA's NFHL: a lookup out of time waiting for it is a 502 naming this upstream. */
+export const EFFECTIVE_MAP_UPSTREAM: UpstreamName = 'flood_data';
+
 /** The BFE lines are asked for only when the governing zone is AE or AH without a printed BFE. */
 function bfeLinesWanted(zones: FloodHazardZoneAttributes[]): boolean {
   const governing = governingZone(zones);
@@ -34,8 +38,8 @@ function bfeLinesWanted(zones: FloodHazardZoneAttributes[]): boolean {
  * Reads the effective map at the (rounded) point. Zones, panels and availability are essential: their
  * failure rejects (a 502). A failed supplementary query leaves its part null and named.
  */
-export async function loadEffectiveMap(source: FloodHazardSource, point: GeoPoint, deadline: AbortSignal): Promise<EffectiveMapAnswer> {
-  const data = await source.pointData(point, deadline, bfeLinesWanted);
+export async function loadEffectiveMap(source: FloodHazardSource, point: GeoPoint, signal: AbortSignal): Promise<EffectiveMapAnswer> {
+  const data = await source.pointData(point, signal, bfeLinesWanted);
   const determination = determineFloodHazard(data);
   const failed: AnswerPart[] = [];
   if (data.jurisdictions === null) failed.push('community');

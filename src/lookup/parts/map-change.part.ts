@@ -10,8 +10,10 @@ export function mapChangePart(source: ComingMapsSource): OptionalAnswerPart<'map
   return {
     field: 'mapChange',
     askedBy: 'preliminary',
+    // Asked of the preliminary and the pending maps at once; the preliminary one stands for both.
+    upstream: 'flood_data_preliminary',
     cacheKey: (point) => `coming-maps:${pointKey(point)}`,
-    load: (point, _radiusM, deadline) => source.comingMapsAt(point, deadline),
+    load: (point, _radiusM, signal) => source.comingMapsAt(point, signal),
     read: (maps, effective) => mapChange(maps.pending, maps.preliminary, effective.inSpecialFloodHazardArea),
   };
 }

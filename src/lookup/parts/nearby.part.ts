@@ -8,8 +8,9 @@ export function nearbyPart(source: FloodHazardSource): OptionalAnswerPart<'nearb
   return {
     field: 'nearby',
     askedBy: 'nearby',
+    upstream: 'flood_data',
     cacheKey: (point, radiusM) => `nearby:${pointKey(point)}:${radiusM}`,
-    load: async (point, radiusM, deadline) => nearbyHazards(point, radiusM, await source.zonePolygonsNear(point, radiusM, deadline)),
+    load: async (point, radiusM, signal) => nearbyHazards(point, radiusM, await source.zonePolygonsNear(point, radiusM, signal)),
     read: (nearby) => nearby,
   };
 }
