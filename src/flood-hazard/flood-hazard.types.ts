@@ -135,16 +135,6 @@ export interface Lomr {
   effectiveDate: string | null;
 }
 
-/** Supplementary parts of an answer: a failed one is null and named in `unavailable`. */
-export type AnswerPart =
-  | 'community'
-  | 'lomrs'
-  | 'lomas'
-  | 'estimatedBaseFloodElevation'
-  | 'nearby'
-  | 'mapChange'
-  | 'coastalBarrier';
-
 export type LomaStatus = 'valid' | 'denied' | 'incorporated' | 'superseded' | 'contact_community' | 'reevaluation_needed';
 
 /** A Letter of Map Amendment near the point (`result.lomas`). */
@@ -220,21 +210,6 @@ export interface FloodDetermination {
   community: Community | null;
   lomrs: Lomr[] | null;
   zonesAtPoint: ZoneAtPoint[];
-}
-
-/** The whole `result` of a lookup: the determination plus the supplementary and opt-in parts. */
-export interface FloodZoneResult extends FloodDetermination {
-  /** FEMA's Map Service Center at the queried point (not the rounded one the determination is cached under). */
-  femaMapUrl: string;
-  /** LOMAs within 100 m, nearest first; null when their query failed. */
-  lomas: Loma[] | null;
-  estimatedBaseFloodElevation: EstimatedBaseFloodElevation | null;
-  /** Only with include=nearby / preliminary / cbrs; null otherwise. */
-  nearby: NearbyHazards | null;
-  mapChange: MapChange | null;
-  coastalBarrier: CoastalBarrier | null;
-  /** Supplementary parts whose query failed; [] when the answer is complete. */
-  unavailable: AnswerPart[];
 }
 
 export interface GeoPoint {

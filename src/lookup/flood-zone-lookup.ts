@@ -1,4 +1,16 @@
-import type { FloodZoneResult } from '../flood-hazard/flood-hazard.types';
+import type { EstimatedBaseFloodElevation, FloodDetermination, Loma } from '../flood-hazard/flood-hazard.types';
+import type { AnswerPart, OptionalFields } from './parts/answer-parts';
+
+/** The whole `result` of a lookup: the determination, the supplementary parts, and the opt-in parts `include` asked for. */
+export interface FloodZoneResult extends FloodDetermination, OptionalFields {
+  /** FEMA's Map Service Center at the queried point (not the rounded one the determination is cached under). */
+  femaMapUrl: string;
+  /** LOMAs within 100 m, nearest first; null when their query failed. */
+  lomas: Loma[] | null;
+  estimatedBaseFloodElevation: EstimatedBaseFloodElevation | null;
+  /** Parts whose query failed; [] when the answer is complete. */
+  unavailable: AnswerPart[];
+}
 
 /** The GET /flood-zone answer (its fields are described in docs/api.md). */
 export interface FloodZoneLookup {

@@ -1,21 +1,22 @@
 import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
 import { ApiError, UpstreamName, unknownOnFailure } from '../common/api-error';
 import { deadlineExceeded } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { CachePolicy, CacheRead, CacheStatus, LookupCache, PieceWait } from '../cache/lookup-cache';
-import { CoastalBarrierSource } from '../coastal-barrier/coastal-barrier-source';
 import { femaMapUrl } from '../flood-hazard/classification';
-import { ComingMapsSource, FloodHazardSource } from '../flood-hazard/flood-hazard-source';
-import type { AnswerPart, FloodZoneResult, GeoPoint } from '../flood-hazard/flood-hazard.types';
+import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
+import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import type { LocationQuery, LookupOptions } from './dto/flood-zone-query.pipe';
-import { DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup } from './flood-zone-lookup';
-import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, OptionalField, inContractOrder, pointKey, roundPoint } from './parts/answer-part';
-import { coastalBarrierPart } from './parts/coastal-barrier.part';
+import { DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, pointKey, roundPoint } from './parts/answer-part';
+import { AnswerPart, IncludeItem, OPTIONAL_PARTS, OptionalField, OptionalFields, inDocumentedOrder } from './parts/answer-parts';
 import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapAnswer, loadEffectiveMap } from './parts/effective-map.part';
-import { mapChangePart } from './parts/map-change.part';
-import { nearbyPart } from './parts/nearby.part';
+
+/** Every opt-in field as it is when its part was not asked for. */
+const NOT_ASKED = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, null])) as OptionalFields;
 
 /** Matches closer than this are one place (the geocoder returns near-duplicates for one address). */
 const SAME_PLACE_METRES = 100;
@@ -49,11 +50,14 @@ type WaitFor = (upstream: UpstreamName) => PieceWait;
 /** How one cached piece of an answer was read; a part whose query failed has no entry. */
 type PieceRead = { status: CacheStatus; entry?: { freshUntil: number } };
 
-type AnyOptionalPart = OptionalAnswerPart<OptionalField, unknown>;
+/** An opt-in part bound to its injected source. */
+type BoundPart = Pick<OptionalAnswerPart<string, OptionalField, unknown, unknown, unknown>, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read'> & {
+  load(point: GeoPoint, radiusM: number, signal: AbortSignal): Promise<unknown>;
+};
 
 /** An opt-in part as read for one lookup: undefined `read` when its query failed. */
 interface OptionalRead {
-  part: AnyOptionalPart;
+  part: BoundPart;
   read?: CacheRead<unknown>;
 }
 
@@ -73,15 +77,14 @@ export class LookupService {
   private readonly partPolicy: CachePolicy;
   private readonly geocodePolicy: CachePolicy;
   private readonly deadlineMs: number;
-  private readonly optionalParts: AnyOptionalPart[];
+  private readonly optionalParts: BoundPart[];
 
   constructor(
     private readonly floodSource: FloodHazardSource,
-    comingMaps: ComingMapsSource,
-    coastalBarriers: CoastalBarrierSource,
     private readonly geocoder: Geocoder,
     private readonly cache: LookupCache,
     config: ConfigService<AppConfig, true>,
+    sources: ModuleRef,
   ) {
     this.partPolicy = {
       ttlSeconds: config.get('CACHE_TTL_SECONDS', { infer: true }),
@@ -93,7 +96,11 @@ export class LookupService {
     };
     this.geocodePolicy = { ttlSeconds: config.get('GEOCODE_CACHE_TTL_SECONDS', { infer: true }), staleIfErrorSeconds: 0 };
     this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
-    this.optionalParts = [nearbyPart(floodSource), mapChangePart(comingMaps), coastalBarrierPart(coastalBarriers)] as AnyOptionalPart[];
+    // Each opt-in part asks the source it names, found among the providers.
+    this.optionalParts = OPTIONAL_PARTS.map((part: OptionalAnswerPart<string, OptionalField, unknown, unknown, unknown>) => {
+      const source = sources.get(part.source, { strict: false });
+      return { ...part, load: (point: GeoPoint, radiusM: number, signal: AbortSignal) => part.load(source, point, radiusM, signal) };
+    });
   }
 
   /**
@@ -143,14 +150,14 @@ export class LookupService {
     const [effective, ...optional] = await Promise.all([
       pieces.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, loadEffective, waitFor(EFFECTIVE_MAP_UPSTREAM)),
       ...this.optionalParts
-        .filter((part) => options.include.has(part.askedBy))
+        .filter((part) => options.include.has(part.include as IncludeItem))
         .map((part) => this.readOptional(part, rounded, options.radiusM, pieces, waitFor)),
     ]);
     return { effective, optional };
   }
 
   /** An opt-in part; its upstream's failure makes it unavailable, never the lookup (and is not cached). */
-  private async readOptional(part: AnyOptionalPart, point: GeoPoint, radiusM: number, pieces: PieceReader, waitFor: WaitFor): Promise<OptionalRead> {
+  private async readOptional(part: BoundPart, point: GeoPoint, radiusM: number, pieces: PieceReader, waitFor: WaitFor): Promise<OptionalRead> {
     const load = (signal: AbortSignal) => part.load(point, radiusM, signal);
     const read = await unknownOnFailure(pieces.getOrLoad('flood', part.cacheKey(point, radiusM), this.partPolicy, load, waitFor(part.upstream)));
     return read ? { part, read } : { part };
@@ -169,9 +176,7 @@ export class LookupService {
       femaMapUrl: femaMapUrl(location),
       lomas,
       estimatedBaseFloodElevation,
-      nearby: null,
-      mapChange: null,
-      coastalBarrier: null,
+      ...NOT_ASKED,
       unavailable: [],
     };
     const missing: AnswerPart[] = [...unavailable];
@@ -179,7 +184,7 @@ export class LookupService {
       if (read) Object.assign(result, { [part.field]: part.read(read.entry.value, determination) });
       else missing.push(part.field);
     }
-    result.unavailable = inContractOrder(missing);
+    result.unavailable = inDocumentedOrder(missing);
 
     // A failed opt-in part has no entry: it was not cached, and it caps the answer's life at 60 s.
     const reads: PieceRead[] = [flood.effective, ...flood.optional.flatMap(({ read }) => (read ? [read] : [])), ...others];

@@ -1,6 +1,5 @@
 import type { UpstreamName } from '../../common/api-error';
-import type { AnswerPart, FloodDetermination, FloodZoneResult, GeoPoint } from '../../flood-hazard/flood-hazard.types';
-import type { OptionalPart } from '../dto/flood-zone-query.pipe';
+import type { FloodDetermination, GeoPoint } from '../../flood-hazard/flood-hazard.types';
 
 /**
  * An answer with a missing part is served and cached at most this long: a
@@ -8,30 +7,30 @@ import type { OptionalPart } from '../dto/flood-zone-query.pipe';
  */
 export const INCOMPLETE_ANSWER_MAX_AGE_SECONDS = 60;
 
-/** `unavailable` lists parts in the order the API documents them. */
-const PART_ORDER: readonly AnswerPart[] = ['community', 'lomrs', 'lomas', 'estimatedBaseFloodElevation', 'nearby', 'mapChange', 'coastalBarrier'];
-
-export function inContractOrder(parts: Iterable<AnswerPart>): AnswerPart[] {
-  const named = new Set(parts);
-  return PART_ORDER.filter((part) => named.has(part));
-}
-
-/** The parts only an `include` item asks for; each is a field of `result` named like the part. */
-export type OptionalField = Extract<AnswerPart, 'nearby' | 'mapChange' | 'coastalBarrier'>;
+/** A provider token of the injected source a part asks (an abstract class such as FloodHazardSource). */
+export type SourceToken<S> = abstract new (...args: never[]) => S;
 
 /**
- * One opt-in part of an answer: when it is asked for, what it asks its upstream (`load`, cached under
- * `cacheKey`; throws UpstreamUnavailableError when the upstream failed, and a failure is never cached),
- * and how its rule reads that answer for the point.
+ * One opt-in part of an answer, whole: the `include` item that asks for it, its field of `result` (also its
+ * name in `unavailable`), what it is (for the API documentation), the source it asks (`load`, cached under
+ * `cacheKey`; throws UpstreamUnavailableError when the upstream failed, and a failure is never cached), and
+ * how its rule reads that data for the point.
  */
-export interface OptionalAnswerPart<F extends OptionalField, D> {
+export interface OptionalAnswerPart<I extends string, F extends string, S, D, V> {
+  include: I;
   field: F;
-  askedBy: OptionalPart;
+  description: string;
   /** Named by the error of a lookup that stopped waiting for this part (which then is simply unavailable). */
   upstream: UpstreamName;
+  source: SourceToken<S>;
   cacheKey(point: GeoPoint, radiusM: number): string;
-  load(point: GeoPoint, radiusM: number, signal: AbortSignal): Promise<D>;
-  read(data: D, effective: FloodDetermination): FloodZoneResult[F];
+  load(source: S, point: GeoPoint, radiusM: number, signal: AbortSignal): Promise<D>;
+  read(data: D, effective: FloodDetermination): V;
+}
+
+/** Declares an opt-in part (the identity, with the types inferred from the definition). */
+export function optionalPart<I extends string, F extends string, S, D, V>(part: OptionalAnswerPart<I, F, S, D, V>): OptionalAnswerPart<I, F, S, D, V> {
+  return part;
 }
 
 /** A point rounded to 6 decimals (about 0.1 m): every query rounding alike shares one answer. */

@@ -3,7 +3,6 @@ import { estimateBaseFloodElevation, needsBfeEstimate } from '../../flood-hazard
 import { determineFloodHazard, governingZone } from '../../flood-hazard/classification';
 import type { FloodHazardSource } from '../../flood-hazard/flood-hazard-source';
 import type {
-  AnswerPart,
   EstimatedBaseFloodElevation,
   FloodDetermination,
   FloodHazardZoneAttributes,
@@ -11,7 +10,7 @@ import type {
   Loma,
 } from '../../flood-hazard/flood-hazard.types';
 import { lomasNear } from '../../flood-hazard/loma-status';
-import { inContractOrder } from './answer-part';
+import { AnswerPart, inDocumentedOrder } from './answer-parts';
 
 /**
  * What FEMA's effective map says at a point, cached as one: the v1 determination (zones, FIRM panel,
@@ -52,6 +51,6 @@ export async function loadEffectiveMap(source: FloodHazardSource, point: GeoPoin
     // A LOMA is evidence about its own structure or lot: listed, never a change to the point's zone.
     lomas: data.lomas === null ? null : lomasNear(data.lomas, point),
     estimatedBaseFloodElevation: data.bfeLines ? estimateBaseFloodElevation(point, dfirmId, data.bfeLines) : null,
-    unavailable: inContractOrder(failed),
+    unavailable: inDocumentedOrder(failed),
   };
 }
