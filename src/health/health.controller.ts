@@ -4,10 +4,11 @@ import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableRespo
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
-import { ResilientUpstream } from '../common/upstream/resilient-upstream';
+import { CircuitStateName, ResilientUpstream } from '../common/upstream/resilient-upstream';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
 import { Geocoder } from '../geocoding/geocoder';
 import { FLOOD_DATA_NAME } from '../lookup/flood-zone-lookup';
+import { ServiceMetrics } from '../metrics/service-metrics';
 import { DrainState } from './drain-state';
 import { CircuitDto, EndpointDto, ReadinessDto, StatusDocumentDto } from './dto/status-document.dto';
 import {
@@ -18,6 +19,8 @@ import {
   SERVICE_NAME,
   SERVICE_VERSION,
 } from './service-description';
+import { UpstreamReachability } from './upstream-reachability';
+import { upstreamState } from './upstream-state';
 
 @ApiTags('operations')
 @ApiExtraModels(EndpointDto, CircuitDto)
@@ -34,15 +37,19 @@ export class HealthController {
     private readonly floodSource: FloodHazardSource,
     private readonly geocoder: Geocoder,
     private readonly modules: ModulesContainer,
+    private readonly metrics: ServiceMetrics,
+    private readonly reachability: UpstreamReachability,
   ) {}
 
   @Get()
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ summary: 'Status document and endpoint catalogue (liveness)', description: 'Never calls FEMA or Census; 200 whenever the process serves requests.' })
+  @ApiOperation({ operationId: 'getServiceStatus', summary: 'Status document and endpoint catalogue (liveness)', description: 'Never calls FEMA or Census; 200 whenever the process serves requests.' })
   @ApiOkResponse({ type: StatusDocumentDto })
   async status(): Promise<StatusDocumentDto> {
     // Circuit states are information only: an open circuit is reported, never a failed liveness.
-    const circuits = this.resilientUpstreams().flatMap((upstream) => upstream.circuitStates);
+    const circuits = this.resilientUpstreams().flatMap((upstream) =>
+      upstream.circuitStates.map(([circuit, state]) => [circuit, state, upstream.name] as const),
+    );
     const check = await this.health.check(
       circuits.map(([circuit, state]) => () => this.indicators.check(circuit).up({ circuit: state })),
     );
@@ -56,16 +63,21 @@ export class HealthController {
       dataSource: { floodData: FLOOD_DATA_NAME, floodService: this.floodSource.serviceUrl, geocoder: this.geocoder.description },
       docs: DOCS_PATH,
       uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
-      upstreams: Object.fromEntries(circuits.map(([circuit]) => [circuit, { circuit: String(check.details[circuit].circuit) }])),
+      upstreams: Object.fromEntries(
+        circuits.map(([circuit, , upstream]) => [
+          circuit,
+          upstreamState(check.details[circuit].circuit as CircuitStateName, this.metrics.lastAttempt(upstream), this.reachability.atStartUp(upstream)),
+        ]),
+      ),
     };
   }
 
   @Get('ready')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ summary: 'Readiness probe', description: 'Never depends on FEMA, Census or Redis.' })
+  @ApiOperation({ operationId: 'checkReadiness', summary: 'Readiness probe', description: 'Never depends on FEMA, Census or Redis.' })
   @ApiOkResponse({ type: ReadinessDto, description: '{"status":"ok"} while serving.' })
-  @ApiServiceUnavailableResponse({ type: ReadinessDto, description: '{"status":"shutting_down"} while draining after SIGTERM.' })
+  @ApiServiceUnavailableResponse({ type: ReadinessDto, description: '{"status":"shutting_down"} while draining after SIGTERM.', example: { status: 'shutting_down' } })
   ready(@Res({ passthrough: true }) res: Response): ReadinessDto {
     if (this.drain.draining) {
       res.status(503);

@@ -4,12 +4,13 @@ import { FloodHazardModule } from '../flood-hazard/flood-hazard.module';
 import { GeocodingModule } from '../geocoding/geocoding.module';
 import { DrainState } from './drain-state';
 import { HealthController } from './health.controller';
+import { UpstreamReachability } from './upstream-reachability';
 
 @Global()
 @Module({
   imports: [TerminusModule, FloodHazardModule, GeocodingModule],
   controllers: [HealthController],
-  providers: [DrainState],
-  exports: [DrainState],
+  providers: [DrainState, UpstreamReachability],
+  exports: [DrainState, UpstreamReachability],
 })
 export class HealthModule {}

@@ -17,7 +17,7 @@ export const API_VERSION = '1.0.0';
 
 export const DOCS_PATH = '/api-docs.html';
 
-/** Examples in the status document; all are places FEMA maps (CONTRACT section 3, UPSTREAMS.md). */
+/** Examples in the status document; all are real places FEMA maps (Toa Baja, Puerto Rico, and the White House). */
 const LOOKUP_EXAMPLES = [
   '/flood-zone?lat=18.3985&lon=-66.1',
   '/flood-zone?address=1600%20Pennsylvania%20Ave%20NW%2C%20Washington%2C%20DC%2020500',
@@ -45,7 +45,10 @@ export const ENDPOINT_CATALOGUE = {
       'Many lookups in one request: JSON {"locations": [...]} or CSV (id, address, lat, lon) in; NDJSON (default), CSV or JSON out by Accept. ' +
       'Each row is answered as GET /flood-zone answers it, in input order, streamed as rows finish. include and radius apply to every row.',
   },
-  '/health': { method: 'GET', note: 'This status document and endpoint catalogue; the liveness probe. Never calls FEMA or Census.' },
+  '/health': {
+    method: 'GET',
+    note: "This status document, the endpoint catalogue and each upstream's state (information only); the liveness probe. Never calls FEMA or Census.",
+  },
   '/health/ready': { method: 'GET', note: 'Readiness probe: 200 {"status":"ok"} when serving, 503 {"status":"shutting_down"} while draining.' },
   '/metrics': { method: 'GET', note: 'Prometheus metrics.' },
   '/openapi.json': { method: 'GET', note: 'OpenAPI 3.1 description of this interface.' },

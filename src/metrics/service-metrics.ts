@@ -10,6 +10,12 @@ type RequestLabel = 'route' | 'method' | 'status';
 export type CacheName = 'flood' | 'geocode' | 'place';
 export type CacheOutcome = 'hit' | 'miss' | 'stale';
 
+export interface LastAttempt {
+  outcome: CallOutcome;
+  /** Epoch milliseconds when it ended. */
+  at: number;
+}
+
 /** Prometheus metrics of one application instance (its own registry, so test apps never collide). */
 @Injectable()
 export class ServiceMetrics implements UpstreamObserver {
@@ -71,8 +77,17 @@ export class ServiceMetrics implements UpstreamObserver {
     series.seconds.observe(seconds);
   }
 
+  /** Each upstream's latest attempt, for /health: "did FEMA answer the last time it was asked?" */
+  private readonly lastAttempts = new Map<UpstreamName, LastAttempt>();
+
   attemptFinished(upstream: UpstreamName, outcome: CallOutcome, seconds: number): void {
     this.upstreamSeconds.observe({ upstream, outcome }, seconds);
+    this.lastAttempts.set(upstream, { outcome, at: Date.now() });
+  }
+
+  /** The latest attempt on an upstream since start-up, if any. */
+  lastAttempt(upstream: UpstreamName): LastAttempt | undefined {
+    return this.lastAttempts.get(upstream);
   }
 
   /** Also called once per circuit as it is created, so every circuit has a value before it ever changes. */

@@ -1,5 +1,5 @@
 /**
- * CONTRACT sections 1 and 7 (SPEC 2.7, 4.3): GET /health, GET /health/ready, GET /openapi.json,
+ * The operations endpoints (docs/api.md): GET /health, GET /health/ready, GET /openapi.json,
  * GET /api-docs.html and GET /metrics.
  */
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { FAST_FAULTS, NO_CACHE, Stack, pointQuery, startStack } from '../support
 
 const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string; version: string };
 const dc = demoPlace('dc-white-house-ae');
-const CONTRACT_PATHS = ['/flood-zone', '/health', '/health/ready', '/metrics', '/openapi.json', '/api-docs.html'];
+const OPERATIONS_PATHS = ['/flood-zone', '/health', '/health/ready', '/metrics', '/openapi.json', '/api-docs.html'];
 const REQUIRED_HEALTH_KEYS = ['name', 'status', 'version', 'description', 'endpoints', 'coverageHonesty', 'dataSource', 'docs'];
 const OPTIONAL_HEALTH_KEYS = ['uptimeSeconds', 'upstreams'];
 
@@ -25,7 +25,7 @@ afterAll(async () => {
 afterEach(() => stack.emulators.clearFaults());
 
 describe('GET /health', () => {
-  it('is the SPEC 2.7 status document', async () => {
+  it('is the status document', async () => {
     const res = await stack.get('/health');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -133,6 +133,68 @@ describe('GET /health', () => {
   });
 });
 
+describe('GET /health upstreams: each upstream\'s state in words', () => {
+  let own: Stack;
+  const fema = demoPlace('dc-white-house-ae');
+  const upstreamsNow = async () => (await own.get('/health')).body.upstreams as Record<string, Record<string, unknown>>;
+
+  beforeAll(async () => {
+    own = await startStack({ ...FAST_FAULTS });
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it('before any lookup: not called yet, no start-up check (the app was not started by dist/main.js)', async () => {
+    const upstreams = await upstreamsNow();
+    expect(Object.keys(upstreams).sort()).toEqual(
+      ['coastal_barrier', 'flood_data', 'flood_data_pending', 'flood_data_preliminary', 'geocoder', 'geocoder_point'],
+    );
+    expect(upstreams.flood_data).toStrictEqual({
+      state: 'not_called_yet',
+      circuit: 'closed',
+      lastCall: 'none',
+      lastCallAt: null,
+      host: new URL(own.emulators.nfhl.baseUrl).host,
+      atStartUp: 'not_checked',
+      startUpError: null,
+    });
+    expect(upstreams.geocoder_point.host).toBe(new URL(own.emulators.census.baseUrl).host);
+  });
+
+  it('after a lookup that succeeded: answering, last call ok, when', async () => {
+    const before = Date.now();
+    expect((await own.get(pointQuery(fema))).status).toBe(200);
+    const upstreams = await upstreamsNow();
+    expect(upstreams.flood_data).toMatchObject({ state: 'answering', circuit: 'closed', lastCall: 'ok' });
+    expect(Date.parse(upstreams.flood_data.lastCallAt as string)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(upstreams.flood_data.lastCallAt as string)).toBeLessThanOrEqual(Date.now());
+    // the county of the point comes from the geocoder's coordinates lookup
+    expect(upstreams.geocoder_point).toMatchObject({ state: 'answering', lastCall: 'ok' });
+    // no include: the preliminary, pending and CBRS maps were never asked
+    expect(upstreams.coastal_barrier).toMatchObject({ state: 'not_called_yet', lastCall: 'none', lastCallAt: null });
+  });
+
+  it('after a lookup that failed: failing, last call failed, while the circuit stays closed; answering again once FEMA is back', async () => {
+    own.emulators.nfhl.injectFault({ kind: 'http-status', status: 503 });
+    expect((await own.get(pointQuery(fema))).status).toBe(502);
+    let upstreams = await upstreamsNow();
+    expect(upstreams.flood_data).toMatchObject({ state: 'failing', circuit: 'closed', lastCall: 'failed' });
+    expect(upstreams.geocoder_point).toMatchObject({ state: 'answering', lastCall: 'ok' });
+
+    // slower than UPSTREAM_TIMEOUT_MS (300 ms)
+    own.emulators.nfhl.clearFaults();
+    own.emulators.nfhl.injectFault({ kind: 'delay', ms: 1000 });
+    expect((await own.get(pointQuery(fema))).status).toBe(502);
+    upstreams = await upstreamsNow();
+    expect(upstreams.flood_data).toMatchObject({ state: 'failing', lastCall: 'timed_out' });
+
+    own.emulators.nfhl.clearFaults();
+    expect((await own.get(pointQuery(fema))).status).toBe(200);
+    expect((await upstreamsNow()).flood_data).toMatchObject({ state: 'answering', lastCall: 'ok' });
+  });
+});
+
 describe('GET /health/ready', () => {
   it('→ 200 {"status":"ok"}', async () => {
     const res = await stack.get('/health/ready');
@@ -166,8 +228,8 @@ describe('GET /openapi.json', () => {
     expect(await openApiProblems(broken)).toEqual(expect.any(String));
   });
 
-  it('documents GET for every endpoint of CONTRACT section 1', () => {
-    for (const path of CONTRACT_PATHS) expect({ path, get: Boolean(doc.paths[path]?.get) }).toEqual({ path, get: true });
+  it('documents GET for every endpoint the service answers', () => {
+    for (const path of OPERATIONS_PATHS) expect({ path, get: Boolean(doc.paths[path]?.get) }).toEqual({ path, get: true });
   });
 
   it('/flood-zone: query parameters address, lat and lon', () => {
@@ -213,7 +275,7 @@ describe('GET /openapi.json', () => {
     for (const field of ['matchedAddress', 'county', 'countyFips', 'zip']) {
       expect({ field, type: location.properties[field].type }).toEqual({ field, type: expect.arrayContaining(['null']) });
     }
-    // firmPanel, community and lomrs may be null too (CONTRACT sections 3-4)
+    // firmPanel, community and lomrs may be null too (unmapped places, failed parts)
     for (const field of ['firmPanel', 'community', 'lomrs']) {
       const schema = result.properties[field];
       const allowsNull =

@@ -8,6 +8,8 @@ import {
   DEMO_PLACES,
   DEMO_PRELIMINARY,
   DemoPlace,
+  FAULT_DEMO_PLACES,
+  FAULT_DEMO_TWIN_OF,
   MapFeature,
   NFHL_ATTRIBUTE_FIELDS,
   NFHL_NO_DATE,
@@ -18,6 +20,7 @@ import {
 import { Position, haversineMeters, shapeDistanceMeters } from './geometry';
 import type { ArcGisServiceData } from './map-data';
 import { normaliseAddress } from './census-emulator';
+import { exampleUrls } from './offline';
 
 const METADATA: Record<NfhlLayerKey, string> = {
   availability: 'nfhl-layer-0-nfhl-availability.metadata.json',
@@ -80,7 +83,7 @@ describe('demo map', () => {
     }
   });
 
-  it('holds the contract example at the White House', () => {
+  it('holds the example of docs/api.md at the White House', () => {
     const dc = demoPlace('dc-white-house-ae');
     expect(dc).toMatchObject({ lat: 38.898754, lon: -77.03535 });
     expect(dc.expect).toMatchObject({
@@ -135,7 +138,7 @@ describe('demo map', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// v1.1: the construction behind every expected LOMA, BFE estimate, nearby hazard, map change and CBRS answer
+// The construction behind every expected LOMA, BFE estimate, nearby hazard, map change and CBRS answer
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -209,7 +212,7 @@ const layerOf = (service: ArcGisServiceData, suffix: string) => {
   return layer.features;
 };
 
-describe('demo map v1.1', () => {
+describe('demo map: LOMAs, estimated BFE, nearby, map changes, CBRS', () => {
   it('has a place for every new case', () => {
     const withPart = (test: (p: DemoPlace) => boolean) => DEMO_PLACES.filter(test).map((p) => p.id);
     expect(withPart((p) => p.expect.lomas.length > 0)).toEqual(['houston-lomas']);
@@ -392,5 +395,194 @@ describe('demo map v1.1', () => {
       }
     }
     expect(layerOf(DEMO_PRELIMINARY, 'Flood Hazard Zones')[0].attributes).toMatchObject({ FLD_ZONE: 'AE', STATIC_BFE: 9, DFIRM_ID: '45019C' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The fault walkthroughs' places, and the places the docs' examples look up
+// ---------------------------------------------------------------------------------------------
+
+const ROOT = path.join(__dirname, '..', '..');
+const WALKTHROUGH_FILES = ['README.md', 'test/emulators/README.md'];
+
+/** A point as the service's cache keys it (6 decimals). */
+const pointKey = (lat: number, lon: number) => `${lat.toFixed(6)},${lon.toFixed(6)}`;
+
+/** The point an address resolves to through the Census emulator (its first match), if it resolves. */
+const addressPoints = new Map(
+  DEMO_MAP.census.addresses.flatMap((entry) => entry.spellings.map((spelling) => [normaliseAddress(spelling), entry.matches[0]] as const)),
+);
+function addressKey(address: string): string | undefined {
+  const match = addressPoints.get(normaliseAddress(address));
+  return match && pointKey(match.lat, match.lon);
+}
+
+/** The points a line of docs looks up: /flood-zone URLs, batch JSON rows and `flood-zone lookup` commands. */
+function lookedUp(line: string): string[] {
+  const keys: Array<string | undefined> = [];
+  for (const [, query] of line.matchAll(/flood-zone\?([^'"\s`)]+)/g)) {
+    const params = new URLSearchParams(query);
+    const address = params.get('address');
+    if (address !== null) keys.push(addressKey(address));
+    else keys.push(pointKey(Number(params.get('lat')), Number(params.get('lon'))));
+  }
+  for (const [, lat, lon] of line.matchAll(/"lat":\s*(-?[\d.]+),\s*"lon":\s*(-?[\d.]+)/g)) keys.push(pointKey(Number(lat), Number(lon)));
+  for (const [, address] of line.matchAll(/"address":\s*"([^"]+)"/g)) keys.push(addressKey(address));
+  for (const [, lat, lon] of line.matchAll(/flood-zone lookup (-?[\d.]+) (-?[\d.]+)/g)) keys.push(pointKey(Number(lat), Number(lon)));
+  for (const [, address] of line.matchAll(/flood-zone lookup "([^"]+)"/g)) keys.push(addressKey(address));
+  return keys.filter((k): k is string => k !== undefined);
+}
+
+interface FaultStep {
+  file: string;
+  /** Points looked up once a fault or latency was set in this shell block. */
+  faulted: string[];
+  /** Points looked up in this block before that. */
+  before: string[];
+  /** `near` points of the faults set. */
+  near: string[];
+}
+
+/**
+ * The lookups of the walkthrough files: a shell block that sets a fault or a latency is a step (what it looks
+ * up before and after that); every other lookup, anywhere in the files, is `elsewhere`.
+ */
+function walkthroughs(): { steps: FaultStep[]; elsewhere: string[] } {
+  const steps: FaultStep[] = [];
+  const elsewhere: string[] = [];
+  for (const file of WALKTHROUGH_FILES) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    // odd pieces are the insides of code blocks
+    text.split(/^```.*$/m).forEach((piece, i) => {
+      const lines = piece.split('\n');
+      const firstFault = i % 2 === 1 ? lines.findIndex((l) => /-X (POST|PUT) \S*_emulator\/(faults|latency)/.test(l)) : -1;
+      if (firstFault < 0) {
+        elsewhere.push(...lines.flatMap(lookedUp));
+        return;
+      }
+      const after = lines.slice(firstFault);
+      const near = after.flatMap((l) => [...l.matchAll(/"near":\s*\[(-?[\d.]+),\s*(-?[\d.]+)\]/g)].map(([, lon, lat]) => pointKey(Number(lat), Number(lon))));
+      steps.push({ file, before: lines.slice(0, firstFault).flatMap(lookedUp), faulted: after.flatMap(lookedUp), near });
+    });
+  }
+  return { steps, elsewhere: [...elsewhere, ...steps.flatMap((s) => s.before)] };
+}
+
+/** The points examples/portfolio.csv looks up (rows with lat and lon, or an address that resolves). */
+function portfolioPoints(): { points: string[]; rows: Array<Record<string, string>> } {
+  const [header, ...lines] = fs
+    .readFileSync(path.join(ROOT, 'examples', 'portfolio.csv'), 'utf8')
+    .trim()
+    .split('\n');
+  const names = header.split(',');
+  const rows = lines.map((line) => {
+    const cells = [...line.matchAll(/("([^"]*)"|[^,]*)(,|$)/g)].map((m) => m[2] ?? m[1]).slice(0, names.length);
+    return Object.fromEntries(names.map((name, i) => [name, cells[i] ?? '']));
+  });
+  const points = rows.flatMap((row) => {
+    const key = row.address ? addressKey(row.address) : pointKey(Number(row.lat), Number(row.lon));
+    return key === undefined ? [] : [key];
+  });
+  return { points, rows };
+}
+
+describe('fault walkthrough places', () => {
+  const ofPlace = (p: DemoPlace) => pointKey(p.lat, p.lon);
+  const faultKeys = new Map(FAULT_DEMO_PLACES.map((p) => [ofPlace(p), p.id]));
+
+  it('answer exactly as their twins: inside the same polygons of every layer of every MapServer and Census area', () => {
+    const polygons = (p: DemoPlace) => ({
+      nfhl: Object.fromEntries(
+        Object.entries(DEMO_MAP.nfhl).map(([layer, features]) => [layer, featuresAt(features, p.lon, p.lat).map((f) => f.attributes.OBJECTID)]),
+      ),
+      others: [DEMO_PRELIMINARY, DEMO_PENDING, DEMO_CBRS].map((s) =>
+        s.layers.map((l) => featuresAt(l.features, p.lon, p.lat).map((f) => f.attributes.OBJECTID)),
+      ),
+      census: [DEMO_MAP.census.counties, DEMO_MAP.census.zctas].map((areas) =>
+        featuresAt(areas, p.lon, p.lat).map((a) => a.attributes.GEOID ?? a.attributes.ZCTA5),
+      ),
+      lomasWithin100m: within(p, DEMO_MAP.nfhl.lomas, 100).length,
+      bfeLinesWithin300m: within(p, DEMO_MAP.nfhl.bfeLines, 300).length,
+    });
+    expect(FAULT_DEMO_PLACES.map((p) => p.id)).toEqual(Object.keys(FAULT_DEMO_TWIN_OF));
+    for (const place of FAULT_DEMO_PLACES) {
+      const twin = demoPlace(FAULT_DEMO_TWIN_OF[place.id]);
+      expect({ id: place.id, ...polygons(place) }).toEqual({ id: place.id, ...polygons(twin) });
+      expect(polygons(place).nfhl.floodHazardZones).toHaveLength(1);
+      expect(place.expect).toEqual(twin.expect);
+      expect(Math.round(haversineMeters(place.lat, place.lon, twin.lat, twin.lon))).toBe(120);
+    }
+  });
+
+  it("are over 100 m (a place fault's reach) from every demo place and from each other, with their own addresses", () => {
+    const all = [...DEMO_PLACES, ...FAULT_DEMO_PLACES];
+    for (const place of FAULT_DEMO_PLACES) {
+      for (const other of all.filter((p) => p !== place)) {
+        expect({ place: place.id, other: other.id, far: haversineMeters(place.lat, place.lon, other.lat, other.lon) > 100 }).toEqual({
+          place: place.id,
+          other: other.id,
+          far: true,
+        });
+      }
+      if (place.address) expect(addressKey(place.address)).toBe(ofPlace(place));
+    }
+    const addresses = all.flatMap((p) => (p.address ? [normaliseAddress(p.address)] : []));
+    expect(new Set(addresses).size).toBe(addresses.length);
+  });
+
+  it('every walkthrough step looks up only its own fault places, which nothing else looks up first', () => {
+    const { steps, elsewhere } = walkthroughs();
+    const printed = exampleUrls('http://localhost:3000').flatMap(lookedUp);
+    const everythingElse = new Set([...elsewhere, ...printed, ...portfolioPoints().points]);
+    // the steps of README.md (503 then a CBRS reset, in one block) and of the emulators' README (503, breaker, one place, slow and reset geocoder)
+    const idOf = new Map([...DEMO_PLACES, ...FAULT_DEMO_PLACES].map((p) => [ofPlace(p), p.id]));
+    expect(steps.map((s) => [s.file, s.faulted.map((k) => idOf.get(k) ?? k)])).toEqual([
+      ['README.md', ['dc-fault-fema-503', 'dc-fault-fema-503', 'fernandina-fault-cbrs-reset']],
+      ['test/emulators/README.md', ['dc-fault-fema-recovers', 'dc-fault-fema-recovers']],
+      ['test/emulators/README.md', ['dc-fault-breaker', 'dc-fault-breaker']],
+      ['test/emulators/README.md', ['toa-baja-fault-one-place', 'toa-baja-ae', 'renton-fault-slow-geocoder', 'renton-fault-geocoder-reset']],
+    ]);
+    const used = new Map<string, string>();
+    for (const step of steps) {
+      for (const key of step.faulted.filter((k) => faultKeys.has(k))) {
+        const where = `${step.file} step ${steps.indexOf(step)}`;
+        expect({ place: faultKeys.get(key), firstUsedIn: used.get(key) ?? where }).toEqual({ place: faultKeys.get(key), firstUsedIn: where });
+        used.set(key, where);
+        expect({ place: faultKeys.get(key), lookedUpElsewhere: everythingElse.has(key) || step.before.includes(key) }).toEqual({
+          place: faultKeys.get(key),
+          lookedUpElsewhere: false,
+        });
+      }
+      for (const near of step.near) expect(step.faulted).toContain(near);
+    }
+    expect([...used.keys()].sort()).toEqual([...faultKeys.keys()].sort());
+  });
+});
+
+describe('batch examples', () => {
+  const placeKeys = new Set(DEMO_PLACES.map((p) => pointKey(p.lat, p.lon)));
+
+  it('examples/portfolio.csv: every address resolves to a demo place (or is the no-match / ambiguous demo), every point is one', () => {
+    const { rows } = portfolioPoints();
+    expect(rows.length).toBeGreaterThan(10);
+    for (const row of rows) {
+      if (row.address) {
+        const special = [DEMO_ADDRESSES.noMatch, DEMO_ADDRESSES.ambiguous].includes(row.address as never);
+        expect({ id: row.id, inside: special || placeKeys.has(addressKey(row.address) ?? '') }).toEqual({ id: row.id, inside: true });
+      } else {
+        const outOfRange = Math.abs(Number(row.lat)) > 90;
+        expect({ id: row.id, inside: outOfRange || placeKeys.has(pointKey(Number(row.lat), Number(row.lon))) }).toEqual({ id: row.id, inside: true });
+      }
+    }
+  });
+
+  it('README.md: the batch and command-line examples look up demo places only', () => {
+    const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const section = text.slice(text.indexOf('## Batch screening'), text.indexOf('## Offline, against the emulators'));
+    const lines = section.split('\n').filter((l) => /flood-zone\/batch|flood-zone lookup/.test(l) || /"locations"/.test(l));
+    // a latitude out of range is the example's 422 row
+    const points = lines.flatMap(lookedUp).filter((key) => Math.abs(Number(key.split(',')[0])) <= 90);
+    expect(points.length).toBeGreaterThanOrEqual(4);
+    for (const key of points) expect({ key, demoPlace: placeKeys.has(key) }).toEqual({ key, demoPlace: true });
   });
 });

@@ -4,7 +4,7 @@
  *
  * Attribute sets follow the real NFHL layers field-for-field (names, order, null encodings) as recorded from
  * the live service (real layer-28 feature properties, the layer metadata copied into fixtures/). Values are realistic but made up
- * for the demo (except those UPSTREAMS.md names as real: Toa Baja panel 72000C0330J, Renton panel 53033C0977G,
+ * for the demo (except those known from the real service: Toa Baja panel 72000C0330J, Renton panel 53033C0977G,
  * the AE 583 / VE 586 / AO / X attribute sets copied from real features). County and ZCTA polygons are
  * rectangles around the demo areas, not their real outlines.
  *
@@ -12,7 +12,7 @@
  * so a point between squares (inside NFHL Availability) is a genuine "no zone polygon" gap.
  * `DEMO_PLACES` lists one point per case, with what the service should answer for it (`expect`).
  *
- * The v1.1 places (LOMAs, BFE estimates, nearby hazards, coming map changes, CBRS) sit kilometres from every
+ * The places of the answer parts (LOMAs, BFE estimates, nearby hazards, coming map changes, CBRS) sit kilometres from every
  * other area, with their features at whole-metre distances by construction; `DEMO_PRELIMINARY`,
  * `DEMO_PENDING` and `DEMO_CBRS` hold the other MapServers' data for them.
  */
@@ -161,7 +161,7 @@ export interface DemoMap {
   };
 }
 
-/** What the service should answer for a place (CONTRACT.md sections 3-4), as read by the emulator's author. */
+/** What the service should answer for a place (the `result` of docs/api.md), as worked out by the emulator's author. */
 export interface DemoExpectation {
   coverage: 'mapped' | 'mapped_no_zone' | 'unmapped';
   floodZone: string | null;
@@ -188,17 +188,17 @@ export interface DemoExpectation {
   community: { name: string | null; communityId: string | null } | null;
   /** Effective LOMRs at the point, newest first. */
   lomrs: Array<{ caseNumber: string; effectiveDate: string | null }>;
-  /** CONTRACT 10.1: LOMAs within 100 m, nearest first. */
+  /** LOMAs within 100 m, nearest first. */
   lomas: LomaExpectation[];
-  /** CONTRACT 10.2 (`note` left out: any sentence). */
+  /** The BFE estimated from the BFE lines around the point (`note` left out: any sentence). */
   estimatedBaseFloodElevation: EstimatedBfeExpectation | null;
-  /** CONTRACT 11.1 with the default radius (500 m); undefined where the demo does not pin it down. */
+  /** include=nearby with the default radius (500 m); undefined where the demo does not pin it down. */
   nearby?: NearbyExpectation;
-  /** CONTRACT 11.1 with other radii (`radiusM` says which). */
+  /** include=nearby with other radii (`radiusM` says which). */
   nearbyAtOtherRadii?: NearbyExpectation[];
-  /** CONTRACT 11.2 (`note` left out). */
+  /** include=preliminary: the pending or preliminary map at the point (`note` left out). */
   mapChange: MapChangeExpectation;
-  /** CONTRACT 11.3 (`note` left out). */
+  /** include=cbrs: the Coastal Barrier Resources System at the point (`note` left out). */
   coastalBarrier: CoastalBarrierExpectation;
   /** From the Census coordinates lookup. */
   county: string | null;
@@ -378,7 +378,7 @@ function usDate(ms: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Exact distances: v1.1 features sit at whole-metre great-circle distances from their place, so the
+// Exact distances: the answer parts' features sit at whole-metre great-circle distances from their place, so the
 // expected distances are known by construction (and checked in demo-map.spec.ts with haversine and with
 // the WGS84 ellipsoid, which differ by up to 0.3 %: every distance is chosen so both round alike).
 // ---------------------------------------------------------------------------------------------
@@ -756,14 +756,14 @@ interface PlaceSeed {
   lat: number;
   lon: number;
   address?: string;
-  zone: Omit<DemoExpectation, 'firmPanel' | 'community' | 'lomrs' | 'county' | 'countyFips' | 'zcta' | V11Key>;
-  /** The v1.1 parts where they differ from "nothing around" (no LOMA, no estimate, no coming map, outside CBRS). */
-  v11?: Partial<Pick<DemoExpectation, V11Key>>;
+  zone: Omit<DemoExpectation, 'firmPanel' | 'community' | 'lomrs' | 'county' | 'countyFips' | 'zcta' | AnswerPartKey>;
+  /** The answer parts where they differ from "nothing around" (no LOMA, no estimate, no coming map, outside CBRS). */
+  parts?: Partial<Pick<DemoExpectation, AnswerPartKey>>;
 }
 
-type V11Key = 'lomas' | 'estimatedBaseFloodElevation' | 'nearby' | 'nearbyAtOtherRadii' | 'mapChange' | 'coastalBarrier';
+type AnswerPartKey = 'lomas' | 'estimatedBaseFloodElevation' | 'nearby' | 'nearbyAtOtherRadii' | 'mapChange' | 'coastalBarrier';
 
-/** No preliminary or pending map at the point (CONTRACT 11.2). */
+/** No preliminary or pending map at the point. */
 const NO_MAP_CHANGE: MapChangeExpectation = {
   status: 'none',
   issuedDate: null,
@@ -826,9 +826,9 @@ function noZone(
 
 /** The addresses that are not a single demo place. */
 export const DEMO_ADDRESSES = {
-  /** The contract's example; resolves to place `dc-white-house-ae`. */
+  /** The example of docs/api.md; resolves to place `dc-white-house-ae`. */
   whiteHouse: '1600 Pennsylvania Ave NW, Washington, DC 20500',
-  /** Spelled as in CONTRACT.md's example query; same match. */
+  /** Spelled loosely (lower case, no ZIP); same match. */
   whiteHouseLoose: '1600 pennsylvania ave nw, washington dc',
   /** No match: HTTP 200 with addressMatches []. */
   noMatch: '999 Nowhere Blvd, Atlantis, ZZ 00000',
@@ -841,6 +841,7 @@ export const DEMO_ADDRESSES = {
 interface BuiltDemo {
   map: DemoMap;
   seeds: PlaceSeed[];
+  faultSeeds: PlaceSeed[];
   preliminary: ArcGisServiceData;
   pending: ArcGisServiceData;
   cbrs: ArcGisServiceData;
@@ -1237,17 +1238,80 @@ function buildAll(): BuiltDemo {
   seeds.push({ id: 'outside-us-atlantic', description: 'North Atlantic Ocean (35, -50): outside the US; no NFHL data, Census returns empty layers',
     lat: 35, lon: -50, zone: noZone('unmapped') });
 
-  const coming = buildV11Places(b, seeds, counties, zctas, address);
+  const coming = buildAnswerPartPlaces(b, seeds, counties, zctas, address);
+  const faultSeeds = FAULT_DEMO_TWINS.map((twin) => faultDemoSeed(twin, seeds, address));
 
   return {
     map: { nfhl: b.nfhl, census: { counties, zctas, states: stateRecords(), addresses } },
     seeds,
+    faultSeeds,
     ...coming,
   };
 }
 
 // ---------------------------------------------------------------------------------------------
-// v1.1: the other MapServers (preliminary, pending, CBRS) and the places of the new answer parts
+// The fault walkthroughs' places
+// ---------------------------------------------------------------------------------------------
+
+/** How far a fault demo place sits from its twin: well inside the twin's 300 m zone square, beyond a 100 m `near` fault. */
+const FAULT_TWIN_OFFSET_M = 120;
+
+interface FaultDemoTwin {
+  id: string;
+  /** The demo place it answers like. */
+  twinOf: string;
+  /** Which walkthrough step uses it. */
+  usedBy: string;
+  bearingDeg: number;
+  /** An address of its own, resolving to it (so that the geocoder's cache holds no answer for it either). */
+  address?: Parameters<typeof matchOf>[2];
+}
+
+/**
+ * One place per fault walkthrough step (README.md and test/emulators/README.md): a lookup answered earlier is
+ * served from the cache without calling the upstream, so a fault demo on a place an earlier step (or the demo
+ * list offline mode prints, or a batch example) already looked up would never show its fault. Each is a twin of
+ * a demo place, 120 m away inside the same polygons, so it answers exactly as its twin does; none is in
+ * `DEMO_PLACES`.
+ */
+const FAULT_DEMO_TWINS: FaultDemoTwin[] = [
+  { id: 'dc-fault-fema-503', twinOf: 'dc-white-house-ae', usedBy: 'README.md: FEMA answers 503, the lookup is a 502', bearingDeg: 0 },
+  { id: 'fernandina-fault-cbrs-reset', twinOf: 'fernandina-cbrs-opa', usedBy: 'README.md: CBRS resets, the part is unavailable', bearingDeg: 0 },
+  { id: 'dc-fault-fema-recovers', twinOf: 'dc-white-house-ae', usedBy: 'test/emulators/README.md: FEMA fails and recovers', bearingDeg: 180 },
+  { id: 'dc-fault-breaker', twinOf: 'dc-white-house-ae', usedBy: 'test/emulators/README.md: the breaker opens and recovers', bearingDeg: 90 },
+  { id: 'toa-baja-fault-one-place', twinOf: 'toa-baja-ae', usedBy: 'test/emulators/README.md: a fault at one place only', bearingDeg: 0 },
+  {
+    id: 'renton-fault-slow-geocoder', twinOf: 'renton-x-shaded', usedBy: 'test/emulators/README.md: a slow geocoder', bearingDeg: 0,
+    address: {
+      number: '300', streetName: 'Mill', suffixType: 'Ave', suffixDirection: 'S', city: 'Renton', state: 'WA', zip: '98057', tigerLineId: '644163177',
+    },
+  },
+  {
+    id: 'renton-fault-geocoder-reset', twinOf: 'renton-ae-floodway', usedBy: 'test/emulators/README.md: a geocoder connection reset once', bearingDeg: 0,
+    address: {
+      number: '1100', streetName: 'Houser', suffixType: 'Way', suffixDirection: 'N', city: 'Renton', state: 'WA', zip: '98057', tigerLineId: '644164177',
+    },
+  },
+];
+
+/** Each fault demo place's twin: the demo place it answers exactly like. */
+export const FAULT_DEMO_TWIN_OF: Readonly<Record<string, string>> = Object.fromEntries(FAULT_DEMO_TWINS.map((t) => [t.id, t.twinOf]));
+
+function faultDemoSeed(twin: FaultDemoTwin, seeds: PlaceSeed[], address: (spellings: string[], matches: CensusAddressMatch[]) => void): PlaceSeed {
+  const of = seeds.find((seed) => seed.id === twin.twinOf) as PlaceSeed;
+  const at = pointAt(of, twin.bearingDeg, FAULT_TWIN_OFFSET_M);
+  const seed: PlaceSeed = { ...of, id: twin.id, description: `${twin.usedBy} (answers as ${of.id})`, ...at, address: undefined };
+  if (twin.address) {
+    const match = matchOf(at.lat, at.lon, twin.address);
+    const { number, streetName, suffixType, suffixDirection, city, state, zip } = twin.address;
+    seed.address = `${number} ${streetName} ${suffixType}${suffixDirection ? ` ${suffixDirection}` : ''}, ${city}, ${state} ${zip}`;
+    address([seed.address], [match]);
+  }
+  return seed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The other MapServers (preliminary, pending, CBRS) and the places of the answer parts
 // ---------------------------------------------------------------------------------------------
 
 const arcgisField = (name: string, type: string, length?: number): ArcGisField => ({
@@ -1265,7 +1329,7 @@ const ZONE_FIELDS: ArcGisField[] = (
 ).fields.map(({ name, type, alias, length }) => ({ name, type, alias, ...(length === undefined ? {} : { length }) }));
 
 /**
- * Availability fields named by UPSTREAMS.md ("v1.1 upstream facts"); types and lengths chosen here after
+ * Availability fields as the real preliminary and pending services name them; types and lengths chosen here after
  * the NFHL layers (DFIRM_ID 6 characters, dates as esriFieldTypeDate).
  */
 const COMING_AVAILABILITY_FIELDS: ArcGisField[] = [
@@ -1278,9 +1342,9 @@ const COMING_AVAILABILITY_FIELDS: ArcGisField[] = [
 ];
 
 /**
- * CBRS layers (UPSTREAMS.md names `Unit`, `Name`, `Unit_Type`, `CBRS_Type`, `FI_Date`, `SU_Date`). `SU_Date`
+ * CBRS layers (the real service's fields `Unit`, `Name`, `Unit_Type`, `CBRS_Type`, `FI_Date`, `SU_Date`). `SU_Date`
  * is text (OPAs carry the literal "Null"); `FI_Date` is a date field, yet one OPA row carries it as the text
- * "11/16/1990", the form some releases of the service publish (CONTRACT 11.3: either form must be read).
+ * "11/16/1990", the form some releases of the service publish (the service must read either form).
  */
 const CBRS_UNIT_FIELDS: ArcGisField[] = [
   arcgisField('OBJECTID', 'OID'),
@@ -1329,10 +1393,10 @@ function boxAround(points: LatLon[], marginM: number): [number, number, number, 
   return [Math.min(...lons) - m.dLon, Math.min(...lats) - m.dLat, Math.max(...lons) + m.dLon, Math.max(...lats) + m.dLat];
 }
 
-/** A square `sideM` wide around a point (a zone polygon of the v1.1 places). */
+/** A square `sideM` wide around a point (a zone polygon of the answer parts' places). */
 const squareAt = (p: LatLon, sideM: number): Ring => squareAround(p.lat, p.lon, sideM);
 
-/** Every v1.1 area: NFHL availability, one jurisdiction and one FIRM panel over it, and its ZCTA. */
+/** Every area of the answer parts' places: NFHL availability, one jurisdiction and one FIRM panel over it, and its ZCTA. */
 function nfhlArea(
   b: MapBuilder,
   zctas: CensusArea[],
@@ -1353,7 +1417,7 @@ function nfhlArea(
 
 const SHADED_SUBTYPE = '0.2 PCT ANNUAL CHANCE FLOOD HAZARD';
 
-function buildV11Places(
+function buildAnswerPartPlaces(
   b: MapBuilder,
   seeds: PlaceSeed[],
   counties: CensusArea[],
@@ -1391,7 +1455,7 @@ function buildV11Places(
     seeds.push({
       id: 'houston-lomas', description: 'Houston, TX: AE 38 with LOMAs at 23 m (valid), 48 m (incorporated), 60 m (denied), 72 m (reevaluation needed), 85 m (superseded LOMR-F), 95 m (contact community, blank outcome, 9999-09-09 date) and 130 m (not listed)',
       ...p, address: addr, zone: mapped('AE', { sfha: true, risk: 'high', bfe: 38, datum: 'NAVD88' }),
-      v11: {
+      parts: {
         lomas: [
           { caseNumber: '15-06-1489A', effectiveDate: '2015-06-02', status: 'valid', outcome: 'Structure removed-Property partially inundated', category: 'LOMA', distanceM: 23 },
           { caseNumber: '09-06-0842A', effectiveDate: '2009-03-17', status: 'incorporated', outcome: 'Portion of property removed', category: 'LOMA', distanceM: 48 },
@@ -1414,7 +1478,7 @@ function buildV11Places(
     seeds.push({
       id: 'houston-ah-one-bfe-line', description: 'Houston, TX: AH without a static BFE; one usable BFE line (47 ft) 120 m away: estimate from the nearest line',
       ...p, zone: mapped('AH', { sfha: true, risk: 'high' }),
-      v11: { estimatedBaseFloodElevation: { elevationFt: 47, verticalDatum: 'NAVD88', method: 'nearest_line', lines: [{ elevationFt: 47, distanceM: 120 }] } },
+      parts: { estimatedBaseFloodElevation: { elevationFt: 47, verticalDatum: 'NAVD88', method: 'nearest_line', lines: [{ elevationFt: 47, distanceM: 120 }] } },
     });
   }
   {
@@ -1430,7 +1494,7 @@ function buildV11Places(
     seeds.push({
       id: 'houston-nearby-hazards', description: 'Houston, TX: X minimal; AE 12 at 37 m, AE FLOODWAY at 120 m, X shaded at 250 m, nothing else within 500 m',
       ...p, zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
-      v11: {
+      parts: {
         nearby: { radiusM: 500, sfha: { distanceM: 37, ...ae12 }, floodway, moderate: { distanceM: 250, floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, staticBaseFloodElevationFt: null } },
         nearbyAtOtherRadii: [
           { radiusM: 100, sfha: { distanceM: 37, ...ae12 }, floodway: null, moderate: null },
@@ -1444,7 +1508,7 @@ function buildV11Places(
     seeds.push({
       id: 'houston-nearby-inside-ae', description: 'Houston, TX: inside AE 20 (nearest SFHA 0 m), X shaded 150 m away, no floodway within 500 m',
       ...q, zone: mapped('AE', { sfha: true, risk: 'high', bfe: 20, datum: 'NAVD88' }),
-      v11: {
+      parts: {
         nearby: { radiusM: 500, sfha: inside, floodway: null, moderate: { distanceM: 150, floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, staticBaseFloodElevationFt: null } },
         nearbyAtOtherRadii: [{ radiusM: 100, sfha: inside, floodway: null, moderate: null }],
       },
@@ -1472,7 +1536,7 @@ function buildV11Places(
     seeds.push({
       id: 'franklin-bfe-bracketed', description: 'Franklin, TN: AE without a static BFE between BFE lines 612 (41 m W) and 613 (62 m E), with distractors: estimate 612.4 ft NAVD88',
       ...p, zone: mapped('AE', { sfha: true, risk: 'high' }),
-      v11: {
+      parts: {
         // 612 + (613 - 612) * 41 / (41 + 62) = 612.398
         estimatedBaseFloodElevation: { elevationFt: 612.4, verticalDatum: 'NAVD88', method: 'interpolated', lines: [{ elevationFt: 612, distanceM: 41 }, { elevationFt: 613, distanceM: 62 }] },
       },
@@ -1503,7 +1567,7 @@ function buildV11Places(
     seeds.push({
       id: 'ponce-bfe-meters', description: 'Ponce, PR: AE without a static BFE between BFE lines 10 m (30 m E) and 11 m (70 m W), PRVD02: estimate 33.8 ft',
       ...p, zone: mapped('AE', { sfha: true, risk: 'high' }),
-      v11: {
+      parts: {
         // (10 + 1 * 30 / 100) m = 10.3 m = 33.79 ft; lines 10 m = 32.81 ft, 11 m = 36.09 ft
         estimatedBaseFloodElevation: { elevationFt: 33.8, verticalDatum: 'PRVD02', method: 'interpolated', lines: [{ elevationFt: 32.8, distanceM: 30 }, { elevationFt: 36.1, distanceM: 70 }] },
       },
@@ -1525,7 +1589,7 @@ function buildV11Places(
       dfirm, jurisdiction: { name1: 'City of Charleston', cid: '455412', stFips: '45', coFips: '019' },
       panel: { pcomm: '019C', panel: '0514', suffix: 'K', eff: utcDate('2021-01-29') }, zcta: ['29401', 8101],
     });
-    const prelimIssued = 1747306800000; // 2025-05-15T11:00Z, the UPSTREAMS.md example
+    const prelimIssued = 1747306800000; // 2025-05-15T11:00Z, a real value (these dates sit at 11:00 UTC)
     const pendingIssued = Date.UTC(2024, 5, 27, 11); // 2024-06-27T11:00Z
     preliminaryAvailability.add([boxRing(boxAround([at(0), at(3)], 300))], {
       DFIRM_ID: dfirm, PRELM_CODE: `${dfirm}_P1`, PRELM_ISSUE_DATE: prelimIssued, CREATE_DATE: utcDate('2025-04-30'),
@@ -1540,7 +1604,7 @@ function buildV11Places(
     seeds.push({
       id: 'charleston-preliminary-into-sfha', description: 'Charleston, SC: effective X; preliminary AE 9 issued 2025-05-15: into the SFHA',
       ...at(0), zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
-      v11: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 9, sfhaChange: 'into_sfha' } },
+      parts: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 9, sfhaChange: 'into_sfha' } },
     });
 
     b.zone([sq(1)], dfirm, AE(11));
@@ -1549,14 +1613,14 @@ function buildV11Places(
     seeds.push({
       id: 'charleston-pending-out-of-sfha', description: 'Charleston, SC: effective AE 11; pending X shaded (issued 2024-06-27) wins over the preliminary AE 12: out of the SFHA',
       ...at(1), zone: mapped('AE', { sfha: true, risk: 'high', bfe: 11, datum: 'NAVD88' }),
-      v11: { mapChange: { status: 'pending', issuedDate: '2024-06-27', floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, inSpecialFloodHazardArea: false, staticBaseFloodElevationFt: null, sfhaChange: 'out_of_sfha' } },
+      parts: { mapChange: { status: 'pending', issuedDate: '2024-06-27', floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, inSpecialFloodHazardArea: false, staticBaseFloodElevationFt: null, sfhaChange: 'out_of_sfha' } },
     });
 
     b.zone([sq(2)], dfirm, X_MINIMAL);
     seeds.push({
       id: 'charleston-preliminary-no-zone', description: 'Charleston, SC: effective X; inside the preliminary map\'s availability but no preliminary zone polygon: change unknown',
       ...at(2), zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
-      v11: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: null, zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null, sfhaChange: 'unknown' } },
+      parts: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: null, zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null, sfhaChange: 'unknown' } },
     });
 
     b.zone([sq(3)], dfirm, AE(10));
@@ -1564,7 +1628,7 @@ function buildV11Places(
     seeds.push({
       id: 'charleston-preliminary-unchanged', description: 'Charleston, SC: effective AE 10; preliminary AE 11: SFHA unchanged',
       ...at(3), zone: mapped('AE', { sfha: true, risk: 'high', bfe: 10, datum: 'NAVD88' }),
-      v11: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 11, sfhaChange: 'unchanged' } },
+      parts: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 11, sfhaChange: 'unchanged' } },
     });
 
     b.zone([sq(4)], dfirm, X_SHADED);
@@ -1595,7 +1659,7 @@ function buildV11Places(
     seeds.push({
       id: 'fernandina-cbrs-system-unit', description: 'Fernandina Beach, FL: VE 14 inside CBRS System Unit FL-05 (FI_Date as epoch ms, 1983-10-01)',
       ...at(0), zone: mapped('VE', { sfha: true, risk: 'very_high', bfe: 14, datum: 'NAVD88' }),
-      v11: { coastalBarrier: { status: 'inside', unit: 'FL-05', type: 'System Unit', floodInsuranceProhibitionDate: '1983-10-01' } },
+      parts: { coastalBarrier: { status: 'inside', unit: 'FL-05', type: 'System Unit', floodInsuranceProhibitionDate: '1983-10-01' } },
     });
 
     b.zone([sq(1)], dfirm, AE(9));
@@ -1604,7 +1668,7 @@ function buildV11Places(
     seeds.push({
       id: 'fernandina-cbrs-opa', description: 'Fernandina Beach, FL: AE 9 inside Otherwise Protected Area FL-64P (FI_Date as the text "11/16/1990", SU_Date "Null")',
       ...at(1), zone: mapped('AE', { sfha: true, risk: 'high', bfe: 9, datum: 'NAVD88' }),
-      v11: { coastalBarrier: { status: 'inside', unit: 'FL-64P', type: 'Otherwise Protected Area', floodInsuranceProhibitionDate: '1990-11-16' } },
+      parts: { coastalBarrier: { status: 'inside', unit: 'FL-64P', type: 'Otherwise Protected Area', floodInsuranceProhibitionDate: '1990-11-16' } },
     });
 
     b.zone([sq(2)], dfirm, X_SHADED);
@@ -1612,7 +1676,7 @@ function buildV11Places(
     seeds.push({
       id: 'fernandina-cbrs-buffer', description: 'Fernandina Beach, FL: X shaded in the CBRS buffer zone only',
       ...at(2), zone: mapped('X', { subtype: SHADED_SUBTYPE, sfha: false, risk: 'moderate' }),
-      v11: { coastalBarrier: { status: 'buffer', unit: null, type: null, floodInsuranceProhibitionDate: null } },
+      parts: { coastalBarrier: { status: 'buffer', unit: null, type: null, floodInsuranceProhibitionDate: null } },
     });
 
     b.zone([sq(3)], dfirm, X_MINIMAL);
@@ -1660,7 +1724,7 @@ function expectationFor(map: DemoMap, seed: PlaceSeed): DemoExpectation {
     estimatedBaseFloodElevation: null,
     mapChange: NO_MAP_CHANGE,
     coastalBarrier: OUTSIDE_CBRS,
-    ...seed.v11,
+    ...seed.parts,
     firmPanel: panel
       ? {
           panel: String(panel.FIRM_PAN),
@@ -1698,20 +1762,30 @@ export function buildDemoMap(): DemoMap {
 }
 
 /**
- * One point per coverage case. `expect` is what GET /flood-zone?lat=..&lon=.. should answer (CONTRACT.md),
+ * One point per coverage case. `expect` is what GET /flood-zone?lat=..&lon=.. should answer (see docs/api.md),
  * and `address` (when present) geocodes to exactly this point through the Census emulator.
  */
-export const DEMO_PLACES: readonly DemoPlace[] = BUILT.seeds.map((seed) => ({
-  id: seed.id,
-  description: seed.description,
-  lat: seed.lat,
-  lon: seed.lon,
-  ...(seed.address ? { address: seed.address } : {}),
-  expect: expectationFor(BUILT.map, seed),
-}));
+export const DEMO_PLACES: readonly DemoPlace[] = BUILT.seeds.map(demoPlaceOf);
+
+/**
+ * The places of the fault walkthroughs (README.md, test/emulators/README.md), one per step, each answering as
+ * the demo place its description names; listed nowhere else, so no earlier step has cached them.
+ */
+export const FAULT_DEMO_PLACES: readonly DemoPlace[] = BUILT.faultSeeds.map(demoPlaceOf);
+
+function demoPlaceOf(seed: PlaceSeed): DemoPlace {
+  return {
+    id: seed.id,
+    description: seed.description,
+    lat: seed.lat,
+    lon: seed.lon,
+    ...(seed.address ? { address: seed.address } : {}),
+    expect: expectationFor(BUILT.map, seed),
+  };
+}
 
 export function demoPlace(id: string): DemoPlace {
-  const place = DEMO_PLACES.find((p) => p.id === id);
+  const place = DEMO_PLACES.find((p) => p.id === id) ?? FAULT_DEMO_PLACES.find((p) => p.id === id);
   if (!place) throw new Error(`unknown demo place ${id}`);
   return place;
 }

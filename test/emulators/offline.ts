@@ -3,11 +3,14 @@
  *
  * Starts the five upstream emulators on fixed ports (NFHL 4010, FEMA preliminary 4011, FEMA pending 4012,
  * USFWS CBRS 4013, Census 4020; override with NFHL_EMULATOR_PORT, PRELIMINARY_EMULATOR_PORT,
- * PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT), then runs the built service
- * (`node dist/main.js`) with NFHL_BASE_URL, PRELIMINARY_NFHL_BASE_URL, PENDING_NFHL_BASE_URL, CBRS_BASE_URL and
- * GEOCODER_BASE_URL pointed at them (every other variable passed through), prints example URLs for every
- * demo place, forwards SIGINT/SIGTERM to the service and exits with it. Latency and faults can be set before the
- * service starts (EMULATOR_LATENCY_MS, EMULATOR_FAULTS, --latency-ms, --fault: offline-controls.ts).
+ * PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT; a port already in use is one line naming it,
+ * its emulator and its variable, and exit 1), then runs the built service (`node dist/main.js`, on PORT, default
+ * 3000) with NFHL_BASE_URL, PRELIMINARY_NFHL_BASE_URL, PENDING_NFHL_BASE_URL, CBRS_BASE_URL and
+ * GEOCODER_BASE_URL pointed at them (every other variable passed through). Once the service answers /health it
+ * prints "listening on http://HOST:PORT" and example URLs for every demo place (the fault walkthroughs' places,
+ * FAULT_DEMO_PLACES, are left out so that nothing printed here caches them); it forwards SIGINT/SIGTERM to the
+ * service and exits with it. Latency and faults can be set before the service starts (EMULATOR_LATENCY_MS,
+ * EMULATOR_FAULTS, --latency-ms, --fault: offline-controls.ts).
  *
  * `startEmulators()` is exported for tests and benchmarks.
  */
@@ -101,10 +104,61 @@ function portFromEnv(name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > 65535) {
-    console.error(`${name} must be a port number, got "${raw}"`);
+    console.error(`[offline] ${name} must be a port number, got "${raw}"`);
     process.exit(1);
   }
   return n;
+}
+
+interface EmulatorPort {
+  key: 'nfhl' | 'preliminary' | 'pending' | 'cbrs' | 'census';
+  label: string;
+  variable: string;
+  port: number;
+}
+
+/** Each emulator's fixed port in offline mode, and the variable that moves it. */
+const EMULATOR_PORTS: readonly EmulatorPort[] = [
+  { key: 'nfhl', label: 'NFHL MapServer emulator', variable: 'NFHL_EMULATOR_PORT', port: 4010 },
+  { key: 'preliminary', label: 'FEMA preliminary MapServer emulator', variable: 'PRELIMINARY_EMULATOR_PORT', port: 4011 },
+  { key: 'pending', label: 'FEMA pending MapServer emulator', variable: 'PENDING_EMULATOR_PORT', port: 4012 },
+  { key: 'cbrs', label: 'USFWS CBRS MapServer emulator', variable: 'CBRS_EMULATOR_PORT', port: 4013 },
+  { key: 'census', label: 'Census geocoder emulator', variable: 'CENSUS_EMULATOR_PORT', port: 4020 },
+];
+
+/** The emulator ports from the environment; two emulators given one port is one line and exit 1. */
+function emulatorPorts(): EmulatorPort[] {
+  const ports = EMULATOR_PORTS.map((e) => ({ ...e, port: portFromEnv(e.variable, e.port) }));
+  for (const [i, e] of ports.entries()) {
+    const other = ports.slice(0, i).find((o) => o.port === e.port && e.port !== 0);
+    if (other) {
+      console.error(`[offline] ${other.variable} and ${e.variable} are both ${e.port}: give each emulator its own port`);
+      process.exit(1);
+    }
+  }
+  return ports;
+}
+
+/** One line for an emulator that cannot listen, e.g. the port is taken by an earlier offline mode still running. */
+function cannotListen(error: NodeJS.ErrnoException & { port?: number }, ports: EmulatorPort[]): string | undefined {
+  const emulator = ports.find((e) => e.port === error.port);
+  if (!emulator || (error.code !== 'EADDRINUSE' && error.code !== 'EACCES')) return undefined;
+  const why = error.code === 'EADDRINUSE' ? 'is already in use' : 'needs privileges this process lacks';
+  return `[offline] port ${emulator.port} ${why}: the ${emulator.label} listens there; stop the other process or set ${emulator.variable} to a free port`;
+}
+
+/** Polls the service's /health until it answers 200 (true), or the service exits or `timeoutMs` passes (false). */
+async function serviceAnswers(url: string, running: () => boolean, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (running() && Date.now() < until) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
 }
 
 /** Within this distance of a preliminary, pending or CBRS feature, a place's examples add that `include`. */
@@ -115,7 +169,7 @@ function nearAny(p: DemoPlace, services: ArcGisServiceData[]): boolean {
 }
 
 /**
- * The `include` items worth showing at a place (CONTRACT section 11): `nearby` where its expectations pin the
+ * The `include` items worth showing at a place (docs/api.md): `nearby` where its expectations pin the
  * nearby hazards down; `preliminary` / `cbrs` near those maps, so "none" and "outside" are shown too.
  */
 function includesFor(p: DemoPlace): string[] {
@@ -164,13 +218,23 @@ export function exampleUrls(serviceBase: string): string[] {
 }
 
 async function main(): Promise<void> {
-  const emulators = await startEmulators({
-    nfhl: { port: portFromEnv('NFHL_EMULATOR_PORT', 4010) },
-    preliminary: { port: portFromEnv('PRELIMINARY_EMULATOR_PORT', 4011) },
-    pending: { port: portFromEnv('PENDING_EMULATOR_PORT', 4012) },
-    cbrs: { port: portFromEnv('CBRS_EMULATOR_PORT', 4013) },
-    census: { port: portFromEnv('CENSUS_EMULATOR_PORT', 4020) },
-  });
+  const ports = emulatorPorts();
+  const portOf = (key: EmulatorPort['key']) => ({ port: ports.find((e) => e.key === key)?.port });
+  let emulators: RunningEmulators;
+  try {
+    emulators = await startEmulators({
+      nfhl: portOf('nfhl'),
+      preliminary: portOf('preliminary'),
+      pending: portOf('pending'),
+      cbrs: portOf('cbrs'),
+      census: portOf('census'),
+    });
+  } catch (error) {
+    const line = cannotListen(error as NodeJS.ErrnoException, ports);
+    if (line === undefined) throw error;
+    console.error(line);
+    process.exit(1);
+  }
   const { nfhl, preliminary, pending, cbrs, census } = emulators;
   try {
     const controls = applyOfflineControls({ nfhl, preliminary, pending, cbrs, census });
@@ -181,14 +245,15 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const servicePort = process.env.PORT || '3000';
-  const serviceBase = `http://localhost:${servicePort}`;
+  // The service listens on HOST (default 0.0.0.0, every address): localhost reaches it then.
+  const serviceHost = !process.env.HOST || process.env.HOST === '0.0.0.0' || process.env.HOST === '::' ? 'localhost' : process.env.HOST;
+  const serviceBase = `http://${serviceHost.includes(':') ? `[${serviceHost}]` : serviceHost}:${servicePort}`;
   console.log(`[offline] NFHL MapServer emulator: ${emulators.nfhl.baseUrl}`);
   console.log(`[offline] FEMA preliminary MapServer emulator: ${emulators.preliminary.baseUrl}`);
   console.log(`[offline] FEMA pending MapServer emulator: ${emulators.pending.baseUrl}`);
   console.log(`[offline] USFWS CBRS MapServer emulator: ${emulators.cbrs.baseUrl}`);
   console.log(`[offline] Census geocoder emulator: ${emulators.census.baseUrl}`);
   console.log(`[offline] starting the service on ${serviceBase} (node dist/main.js)`);
-  console.log(['[offline] try:', ...exampleUrls(serviceBase)].join('\n  '));
 
   const root = path.resolve(__dirname, '..', '..');
   const child = spawn(process.execPath, [path.join(root, 'dist', 'main.js')], {
@@ -210,7 +275,26 @@ async function main(): Promise<void> {
     await emulators.close();
     process.exit(code ?? (signal ? 128 + (signal === 'SIGINT' ? 2 : 15) : 0));
   });
+
+  // The examples only once they work: after the service's own start-up lines, when /health answers.
+  const running = () => child.exitCode === null && child.signalCode === null;
+  if (await serviceAnswers(`${serviceBase}/health`, running, SERVICE_START_TIMEOUT_MS)) {
+    // Let the service write its log line of that /health first, then print the block in one write.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    console.log(
+      [
+        `[offline] listening on ${serviceBase}`,
+        ['[offline] try:', ...exampleUrls(serviceBase)].join('\n  '),
+        '[offline] fault walkthroughs: README.md "Offline, against the emulators" and test/emulators/README.md',
+      ].join('\n'),
+    );
+  } else if (running()) {
+    console.error(`[offline] the service did not answer ${serviceBase}/health within ${SERVICE_START_TIMEOUT_MS / 1000} s`);
+  }
 }
+
+/** Start-up takes a second or two; a service still silent after this is stuck, and offline mode says so. */
+const SERVICE_START_TIMEOUT_MS = 30_000;
 
 if (require.main === module) {
   main().catch((err: unknown) => {

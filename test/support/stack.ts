@@ -18,7 +18,7 @@ export interface Stack {
 /** Caches off: every lookup reaches the upstreams, so call counts and faults are visible. */
 export const NO_CACHE = { CACHE_TTL_SECONDS: '0', GEOCODE_CACHE_TTL_SECONDS: '0' } as const;
 
-/** Fast failure settings for the fault suites (CONTRACT section 8 variables, plus the breaker kept closed). */
+/** Fast failure settings for the fault suites (short timeout and deadline, one retry, the breaker kept closed). */
 export const FAST_FAULTS = {
   ...NO_CACHE,
   UPSTREAM_TIMEOUT_MS: '300',
@@ -53,7 +53,7 @@ export async function startStack(
 
 export const ISO_UTC_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-/** CONTRACT section 3: every field of `result`, always present whatever the coverage. */
+/** Every field of `result`, always present whatever the coverage (null or [] where it does not apply). */
 export const RESULT_KEYS = [
   'coverage',
   'isMapped',
@@ -72,7 +72,7 @@ export const RESULT_KEYS = [
   'lomrs',
   'zonesAtPoint',
   'femaMapUrl',
-  // v1.1 (CONTRACT sections 9-11)
+  // the supplementary and opt-in parts, and which of them failed
   'lomas',
   'estimatedBaseFloodElevation',
   'nearby',
@@ -91,16 +91,16 @@ export const DEFAULT_GEOCODER_NAME = 'U.S. Census Bureau Geocoder (Public_AR_Cur
 export const pointQuery = (p: { lat: number; lon: number }) => `/flood-zone?lat=${p.lat}&lon=${p.lon}`;
 export const addressQuery = (address: string) => `/flood-zone?address=${encodeURIComponent(address)}`;
 
-/** The FEMA Map Service Center link CONTRACT section 3 shows: `AddressQuery=<lat>%2C<lon>`. */
+/** The FEMA Map Service Center link of an answer: `AddressQuery=<lat>%2C<lon>`. */
 export const femaMapUrlOf = (p: { lat: number; lon: number }) =>
   `https://msc.fema.gov/portal/search?AddressQuery=${p.lat}%2C${p.lon}`;
 
-/** Opt-in parts of an answer (CONTRACT section 11 `include` items). */
+/** Opt-in parts of an answer (the `include` items). */
 export type IncludeItem = 'nearby' | 'preliminary' | 'cbrs';
 
 /**
- * The `result` object CONTRACT sections 3-4 and 9-11 require for a demo place (its `expect`, less the
- * Census parts), for a lookup with these `include` items and the default radius: a part not asked for is null.
+ * The `result` object a lookup of a demo place must give (its `expect`, less the Census parts), for a lookup
+ * with these `include` items and the default radius: a part not asked for is null.
  */
 export function expectedResult(place: DemoPlace, include: readonly IncludeItem[] = []): Record<string, unknown> {
   const {
@@ -135,7 +135,7 @@ export function expectedResult(place: DemoPlace, include: readonly IncludeItem[]
   };
 }
 
-/** The meaning is in the service's own words, but says what the CONTRACT section 4 table says. */
+/** The meaning is in the service's own words, but names the risk: coastal, 1%, 0.2%, minimal, undetermined or unknown. */
 export const MEANING_BY_RISK: Record<string, RegExp> = {
   very_high: /coastal/i,
   high: /1%/,
@@ -145,7 +145,7 @@ export const MEANING_BY_RISK: Record<string, RegExp> = {
   unknown: /unknown/i,
 };
 
-/** CONTRACT section 5: one envelope for every error, never cached. */
+/** One envelope for every error, never cached. */
 export function expectErrorEnvelope(res: ApiResponse, status: number, code: string): void {
   expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
   expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
@@ -156,7 +156,7 @@ export function expectErrorEnvelope(res: ApiResponse, status: number, code: stri
   expect(res.body.requestId.length).toBeGreaterThan(0);
   expect(res.body.requestId).toBe(res.headers.get('x-request-id'));
   expect(res.headers.get('cache-control')).toBe('no-store');
-  // never internals (CONTRACT section 5: no stack trace)
+  // never internals: no stack trace, source path or module
   expect(res.text).not.toMatch(/\n\s+at |\.ts:\d+|node_modules/);
 }
 
