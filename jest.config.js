@@ -3,6 +3,8 @@ const tsJest = { '^.+\\.ts$': 'ts-jest' };
 /** cheap-ruler is published as an ES module only; Jest on Node 20 loads its own UMD build instead. */
 const moduleNameMapper = { '^cheap-ruler$': '<rootDir>/node_modules/cheap-ruler/cheap-ruler.js' };
 module.exports = {
+  // A global option: Jest ignores testTimeout inside a project. End-to-end suites start real servers.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -21,7 +23,6 @@ module.exports = {
       transform: tsJest,
       moduleFileExtensions: ['ts', 'js', 'json'],
       moduleNameMapper,
-      testTimeout: 60000,
     },
   ],
 };
