@@ -18,7 +18,7 @@ import { admitClient } from './rate-limit/client-rate-limit.guard';
 const METHODS_BY_VERB: Record<string, string[]> = { GET: ['GET', 'HEAD', 'OPTIONS'], POST: ['POST', 'OPTIONS'] };
 
 /**
- * Everything the HTTP surface needs beyond the modules (CONTRACT section 1): the edge (request ids,
+ * Everything the HTTP surface needs beyond the modules (docs/api.md): the edge (request ids,
  * security headers, open CORS, 405 on known paths, logs and metrics of every request, cached
  * answers before the router), the exact query parser, the error envelope, the documents.
  */
@@ -40,8 +40,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     prefixes: [`${DOCS_PATH}/`],
     pagesPath: DOCS_PATH,
     // A JSON answer is never a page: nothing may load, frame or run it (OWASP's policy for REST APIs).
+    // CSP frame-ancestors says who may frame an answer; a second, older header (X-Frame-Options) could only disagree with it.
     apiSecurityHeaders: {
       contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      xFrameOptions: false,
       crossOriginResourcePolicy: { policy: 'cross-origin' },
       crossOriginEmbedderPolicy: false,
     },
@@ -58,6 +60,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
           upgradeInsecureRequests: null,
         },
       },
+      // helmet's CSP defaults say frame-ancestors 'self'.
+      xFrameOptions: false,
       crossOriginResourcePolicy: { policy: 'cross-origin' },
       crossOriginEmbedderPolicy: false,
     },

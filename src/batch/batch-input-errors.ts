@@ -1,6 +1,6 @@
 import { ApiError } from '../common/api-error';
 
-/** A body that cannot be read as a batch (CONTRACT section 12); the message says where. */
+/** A body that cannot be read as a batch at all (a row-level problem is that row's answer instead); the message says where. */
 export const invalidBatch = (message: string) => new ApiError(400, 'INVALID_BATCH', message);
 
 export const tooManyRows = (maxRows: number) =>

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { ApiError } from '../common/api-error';
+import { UnreadableRow } from './batch-row';
 import { readCsvLocations } from './csv-locations';
-import { readJsonLocations } from './json-locations';
+import { plainDecimal, readJsonLocations } from './json-locations';
 
 const csv = (text: string, maxRows = 10) => readCsvLocations(Readable.from([Buffer.from(text)]), maxRows);
 
@@ -28,12 +29,28 @@ describe('readCsvLocations', () => {
     ['', /empty/],
     ['name,town\nx,y\n', /line 1.*none of the columns/],
     ['id,lat,lon\n', /no rows/],
-    ['id,lat\na,1\nb,2,3\n', /line 3/],
+    ['id,lat\na,1\nb,"2\n\nc,3\n', /^The CSV body is malformed at line 3: a quoted field is never closed\.$/],
+    ['id,lat\na,1\n\nb,"2"x\n', /^The CSV body is malformed at line 4: the quoted cell 2 goes on after its closing quote\.$/],
+    [
+      `id,lat\na,1\nb,x${'y'.repeat(5000)}"z\n`,
+      /^The CSV body is malformed at line 3: a quote inside the unquoted cell 2, which starts "xyyyyyyyyyyyyyyyyyyy…"\.$/,
+    ],
     ['lat,LAT\n1,2\n', /lat twice/],
   ])('%p is a 400 INVALID_BATCH saying where', async (text, message) => {
     const error = await failure(() => csv(text));
     expect([error.getStatus(), error.code]).toEqual([400, 'INVALID_BATCH']);
     expect(error.message).toMatch(message);
+  });
+
+  it('gives a record with more or fewer cells than the header as an unreadable row naming its line', async () => {
+    const rows = await csv('id,lat,lon\na,1,2\n\n\nb,3,4,5\nc,"5\n6"\nd,7,8\n');
+    expect(rows).toEqual([
+      { id: 'a', lat: '1', lon: '2' },
+      new UnreadableRow({ id: 'b', lat: '3', lon: '4' }, 'Line 5 has 4 cells; the header row has 3.'),
+      new UnreadableRow({ id: 'c', lat: '5\n6' }, 'Line 6 has 2 cells; the header row has 3.'),
+      { id: 'd', lat: '7', lon: '8' },
+    ]);
+    expect(rows[1]).toBeInstanceOf(UnreadableRow);
   });
 
   it('is a 413 BATCH_TOO_LARGE past maxRows rows', async () => {
@@ -46,8 +63,31 @@ describe('readCsvLocations', () => {
 describe('readJsonLocations', () => {
   const json = (text: string, maxRows = 10) => readJsonLocations(Buffer.from(text), maxRows);
 
-  it('gives the elements of "locations" as sent', () => {
-    expect(json('{"locations": [{"id": 1, "lat": 2, "lon": 3}, 5], "other": true}')).toEqual([{ id: 1, lat: 2, lon: 3 }, 5]);
+  it('gives the elements of "locations" as sent, numeric coordinates as plain decimal text', () => {
+    expect(json('{"locations": [{"id": 1, "lat": 2, "lon": 3}, 5], "other": true}')).toEqual([{ id: 1, lat: '2', lon: '3' }, 5]);
+    expect(json('{"locations": [{"lat": 29.90, "lon": -1.5e-7, "address": 12}, {"lat": [1.0], "lon": null}]}')).toEqual([
+      { lat: '29.9', lon: '-0.00000015', address: 12 },
+      { lat: [1], lon: null },
+    ]);
+  });
+
+  it("reads a coordinate that parses to the limit (±90, ±180) from the text it was written as, so GET's range check applies", () => {
+    expect(json('{"locations": [{"lat": 90.00000000000000001, "lon": -180.0}, {"lat": -90, "lon": 1.8e2}, {"lat": 89.99999999999999999}]}')).toEqual([
+      { lat: '90.00000000000000001', lon: '-180.0' },
+      { lat: '-90', lon: '180' },
+      { lat: '89.99999999999999999' },
+    ]);
+  });
+
+  it('reads repeated keys as JSON.parse does: the last one wins', () => {
+    expect(
+      json('{"locations": [{"lat": 90.0, "lat": 2.50}], "locations": [{"lat": "x", "lon": 180.0000000000000001}, {"lat": 90.0, "lat": -90.000}]}'),
+    ).toEqual([{ lat: 'x', lon: '180.0000000000000001' }, { lat: '-90.000' }]);
+    expect(json('{"locations": [{"lat": 90.00000000000000001, "lat": 90.0}]}')).toEqual([{ lat: '90.0' }]);
+  });
+
+  it('leaves a coordinate beyond any number a number (which its row refuses)', () => {
+    expect(json('{"locations": [{"lat": 1e999, "lon": 1e-401}]}')).toEqual([{ lat: Infinity, lon: '0' }]);
   });
 
   it.each([
@@ -66,5 +106,28 @@ describe('readJsonLocations', () => {
   it('is a 413 BATCH_TOO_LARGE past maxRows elements', async () => {
     const error = await failure(() => json('{"locations": [1, 2, 3]}', 2));
     expect([error.getStatus(), error.code]).toEqual([413, 'BATCH_TOO_LARGE']);
+  });
+});
+
+describe('plainDecimal', () => {
+  it.each([
+    ['29.9', '29.9'],
+    ['-90.0715', '-90.0715'],
+    ['0', '0'],
+    ['1e-7', '0.0000001'],
+    ['-1.5e-7', '-0.00000015'],
+    ['1E+2', '100'],
+    ['0.5e1', '5'],
+    ['0.05e1', '0.5'],
+    ['12.5e-1', '1.25'],
+    ['1e21', '1000000000000000000000'],
+    ['1.25e22', '12500000000000000000000'],
+    ['9.000000000000000000001e1', '90.00000000000000000001'],
+    ['1e400', `1${'0'.repeat(400)}`],
+    ['1e401', undefined],
+    ['1e-401', undefined],
+    ['Infinity', undefined],
+  ])('%p is %p', (number, text) => {
+    expect(plainDecimal(number)).toBe(text);
   });
 });

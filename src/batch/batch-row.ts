@@ -21,17 +21,31 @@ export interface BatchRow {
 
 const invalid = (message: string) => new ApiError(400, 'INVALID_PARAMETERS', message);
 
+/** A row its reader found unusable as a whole (a CSV record with more or fewer cells than the header): its own 400. */
+export class UnreadableRow {
+  constructor(
+    readonly fields: Partial<Record<RowField, string>>,
+    readonly problem: string,
+  ) {}
+}
+
 /**
  * One element of `locations` (JSON) or one CSV record (blank cells already left out), checked with the GET
- * rules on its own: an element that is not an object or an unusable `id` is its 400, a location breaking
- * CONTRACT section 2 steps 1-6 its 400/422. `options` (include, radius) are the whole request's.
+ * rules on its own: an element that is not an object, an unusable `id` or an UnreadableRow is its 400, a
+ * location breaking the GET rules (docs/api.md) its 400/422. Coordinates are read as text, as GET reads them
+ * (the JSON reader gives numeric ones as the text they were written as); null is not given. `options`
+ * (include, radius) are the whole request's.
  */
 export function readBatchRow(row: unknown, options: LookupOptions): BatchRow {
+  if (row instanceof UnreadableRow) {
+    const { id, asked } = readBatchRow(row.fields, options);
+    return { id, asked, error: invalid(row.problem) };
+  }
   if (typeof row !== 'object' || row === null || Array.isArray(row)) {
     return { id: null, asked: {}, error: invalid('Each location must be an object with address, or lat and lon (and an optional id).') };
   }
   const fields = row as Partial<Record<RowField, unknown>>;
-  const raw = { address: fields.address ?? undefined, lat: coordinateParameter(fields.lat), lon: coordinateParameter(fields.lon) };
+  const raw = { address: fields.address ?? undefined, lat: fields.lat ?? undefined, lon: fields.lon ?? undefined };
   const asked = askedLocation(raw);
   const id = fields.id ?? null;
   if (id !== null && !(typeof id === 'number' && Number.isFinite(id)) && !(typeof id === 'string' && id.length <= ID_MAX_LENGTH)) {
@@ -46,28 +60,6 @@ export function readBatchRow(row: unknown, options: LookupOptions): BatchRow {
   }
 }
 
-/**
- * A coordinate as GET would receive it: text as sent, a number as its plain decimal text (so the GET text
- * rules decide), null as not given; any other type goes through unchanged and fails those rules.
- */
-function coordinateParameter(value: unknown): unknown {
-  if (value === null) return undefined;
-  return typeof value === 'number' ? decimalText(value) : value;
-}
-
 function askedLocation(raw: Record<Exclude<RowField, 'id'>, unknown>): AskedLocation {
   return Object.fromEntries(Object.entries(raw).filter(([, value]) => typeof value === 'string')) as AskedLocation;
-}
-
-/** A finite number as plain decimal text, never in exponent notation: 1e-7 is "0.0000001", 1e21 is "1" and 21 zeros. */
-export function decimalText(value: number): string {
-  const text = String(value);
-  const exponent = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
-  if (!exponent) return text;
-  const [, sign, lead, fraction = '', power] = exponent;
-  const digits = lead + fraction;
-  const point = 1 + Number(power);
-  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
-  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }

@@ -18,7 +18,7 @@ const lookup = {
 const cells = (line: string) => parse(line)[0] as string[];
 
 describe('the CSV answer', () => {
-  it('has the contract header', () => {
+  it('has the documented header', () => {
     expect(csvHeader()).toBe(`${CSV_ANSWER_COLUMNS.join(',')}\n`);
     expect(CSV_ANSWER_COLUMNS.length).toBe(33);
   });
@@ -36,5 +36,14 @@ describe('the CSV answer', () => {
   it('writes an error row with its index, id, status, code and query only', () => {
     const row = { index: 0, id: null, status: 422, body: { code: 'COORDINATES_OUT_OF_RANGE' }, asked: { lat: '91', lon: '0' } } as unknown as RowAnswer;
     expect(cells(csvRow(row))).toEqual(['0', '', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', '0', ...Array(26).fill('')]);
+  });
+
+  it('writes text cells that start a formula as text, and leaves numbers (negative ones too) as numbers', () => {
+    const hostile = { ...lookup, location: { ...lookup.location, matchedAddress: '@SUM(1+1)*cmd|calc' } };
+    const asked = { address: '+1 Main St', lat: '-29.9', lon: '-=1' };
+    const row = { index: 1, id: '=HYPERLINK("http://evil.example","click")', status: 200, body: hostile, asked };
+    const written = cells(csvRow(row as unknown as RowAnswer));
+    expect(written.slice(0, 8)).toEqual(['1', `'=HYPERLINK("http://evil.example","click")`, '200', '', "'+1 Main St", '-29.9', "'-=1", "'@SUM(1+1)*cmd|calc"]);
+    expect(written.slice(8, 10)).toEqual(['29.9', '-90.1']);
   });
 });

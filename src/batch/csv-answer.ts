@@ -1,11 +1,12 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ErrorEnvelope } from '../common/error-envelope';
+import { asSpreadsheetText } from '../common/spreadsheet-cell';
 import type { FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import { isLookup, RowAnswer } from './row-answer';
 
 type Cell = string | number | boolean | null | undefined;
 
-/** The columns of the CSV answer, in CONTRACT section 12 order, each read from a row's answer. */
+/** The columns of the CSV answer, in the documented order (docs/api.md), each read from a row's answer. */
 const COLUMNS: Array<[string, (lookup: FloodZoneLookup) => Cell]> = [
   ['matched_address', (b) => b.location.matchedAddress],
   ['lat', (b) => b.location.lat],
@@ -38,8 +39,11 @@ const COLUMNS: Array<[string, (lookup: FloodZoneLookup) => Cell]> = [
 
 export const CSV_ANSWER_COLUMNS = ['index', 'id', 'status', 'error_code', 'query_address', 'query_lat', 'query_lon', ...COLUMNS.map(([name]) => name)];
 
-/** Booleans as words, null as an empty cell (csv-stringify's defaults are "1" and "" for booleans). */
-const CAST = { boolean: (value: boolean) => (value ? 'true' : 'false') };
+/**
+ * Booleans as words, null as an empty cell (csv-stringify's defaults are "1" and "" for booleans), and every text cell
+ * as text a spreadsheet will not run as a formula: ids, addresses and matched addresses come from the caller or upstream.
+ */
+const CAST = { boolean: (value: boolean) => (value ? 'true' : 'false'), string: asSpreadsheetText };
 
 export const csvHeader = (): string => stringify([CSV_ANSWER_COLUMNS]);
 

@@ -1,35 +1,53 @@
 import type { Readable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
-import { ROW_FIELDS, RowField } from './batch-row';
+import { CsvError, Info, InfoRecord, parse } from 'csv-parse';
+import { ROW_FIELDS, RowField, UnreadableRow } from './batch-row';
 import { invalidBatch, tooManyRows } from './batch-input-errors';
+
+/** A row as its cells name it: the usable fields, a blank cell left out. */
+type CsvRow = Partial<Record<RowField, string>>;
+
+/** How much of a bad field a parse error quotes: enough to find it, never the whole (possibly huge) field. */
+const EXCERPT_LENGTH = 20;
 
 /**
  * The rows of a `text/csv` batch (UTF-8, RFC 4180), parsed as the body streams in: a header row naming any
  * of id, address, lat, lon (in any case; other columns are ignored), then one location per record, a blank
- * cell counting as not given. Throws 400 INVALID_BATCH naming the line, or 413 past `maxRows` records.
+ * cell counting as not given. A record with more or fewer cells than the header is that row's 400 (an
+ * UnreadableRow); a body that cannot be split into records is a 400 INVALID_BATCH naming the line where the
+ * bad record starts; more than `maxRows` records is a 413.
  */
-export async function readCsvLocations(body: Readable, maxRows: number): Promise<Array<Partial<Record<RowField, string>>>> {
-  const records = body.pipe(parse({ bom: true, skip_empty_lines: true }));
+export async function readCsvLocations(body: Readable, maxRows: number): Promise<Array<CsvRow | UnreadableRow>> {
+  // Where the last record ended, tracked as the parser goes (it reads ahead of the loop below, and an error
+  // discards what it read ahead): the next record starts on the next line that is not blank.
+  let previous = { lines: 0, empty_lines: 0 };
+  const startLine = (at: { empty_lines: number }) => previous.lines + 1 + at.empty_lines - previous.empty_lines;
+  const onRecord = (record: string[], at: InfoRecord) => {
+    const line = startLine(at);
+    previous = { lines: at.lines, empty_lines: at.empty_lines };
+    return Object.assign(record, { line });
+  };
+  const records = body.pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, on_record: onRecord }));
   // A failure of the body (413) is the parser's failure too.
   body.once('error', (error) => records.destroy(error));
-  const rows: Array<Partial<Record<RowField, string>>> = [];
+  const rows: Array<CsvRow | UnreadableRow> = [];
   let columns: Array<RowField | undefined> | undefined;
   try {
-    for await (const record of records as AsyncIterable<string[]>) {
+    for await (const record of records as AsyncIterable<ReturnType<typeof onRecord>>) {
       if (!columns) {
         columns = usableColumns(record);
         continue;
       }
       if (rows.length === maxRows) throw tooManyRows(maxRows);
-      const row: Partial<Record<RowField, string>> = {};
+      const row: CsvRow = {};
       record.forEach((cell, position) => {
         const field = columns![position];
         if (field && cell.trim() !== '') row[field] = cell;
       });
-      rows.push(row);
+      const ragged = record.length !== columns.length;
+      rows.push(ragged ? new UnreadableRow(row, `Line ${record.line} has ${record.length} cells; the header row has ${columns.length}.`) : row);
     }
   } catch (error) {
-    if (error instanceof CsvError) throw invalidBatch(`The CSV body is malformed at line ${error.lines}: ${error.message}.`);
+    if (error instanceof CsvError) throw invalidBatch(`The CSV body is malformed at line ${startLine(error as CsvError & Info)}: ${problemOf(error)}.`);
     throw error;
   } finally {
     records.destroy();
@@ -37,6 +55,24 @@ export async function readCsvLocations(body: Readable, maxRows: number): Promise
   if (!columns) throw invalidBatch('The CSV body is empty: send a header row (id, address, lat, lon) and one row per location.');
   if (rows.length === 0) throw invalidBatch('The CSV body has a header row (line 1) but no rows.');
   return rows;
+}
+
+/** What broke, in words, quoting at most the start of the bad field (csv-parse's own message may quote all of it). */
+function problemOf(error: CsvError): string {
+  const cell = `cell ${Number(error.column) + 1}`;
+  switch (error.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return `the quoted ${cell} goes on after its closing quote`;
+    case 'INVALID_OPENING_QUOTE': {
+      const field = String(error.field);
+      const excerpt = field.length > EXCERPT_LENGTH ? `${field.slice(0, EXCERPT_LENGTH)}…` : field;
+      return `a quote inside the unquoted ${cell}, which starts ${JSON.stringify(excerpt)}`;
+    }
+    default:
+      return `the record cannot be read (${error.code})`;
+  }
 }
 
 /** What each column of the header row is; a usable name given twice would make a row ambiguous. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -11,7 +11,7 @@ import { RequestFacts, withRequestFacts } from './request-context';
 import type { ServiceLog } from './request-log';
 
 /** A client's id is reused only when it is a short, harmless token: it ends up in logs and headers. */
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\-]{1,128}$/;
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 /** What a page of another origin may read from an answer (CORS hides every other header). */
 const EXPOSED_HEADERS = 'X-Request-Id, ETag, X-Cache, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
@@ -43,9 +43,9 @@ export interface HttpEdgeOptions {
   prefixes: readonly string[];
   /** Where the documentation pages (Swagger UI) are: paths starting with this get their own headers. */
   pagesPath: string;
-  /** Helmet's options for the documentation pages. */
+  /** Helmet's options for the documentation pages (its Strict-Transport-Security goes only on answers over HTTPS). */
   pageSecurityHeaders: HelmetOptions;
-  /** Helmet's options for every other answer: JSON, which needs the strictest policy. */
+  /** Helmet's options for every other answer: JSON, which needs the strictest policy (HSTS as for the pages). */
   apiSecurityHeaders: HelmetOptions;
   /** Answers a request before the router when it can (cached lookups); otherwise calls `next`. */
   earlyAnswer?: (req: Request, res: Response, next: () => void, edge: EdgeHeaders) => void;
@@ -70,6 +70,7 @@ const CLIENT_ERRORS: Record<string, [number, ErrorCode, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'REQUEST_TIMEOUT', 'The request was not received in time.'],
 };
 const MALFORMED: [number, ErrorCode, string] = [400, 'BAD_REQUEST', 'The request is not valid HTTP/1.1.'];
+const NOT_A_PATH: [number, ErrorCode, string] = [404, 'NOT_FOUND', 'No such path: this service is no proxy. See /health for the endpoint catalogue.'];
 
 /**
  * Everything every request gets before the router, in one middleware: its id, the security and CORS
@@ -78,15 +79,15 @@ const MALFORMED: [number, ErrorCode, string] = [400, 'BAD_REQUEST', 'The request
  * upstream calls report into. Also answers what Node's parser rejects, in the same envelope.
  */
 export class HttpEdge {
-  private readonly apiHeaders: Array<[string, string]>;
-  private readonly apiRawHeaders: readonly string[];
-  private readonly pageHeaders: Array<[string, string]>;
+  /** The headers of each kind of answer, over plain HTTP and over HTTPS. */
+  private readonly apiHeaders: EdgeHeaderSet;
+  private readonly pageHeaders: EdgeHeaderSet;
+  /** Requests whose Expect header asks for something other than 100-continue: each is answered 417 here. */
+  private readonly unmetExpectations = new WeakSet<IncomingMessage>();
 
   constructor(private readonly options: HttpEdgeOptions) {
-    const cors: Array<[string, string]> = [['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', EXPOSED_HEADERS]];
-    this.apiHeaders = [...precomputedHeaders(options.apiSecurityHeaders), ...cors];
-    this.apiRawHeaders = this.apiHeaders.flat();
-    this.pageHeaders = [...precomputedHeaders(options.pageSecurityHeaders), ...cors];
+    this.apiHeaders = edgeHeaderSet(options.apiSecurityHeaders);
+    this.pageHeaders = edgeHeaderSet(options.pageSecurityHeaders);
   }
 
   readonly handle = (req: Request, res: Response, next: NextFunction): void => {
@@ -104,7 +105,8 @@ export class HttpEdge {
     const queryStart = req.url.indexOf('?');
     const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
     const known = this.knownPath(rawPath);
-    const headers = rawPath.startsWith(this.options.pagesPath) ? this.pageHeaders : this.apiHeaders;
+    const isPage = rawPath.startsWith(this.options.pagesPath);
+    const { headers, raw } = (isPage ? this.pageHeaders : this.apiHeaders)[req.secure ? 'https' : 'http'];
     let applied = false;
     const apply = () => {
       if (applied) return;
@@ -117,14 +119,19 @@ export class HttpEdge {
       withRequestFacts(facts, next);
     };
     const { earlyAnswer } = this.options;
+    const expectationUnmet = this.unmetExpectations.has(req);
     // An early answer (a cached lookup) writes every header at once; anything else sets them one by one.
-    if (earlyAnswer && headers === this.apiHeaders && req.headers.host !== undefined && known?.methods.methods.has(req.method) && req.method !== 'OPTIONS') {
+    if (earlyAnswer && !isPage && !expectationUnmet && req.headers.host !== undefined && known?.methods.methods.has(req.method) && req.method !== 'OPTIONS') {
       if (known) res.locals.route = known.route;
-      return earlyAnswer(req, res, routed, { raw: this.apiRawHeaders, requestId: id, apply });
+      return earlyAnswer(req, res, routed, { raw, requestId: id, apply });
     }
     apply();
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       return sendErrorEnvelope(req, res, 400, 'BAD_REQUEST', 'An HTTP/1.1 request must carry a Host header.');
+    }
+    if (expectationUnmet) {
+      const expected = String(req.headers.expect).slice(0, 64);
+      return sendErrorEnvelope(req, res, 417, 'EXPECTATION_FAILED', `Expect: ${expected} cannot be met; only 100-continue is supported.`);
     }
     if (rawPath.includes('%') && !decodable(rawPath)) {
       return sendErrorEnvelope(req, res, 404, 'NOT_FOUND', 'No such path: its percent-encoding is invalid. See /health for the endpoint catalogue.');
@@ -149,6 +156,23 @@ export class HttpEdge {
     // Node would answer a missing Host with a bare 400; the edge answers it in the envelope instead.
     (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
     server.on('clientError', this.clientError);
+    // Without these listeners Node answers an Expect other than 100-continue with a bare 417 and drops a
+    // CONNECT without a word; through the edge both get the envelope, a request id, a log line and metrics.
+    server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+      this.unmetExpectations.add(req);
+      server.emit('request', req, res);
+    });
+    server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+      // This service is no proxy: a CONNECT is answered as any request for its target (405 on a known path,
+      // otherwise 404), then the connection closes (Node no longer parses it as HTTP). Express cannot route
+      // a target that is no path (host:port), so the edge answers that one at the socket.
+      if (!req.url?.startsWith('/')) return this.answerAtSocket(socket, NOT_A_PATH, 'CONNECT', 'no path');
+      const res = new ServerResponse(req);
+      res.shouldKeepAlive = false;
+      res.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
+      res.once('finish', () => socket.end());
+      server.emit('request', req, res);
+    });
   }
 
   private readonly clientError = (error: NodeJS.ErrnoException, socket: Duplex): void => {
@@ -158,12 +182,16 @@ export class HttpEdge {
       socket.destroy();
       return;
     }
-    const [status, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
+    this.answerAtSocket(socket, CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED, 'UNPARSED', error.code ?? error.message);
+  };
+
+  /** The envelope written straight to a connection Node will not answer on, then closed; logged and counted like any answer. */
+  private answerAtSocket(socket: Duplex, [status, code, message]: [number, ErrorCode, string], method: string, reason: string): void {
     const id = randomUUID();
     const body = JSON.stringify({ error: message, statusCode: status, code, requestId: id });
     const head = [
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-      ...this.apiHeaders.map(([name, value]) => `${name}: ${value}`),
+      ...this.apiHeaders.http.headers.map(([name, value]) => `${name}: ${value}`),
       `X-Request-Id: ${id}`,
       'Cache-Control: no-store',
       'Content-Type: application/json; charset=utf-8',
@@ -171,9 +199,9 @@ export class HttpEdge {
       'Connection: close',
     ];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
-    this.options.metrics.requestFinished('unmatched', 'UNPARSED', status, 0);
-    this.options.log.request({ id, method: 'UNPARSED', url: '', status, durationMs: 0, route: null, cache: null, upstreamMs: null, aborted: false, reason: error.code ?? error.message });
-  };
+    this.options.metrics.requestFinished('unmatched', method, status, 0);
+    this.options.log.request({ id, method, url: '', status, durationMs: 0, route: null, cache: null, upstreamMs: null, aborted: false, reason });
+  }
 
   private knownPath(rawPath: string): { route: string; methods: PathMethods } | undefined {
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
@@ -224,6 +252,24 @@ function decodable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+interface EdgeHeaderList {
+  headers: Array<[string, string]>;
+  /** The same as name, value, name, value... */
+  raw: readonly string[];
+}
+type EdgeHeaderSet = Record<'http' | 'https', EdgeHeaderList>;
+
+/**
+ * The static headers of one kind of answer: helmet's and CORS. Strict-Transport-Security only over HTTPS:
+ * browsers ignore it on plain HTTP, and there it would only advertise a policy the operator never chose
+ * (cluster-internal plain-HTTP names); behind a TLS-terminating proxy with TRUST_PROXY=true it is sent.
+ */
+function edgeHeaderSet(security: HelmetOptions): EdgeHeaderSet {
+  const cors: Array<[string, string]> = [['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', EXPOSED_HEADERS]];
+  const list = (headers: Array<[string, string]>): EdgeHeaderList => ({ headers: [...headers, ...cors], raw: [...headers, ...cors].flat() });
+  return { http: list(precomputedHeaders({ ...security, strictTransportSecurity: false } as HelmetOptions)), https: list(precomputedHeaders(security)) };
 }
 
 /** Helmet's headers depend on its options only: run it once against a recorder and reuse what it set. */

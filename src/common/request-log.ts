@@ -5,19 +5,28 @@ import { currentRequestId } from './request-context';
 
 /**
  * Street addresses are personal data: at `info` and above a log line carries a short hash of the
- * address instead, enough to correlate repeated lookups without revealing where anyone lives.
+ * address instead, enough to correlate repeated lookups without revealing where anyone lives. A parameter
+ * counts as an address when its name, decoded as the query parser decodes it (percent escapes, `+` as a
+ * space), starts with "address" in any case: `addr%65ss`, `ADDRESS`, `address[]` and `address[0]` are all
+ * hashed, whether or not the service reads them as the address.
  */
 function redactAddress(url: string, level: string): string {
   if (level === 'debug' || level === 'trace') return url;
   const queryStart = url.indexOf('?');
-  if (queryStart < 0 || !url.includes('address', queryStart)) return url;
-  const params = new URLSearchParams(url.slice(queryStart + 1));
-  const addresses = params.getAll('address');
-  if (addresses.length === 0) return url;
-  params.delete('address');
-  for (const address of addresses) params.append('address', `sha256:${addressHash(address)}`);
-  return `${url.slice(0, queryStart)}?${params.toString()}`;
+  // Only a URL naming "address" literally or with escapes can hold one: lat/lon lookups skip the parsing.
+  if (queryStart < 0 || !MAY_NAME_ADDRESS.test(url)) return url;
+  const pairs = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const [[name, value]] = [...new URLSearchParams(pair), ['', '']];
+      if (!name.trim().toLowerCase().startsWith('address')) return pair;
+      return `${pair.slice(0, pair.includes('=') ? pair.indexOf('=') : pair.length)}=${encodeURIComponent(`sha256:${addressHash(value)}`)}`;
+    });
+  return `${url.slice(0, queryStart)}?${pairs.join('&')}`;
 }
+
+const MAY_NAME_ADDRESS = /address|%/i;
 
 function addressHash(address: string): string {
   return createHash('sha256').update(address.trim().replace(/\s+/g, ' ').toLowerCase()).digest('hex').slice(0, 12);

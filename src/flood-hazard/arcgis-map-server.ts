@@ -57,9 +57,12 @@ export class ArcGisMapServer<L extends string> {
     this.serviceUrl = configuredUrl.replace(/\/+$/, '');
   }
 
-  /** Attributes of the layer's features that contain the point. */
+  /**
+   * Attributes of the layer's features that contain the point, every page of them: an answer cut at the
+   * transfer limit is never read as the whole answer (a truncated empty one would say "no zone here").
+   */
   async queryPoint<T>(layer: L, outFields: string[], point: GeoPoint, deadline: AbortSignal): Promise<T[]> {
-    const page = await this.query(layer, deadline, {
+    const features = await this.allPages(layer, deadline, {
       // ArcGIS axis order is x,y = lon,lat; swapped axes silently match nothing.
       geometry: `${point.lon},${point.lat}`,
       geometryType: 'esriGeometryPoint',
@@ -69,7 +72,7 @@ export class ArcGisMapServer<L extends string> {
       returnGeometry: 'false',
       f: 'json',
     });
-    return page.features.map((feature) => feature.attributes as T);
+    return features.map((feature) => feature.attributes as T);
   }
 
   /**
@@ -97,10 +100,19 @@ export class ArcGisMapServer<L extends string> {
       f: 'json',
     };
     if (geometry.maxAllowableOffset !== undefined) params.maxAllowableOffset = String(geometry.maxAllowableOffset);
-    const features: Array<ArcGisFeature<T>> = [];
+    return (await this.allPages(layer, deadline, params)) as Array<ArcGisFeature<T>>;
+  }
+
+  /**
+   * The features of a query, page after page (`resultOffset`) while the server says it stopped at its
+   * transfer limit. A page that says so yet holds nothing, or an endless answer, is a failure of the
+   * upstream (not an outage): the part is unavailable rather than wrong.
+   */
+  private async allPages(layer: L, deadline: AbortSignal, params: Record<string, string>): Promise<Array<ArcGisFeature<unknown>>> {
+    const features: Array<ArcGisFeature<unknown>> = [];
     for (;;) {
       const received = await this.query(layer, deadline, features.length === 0 ? params : { ...params, resultOffset: String(features.length) });
-      features.push(...(received.features as Array<ArcGisFeature<T>>));
+      features.push(...received.features);
       if (!received.exceededTransferLimit) return features;
       if (received.features.length === 0) throw this.malformed(layer, 'exceededTransferLimit on an empty page');
       if (features.length >= MAX_FEATURES) throw this.malformed(layer, `more than ${MAX_FEATURES} features`);

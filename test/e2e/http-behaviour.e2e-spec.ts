@@ -1,6 +1,6 @@
 /**
- * CONTRACT section 1 (and 5): methods, unknown paths, HEAD, CORS, request ids, headers that must
- * not leak.
+ * The HTTP surface (docs/api.md): methods, unknown paths, HEAD, CORS, request ids, security headers, headers
+ * that must not leak.
  */
 import { demoPlace } from '../emulators';
 import { apiRequest, type ApiResponse } from '../support/api-client';
@@ -267,15 +267,18 @@ describe('headers a page of another origin may read', () => {
 });
 
 describe('security headers', () => {
-  /** What every JSON answer carries, whichever way it is answered (the helmet set, with a JSON-only CSP). */
+  /**
+   * What every JSON answer over plain HTTP carries, whichever way it is answered (the helmet set, with a
+   * JSON-only CSP): frame-ancestors and no X-Frame-Options beside it; no HSTS on plain HTTP.
+   */
   const JSON_ANSWER_HEADERS = {
     'content-security-policy': "default-src 'none';frame-ancestors 'none'",
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'cross-origin',
     'referrer-policy': 'no-referrer',
-    'strict-transport-security': 'max-age=31536000; includeSubDomains',
+    'strict-transport-security': null,
     'x-content-type-options': 'nosniff',
-    'x-frame-options': 'SAMEORIGIN',
+    'x-frame-options': null,
     'x-permitted-cross-domain-policies': 'none',
     'access-control-allow-origin': '*',
   };
@@ -317,5 +320,27 @@ describe('security headers', () => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect([page.headers.get('x-frame-options'), page.headers.get('strict-transport-security')]).toEqual([null, null]);
+  });
+
+  it('HSTS goes only on answers a trusted proxy says came over HTTPS, cached ones too', async () => {
+    const proxied = await startStack({ TRUST_PROXY: 'true' });
+    try {
+      const overHttps = { headers: { 'X-Forwarded-Proto': 'https' } };
+      const hsts = (res: ApiResponse) => [
+        res.status,
+        res.headers.get('x-cache'),
+        res.headers.get('strict-transport-security'),
+        res.headers.get('x-frame-options'),
+      ];
+      expect(hsts(await apiRequest(proxied.url, pointQuery(dc), overHttps))).toEqual([200, 'MISS', 'max-age=31536000; includeSubDomains', null]);
+      expect(hsts(await apiRequest(proxied.url, pointQuery(dc), overHttps))).toEqual([200, 'HIT', 'max-age=31536000; includeSubDomains', null]);
+      expect(hsts(await apiRequest(proxied.url, pointQuery(dc)))).toEqual([200, 'HIT', null, null]);
+      expect(hsts(await apiRequest(proxied.url, '/api-docs.html', overHttps))).toEqual([200, null, 'max-age=31536000; includeSubDomains', null]);
+      // An untrusted X-Forwarded-Proto (TRUST_PROXY=false) changes nothing.
+      expect(hsts(await apiRequest(cached.url, '/health', overHttps))).toEqual([200, null, null, null]);
+    } finally {
+      await proxied.close();
+    }
   });
 });

@@ -44,6 +44,53 @@ describe('structured logs and metrics of dist/main.js', () => {
     expect(line.cache).toBe('HIT');
   });
 
+  it('never logs an address however its parameter name is spelled, nor from a batch or a failed lookup', async () => {
+    const asked: Array<[string, string]> = [
+      ['enc-1', '/flood-zone?addr%65ss=1600+Secretplace+Ave'],
+      ['enc-2', '/flood-zone?%61ddress=1601%20Secretplace'],
+      ['enc-3', '/flood-zone?ADDRESS=1602+Secretplace'],
+      ['enc-4', '/flood-zone?address[]=1603+Secretplace'],
+      ['enc-5', '/flood-zone?address%5B0%5D=1604+Secretplace'],
+      ['enc-6', '/flood-zone?address+=1605+Secretplace'],
+      ['enc-7', '/flood-zone?lat=1&address=1606+Secretplace'],
+      ['enc-8', '/flood-zone?address=1607+Secretplace&Address=1608+Secretplace'],
+      ['enc-9', '/flood-zone?x=1&%41ddr%45ss=1609+Secretplace&y=2'],
+    ];
+    for (const [id, path] of asked) await fetch(`${service.url}${path}`, { headers: { 'X-Request-Id': id } });
+    await fetch(`${service.url}/flood-zone/batch`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'enc-batch' },
+      body: JSON.stringify({ locations: [{ address: '1610 Secretplace' }, { address: `1611 Secretplace${'\u0001'}` }] }),
+    });
+    emulators.census.injectFault({ kind: 'http-status', status: 500, match: 'onelineaddress', times: 10 });
+    try {
+      const failed = await fetch(`${service.url}/flood-zone?address=1612+Secretplace`, { headers: { 'X-Request-Id': 'enc-502' } });
+      expect(failed.status).toBe(502);
+    } finally {
+      emulators.clearFaults();
+    }
+    await sleep(200);
+    expect(service.lines.join('\n')).not.toMatch(/secretplace/i);
+    const urlOf = (id: string) => service.logs().find((l) => l.reqId === id && l.req)?.req.url;
+    expect(urlOf('enc-1')).toMatch(/^\/flood-zone\?addr%65ss=sha256%3A[0-9a-f]{12}$/);
+    expect(urlOf('enc-8')).toMatch(/^\/flood-zone\?address=sha256%3A[0-9a-f]{12}&Address=sha256%3A[0-9a-f]{12}$/);
+    expect(urlOf('enc-9')).toMatch(/^\/flood-zone\?x=1&%41ddr%45ss=sha256%3A[0-9a-f]{12}&y=2$/);
+    for (const [id] of asked) expect(urlOf(id)).toMatch(/sha256%3A[0-9a-f]{12}/);
+  });
+
+  it('answers a batch body nested 10,000 deep with a 400 and logs no error or stack for it', async () => {
+    const nested = await fetch(`${service.url}/flood-zone/batch`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'log-nested' },
+      body: `{"locations":[${'['.repeat(10_000)}`,
+    });
+    expect([nested.status, (await nested.json()).code]).toEqual([400, 'INVALID_BATCH']);
+    await sleep(100);
+    const lines = service.logs().filter((l) => l.reqId === 'log-nested');
+    expect(lines.map((l) => [l.level, l.res?.statusCode, l.err])).toEqual([[30, 400, undefined]]);
+    expect(service.lines.join('\n')).not.toMatch(/RangeError|call stack/);
+  });
+
   it('logs 405s and preflights too, each once, with the path as route', async () => {
     const notAllowed = await fetch(`${service.url}/flood-zone`, { method: 'DELETE', headers: { 'X-Request-Id': 'log-405' } });
     const preflight = await fetch(`${service.url}/health`, {

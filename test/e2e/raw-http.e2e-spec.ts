@@ -1,6 +1,6 @@
 /**
- * CONTRACT sections 1 and 5 at the socket: what Node's HTTP parser refuses, and paths a client library
- * would not send, still get the JSON error envelope with a request id, open CORS and no-store.
+ * The HTTP edge at the socket: what Node's HTTP parser refuses, and requests a client library would not
+ * send, still get the JSON error envelope with a request id, open CORS and no-store.
  */
 import * as net from 'node:net';
 import { NO_CACHE, Stack, startStack } from '../support/stack';
@@ -114,6 +114,34 @@ describe("what Node's parser refuses", () => {
     } finally {
       server.headersTimeout = configured;
     }
+  });
+});
+
+describe('what Node would answer bare or not at all', () => {
+  it('an Expect other than 100-continue → 417 in the envelope, on a cached lookup path too', async () => {
+    const lookup = '/flood-zone?lat=38.898754&lon=-77.03535';
+    for (const path of ['/health', lookup, lookup]) {
+      const answer = await raw(`GET ${path} HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n`);
+      expectRawEnvelope(answer, 417, 'EXPECTATION_FAILED');
+      expect(JSON.parse(answer.body).error).toBe('Expect: bogus cannot be met; only 100-continue is supported.');
+    }
+  });
+
+  it('Expect: 100-continue still works', async () => {
+    const answer = await raw('GET /health/ready HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+    expect(answer.status).toBe(100);
+  });
+
+  it('CONNECT to a known path → 405 in the envelope, then the connection closes', async () => {
+    const answer = await raw('CONNECT /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    expectRawEnvelope(answer, 405, 'METHOD_NOT_ALLOWED');
+    expect(answer.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(answer.headers.connection).toBe('close');
+  });
+
+  it('CONNECT to a host (a proxy request) → 404 in the envelope', async () => {
+    const answer = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expectRawEnvelope(answer, 404, 'NOT_FOUND');
   });
 });
 

@@ -1,4 +1,4 @@
-import { validateSync } from 'class-validator';
+import { maxLength, validateSync } from 'class-validator';
 import { ApiError } from '../../common/api-error';
 import {
   ADDRESS_MAX_LENGTH,
@@ -35,13 +35,15 @@ function problemWith(raw: RawQuery, parameter: Parameter, kind: 'format' | 'rang
   return found?.[1] ?? `${parameter} is not valid`;
 }
 
+/** The length is counted in characters, as the DTO's MaxLength counts it (an emoji is one, not two UTF-16 units). */
 const isAddress = (value: unknown): value is string =>
-  typeof value === 'string' && /\S/.test(value) && value.length <= ADDRESS_MAX_LENGTH && NO_CONTROL_CHARACTERS.test(value);
+  typeof value === 'string' && /\S/.test(value) && maxLength(value, ADDRESS_MAX_LENGTH) && NO_CONTROL_CHARACTERS.test(value);
 const isDecimal = (value: unknown): value is string => typeof value === 'string' && PLAIN_DECIMAL.test(value);
 
 /**
- * Where a lookup is asked for: CONTRACT section 2, steps 1-6, in order (the first rule broken decides:
- * 400 for steps 1-5, 422 for an in-format coordinate out of range). Throws ApiError.
+ * Where a lookup is asked for, the location rules in their documented order (docs/api.md; the first rule
+ * broken decides: 400 for a missing, conflicting or malformed location, 422 for an in-format coordinate out
+ * of range). Throws ApiError.
  */
 export function readLookupLocation(raw: RawQuery): LookupLocation {
   const { address, lat, lon } = raw;
@@ -59,7 +61,7 @@ export function readLookupLocation(raw: RawQuery): LookupLocation {
   return { kind: 'point', lat: Number(lat), lon: Number(lon) };
 }
 
-/** What beyond the point is asked for: CONTRACT section 11, steps 7-9, checked after the location. Throws ApiError. */
+/** What beyond the point is asked for (include, radius), checked after the location (docs/api.md). Throws ApiError. */
 export function readLookupOptions(raw: RawQuery): LookupOptions {
   const include = new Set<OptionalPart>();
   if (raw.include !== undefined) {
