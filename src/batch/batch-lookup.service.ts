@@ -6,7 +6,7 @@ import { asBatchWork } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import { Geocoder } from '../geocoding/geocoder';
-import type { LookupOptions } from '../lookup/dto/flood-zone-query.pipe';
+import type { LookupOptions } from '../lookup/location-query';
 import { BatchRowLookup, LookupService } from '../lookup/lookup.service';
 import { BatchAddresses } from './batch-addresses';
 import { BatchMemo } from './batch-memo';

@@ -1,5 +1,5 @@
 import { ApiError } from '../common/api-error';
-import type { LocationQuery, LookupOptions } from '../lookup/dto/flood-zone-query.pipe';
+import type { LocationQuery, LookupOptions } from '../lookup/location-query';
 import { readLookupLocation } from '../lookup/dto/lookup-parameters';
 
 /** The fields of a batch row that mean something; any other field or column is ignored. */

@@ -5,6 +5,8 @@ import { UpstreamUnavailableError, unknownOnFailure } from '../common/api-error'
 import type { AppConfig } from '../config/app-config';
 import { ResilientUpstream } from '../common/upstream/resilient-upstream';
 import { ArcGisFeature, ArcGisMapServer, isPositionLists, layerNamed } from './arcgis-map-server';
+import { BFE_LINE_REACH_M } from './bfe-estimate';
+import { LOMA_REACH_M } from './loma-status';
 import { BfeLinesWanted, EffectiveMapData, FloodHazardSource } from './flood-hazard-source';
 import type {
   BfeLineAttributes,
@@ -44,11 +46,7 @@ const POINT_FIELDS: Record<'panels' | 'lomrs' | 'jurisdictions' | 'availability'
   jurisdictions: ['POL_NAME1', 'CID'],
   availability: ['STUDY_ID'],
 };
-/** LOMAs are points located by their own geocode: searched within this distance (CONTRACT 10.1). */
-const LOMA_SEARCH_M = 100;
 const LOMA_FIELDS = ['CASENUMBER', 'DATEENDED', 'OUTCOME', 'REVAL_STAT', 'PROJECTCATEGORY', 'LAT', 'LON'];
-/** BFE lines farther than this never serve an estimate (CONTRACT 10.2). */
-const BFE_LINE_SEARCH_M = 300;
 const BFE_LINE_FIELDS = ['ELEV', 'LEN_UNIT', 'V_DATUM', 'DFIRM_ID'];
 /** What a nearby polygon is classified by; nothing more is asked for. */
 const NEARBY_ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'STATIC_BFE', 'LEN_UNIT'];
@@ -111,7 +109,7 @@ export class NfhlClient extends FloodHazardSource {
   }
 
   private async lomas(point: GeoPoint, deadline: AbortSignal): Promise<LomaFeature[]> {
-    const features = await this.map.queryAround<LomaAttributes>('lomas', LOMA_FIELDS, point, LOMA_SEARCH_M, {}, deadline);
+    const features = await this.map.queryAround<LomaAttributes>('lomas', LOMA_FIELDS, point, LOMA_REACH_M, {}, deadline);
     return features.map((feature) => {
       const { x, y } = feature.geometry;
       // The point geometry is the LOMA's location; LAT/LON carry the same when a server leaves geometry out.
@@ -122,7 +120,7 @@ export class NfhlClient extends FloodHazardSource {
   }
 
   private async bfeLines(point: GeoPoint, deadline: AbortSignal): Promise<BfeLineFeature[]> {
-    const features = await this.map.queryAround<BfeLineAttributes>('bfeLines', BFE_LINE_FIELDS, point, BFE_LINE_SEARCH_M, {}, deadline);
+    const features = await this.map.queryAround<BfeLineAttributes>('bfeLines', BFE_LINE_FIELDS, point, BFE_LINE_REACH_M, {}, deadline);
     return features.map((feature) => ({ attributes: feature.attributes, paths: this.positionLists(feature, 'paths') }));
   }
 

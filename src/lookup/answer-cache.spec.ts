@@ -1,7 +1,7 @@
 import type { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config';
 import { AnswerCache, answerKey, entityTag, matchesEtag } from './answer-cache';
-import type { LocationQuery } from './dto/flood-zone-query.pipe';
+import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
 
 const cacheOf = (maxEntries: number) =>

@@ -7,7 +7,7 @@ import { ApiError } from '../common/api-error';
 import { sendErrorEnvelope } from '../common/error-envelope';
 import type { EdgeHeaders } from '../common/http-edge';
 import type { AppConfig } from '../config/app-config';
-import type { LocationQuery } from './dto/flood-zone-query.pipe';
+import type { LocationQuery } from './location-query';
 import { readLookupLocation, readLookupOptions } from './dto/lookup-parameters';
 import type { LookupAnswer } from './lookup.service';
 

@@ -9,7 +9,7 @@ import { femaMapUrl } from '../flood-hazard/classification';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
-import type { LocationQuery, LookupOptions } from './dto/flood-zone-query.pipe';
+import type { LocationQuery, LookupOptions } from './location-query';
 import { DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, pointKey, roundPoint } from './parts/answer-part';
 import { AnswerPart, IncludeItem, OPTIONAL_PARTS, OptionalField, OptionalFields, inDocumentedOrder } from './parts/answer-parts';

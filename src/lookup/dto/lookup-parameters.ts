@@ -14,7 +14,8 @@ import {
   compareMagnitude,
   includeItems,
 } from './flood-zone-query.dto';
-import type { LookupLocation, LookupOptions, OptionalPart } from './flood-zone-query.pipe';
+import type { LookupLocation, LookupOptions } from '../location-query';
+import type { IncludeItem } from '../parts/answer-parts';
 
 type RawQuery = Record<string, unknown>;
 type Parameter = keyof FloodZoneQueryDto;
@@ -63,12 +64,12 @@ export function readLookupLocation(raw: RawQuery): LookupLocation {
 
 /** What beyond the point is asked for (include, radius), checked after the location (docs/api.md). Throws ApiError. */
 export function readLookupOptions(raw: RawQuery): LookupOptions {
-  const include = new Set<OptionalPart>();
+  const include = new Set<IncludeItem>();
   if (raw.include !== undefined) {
     if (typeof raw.include !== 'string') throw invalid(problemWith(raw, 'include', 'format'));
     for (const item of includeItems(raw.include)) {
       if (!(OPTIONAL_PARTS as readonly string[]).includes(item)) throw invalid(problemWith(raw, 'include', 'format'));
-      include.add(item as OptionalPart);
+      include.add(item as IncludeItem);
     }
   }
   if (raw.radius === undefined) return { include, radiusM: RADIUS_DEFAULT_M };
