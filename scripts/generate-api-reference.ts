@@ -36,19 +36,21 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   CBRS_BASE_URL: 'The Coastal Barrier Resources System map (U.S. Fish and Wildlife Service), asked only with `include=cbrs`.',
   BATCH_MAX_LOCATIONS: 'Most rows in one `POST /flood-zone/batch` request; more is a `413` `BATCH_TOO_LARGE`.',
   BATCH_MAX_CONCURRENT: 'Batches running at once in one process; one more is a `429` `BATCH_BUSY` with `Retry-After`.',
+  BATCH_UPLOAD_GRACE_MS:
+    'How long a batch body may take to get going; after it, the upload must have averaged 1 KiB/s, or the answer is a `408` (no batch slot is held meanwhile).',
+  BATCH_ANSWER_STALL_MS: 'How long a batch waits for its client to read any of its answer before abandoning it and freeing its slot.',
   UPSTREAM_TIMEOUT_MS: 'Time allowed for one attempt of one upstream call.',
   UPSTREAM_RETRIES: 'Extra attempts after a transient failure (network error, timeout, 5xx, HTML page), with backoff and jitter.',
   LOOKUP_DEADLINE_MS: 'Time allowed for a whole lookup, retries included; past it the answer is a `502`.',
   CACHE_TTL_SECONDS: 'How long a flood result is kept; `0` disables the flood cache.',
   GEOCODE_CACHE_TTL_SECONDS: 'How long a geocoded address, and the county and ZIP of a point, are kept; `0` disables.',
   CACHE_MAX_ENTRIES: 'Most entries in the in-memory cache; the least recently used goes first.',
-  STALE_IF_ERROR_SECONDS:
-    'When above `0`, a flood result that expired less than this long ago is served (`X-Cache: STALE`) if FEMA fails, instead of a `502`.',
+  STALE_IF_ERROR_SECONDS: 'When above `0`, a flood result that expired less than this long ago is served (`X-Cache: STALE`) if FEMA fails, instead of a `502`.',
   UPSTREAM_MAX_CONCURRENCY: 'Most calls in flight, and keep-alive sockets, per upstream service; more wait their turn.',
   SHUTDOWN_GRACE_MS:
     'After SIGTERM, readiness answers `503` at once and requests in flight finish; the process exits as soon as none is left, and within this. Above `LOOKUP_DEADLINE_MS`, so a lookup in flight is always answered.',
   CIRCUIT_BREAKER_FAILURE_RATE:
-    "A circuit opens when at least this percentage of an upstream operation's calls failed as an outage (timeout, reset, 5xx, HTML page) within `CIRCUIT_BREAKER_WINDOW_MS`, over at least `CIRCUIT_BREAKER_MIN_CALLS` calls. An answer such as \"no county here\" is not a failure.",
+    'A circuit opens when at least this percentage of an upstream operation\'s calls failed as an outage (timeout, reset, 5xx, HTML page) within `CIRCUIT_BREAKER_WINDOW_MS`, over at least `CIRCUIT_BREAKER_MIN_CALLS` calls. An answer such as "no county here" is not a failure.',
   CIRCUIT_BREAKER_WINDOW_MS: 'The sliding window, in milliseconds, over which a circuit judges the failure rate.',
   CIRCUIT_BREAKER_MIN_CALLS: 'Calls the window must have seen before a circuit may open, so a few failures under low traffic never open it.',
   CIRCUIT_BREAKER_HALF_OPEN_MS: 'How long an open circuit fails fast (`502` with `Retry-After`) before it lets one trial call through.',
@@ -80,13 +82,24 @@ export function configurationVariables(): ConfigurationVariable[] {
 }
 
 /** One table cell: no line breaks, no column breaks. */
-const cell = (text: unknown): string => String(text ?? '').trim().replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+const cell = (text: unknown): string =>
+  String(text ?? '')
+    .trim()
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, '<br>');
 const code = (value: unknown): string => `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``;
 const table = (head: string[], rows: string[][]): string =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens. */
-const anchor = (heading: string): string => heading.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
-const refName = (ref: string): string => decodeURIComponent(ref.split('/').pop() ?? ref).replace(/~1/g, '/').replace(/~0/g, '~');
+const anchor = (heading: string): string =>
+  heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
+const refName = (ref: string): string =>
+  decodeURIComponent(ref.split('/').pop() ?? ref)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
 
 /** Follows a local `$ref` (`#/components/...`); other nodes are returned as they are. */
 function resolve(document: Json, node: Json | undefined): Json | undefined {
@@ -105,7 +118,11 @@ export function typeOf(schema: Json | undefined): string {
     const name = refName(schema.$ref);
     return schema.$ref.startsWith('#/components/schemas/') ? `[${name}](#${anchor(name)})` : name;
   }
-  for (const [keyword, joiner] of [['anyOf', ' or '], ['oneOf', ' or '], ['allOf', ' and ']] as const) {
+  for (const [keyword, joiner] of [
+    ['anyOf', ' or '],
+    ['oneOf', ' or '],
+    ['allOf', ' and '],
+  ] as const) {
     if (Array.isArray(schema[keyword])) return (schema[keyword] as Json[]).map(typeOf).join(joiner);
   }
   if (schema.const !== undefined) return code(schema.const);
@@ -191,7 +208,10 @@ function mediaTypes(content: Record<string, Json> | undefined): string {
 }
 
 function renderOperation(document: Json, route: string, method: string, operation: Json, pathItem: Json): string {
-  const parts = [`### ${method.toUpperCase()} ${route}`, [operation.summary && `**${operation.summary.trim()}**`, operation.description].filter(Boolean).join('\n\n')];
+  const parts = [
+    `### ${method.toUpperCase()} ${route}`,
+    [operation.summary && `**${operation.summary.trim()}**`, operation.description].filter(Boolean).join('\n\n'),
+  ];
   if (operation.deprecated) parts.push('Deprecated.');
   if (operation.operationId) parts.push(`Operation id: ${code(operation.operationId)}.`);
 
@@ -200,7 +220,13 @@ function renderOperation(document: Json, route: string, method: string, operatio
     parts.push(
       `Parameters:\n\n${table(
         ['name', 'in', 'type', 'required', 'description'],
-        parameters.map((p) => [code(p.name), p.in, typeOf(p.schema), p.required ? 'required' : 'optional', describe(p.schema, [p.description, p.deprecated ? 'Deprecated.' : undefined])]),
+        parameters.map((p) => [
+          code(p.name),
+          p.in,
+          typeOf(p.schema),
+          p.required ? 'required' : 'optional',
+          describe(p.schema, [p.description, p.deprecated ? 'Deprecated.' : undefined]),
+        ]),
       )}`,
     );
   }
@@ -208,15 +234,26 @@ function renderOperation(document: Json, route: string, method: string, operatio
   const requestBody = resolve(document, operation.requestBody);
   if (requestBody) {
     const intro = [`Request body (${requestBody.required ? 'required' : 'optional'}).`, requestBody.description].filter(Boolean).join(' ');
-    const bodies = Object.entries((requestBody.content ?? {}) as Record<string, Json>).map(([mediaType, media]) => `${code(mediaType)}: ${bodyOf(media.schema)}`);
+    const bodies = Object.entries((requestBody.content ?? {}) as Record<string, Json>).map(
+      ([mediaType, media]) => `${code(mediaType)}: ${bodyOf(media.schema)}`,
+    );
     parts.push([intro, ...bodies].join('\n\n'));
   }
 
-  const responses = Object.entries((operation.responses ?? {}) as Record<string, Json>).map(([status, response]) => [status, resolve(document, response) ?? {}] as const);
+  const responses = Object.entries((operation.responses ?? {}) as Record<string, Json>).map(
+    ([status, response]) => [status, resolve(document, response) ?? {}] as const,
+  );
   parts.push(
     `Responses:\n\n${table(
       ['status', 'description', 'body', 'headers'],
-      responses.map(([status, response]) => [code(status), response.description ?? '', mediaTypes(response.content), Object.keys(response.headers ?? {}).map(code).join(', ')]),
+      responses.map(([status, response]) => [
+        code(status),
+        response.description ?? '',
+        mediaTypes(response.content),
+        Object.keys(response.headers ?? {})
+          .map(code)
+          .join(', '),
+      ]),
     )}`,
   );
 
@@ -231,7 +268,12 @@ function renderOperation(document: Json, route: string, method: string, operatio
   }
   const headerRows = [...headers.entries()]
     .filter(([key]) => !key.startsWith('X-Request-Id\n'))
-    .map(([key, { statuses, header }]) => [code(key.split('\n')[0]), statuses.map(code).join(', '), typeOf(header.schema), describe(header.schema, [header.description])]);
+    .map(([key, { statuses, header }]) => [
+      code(key.split('\n')[0]),
+      statuses.map(code).join(', '),
+      typeOf(header.schema),
+      describe(header.schema, [header.description]),
+    ]);
   if (headerRows.length > 0) parts.push(`Response headers (besides \`X-Request-Id\`):\n\n${table(['header', 'with', 'type', 'description'], headerRows)}`);
 
   for (const [status, response] of responses) {
@@ -242,22 +284,49 @@ function renderOperation(document: Json, route: string, method: string, operatio
   return parts.filter(Boolean).join('\n\n');
 }
 
+/** HEAD (GET without the body), the preflight, or a refused method: declared for gateways, shown in one table rather than one section each. */
+const isDerived = (method: string, operation: Json): boolean =>
+  method === 'head' || method === 'options' || Object.keys((operation.responses ?? {}) as Json).join() === '405';
+
 function renderEndpoints(document: Json): string {
-  const operations = Object.entries((document.paths ?? {}) as Record<string, Json>).flatMap(([route, pathItem]) =>
+  const all = Object.entries((document.paths ?? {}) as Record<string, Json>).flatMap(([route, pathItem]) =>
     HTTP_METHODS.filter((method) => pathItem[method]).map((method) => ({ route, method, operation: pathItem[method] as Json, pathItem })),
   );
+  const operations = all.filter(({ method, operation }) => !isDerived(method, operation));
   const overview = table(
     ['endpoint', 'what'],
     operations.map(({ route, method, operation }) => [`[${method.toUpperCase()} ${route}](#${anchor(`${method} ${route}`)})`, operation.summary ?? '']),
   );
-  return [overview, ...operations.map(({ route, method, operation, pathItem }) => renderOperation(document, route, method, operation, pathItem))].join('\n\n');
+  const byRoute = (route: string, refused: boolean) =>
+    all.filter((o) => o.route === route && isDerived(o.method, o.operation) && (Object.keys(o.operation.responses ?? {}).join() === '405') === refused);
+  const otherMethods = table(
+    ['path', 'also answers (operation id)', '405 (operation id)'],
+    Object.keys((document.paths ?? {}) as Json).map((route) => [
+      code(route),
+      byRoute(route, false)
+        .map(({ method, operation }) => `${method.toUpperCase()} (${code(operation.operationId)})`)
+        .join(', '),
+      byRoute(route, true)
+        .map(({ method, operation }) => `${method.toUpperCase()} (${code(operation.operationId)})`)
+        .join(', '),
+    ]),
+  );
+  return [
+    overview,
+    ...operations.map(({ route, method, operation, pathItem }) => renderOperation(document, route, method, operation, pathItem)),
+    `### Every other method\n\nEach path's HEAD, CORS preflight and refused methods are operations of the document too, so that a validating gateway forwards them to the service rather than answering them itself: HEAD answers as GET without the body, OPTIONS \`204\` with \`Access-Control-Allow-Methods\`, and every other method \`405\` \`METHOD_NOT_ALLOWED\` with \`Allow\`.\n\n${otherMethods}`,
+  ].join('\n\n');
 }
 
 function renderHeaders(document: Json): string {
   const headers = Object.entries((document.components?.headers ?? {}) as Record<string, Json>);
   return table(
     ['header', 'type', 'description'],
-    headers.map(([name, header]) => [code(name), typeOf(resolve(document, header)?.schema), describe(resolve(document, header)?.schema, [resolve(document, header)?.description])]),
+    headers.map(([name, header]) => [
+      code(name),
+      typeOf(resolve(document, header)?.schema),
+      describe(resolve(document, header)?.schema, [resolve(document, header)?.description]),
+    ]),
   );
 }
 
@@ -274,7 +343,8 @@ function renderSchemas(document: Json): string {
 
 function renderConfiguration(variables: ConfigurationVariable[]): string {
   const undescribed = variables.filter((v) => !VARIABLE_DESCRIPTIONS[v.name]).map((v) => v.name);
-  if (undescribed.length > 0) throw new Error(`No description for ${undescribed.join(', ')}: add it to VARIABLE_DESCRIPTIONS in scripts/generate-api-reference.ts`);
+  if (undescribed.length > 0)
+    throw new Error(`No description for ${undescribed.join(', ')}: add it to VARIABLE_DESCRIPTIONS in scripts/generate-api-reference.ts`);
   const stale = Object.keys(VARIABLE_DESCRIPTIONS).filter((name) => !variables.some((v) => v.name === name));
   if (stale.length > 0) throw new Error(`${stale.join(', ')} no longer in AppConfig: remove from VARIABLE_DESCRIPTIONS in scripts/generate-api-reference.ts`);
   return table(
@@ -286,11 +356,13 @@ function renderConfiguration(variables: ConfigurationVariable[]): string {
 /** docs/api.md for an OpenAPI 3.x document and the configuration variables. */
 export function renderApiReference(document: Json, variables: ConfigurationVariable[], template = readFileSync(TEMPLATE_PATH, 'utf8')): string {
   const sections: Record<string, () => string> = {
-    notice: () => '<!-- Generated by scripts/generate-api-reference.ts (npm run docs:api) from /openapi.json and src/config/app-config.ts. Do not edit: change the sources and regenerate. -->',
+    notice: () =>
+      '<!-- Generated by scripts/generate-api-reference.ts (npm run docs:api) from /openapi.json and src/config/app-config.ts. Do not edit: change the sources and regenerate. -->',
     title: () => document.info?.title ?? 'API',
     version: () => code(document.info?.version ?? ''),
     description: () => document.info?.description ?? '',
-    servers: () => (document.servers ?? []).map((s: Json) => `${code(s.url)}${s.description ? ` (${s.description.toLowerCase()})` : ''}`).join(', ') || 'absent',
+    servers: () =>
+      (document.servers ?? []).map((s: Json) => `${code(s.url)}${s.description ? ` (${s.description.toLowerCase()})` : ''}`).join(', ') || 'absent',
     endpoints: () => renderEndpoints(document),
     headers: () => renderHeaders(document),
     schemas: () => renderSchemas(document),
@@ -302,7 +374,10 @@ export function renderApiReference(document: Json, variables: ConfigurationVaria
     return section();
   });
   // Trailing spaces and runs of blank lines from empty parts would differ between editors: normalise them.
-  return `${rendered.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  return `${rendered
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
 }
 
 async function main(): Promise<void> {

@@ -1,13 +1,17 @@
 import { Controller, Get, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { buildOpenApiDocument, declareSharedHeaders, toOpenApi31 } from './openapi-document';
+import { buildOpenApiDocument, declareErrorExamples, declareEveryMethod, declareSharedHeaders, toOpenApi31 } from './openapi-document';
 
 const documentWith = (properties: Record<string, unknown>): OpenAPIObject =>
-  ({ openapi: '3.0.0', info: { title: 't', version: '1.0.0' }, paths: {}, components: { schemas: { Thing: { type: 'object', properties } } } }) as OpenAPIObject;
+  ({
+    openapi: '3.0.0',
+    info: { title: 't', version: '1.0.0' },
+    paths: {},
+    components: { schemas: { Thing: { type: 'object', properties } } },
+  }) as OpenAPIObject;
 
-const propertiesOf = (document: OpenAPIObject) =>
-  (document.components?.schemas?.Thing as { properties: Record<string, unknown> }).properties;
+const propertiesOf = (document: OpenAPIObject) => (document.components?.schemas?.Thing as { properties: Record<string, unknown> }).properties;
 
 describe('toOpenApi31', () => {
   it('declares OpenAPI 3.1.0', () => {
@@ -15,11 +19,23 @@ describe('toOpenApi31', () => {
   });
 
   it.each([
-    [{ type: 'string', nullable: true, description: 'd' }, { type: ['string', 'null'], description: 'd' }],
+    [
+      { type: 'string', nullable: true, description: 'd' },
+      { type: ['string', 'null'], description: 'd' },
+    ],
     [{ type: 'number', nullable: true }, { type: ['number', 'null'] }],
-    [{ type: 'array', nullable: true, items: { type: 'string' } }, { type: ['array', 'null'], items: { type: 'string' } }],
-    [{ type: 'string', enum: ['a', 'b'], nullable: true }, { type: ['string', 'null'], enum: ['a', 'b', null] }],
-    [{ type: 'object', nullable: true, allOf: [{ $ref: '#/components/schemas/X' }], description: 'd' }, { description: 'd', anyOf: [{ $ref: '#/components/schemas/X' }, { type: 'null' }] }],
+    [
+      { type: 'array', nullable: true, items: { type: 'string' } },
+      { type: ['array', 'null'], items: { type: 'string' } },
+    ],
+    [
+      { type: 'string', enum: ['a', 'b'], nullable: true },
+      { type: ['string', 'null'], enum: ['a', 'b', null] },
+    ],
+    [
+      { type: 'object', nullable: true, allOf: [{ $ref: '#/components/schemas/X' }], description: 'd' },
+      { description: 'd', anyOf: [{ $ref: '#/components/schemas/X' }, { type: 'null' }] },
+    ],
     [{ $ref: '#/components/schemas/X', nullable: true }, { anyOf: [{ $ref: '#/components/schemas/X' }, { type: 'null' }] }],
     [{ type: 'string', nullable: false }, { type: 'string' }],
     [{ type: 'string' }, { type: 'string' }],
@@ -35,12 +51,21 @@ describe('toOpenApi31', () => {
 
 describe('declareSharedHeaders', () => {
   const documentWithResponses = (responses: Record<string, unknown>): OpenAPIObject =>
-    ({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/thing': { get: { responses }, post: { responses: { '201': { description: 'made' } } } } } }) as OpenAPIObject;
+    ({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: { '/thing': { get: { responses }, post: { responses: { '201': { description: 'made' } } } } },
+    }) as OpenAPIObject;
   const headersOf = (document: OpenAPIObject, method: 'get' | 'post', status: string) =>
     Object.keys((document.paths['/thing']![method]!.responses[status] as { headers: Record<string, unknown> }).headers);
 
   it('adds X-Request-Id to every response of every operation, Allow to a 405 and Retry-After to a 429 and a 502', () => {
-    const document = documentWithResponses({ '200': { description: 'ok' }, '405': { description: 'm' }, '429': { description: 'r' }, '502': { description: 'u' } });
+    const document = documentWithResponses({
+      '200': { description: 'ok' },
+      '405': { description: 'm' },
+      '429': { description: 'r' },
+      '502': { description: 'u' },
+    });
     declareSharedHeaders(document);
     expect({
       get200: headersOf(document, 'get', '200'),
@@ -59,7 +84,46 @@ describe('declareSharedHeaders', () => {
       description: 'r',
       headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
     });
-    expect(Object.keys(document.components?.headers ?? {}).sort()).toEqual(['Allow', 'Retry-After', 'X-Request-Id']);
+    expect(Object.keys(document.components?.headers ?? {}).sort()).toEqual([
+      'Allow',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+      'X-Request-Id',
+    ]);
+  });
+
+  it('adds the RateLimit-* headers to the answers of the rate-limited operations, but not to their 405 and 429', () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/flood-zone': {
+          get: {
+            operationId: 'lookupFloodZone',
+            responses: { '200': { description: 'ok' }, '400': { description: 'b' }, '405': { description: 'm' }, '429': { description: 'r' } },
+          },
+        },
+        '/health': { get: { operationId: 'getServiceStatus', responses: { '200': { description: 'ok' } } } },
+      },
+    } as unknown as OpenAPIObject;
+    declareSharedHeaders(document);
+    const headersAt = (route: string, status: string) => Object.keys((document.paths[route]!.get!.responses[status] as { headers: object }).headers);
+    const limits = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+    expect({
+      ok: headersAt('/flood-zone', '200'),
+      bad: headersAt('/flood-zone', '400'),
+      refused: headersAt('/flood-zone', '405'),
+      limited: headersAt('/flood-zone', '429'),
+      probe: headersAt('/health', '200'),
+    }).toEqual({
+      ok: ['X-Request-Id', ...limits],
+      bad: ['X-Request-Id', ...limits],
+      refused: ['X-Request-Id', 'Allow'],
+      limited: ['X-Request-Id', 'Retry-After'],
+      probe: ['X-Request-Id'],
+    });
   });
 
   it('keeps a header a controller already declared, whatever its case', () => {
@@ -113,6 +177,115 @@ describe('buildOpenApiDocument', () => {
       Object.entries(item).map(([method, operation]) => ({ at: `${method} ${route}`, description: (operation as { description?: string }).description ?? '' })),
     );
     expect(operations.filter((o) => o.at !== 'get /thing' && o.description.trim() === '')).toEqual([]);
-    expect(operations.map((o) => o.at).sort()).toEqual(['get /api-docs.html', 'get /openapi.json', 'get /thing']);
+    const methods = ['delete', 'get', 'head', 'options', 'patch', 'post', 'put', 'trace'];
+    expect(operations.map((o) => o.at).sort()).toEqual(
+      [...methods.map((m) => `${m} /api-docs.html`), ...methods.map((m) => `${m} /openapi.json`), 'get /thing'].sort(),
+    );
+  });
+
+  it('fills the contact, with the documentation page of a deployment that has a public address', () => {
+    expect(buildOpenApiDocument(app).info.contact).toEqual({ name: 'The operators of this deployment' });
+    expect(buildOpenApiDocument(app, 'https://floods.example.org/api/').info.contact).toEqual({
+      name: 'The operators of this deployment',
+      url: 'https://floods.example.org/api/api-docs.html',
+    });
+  });
+});
+
+describe('declareEveryMethod', () => {
+  const envelope = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } };
+  const documentWithLookup = () =>
+    ({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/flood-zone': {
+          get: {
+            operationId: 'lookupFloodZone',
+            tags: ['flood zone'],
+            summary: 'Flood zone',
+            parameters: [{ name: 'lat', in: 'query' }],
+            responses: {
+              '200': { description: 'ok', headers: { ETag: {} }, content: { 'application/json': { schema: {} } } },
+              '400': { description: 'b', content: envelope },
+            },
+          },
+        },
+        '/flood-zone/batch': { post: { operationId: 'screenBatch', responses: { '200': { description: 'ok' } } } },
+        '/not-catalogued': { get: { operationId: 'other', responses: { '200': { description: 'ok' } } } },
+      },
+    }) as unknown as OpenAPIObject;
+
+  it('adds HEAD beside GET: the same parameters and answers, without bodies', () => {
+    const document = documentWithLookup();
+    declareEveryMethod(document);
+    expect(document.paths['/flood-zone']!.head).toEqual(
+      expect.objectContaining({
+        operationId: 'headLookupFloodZone',
+        parameters: [{ name: 'lat', in: 'query' }],
+        responses: { '200': { description: 'ok', headers: { ETag: {} } }, '400': { description: 'b' } },
+      }),
+    );
+    expect(document.paths['/flood-zone/batch']!.head!.responses).toEqual({ '405': expect.objectContaining({ content: envelope }) });
+  });
+
+  it('adds the preflight and a 405 for every other method, and leaves uncatalogued paths alone', () => {
+    const document = documentWithLookup();
+    declareEveryMethod(document);
+    const summary = (route: string) =>
+      Object.fromEntries(
+        Object.entries(document.paths[route]!).map(([method, operation]) => [
+          method,
+          [(operation as { operationId: string }).operationId, Object.keys((operation as { responses: object }).responses)],
+        ]),
+      );
+    expect(summary('/flood-zone/batch')).toEqual({
+      post: ['screenBatch', ['200']],
+      options: ['preflightScreenBatch', ['204']],
+      get: ['refuseGetScreenBatch', ['405']],
+      head: ['refuseHeadScreenBatch', ['405']],
+      put: ['refusePutScreenBatch', ['405']],
+      patch: ['refusePatchScreenBatch', ['405']],
+      delete: ['refuseDeleteScreenBatch', ['405']],
+      trace: ['refuseTraceScreenBatch', ['405']],
+    });
+    expect(document.paths['/flood-zone/batch']!.options!.responses['204']).toEqual(
+      expect.objectContaining({
+        headers: expect.objectContaining({ 'Access-Control-Allow-Methods': expect.objectContaining({ schema: { type: 'string', const: 'POST, OPTIONS' } }) }),
+      }),
+    );
+    expect(Object.keys(document.paths['/not-catalogued']!)).toEqual(['get']);
+  });
+});
+
+describe('declareErrorExamples', () => {
+  const documentWithErrors = (responses: Record<string, unknown>) =>
+    ({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/flood-zone': { get: { responses } } } }) as unknown as OpenAPIObject;
+  const media = (document: OpenAPIObject, status: string) =>
+    (document.paths['/flood-zone']!.get!.responses[status] as unknown as { content: Record<string, Record<string, unknown>> }).content['application/json'];
+
+  it('gives an error answer the example of the code its description names, with its status', () => {
+    const document = documentWithErrors({
+      '422': { description: 'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90].', content: { 'application/json': { schema: {} } } },
+    });
+    declareErrorExamples(document);
+    expect(media(document, '422')).toEqual({
+      schema: {},
+      example: { error: 'lat must be between -90 and 90', statusCode: 422, code: 'COORDINATES_OUT_OF_RANGE', requestId: expect.any(String) },
+    });
+  });
+
+  it('names one example per code when the description names several, and leaves successes and bodiless answers alone', () => {
+    const document = documentWithErrors({
+      '200': { description: 'INVALID_PARAMETERS never', content: { 'application/json': { schema: {} } } },
+      '304': { description: 'Not modified' },
+      '404': { description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.', content: { 'application/json': { schema: {} } } },
+    });
+    declareErrorExamples(document);
+    const examples = media(document, '404')!.examples as Record<string, { value: { statusCode: number; code: string; candidates?: unknown[] } }>;
+    expect(Object.keys(examples)).toEqual(['ADDRESS_NOT_FOUND', 'AMBIGUOUS_ADDRESS']);
+    expect(examples.AMBIGUOUS_ADDRESS!.value.candidates).toHaveLength(2);
+    expect(Object.values(examples).map((e) => e.value.statusCode)).toEqual([404, 404]);
+    expect(media(document, '200')).toEqual({ schema: {} });
   });
 });

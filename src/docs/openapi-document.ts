@@ -1,18 +1,71 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_VERSION, DOCS_PATH, SERVICE_DESCRIPTION } from '../health/service-description';
+import { ERROR_CODES, type ErrorCode } from '../common/api-error';
+import { API_VERSION, DOCS_PATH, ENDPOINT_CATALOGUE, SERVICE_DESCRIPTION } from '../health/service-description';
 
 type Json = Record<string, unknown>;
 
 /** Headers the HTTP layer sets on answers whatever the controller, so no controller decorator declares them. */
 const SHARED_HEADERS: Record<string, Json> = {
   'X-Request-Id': {
+    required: true,
     description:
       "This request's id, also in its log line and in an error's `requestId`: the request's own `X-Request-Id` when it is 1 to 128 letters, digits or `._:@-`, generated otherwise.",
     schema: { type: 'string', minLength: 1, maxLength: 128 },
   },
-  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
-  Allow: { description: 'The methods the path answers, e.g. `GET, HEAD, OPTIONS`.', schema: { type: 'string' } },
+  'Retry-After': { required: true, description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
+  Allow: { required: true, description: 'The methods the path answers, e.g. `GET, HEAD, OPTIONS`.', schema: { type: 'string' } },
+  'RateLimit-Limit': {
+    description: 'Where rate limiting is configured: requests allowed per client per minute (RATE_LIMIT_PER_MINUTE).',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': {
+    description: "Where rate limiting is configured: requests left in this client's current minute.",
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': { description: "Where rate limiting is configured: seconds until this client's minute ends.", schema: { type: 'integer', minimum: 0 } },
+};
+
+/** The headers of the answers a client may be rate limited on (RATE_LIMIT_PER_MINUTE): every status but 405 and 429. */
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+const RATE_LIMITED_OPERATIONS = new Set(['lookupFloodZone', 'headLookupFloodZone', 'screenBatch']);
+
+/**
+ * A sample message for each error code, shown as the example of every error answer whose description names the code,
+ * so that each error status of each operation has its own example.
+ */
+const ERROR_EXAMPLES: Record<ErrorCode, string> = {
+  INVALID_PARAMETERS: 'lat must be a plain decimal number such as 38.8987, given once',
+  BAD_REQUEST: 'An HTTP/1.1 request must carry a Host header.',
+  REQUEST_TIMEOUT: 'The request was not received in time.',
+  REQUEST_HEADER_TOO_LARGE: 'The request line or headers are too large (at most 16 KiB together).',
+  EXPECTATION_FAILED: 'Expect: bogus cannot be met; only 100-continue is supported.',
+  ADDRESS_NOT_FOUND: 'The address could not be found by the Census geocoder. Check it, or give lat and lon.',
+  AMBIGUOUS_ADDRESS: 'The address matches several places; retry with the lat and lon of the one you mean.',
+  NOT_FOUND: 'No such path: GET /flood-zones. See /health for the endpoint catalogue.',
+  METHOD_NOT_ALLOWED: 'Method PUT is not allowed on /flood-zone; use GET.',
+  COORDINATES_OUT_OF_RANGE: 'lat must be between -90 and 90',
+  RADIUS_OUT_OF_RANGE: 'radius must be between 10 and 2000 metres',
+  RATE_LIMITED: 'Too many requests: at most 60 per minute from one client. Retry after 42 seconds.',
+  INVALID_BATCH: 'The JSON body is malformed at line 1, column 14.',
+  BATCH_TOO_LARGE: 'A batch holds at most 10000 locations.',
+  UNSUPPORTED_MEDIA_TYPE: 'A batch body must be application/json or text/csv.',
+  BATCH_BUSY: 'Too many batches are running; retry after 5 seconds.',
+  UPSTREAM_UNAVAILABLE: 'FEMA National Flood Hazard Layer is unavailable or returned an error; no answer can be given. Retry shortly.',
+  INTERNAL_ERROR: 'Internal error. The request id identifies it in the logs.',
+};
+const ERROR_CODE_PATTERN = new RegExp(`\\b(${ERROR_CODES.join('|')})\\b`, 'g');
+
+/** OpenAPI's name of each method a path item can hold, as HTTP spells it. */
+const METHOD_NAMES: Record<string, string> = {
+  get: 'GET',
+  head: 'HEAD',
+  post: 'POST',
+  put: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+  options: 'OPTIONS',
+  trace: 'TRACE',
 };
 
 /** Beyond `X-Request-Id`, which every answer carries: the headers a status always comes with. */
@@ -48,7 +101,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl?: stri
       tags: ['operations'],
       summary: 'This OpenAPI 3.1 document',
       description: 'The machine-readable description of every endpoint, parameter, answer and header, for client generators and linters.',
-      operationId: 'openApiDocument',
+      operationId: 'getOpenApiDocument',
       responses: { '200': { description: 'OpenAPI 3.1.0 document', content: { 'application/json': { schema: { type: 'object' } } } } },
     },
   };
@@ -57,12 +110,109 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl?: stri
       tags: ['operations'],
       summary: 'Human-readable documentation (Swagger UI)',
       description: 'Swagger UI over /openapi.json, served with its scripts and styles from this origin; "Try it out" calls this service.',
-      operationId: 'apiDocsPage',
+      operationId: 'showApiDocs',
       responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
     },
   };
+  // Filled, not the empty object DocumentBuilder leaves: whoever runs a deployment answers for it, through its documentation.
+  const base = publicBaseUrl?.replace(/\/+$/, '');
+  document.info.contact = { name: 'The operators of this deployment', ...(base ? { url: `${base}${DOCS_PATH}` } : {}) };
+  declareEveryMethod(document);
   declareSharedHeaders(document);
+  declareErrorExamples(document);
   return toOpenApi31(document);
+}
+
+type Operation = { operationId?: string; tags?: string[]; summary?: string; description?: string; parameters?: unknown[]; responses: Record<string, Json> };
+type PathItem = Record<string, Operation | undefined>;
+
+const capitalized = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/**
+ * Every method of every catalogued path, so that a spec-driven gateway forwards each request to the service rather
+ * than answering it itself: HEAD beside GET (the same answers without a body), OPTIONS (the CORS preflight, 204),
+ * and each other method as the 405 the service gives, with its Allow header.
+ */
+export function declareEveryMethod(document: OpenAPIObject): void {
+  for (const [path, { method }] of Object.entries(ENDPOINT_CATALOGUE)) {
+    const pathItem = document.paths[path] as PathItem | undefined;
+    const served = pathItem?.[method.toLowerCase()];
+    if (!pathItem || !served?.operationId) continue;
+    const allowed = method === 'GET' ? ['GET', 'HEAD', 'OPTIONS'] : [method, 'OPTIONS'];
+    if (method === 'GET') {
+      pathItem.head = {
+        ...served,
+        operationId: `head${capitalized(served.operationId)}`,
+        summary: `${served.summary ?? ''} (headers only)`.trim(),
+        description: `As GET ${path}, without the body.`,
+        responses: Object.fromEntries(Object.entries(served.responses).map(([status, { content: _content, ...response }]) => [status, response])),
+      };
+    }
+    pathItem.options = {
+      tags: served.tags,
+      operationId: `preflight${capitalized(served.operationId)}`,
+      summary: 'CORS preflight',
+      description: `Open to every origin, without credentials; cached by the browser for a day. The methods ${path} answers: ${allowed.join(', ')}.`,
+      responses: {
+        '204': {
+          description: 'No content.',
+          headers: {
+            'Access-Control-Allow-Methods': { required: true, description: `\`${allowed.join(', ')}\``, schema: { type: 'string', const: allowed.join(', ') } },
+            'Access-Control-Max-Age': { description: 'Seconds the browser may cache this answer.', schema: { type: 'integer' } },
+          },
+        },
+      },
+    };
+    for (const [key, name] of Object.entries(METHOD_NAMES)) {
+      if (allowed.includes(name)) continue;
+      pathItem[key] = {
+        tags: served.tags,
+        operationId: `refuse${capitalized(key)}${capitalized(served.operationId)}`,
+        summary: `${name} is not allowed`,
+        description: `${path} answers ${allowed.join(', ')}; ${name} is a 405 with \`Allow: ${allowed.join(', ')}\`.`,
+        responses: {
+          '405': {
+            description: 'METHOD_NOT_ALLOWED (with an Allow header).',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } },
+          },
+        },
+      };
+    }
+  }
+}
+
+/**
+ * An example for each error answer, from the codes its description names (one as `example`, several as named
+ * `examples`), so that a reader, a mock server and a generated client's tests each see what the service sends.
+ */
+export function declareErrorExamples(document: OpenAPIObject): void {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const key of HTTP_METHODS) {
+      const operation = (pathItem as PathItem)[key];
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
+        if (Number(status) < 400 || !media || typeof response.description !== 'string') continue;
+        const codes = [...new Set([...response.description.matchAll(ERROR_CODE_PATTERN)].map((match) => match[1] as ErrorCode))];
+        const example = (code: ErrorCode) => ({
+          error: ERROR_EXAMPLES[code],
+          statusCode: Number(status),
+          code,
+          requestId: '6f1c2a9e-2b4d-4c1e-9a57-3f8e0d1b7c42',
+          ...(code === 'UPSTREAM_UNAVAILABLE' ? { upstream: 'flood_data' } : {}),
+          ...(code === 'AMBIGUOUS_ADDRESS'
+            ? {
+                candidates: [
+                  { matchedAddress: '200 MAIN ST, HOUSTON, TX, 77002', lat: 29.7589, lon: -95.3632 },
+                  { matchedAddress: '200 MAIN AVE S, RENTON, WA, 98057', lat: 47.4797, lon: -122.2079 },
+                ],
+              }
+            : {}),
+        });
+        if (codes.length === 1) media.example = example(codes[0]);
+        if (codes.length > 1) media.examples = Object.fromEntries(codes.map((code) => [code, { summary: code, value: example(code) }]));
+      }
+    }
+  }
 }
 
 /** Adds the shared headers to every response that lacks them, as references to `components.headers`. */
@@ -70,12 +220,13 @@ export function declareSharedHeaders(document: OpenAPIObject): void {
   document.components = { ...document.components, headers: { ...document.components?.headers, ...SHARED_HEADERS } };
   for (const pathItem of Object.values(document.paths)) {
     for (const method of HTTP_METHODS) {
-      const operation = (pathItem as Record<string, { responses?: Record<string, Json> } | undefined>)[method];
+      const operation = (pathItem as Record<string, { operationId?: string; responses?: Record<string, Json> } | undefined>)[method];
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
         if (response.$ref !== undefined) continue;
         const headers = (response.headers ?? {}) as Json;
         const declared = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
-        for (const name of ['X-Request-Id', ...(HEADERS_BY_STATUS[status] ?? [])]) {
+        const rateLimited = RATE_LIMITED_OPERATIONS.has(operation?.operationId ?? '') && status !== '405' && status !== '429';
+        for (const name of ['X-Request-Id', ...(HEADERS_BY_STATUS[status] ?? []), ...(rateLimited ? RATE_LIMIT_HEADERS : [])]) {
           if (!declared.has(name.toLowerCase())) headers[name] = { $ref: `#/components/headers/${name}` };
         }
         response.headers = headers;

@@ -15,7 +15,8 @@ import {
 import type { Request, Response } from 'express';
 import { ErrorEnvelopeDto, FloodZoneLookupDto } from './dto/flood-zone-response.dto';
 import { FloodZoneQueryDto } from './dto/flood-zone-query.dto';
-import { FloodZoneQueryPipe, LocationQuery } from './dto/flood-zone-query.pipe';
+import { FloodZoneQueryPipe } from './dto/flood-zone-query.pipe';
+import type { LocationQuery } from './location-query';
 import { AnswerCache, LOOKUP_PATH, sendAnswer } from './answer-cache';
 import { LookupService } from './lookup.service';
 
@@ -35,6 +36,7 @@ export class LookupController {
 
   @Get()
   @ApiOperation({
+    operationId: 'lookupFloodZone',
     summary: 'Flood zone of a US address or point',
     description:
       'Give `address`, or both `lat` and `lon`. Answers live from FEMA\'s National Flood Hazard Layer: flood zone, SFHA status, FIRM panel, ' +

@@ -15,7 +15,7 @@ type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B 
 type Assert<T extends true> = T;
 
 /**
- * What CONTRACT section 3 promises a typed client: every field present, null where it does not apply,
+ * What the API promises a typed client (docs/api.md): every field present, null where it does not apply,
  * so reading the answer needs no guards beyond nulls. A document that loosened any of these fails to compile.
  */
 export type ContractChecks = [
@@ -37,14 +37,21 @@ export interface PointLookup {
   body: FloodZoneLookup;
 }
 
+/** The `include` items the document lists. */
+export type OptionalPart = NonNullable<NonNullable<paths['/flood-zone']['get']['parameters']['query']>['include']>[number];
+
+/**
+ * openapi-fetch types the parameters but does not read their style from the document: arrays go out as the
+ * document declares `include` (form, not exploded: include=nearby,cbrs), since a repeated include is a 400.
+ */
 export function floodZoneClient(baseUrl: string) {
-  return createClient<paths>({ baseUrl });
+  return createClient<paths>({ baseUrl, querySerializer: { array: { style: 'form', explode: false } } });
 }
 
-/** GET /flood-zone?lat&lon; anything but a 200 answer is thrown with the service's error envelope. */
-export async function lookupPoint(baseUrl: string, lat: number, lon: number): Promise<PointLookup> {
+/** GET /flood-zone?lat&lon[&include]; anything but a 200 answer is thrown with the service's error envelope. */
+export async function lookupPoint(baseUrl: string, lat: number, lon: number, include: OptionalPart[] = []): Promise<PointLookup> {
   const { data, error, response } = await floodZoneClient(baseUrl).GET('/flood-zone', {
-    params: { query: { lat, lon } },
+    params: { query: { lat, lon, ...(include.length ? { include } : {}) } },
   });
   if (data === undefined) {
     throw new Error(`GET /flood-zone answered ${response.status}: ${error === undefined ? '(no body)' : `${error.code}: ${error.error}`}`);

@@ -65,23 +65,39 @@ describe('docs/api.md against the running service', () => {
     expect(missing).toEqual([]);
   });
 
-  it('has a section for every operation and every schema of the document', () => {
+  it('has a section for every served operation and every schema, and every other method in its table', () => {
     const headings = new Set(committed.split('\n').filter((line) => line.startsWith('### ')));
-    const operations = Object.entries(document.paths as Record<string, Json>).flatMap(([route, item]) =>
+    const all = Object.entries(document.paths as Record<string, Json>).flatMap(([route, item]) =>
       Object.keys(item)
         .filter((key) => HTTP_METHODS.includes(key))
-        .map((method) => `### ${method.toUpperCase()} ${route}`),
+        .map((method) => ({ heading: `### ${method.toUpperCase()} ${route}`, method, operation: item[method] as Json })),
     );
+    // HEAD, the preflight and each refused method are rows of one table, by operation id.
+    const derived = all.filter(({ method, operation }) => method === 'head' || method === 'options' || Object.keys(operation.responses).join() === '405');
+    const operations = all.filter((o) => !derived.includes(o)).map((o) => o.heading);
     const schemas = Object.keys(document.components.schemas as Json).map((name) => `### ${name}`);
-    expect(operations).toEqual(expect.arrayContaining(['### GET /flood-zone', '### GET /health', '### GET /openapi.json']));
+    expect(operations.sort()).toEqual([
+      '### GET /api-docs.html',
+      '### GET /flood-zone',
+      '### GET /health',
+      '### GET /health/ready',
+      '### GET /metrics',
+      '### GET /openapi.json',
+      '### POST /flood-zone/batch',
+    ]);
     expect([...operations, ...schemas].filter((heading) => !headings.has(heading))).toEqual([]);
+    const table = committed.slice(committed.indexOf('### Every other method'), committed.indexOf('\n## ', committed.indexOf('### Every other method')));
+    expect(derived).toHaveLength(7 * 7);
+    expect(derived.filter(({ method, operation }) => !table.includes(`${method.toUpperCase()} (\`${operation.operationId}\`)`)).map((o) => o.heading)).toEqual(
+      [],
+    );
   });
 
   it('shows the headers every answer carries', () => {
     const lookup = committed.slice(committed.indexOf('### GET /flood-zone'), committed.indexOf('\n### ', committed.indexOf('### GET /flood-zone') + 1));
     expect(lookup).toMatch(/^\| `405` \|.*\| `X-Request-Id`, `Allow` \|$/m);
     expect(lookup).toMatch(/^\| `429` \|.*\| `X-Request-Id`, `Retry-After` \|$/m);
-    expect(lookup).toMatch(/^\| `502` \|.*\| `X-Request-Id`, `Retry-After` \|$/m);
+    expect(lookup).toMatch(/^\| `502` \|.*\| `X-Request-Id`, `Retry-After`, `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` \|$/m);
     expect(committed).toMatch(/^\| `X-Request-Id` \| string \| /m);
   });
 
@@ -102,7 +118,11 @@ describe('docs/api.md against the running service', () => {
   });
 
   it('links every in-page anchor to a heading of the page', () => {
-    const slug = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+    const slug = (heading: string) =>
+      heading
+        .toLowerCase()
+        .replace(/[^a-z0-9 _-]/g, '')
+        .replace(/ /g, '-');
     const anchors = new Set(
       committed
         .split('\n')
@@ -128,7 +148,15 @@ describe('the reference renderer on any document', () => {
           summary: 'Make things',
           description: 'Many at once.',
           operationId: 'makeThings',
-          parameters: [{ name: 'include', in: 'query', required: false, description: 'Optional parts.', schema: { type: 'array', items: { type: 'string', enum: ['nearby', 'cbrs'] } } }],
+          parameters: [
+            {
+              name: 'include',
+              in: 'query',
+              required: false,
+              description: 'Optional parts.',
+              schema: { type: 'array', items: { type: 'string', enum: ['nearby', 'cbrs'] } },
+            },
+          ],
           requestBody: {
             required: true,
             content: {
@@ -142,7 +170,9 @@ describe('the reference renderer on any document', () => {
               headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
               content: {
                 'application/x-ndjson': { schema: { $ref: '#/components/schemas/Thing' } },
-                'application/json': { schema: { type: 'object', properties: { results: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } }, required: ['results'] } },
+                'application/json': {
+                  schema: { type: 'object', properties: { results: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } }, required: ['results'] },
+                },
               },
             },
             '429': { description: 'BUSY.', headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } },
@@ -159,7 +189,16 @@ describe('the reference renderer on any document', () => {
       schemas: {
         ThingRequest: {
           type: 'object',
-          properties: { locations: { type: 'array', items: { type: 'object', properties: { id: { type: ['string', 'null'] }, lat: { anyOf: [{ type: 'number' }, { type: 'string' }] } }, required: ['id'] } } },
+          properties: {
+            locations: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { id: { type: ['string', 'null'] }, lat: { anyOf: [{ type: 'number' }, { type: 'string' }] } },
+                required: ['id'],
+              },
+            },
+          },
           required: ['locations'],
         },
         Thing: {
@@ -172,7 +211,10 @@ describe('the reference renderer on any document', () => {
             lomas: { type: ['array', 'null'], items: { $ref: '#/components/schemas/Panel' } },
             nearby: {
               type: 'object',
-              properties: { distanceM: { type: 'number', minimum: 0 }, zones: { type: 'array', items: { type: 'object', properties: { zone: { type: 'string' } } } } },
+              properties: {
+                distanceM: { type: 'number', minimum: 0 },
+                zones: { type: 'array', items: { type: 'object', properties: { zone: { type: 'string' } } } },
+              },
               required: ['distanceM'],
             },
             tally: { type: 'object', additionalProperties: { type: 'integer' } },
@@ -199,16 +241,18 @@ describe('the reference renderer on any document', () => {
   });
 
   it('shows a request body with several media types, inline or by reference', () => {
-    expect(rendered).toContain('Request body (required).\n\n`application/json`: Schema: [ThingRequest](#thingrequest).\n\n`text/csv`: Schema: string. A header row, then one row per thing.');
+    expect(rendered).toContain(
+      'Request body (required).\n\n`application/json`: Schema: [ThingRequest](#thingrequest).\n\n`text/csv`: Schema: string. A header row, then one row per thing.',
+    );
   });
 
   it('shows several response media types, an inline response body field by field, and the headers by status', () => {
-    expect(rendered).toContain(
-      '| `200` | Streamed in input order. | `application/x-ndjson`: [Thing](#thing)<br>`application/json`: object | `X-Request-Id` |',
-    );
+    expect(rendered).toContain('| `200` | Streamed in input order. | `application/x-ndjson`: [Thing](#thing)<br>`application/json`: object | `X-Request-Id` |');
     expect(rendered).toContain('| `429` | BUSY. |  | `Retry-After` |');
     expect(rendered).toContain('| `Retry-After` | `429` | integer | Seconds. At least 0. |');
-    expect(rendered).toContain('`200` `application/json` body. Schema: object.\n\n| field | type | required | description |\n|---|---|---|---|\n| `results` | array of [Thing](#thing) | required |  |');
+    expect(rendered).toContain(
+      '`200` `application/json` body. Schema: object.\n\n| field | type | required | description |\n|---|---|---|---|\n| `results` | array of [Thing](#thing) | required |  |',
+    );
   });
 
   it('renders nullable types, nullable references, enums, formats, maps and nested objects and arrays', () => {

@@ -119,6 +119,14 @@ const WRONG_USAGES: Array<{ name: string; code: number; message: string; source:
       }`,
   },
   {
+    name: 'asks for a part the document does not list',
+    code: 2322,
+    message: 'Type \'"elevation"\' is not assignable to type',
+    source: `
+      import { lookupPoint } from './lookup-client';
+      export const wrong = (baseUrl: string) => lookupPoint(baseUrl, 1, 2, ['elevation']);`,
+  },
+  {
     name: 'calls a path the service does not have',
     code: 2345,
     message: 'Argument of type \'"/flood-zones"\' is not assignable',
@@ -181,7 +189,32 @@ describe('a typed client generated from /openapi.json', () => {
   it('documents the lookup parameters address, lat, lon, include and radius as query parameters', () => {
     const parameters = (document.paths['/flood-zone']?.get?.parameters ?? []) as Array<{ name: string; in: string; schema?: { type?: unknown } }>;
     const query = Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.schema?.type]));
-    expect(query).toEqual({ address: 'string', lat: 'number', lon: 'number', include: 'string', radius: 'integer' });
+    expect(query).toEqual({ address: 'string', lat: 'number', lon: 'number', include: 'array', radius: 'integer' });
+  });
+
+  it('declares include as an array of its parts (include=nearby,cbrs) and radius with no default a client would send', () => {
+    const parameters = (document.paths['/flood-zone']?.get?.parameters ?? []) as Array<{
+      name: string;
+      style?: string;
+      explode?: boolean;
+      description?: string;
+      schema: { items?: unknown };
+    }>;
+    const byName = Object.fromEntries(parameters.map((p) => [p.name, p]));
+    expect({ style: byName.include!.style, explode: byName.include!.explode, items: byName.include!.schema.items }).toEqual({
+      style: 'form',
+      explode: false,
+      items: { type: 'string', enum: ['nearby', 'preliminary', 'cbrs'] },
+    });
+    expect(byName.radius!.schema).toEqual({ type: 'integer', minimum: 10, maximum: 2000 });
+    expect(byName.radius!.description).toContain('500 when not given');
+  });
+
+  it('declares the NDJSON batch answer as the text stream it is, and JSON first for typed clients', () => {
+    const content = document.paths['/flood-zone/batch'].post.responses['200'].content as Record<string, { schema: Record<string, unknown> }>;
+    expect(Object.keys(content)).toEqual(['application/json', 'application/x-ndjson', 'text/csv']);
+    expect(content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/BatchAnswerDto' });
+    expect(content['application/x-ndjson']!.schema.type).toBe('string');
   });
 
   it('compiles the client with strict options and no diagnostics', () => {
@@ -202,6 +235,15 @@ describe('a typed client generated from /openapi.json', () => {
       expect(found.length).toBeGreaterThan(0);
       expect(found.join('\n')).toContain(`TS${wrong.code}: ${wrong.message}`);
     });
+  });
+
+  it('sends include as one comma-separated parameter, which the service accepts', async () => {
+    const { lookupPoint } = (await import('../client/lookup-client')) as typeof import('../client/lookup-client');
+    const answer = await lookupPoint(stack.url, PLACE.lat, PLACE.lon, ['nearby', 'cbrs']);
+    expect(answer.status).toBe(200);
+    expect(answer.body.result.nearby).not.toBeNull();
+    expect(answer.body.result.coastalBarrier).not.toBeNull();
+    expect(answer.body.result.mapChange).toBeNull();
   });
 
   it('looks up a demo place through openapi-fetch and gets the typed contract answer', async () => {

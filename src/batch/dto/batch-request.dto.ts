@@ -4,13 +4,18 @@ import { ID_MAX_LENGTH } from '../batch-row';
 /** One location of a JSON batch: the GET /flood-zone parameters, checked by the same rules, plus an id. */
 export class BatchLocationDto {
   @ApiPropertyOptional({
-    oneOf: [{ type: 'string', maxLength: ID_MAX_LENGTH }, { type: 'number' }],
+    // No maxLength: a longer id is that row's 400 inside a 200 answer, which a gateway checking the length would refuse whole.
+    oneOf: [{ type: 'string' }, { type: 'number' }],
     description: `Echoed back with the row's answer (a number as its text). Another type, or more than ${ID_MAX_LENGTH} characters, is that row's 400.`,
     example: 'r1',
   })
   id?: string | number;
 
-  @ApiPropertyOptional({ type: String, description: 'US street address (as GET `address`). Not together with lat/lon.', example: '1600 Pennsylvania Ave NW, Washington, DC 20500' })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'US street address (as GET `address`). Not together with lat/lon.',
+    example: '1600 Pennsylvania Ave NW, Washington, DC 20500',
+  })
   address?: string;
 
   @ApiPropertyOptional({
@@ -31,8 +36,9 @@ export class BatchLocationDto {
 export class BatchRequestDto {
   @ApiProperty({
     type: [BatchLocationDto],
-    minItems: 1,
-    description: 'The locations, answered in this order. A malformed element is its own row\'s 400, never the whole request\'s.',
+    description:
+      'The locations, answered in this order: at least one (none is a 400 INVALID_BATCH) and at most BATCH_MAX_LOCATIONS (a 413). ' +
+      "A malformed element is its own row's 400, never the whole request's.",
   })
   locations: BatchLocationDto[];
 }

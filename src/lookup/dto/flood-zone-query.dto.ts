@@ -14,7 +14,7 @@ export const RADIUS_DEFAULT_M = 500;
 export const RADIUS_MIN_M = 10;
 export const RADIUS_MAX_M = 2000;
 
-/** Names of the range checks; they decide 422 rather than 400 (CONTRACT sections 2 and 11). */
+/** Names of the range checks; they decide 422 rather than 400 (an out-of-range value is well formed, only not allowed). */
 export const RANGE_CONSTRAINTS = new Set(['magnitudeAtMost', 'wholeWithin']);
 
 /**
@@ -36,8 +36,10 @@ export const includeItems = (include: string): string[] => include.split(',');
 const isOptionalPart = (item: string): boolean => (OPTIONAL_PARTS as readonly string[]).includes(item);
 
 /** Format message, or the "repeated" message when the parameter came several times (an array). */
-const onceAs = (name: string, format: string, how = '') => (args: ValidationArguments) =>
-  Array.isArray(args.value) ? `${name} is repeated; give it once${how}` : format;
+const onceAs =
+  (name: string, format: string, how = '') =>
+  (args: ValidationArguments) =>
+    Array.isArray(args.value) ? `${name} is repeated; give it once${how}` : format;
 
 function MagnitudeAtMost(limit: number, options: ValidationOptions): PropertyDecorator {
   return ValidateBy(
@@ -88,13 +90,37 @@ function IncludeList(options: ValidationOptions): PropertyDecorator {
 const ALLOWED_PARTS = OPTIONAL_PARTS.join(', ');
 
 /**
+ * `include` and `radius` as /openapi.json describes them, for GET /flood-zone and the batch alike. `include` is an
+ * array of the allowed parts in form style without explode (`include=nearby,cbrs`), so a generated client sends
+ * exactly what the service reads. `radius` has no `default`: a client generator would send it on every lookup,
+ * and radius without include=nearby is a 400.
+ */
+export const INCLUDE_PARAMETER = {
+  description: `Opt-in parts of the answer, comma-separated, lower case: ${ALLOWED_PARTS}. Given once.`,
+  type: 'array' as const,
+  items: { type: 'string' as const, enum: [...OPTIONAL_PARTS] },
+  style: 'form' as const,
+  explode: false,
+  example: ['nearby', 'cbrs'],
+};
+
+export const RADIUS_PARAMETER = {
+  description:
+    `Search radius in metres for include=nearby, a whole number from ${RADIUS_MIN_M} to ${RADIUS_MAX_M}; ${RADIUS_DEFAULT_M} when not given. ` +
+    'Only with include=nearby.',
+  type: 'integer' as const,
+  minimum: RADIUS_MIN_M,
+  maximum: RADIUS_MAX_M,
+};
+
+/**
  * GET /flood-zone parameters, as the query string gives them: text, or an array when repeated. Give
  * `address`, or both `lat` and `lon`. Unknown extra parameters are ignored (clients add cache busters).
  */
 export class FloodZoneQueryDto {
   @ApiPropertyOptional({
-    description: 'US street address, geocoded with the keyless U.S. Census geocoder. Not together with lat/lon.',
-    maxLength: ADDRESS_MAX_LENGTH,
+    // The length limit is said, not declared: the service answers a longer address 400, a gateway checking maxLength 422.
+    description: `US street address, geocoded with the keyless U.S. Census geocoder, at most ${ADDRESS_MAX_LENGTH} characters. Not together with lat/lon.`,
     type: String,
   })
   @ValidateIf((query: FloodZoneQueryDto) => query.address !== undefined)
@@ -131,23 +157,13 @@ export class FloodZoneQueryDto {
   @MagnitudeAtMost(180, { message: 'lon must be between -180 and 180' })
   lon?: unknown;
 
-  @ApiPropertyOptional({
-    description: `Opt-in parts of the answer, comma-separated, lower case: ${ALLOWED_PARTS}. Given once.`,
-    type: String,
-    example: 'nearby,cbrs',
-  })
+  @ApiPropertyOptional(INCLUDE_PARAMETER)
   @ValidateIf((query: FloodZoneQueryDto) => query.include !== undefined)
   @IsString({ message: onceAs('include', `include must list some of ${ALLOWED_PARTS}`, `, as a comma-separated list of ${ALLOWED_PARTS}`) })
   @IncludeList({ message: `include must be a comma-separated list of ${ALLOWED_PARTS} (lower case, no empty item)` })
   include?: unknown;
 
-  @ApiPropertyOptional({
-    description: `Search radius in metres for include=nearby, a whole number from ${RADIUS_MIN_M} to ${RADIUS_MAX_M}. Only with include=nearby.`,
-    type: 'integer',
-    minimum: RADIUS_MIN_M,
-    maximum: RADIUS_MAX_M,
-    default: RADIUS_DEFAULT_M,
-  })
+  @ApiPropertyOptional(RADIUS_PARAMETER)
   @ValidateIf((query: FloodZoneQueryDto) => query.radius !== undefined)
   @RequiresNearby({ message: 'radius applies only with include=nearby' })
   @IsString({ message: onceAs('radius', 'radius must be a whole number of metres') })

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ERROR_CODES } from '../../common/api-error';
 
-/** OpenAPI description of the GET /flood-zone answer (CONTRACT sections 3 and 9-11). Every field is always present. */
+/** OpenAPI description of the GET /flood-zone answer (docs/api.md). Every field is always present. */
 
 const nullableString = (description: string, example?: unknown) =>
   ApiProperty({ type: String, nullable: true, description, example });

@@ -1,0 +1,111 @@
+/**
+ * A client of every operation, written only against the SDK that @hey-api/openapi-ts generates from the service's
+ * own /openapi.json (./generated/hey-api, git-ignored; test/e2e/generated-clients.e2e-spec.ts generates it from the
+ * running app, type-checks this file with tsc, then runs it). The SDK sends `include` as the document declares it
+ * (form style, not exploded: `include=nearby,cbrs`), and its types come from the document alone.
+ */
+import { createClient, createConfig, type Client } from './generated/hey-api/client';
+import * as sdk from './generated/hey-api/sdk.gen';
+import type { BatchAnswerDto, ErrorEnvelopeDto, FloodZoneLookupDto, LookupFloodZoneData } from './generated/hey-api/types.gen';
+
+/** The `include` items, as the document's enum gives them to the SDK. */
+export type OptionalPart = NonNullable<NonNullable<LookupFloodZoneData['query']>['include']>[number];
+
+export function floodZoneSdk(baseUrl: string): Client {
+  return createClient(createConfig({ baseUrl }));
+}
+
+export interface Answer<T> {
+  status: number;
+  body: T | undefined;
+  error: ErrorEnvelopeDto | undefined;
+}
+
+/** GET /flood-zone by point, with opt-in parts. */
+export async function lookupPoint(
+  client: Client,
+  lat: number,
+  lon: number,
+  include: OptionalPart[] = [],
+  radius?: number,
+): Promise<Answer<FloodZoneLookupDto>> {
+  const { data, error, response } = await sdk.lookupFloodZone({
+    client,
+    query: { lat, lon, ...(include.length ? { include } : {}), ...(radius ? { radius } : {}) },
+  });
+  return { status: response.status, body: data, error: error as ErrorEnvelopeDto | undefined };
+}
+
+/** GET /flood-zone by address. */
+export async function lookupAddress(client: Client, address: string): Promise<Answer<FloodZoneLookupDto>> {
+  const { data, error, response } = await sdk.lookupFloodZone({ client, query: { address } });
+  return { status: response.status, body: data, error: error as ErrorEnvelopeDto | undefined };
+}
+
+/** POST /flood-zone/batch with a JSON body, answered as JSON: the typed way to screen many places. */
+export async function screenAsJson(
+  client: Client,
+  locations: Array<{ id: string; lat: number; lon: number }>,
+  include: OptionalPart[] = [],
+): Promise<Answer<BatchAnswerDto>> {
+  const { data, error, response } = await sdk.screenBatch({
+    client,
+    body: { locations },
+    headers: { Accept: 'application/json' },
+    ...(include.length ? { query: { include } } : {}),
+  });
+  return { status: response.status, body: data, error: error as ErrorEnvelopeDto | undefined };
+}
+
+/** The same batch answered as NDJSON or CSV: text, one row per line. */
+export async function screenAsText(
+  client: Client,
+  locations: Array<{ id: string; lat: number; lon: number }>,
+  accept: 'application/x-ndjson' | 'text/csv',
+): Promise<{ status: number; type: string | null; text: string }> {
+  const { data, response } = await sdk.screenBatch({ client, body: { locations }, headers: { Accept: accept }, parseAs: 'text' });
+  return { status: response.status, type: response.headers.get('content-type'), text: String(data) };
+}
+
+/** The probes and documents, each with its status and content type. */
+export async function operations(client: Client): Promise<Record<string, { status: number; type: string | null }>> {
+  const answers = {
+    getServiceStatus: await sdk.getServiceStatus({ client }),
+    checkReadiness: await sdk.checkReadiness({ client }),
+    scrapeMetrics: await sdk.scrapeMetrics({ client, parseAs: 'text' }),
+    getOpenApiDocument: await sdk.getOpenApiDocument({ client }),
+    showApiDocs: await sdk.showApiDocs({ client, parseAs: 'text' }),
+    headLookupFloodZone: await sdk.headLookupFloodZone({ client, query: { lat: 38.898754, lon: -77.03535 }, parseAs: 'text' }),
+    headGetServiceStatus: await sdk.headGetServiceStatus({ client, parseAs: 'text' }),
+    headCheckReadiness: await sdk.headCheckReadiness({ client, parseAs: 'text' }),
+    headScrapeMetrics: await sdk.headScrapeMetrics({ client, parseAs: 'text' }),
+    headGetOpenApiDocument: await sdk.headGetOpenApiDocument({ client, parseAs: 'text' }),
+    headShowApiDocs: await sdk.headShowApiDocs({ client, parseAs: 'text' }),
+    preflightLookupFloodZone: await sdk.preflightLookupFloodZone({ client, parseAs: 'text' }),
+    preflightScreenBatch: await sdk.preflightScreenBatch({ client, parseAs: 'text' }),
+    preflightGetServiceStatus: await sdk.preflightGetServiceStatus({ client, parseAs: 'text' }),
+    preflightCheckReadiness: await sdk.preflightCheckReadiness({ client, parseAs: 'text' }),
+    preflightScrapeMetrics: await sdk.preflightScrapeMetrics({ client, parseAs: 'text' }),
+    preflightGetOpenApiDocument: await sdk.preflightGetOpenApiDocument({ client, parseAs: 'text' }),
+    preflightShowApiDocs: await sdk.preflightShowApiDocs({ client, parseAs: 'text' }),
+  };
+  return Object.fromEntries(
+    Object.entries(answers).map(([name, { response }]) => [name, { status: response.status, type: response.headers.get('content-type') }]),
+  );
+}
+
+type Refusal = (options: { client: Client }) => Promise<{ response: Response; error?: unknown }>;
+
+/**
+ * Every operation that refuses a method (405), by its operation id, with the code and Allow header it got.
+ * TRACE is left out: fetch, which the SDK uses, refuses to send it.
+ */
+export async function refusals(client: Client): Promise<Record<string, { status: number; code: string | undefined; allow: string | null }>> {
+  const found: Record<string, { status: number; code: string | undefined; allow: string | null }> = {};
+  for (const [name, operation] of Object.entries(sdk)) {
+    if (!name.startsWith('refuse') || name.startsWith('refuseTrace')) continue;
+    const { response, error } = await (operation as Refusal)({ client });
+    found[name] = { status: response.status, code: (error as ErrorEnvelopeDto | undefined)?.code, allow: response.headers.get('allow') };
+  }
+  return found;
+}

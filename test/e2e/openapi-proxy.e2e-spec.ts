@@ -1,0 +1,414 @@
+/**
+ * The OpenAPI document against a real spec-driven validator: Stoplight Prism runs as a proxy
+ * (`prism proxy --errors`) in front of the real app, and every demo place, error status, method and batch
+ * format goes through it. With --errors, Prism answers any request or response that breaks the document with
+ * its own error (422 for a request, 500 for a response) and reports every lesser violation in an
+ * `sl-violations` header; so an answer that reaches the client with the service's status, the service's
+ * X-Request-Id and no such header is one the document describes exactly.
+ *
+ * Where Prism answers itself, the test says why and pins what it answers: a value outside its declared range
+ * (Prism's 422, the service's 422), a path the document cannot list (both 404), a request outside the declared
+ * types or media types (Prism's 422, the service's 400 or 415: Prism answers every request violation 422), and
+ * HEAD of a JSON answer (a Prism 5.14 defect). Everything else reaches the service and comes back unchanged.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { DEMO_ADDRESSES, DEMO_PLACES, demoPlace } from '../emulators';
+import { FAST_FAULTS, NO_CACHE, startStack, type Stack } from '../support/stack';
+
+// Every answer crosses a second process that validates it; a test may take seconds on a busy machine.
+jest.setTimeout(30_000);
+
+const PRISM = path.resolve(__dirname, '../../node_modules/@stoplight/prism-cli/dist/index.js');
+const WHITE_HOUSE = demoPlace('dc-white-house-ae');
+const ALL_PARTS = 'nearby,preliminary,cbrs';
+
+interface ProxiedAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `prism proxy --errors` on its own port in front of `upstream`, ready once it answers. */
+async function startPrism(documentFile: string, upstream: string): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [PRISM, 'proxy', '--errors', '--cors=false', '--host', '127.0.0.1', '--port', String(port), '-v', 'warn', documentFile, upstream],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}:\n${output}`);
+    const up = await fetch(`${url}/health/ready`).then(
+      (answer) => answer.status === 200,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) throw new Error(`prism did not start within 60 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+let stack: Stack;
+let prism: Awaited<ReturnType<typeof startPrism>>;
+let workDir: string;
+/** Each request comes from its own client address (TRUST_PROXY), so only the rate-limit case runs out of its minute. */
+let clientCount = 0;
+const nextClient = () => {
+  clientCount += 1;
+  return `198.51.${Math.floor(clientCount / 250)}.${(clientCount % 250) + 1}`;
+};
+
+/** One request on its own connection (node:http: fetch refuses TRACE), from a client address of its own unless one is given. */
+function send(base: string, method: string, pathAndQuery: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<ProxiedAnswer> {
+  return new Promise((resolve, reject) => {
+    const headers = {
+      'X-Forwarded-For': nextClient(),
+      ...init.headers,
+      ...(init.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(init.body)) } : {}),
+    };
+    const req = request(`${base}${pathAndQuery}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers))
+          if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text, body });
+      });
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+const viaProxy = (method: string, pathAndQuery: string, init?: { headers?: Record<string, string>; body?: string }) =>
+  send(prism.url, method, pathAndQuery, init);
+const direct = (method: string, pathAndQuery: string, init?: { headers?: Record<string, string>; body?: string }) =>
+  send(stack.url, method, pathAndQuery, init);
+
+/** The service's own answer, passed through unchanged: its status, its request id, and no violation Prism found. */
+function expectForwarded(answer: ProxiedAnswer, status: number, code?: string): void {
+  expect({ status: answer.status, violations: answer.headers.get('sl-violations'), code: answer.body?.code, problem: answer.body?.type }).toEqual({
+    status,
+    violations: null,
+    code,
+    problem: undefined,
+  });
+  expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+}
+
+beforeAll(async () => {
+  // Fast faults, but with the answer cache on (NO_CACHE undone) so that a repeated lookup can be a 304.
+  const cacheOn = Object.fromEntries(Object.keys(NO_CACHE).map((name) => [name, undefined]));
+  stack = await startStack({ ...FAST_FAULTS, ...cacheOn, RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'true', BATCH_MAX_CONCURRENT: '1' });
+  workDir = mkdtempSync(path.join(tmpdir(), 'openapi-proxy-'));
+  const documentFile = path.join(workDir, 'openapi.json');
+  writeFileSync(documentFile, await (await fetch(`${stack.url}/openapi.json`)).text());
+  prism = await startPrism(documentFile, stack.url);
+}, 90_000);
+
+afterAll(async () => {
+  await prism?.stop();
+  await stack?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+afterEach(() => stack.emulators.clearFaults());
+
+describe('every demo place through a spec-driven proxy (prism proxy --errors)', () => {
+  it.each(DEMO_PLACES.map((place) => [place.id, place] as const))('%s by lat/lon, alone and with every part', async (_id, place) => {
+    for (const include of ['', `&include=${ALL_PARTS}&radius=800`]) {
+      const answer = await viaProxy('GET', `/flood-zone?lat=${place.lat}&lon=${place.lon}${include}`);
+      expectForwarded(answer, 200);
+      expect(answer.body.result.floodZone).toBe(place.expect.floodZone);
+      expect(answer.headers.get('ratelimit-limit')).toBe('3');
+    }
+  });
+
+  it.each(DEMO_PLACES.filter((place) => place.address).map((place) => [place.id, place] as const))('%s by address, with every part', async (_id, place) => {
+    const answer = await viaProxy('GET', `/flood-zone?address=${encodeURIComponent(place.address!)}&include=${ALL_PARTS}`);
+    expectForwarded(answer, 200);
+    expect(answer.body.location.matchedAddress).not.toBeNull();
+    expect(answer.body.result.floodZone).toBe(place.expect.floodZone);
+  });
+
+  it('a conditional lookup: 304 with the ETag of the first answer', async () => {
+    const first = await viaProxy('GET', `/flood-zone?lat=${WHITE_HOUSE.lat}&lon=${WHITE_HOUSE.lon}`);
+    expectForwarded(first, 200);
+    const again = await viaProxy('GET', `/flood-zone?lat=${WHITE_HOUSE.lat}&lon=${WHITE_HOUSE.lon}`, {
+      headers: { 'If-None-Match': first.headers.get('etag')! },
+    });
+    expect({ status: again.status, violations: again.headers.get('sl-violations'), text: again.text }).toEqual({ status: 304, violations: null, text: '' });
+  });
+});
+
+describe("every error status through the proxy is the service's own answer", () => {
+  it.each([
+    ['no location', '/flood-zone', 400, 'INVALID_PARAMETERS'],
+    ['both an address and coordinates', `/flood-zone?address=x&lat=1&lon=2`, 400, 'INVALID_PARAMETERS'],
+    ['radius without include=nearby', `/flood-zone?lat=1&lon=2&radius=300`, 400, 'INVALID_PARAMETERS'],
+    ['include given twice', `/flood-zone?lat=1&lon=2&include=nearby&include=cbrs`, 400, 'INVALID_PARAMETERS'],
+    ['an address over 200 characters', `/flood-zone?address=${'a'.repeat(201)}`, 400, 'INVALID_PARAMETERS'],
+    ['an address nobody knows', `/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.noMatch)}`, 404, 'ADDRESS_NOT_FOUND'],
+    ['an ambiguous address', `/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.ambiguous)}`, 404, 'AMBIGUOUS_ADDRESS'],
+  ])('GET %s → %i %s', async (_what, pathAndQuery, status, code) => {
+    expectForwarded(await viaProxy('GET', pathAndQuery), status, code);
+  });
+
+  it('an ambiguous address keeps its candidates', async () => {
+    const answer = await viaProxy('GET', `/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.ambiguous)}`);
+    expect(answer.body.candidates).toHaveLength(2);
+  });
+
+  const PATHS: Array<[string, string[]]> = [
+    ['/flood-zone', ['GET', 'HEAD', 'OPTIONS']],
+    ['/flood-zone/batch', ['POST', 'OPTIONS']],
+    ['/health', ['GET', 'HEAD', 'OPTIONS']],
+    ['/health/ready', ['GET', 'HEAD', 'OPTIONS']],
+    ['/metrics', ['GET', 'HEAD', 'OPTIONS']],
+    ['/openapi.json', ['GET', 'HEAD', 'OPTIONS']],
+    ['/api-docs.html', ['GET', 'HEAD', 'OPTIONS']],
+  ];
+  const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'];
+  it.each(PATHS.flatMap(([route, allowed]) => OTHER_METHODS.filter((m) => !allowed.includes(m)).map((method) => [method, route, allowed.join(', ')] as const)))(
+    '%s %s → 405 with Allow: %s',
+    async (method, route, allow) => {
+      const answer = await viaProxy(method, route);
+      expectForwarded(answer, 405, 'METHOD_NOT_ALLOWED');
+      expect(answer.headers.get('allow')).toBe(allow);
+    },
+  );
+
+  it.each(PATHS.map(([route, allowed]) => [route, allowed.join(', ')] as const))('OPTIONS %s (a CORS preflight) → 204 naming %s', async (route, allow) => {
+    const answer = await viaProxy('OPTIONS', route, { headers: { Origin: 'https://maps.example', 'Access-Control-Request-Method': 'GET' } });
+    expect({ status: answer.status, violations: answer.headers.get('sl-violations'), methods: answer.headers.get('access-control-allow-methods') }).toEqual({
+      status: 204,
+      violations: null,
+      methods: allow,
+    });
+  });
+
+  it.each(['/metrics', '/api-docs.html'])('HEAD %s → 200, headers only', async (route) => {
+    const answer = await viaProxy('HEAD', route);
+    expect({ status: answer.status, violations: answer.headers.get('sl-violations'), text: answer.text }).toEqual({ status: 200, violations: null, text: '' });
+  });
+
+  it('HEAD of a JSON answer: the service answers 200 with its headers; Prism 5.14 fails to parse the empty body (its own 500)', async () => {
+    // Prism reads every application/json answer as JSON, HEAD's empty one too (stoplightio/prism#1361 is the 204 case).
+    // Should a Prism release read it, this fails: move the JSON paths into the HEAD case above.
+    const route = `/flood-zone?lat=${WHITE_HOUSE.lat}&lon=${WHITE_HOUSE.lon}`;
+    const served = await direct('HEAD', route);
+    expect({ status: served.status, type: served.headers.get('content-type'), text: served.text }).toEqual({
+      status: 200,
+      type: 'application/json; charset=utf-8',
+      text: '',
+    });
+    const proxied = await viaProxy('HEAD', route);
+    expect(proxied.status).toBe(500);
+    // Prism logs the failure just after answering.
+    for (let wait = 0; wait < 20 && !prism.output().includes('invalid json response body'); wait += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(prism.output()).toContain('invalid json response body');
+  });
+
+  it('413: a batch of more than BATCH_MAX_LOCATIONS rows', async () => {
+    const body = JSON.stringify({ locations: Array.from({ length: 10_001 }, () => ({ lat: WHITE_HOUSE.lat, lon: WHITE_HOUSE.lon })) });
+    expectForwarded(await viaProxy('POST', '/flood-zone/batch', { headers: { 'Content-Type': 'application/json' }, body }), 413, 'BATCH_TOO_LARGE');
+  });
+
+  it.each([
+    ['an empty locations array', 'application/json', '{"locations":[]}'],
+    ['a CSV body naming no known column', 'text/csv', 'colour\nblue\n'],
+    ['a CSV header and no row', 'text/csv', 'lat,lon\n'],
+  ])('400 INVALID_BATCH: %s', async (_what, type, body) => {
+    expectForwarded(await viaProxy('POST', '/flood-zone/batch', { headers: { 'Content-Type': type }, body }), 400, 'INVALID_BATCH');
+  });
+
+  it('415 for a body of another type: the service says 415; Prism refuses an undeclared media type itself, with 422', async () => {
+    // Prism answers every request violation 422, an undeclared Content-Type included; a document cannot list "every other type".
+    const request = { headers: { 'Content-Type': 'text/plain' }, body: 'lat,lon\n1,2\n' };
+    const served = await direct('POST', '/flood-zone/batch', request);
+    expect({ status: served.status, code: served.body.code }).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const proxied = await viaProxy('POST', '/flood-zone/batch', request);
+    expect({ status: proxied.status, type: proxied.body.type }).toEqual({ status: 422, type: 'https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY' });
+  });
+
+  // The document types every parameter and body for generated clients (lat a number, include a list of its parts,
+  // a batch an object with `locations`); a request outside those types is refused by Prism, which answers every
+  // request violation 422, while the service answers 400 (or, for one bad row, 200 with that row's 400).
+  it.each([
+    ['lat that is not a number', 400, 'GET', '/flood-zone?lat=north&lon=2', undefined, ['query', 'lat']],
+    ['lat given twice', 400, 'GET', '/flood-zone?lat=1&lat=2&lon=3', undefined, ['query', 'lat']],
+    ['an include item the document does not list', 400, 'GET', '/flood-zone?lat=1&lon=2&include=elevation', undefined, ['query', 'include', '0']],
+    ['a batch without `locations`', 400, 'POST', '/flood-zone/batch', '{"places":[]}', ['body']],
+    [
+      'a batch row whose lat is neither number nor text',
+      200,
+      'POST',
+      '/flood-zone/batch',
+      '{"locations":[{"lat":true,"lon":2}]}',
+      ['body', 'locations', '0', 'lat'],
+    ],
+  ])('outside the declared types, %s: the service answers %i, Prism its own 422', async (_what, status, method, pathAndQuery, body, location) => {
+    const request = body === undefined ? {} : { headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body };
+    const served = await direct(method, pathAndQuery, request);
+    const proxied = await viaProxy(method, pathAndQuery, request);
+    expect({ service: served.status, gateway: proxied.status, where: proxied.body.validation[0].location }).toEqual({
+      service: status,
+      gateway: 422,
+      where: location,
+    });
+  });
+
+  it.each([
+    ['lat out of range', `/flood-zone?lat=90.5&lon=2`, 'COORDINATES_OUT_OF_RANGE', ['query', 'lat']],
+    ['lon out of range', `/flood-zone?lat=1&lon=-181`, 'COORDINATES_OUT_OF_RANGE', ['query', 'lon']],
+    ['radius out of range', `/flood-zone?lat=1&lon=2&include=nearby&radius=5`, 'RADIUS_OUT_OF_RANGE', ['query', 'radius']],
+    ['a batch radius out of range', `/flood-zone/batch?include=nearby&radius=2001`, 'RADIUS_OUT_OF_RANGE', ['query', 'radius']],
+  ])("422 %s: the declared range makes the gateway answer the service's 422", async (_what, pathAndQuery, code, location) => {
+    const method = pathAndQuery.startsWith('/flood-zone/batch') ? 'POST' : 'GET';
+    const request = method === 'POST' ? { headers: { 'Content-Type': 'text/csv' }, body: 'lat,lon\n1,2\n' } : {};
+    const served = await direct(method, pathAndQuery, request);
+    expect({ status: served.status, code: served.body.code }).toEqual({ status: 422, code });
+    const proxied = await viaProxy(method, pathAndQuery, request);
+    expect(proxied.status).toBe(422);
+    expect(proxied.body.validation.map((v: { location: string[] }) => v.location)).toEqual([location]);
+  });
+
+  it('429 RATE_LIMITED once a client has used its minute, with Retry-After', async () => {
+    const client = { 'X-Forwarded-For': '203.0.113.77' };
+    for (let remaining = 2; remaining >= 0; remaining -= 1) {
+      const allowed = await viaProxy('GET', `/flood-zone?lat=${WHITE_HOUSE.lat}&lon=${WHITE_HOUSE.lon}`, { headers: client });
+      expectForwarded(allowed, 200);
+      expect(allowed.headers.get('ratelimit-remaining')).toBe(String(remaining));
+    }
+    const limited = await viaProxy('GET', `/flood-zone?lat=${WHITE_HOUSE.lat}&lon=${WHITE_HOUSE.lon}`, { headers: client });
+    expectForwarded(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('429 BATCH_BUSY while BATCH_MAX_CONCURRENT batches run, with Retry-After', async () => {
+    // A point no other test looks up, so that the batch is not answered from the cache before the fault.
+    stack.emulators.nfhl.injectFault({ kind: 'delay', ms: 1500, times: 20 });
+    const csv = { headers: { 'Content-Type': 'text/csv', Accept: 'text/csv' }, body: `lat,lon\n${WHITE_HOUSE.lat + 0.0001},${WHITE_HOUSE.lon}\n` };
+    const running = direct('POST', '/flood-zone/batch', csv);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const busy = await viaProxy('POST', '/flood-zone/batch', csv);
+    expectForwarded(busy, 429, 'BATCH_BUSY');
+    expect(busy.headers.get('retry-after')).toBe('5');
+    expect((await running).status).toBe(200);
+  });
+
+  it('502 UPSTREAM_UNAVAILABLE when FEMA fails, with Retry-After', async () => {
+    stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 500 });
+    const answer = await viaProxy('GET', `/flood-zone?lat=${WHITE_HOUSE.lat - 0.0001}&lon=${WHITE_HOUSE.lon}`);
+    expectForwarded(answer, 502, 'UPSTREAM_UNAVAILABLE');
+    expect({ upstream: answer.body.upstream, retryAfter: answer.headers.get('retry-after') }).toEqual({ upstream: 'flood_data', retryAfter: '5' });
+  });
+
+  it("404 for a path the service does not have: Prism answers it (no document lists unknown paths), with the service's status", async () => {
+    const served = await direct('GET', '/flood-zones');
+    expect({ status: served.status, code: served.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+    const proxied = await viaProxy('GET', '/flood-zones');
+    expect({ status: proxied.status, type: proxied.body.type }).toEqual({ status: 404, type: 'https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR' });
+  });
+});
+
+describe('every batch format through the proxy', () => {
+  const places = DEMO_PLACES.slice(0, 6);
+  const jsonBody = JSON.stringify({
+    locations: [
+      ...places.map((place) => ({ id: place.id, lat: place.lat, lon: place.lon })),
+      { id: 'white-house', address: DEMO_ADDRESSES.whiteHouse },
+      { id: 'out-of-range', lat: 91, lon: 0 },
+      { id: 'malformed', lat: 'north', lon: 0 },
+      { id: 'nowhere', address: DEMO_ADDRESSES.noMatch },
+    ],
+  });
+  const csvBody = [
+    'id,address,lat,lon',
+    ...places.map((place) => `${place.id},,${place.lat},${place.lon}`),
+    `white-house,"${DEMO_ADDRESSES.whiteHouse}",,`,
+    'out-of-range,,91,0',
+    '',
+  ].join('\n');
+  const ROW_STATUSES_JSON = [...places.map(() => 200), 200, 422, 400, 404];
+  const ROW_STATUSES_CSV = [...places.map(() => 200), 200, 422];
+  const bodies = [
+    ['a JSON body', 'application/json', jsonBody, ROW_STATUSES_JSON],
+    ['a CSV body', 'text/csv', csvBody, ROW_STATUSES_CSV],
+  ] as const;
+
+  it.each(bodies)('%s answered as NDJSON: each line a row, in input order', async (_what, type, body, statuses) => {
+    const answer = await viaProxy('POST', `/flood-zone/batch?include=${ALL_PARTS}`, {
+      headers: { 'Content-Type': type, Accept: 'application/x-ndjson' },
+      body,
+    });
+    expectForwarded(answer, 200);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const rows = answer.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { index: number; status: number });
+    expect(rows.map((row) => [row.index, row.status])).toEqual(statuses.map((status, index) => [index, status]));
+  });
+
+  it.each(bodies)("%s answered as JSON (the typed clients' choice)", async (_what, type, body, statuses) => {
+    const answer = await viaProxy('POST', '/flood-zone/batch', { headers: { 'Content-Type': type, Accept: 'application/json' }, body });
+    expectForwarded(answer, 200);
+    expect(answer.body.results.map((row: { status: number }) => row.status)).toEqual(statuses);
+  });
+
+  it.each(bodies)('%s answered as CSV', async (_what, type, body, statuses) => {
+    const answer = await viaProxy('POST', '/flood-zone/batch?include=nearby&radius=300', { headers: { 'Content-Type': type, Accept: 'text/csv' }, body });
+    expectForwarded(answer, 200);
+    expect(answer.text.trimEnd().split('\n')).toHaveLength(statuses.length + 1);
+  });
+});
+
+describe('the documents and probes through the proxy', () => {
+  it.each(['/health', '/health/ready', '/metrics', '/openapi.json', '/api-docs.html'])('GET %s → 200', async (route) => {
+    const answer = await viaProxy('GET', route);
+    expect({ status: answer.status, violations: answer.headers.get('sl-violations') }).toEqual({ status: 200, violations: null });
+  });
+
+  it('Prism logged no violation for any answer it passed on', () => {
+    expect(prism.output()).not.toContain('Violation:');
+  });
+});
