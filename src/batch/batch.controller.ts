@@ -16,18 +16,22 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
-import type { LookupOptions } from '../lookup/dto/flood-zone-query.pipe';
+import type { LookupOptions } from '../lookup/location-query';
+import { INCLUDE_PARAMETER, RADIUS_PARAMETER } from '../lookup/dto/flood-zone-query.dto';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
+import { DrainState } from '../health/drain-state';
 import { NDJSON } from './answer-formats';
 import { BatchLookupService } from './batch-lookup.service';
 import { answerFormat, locationReader, readLocations } from './batch-request';
 import { BATCH_BUSY_RETRY_AFTER_SECONDS, BatchSlots } from './batch-slots';
 import { CSV_ANSWER_COLUMNS } from './csv-answer';
-import { BatchAnswerDto, BatchRowAnswerDto } from './dto/batch-answer.dto';
+import { BatchAnswerDto, BatchRowAnswerDto, NDJSON_STREAM } from './dto/batch-answer.dto';
 import { BatchRequestDto, CSV_BATCH_EXAMPLE } from './dto/batch-request.dto';
 
 const BATCH_PATH = '/flood-zone/batch';
+/** How long the rows already written to a cut answer may take to leave before its connection is dropped. */
+const CUT_FLUSH_MS = 250;
 
 @ApiTags('flood zone')
 @ApiExtraModels(BatchRequestDto, BatchRowAnswerDto, BatchAnswerDto)
@@ -35,18 +39,24 @@ const BATCH_PATH = '/flood-zone/batch';
 export class BatchController {
   private readonly logger = new Logger(BatchController.name);
   private readonly maxRows: number;
+  private readonly uploadGraceMs: number;
+  private readonly answerStallMs: number;
 
   constructor(
     private readonly batches: BatchLookupService,
     private readonly slots: BatchSlots,
+    private readonly drain: DrainState,
     config: ConfigService<AppConfig, true>,
   ) {
     this.maxRows = config.get('BATCH_MAX_LOCATIONS', { infer: true });
+    this.uploadGraceMs = config.get('BATCH_UPLOAD_GRACE_MS', { infer: true });
+    this.answerStallMs = config.get('BATCH_ANSWER_STALL_MS', { infer: true });
   }
 
   @Post()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'screenBatch',
     summary: 'Flood zones of many addresses or points',
     description:
       'Up to BATCH_MAX_LOCATIONS (default 10,000) locations in one request, as JSON or CSV; each row is answered exactly as GET /flood-zone ' +
@@ -71,19 +81,27 @@ export class BatchController {
       },
     },
   })
-  @ApiQuery({ name: 'include', required: false, description: 'As for GET /flood-zone: nearby, preliminary, cbrs (comma-separated), for every row.', schema: { type: 'string' } })
-  @ApiQuery({ name: 'radius', required: false, description: 'As for GET /flood-zone: metres for include=nearby, 10 to 2000 (default 500).', schema: { type: 'string', pattern: '^\\d+$' } })
+  @ApiQuery({ name: 'include', required: false, style: 'form', explode: false, description: `As for GET /flood-zone, for every row. ${INCLUDE_PARAMETER.description}`, schema: { type: 'array', items: INCLUDE_PARAMETER.items } })
+  @ApiQuery({ name: 'radius', required: false, description: `As for GET /flood-zone, for every row. ${RADIUS_PARAMETER.description}`, schema: { type: 'integer', minimum: RADIUS_PARAMETER.minimum, maximum: RADIUS_PARAMETER.maximum } })
   @ApiResponse({
     status: 200,
-    description: `One answer per location, in input order, by Accept: ${NDJSON} (default; one line per row), text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}) or application/json.`,
+    description:
+      `One answer per location, in input order, by Accept: application/json (the one typed clients should ask for), ${NDJSON} (the default, also for */*: ` +
+      `one BatchRowAnswerDto per line, streamed) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}).`,
     content: {
-      [NDJSON]: { schema: { $ref: getSchemaPath(BatchRowAnswerDto) } },
-      'text/csv': { schema: { type: 'string' } },
       'application/json': { schema: { $ref: getSchemaPath(BatchAnswerDto) } },
+      // A stream of lines, not one JSON value: declared as text (OpenAPI 3.1 has no per-line schema), each line described.
+      [NDJSON]: { schema: NDJSON_STREAM },
+      'text/csv': { schema: { type: 'string' } },
     },
   })
   @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_BATCH: malformed JSON or CSV, no `locations` array, no usable column, or no rows (the message says where); INVALID_PARAMETERS: a bad include or radius.' })
   @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with `Allow: POST, OPTIONS`).' })
+  @ApiResponse({
+    status: 408,
+    type: ErrorEnvelopeDto,
+    description: 'REQUEST_TIMEOUT: after BATCH_UPLOAD_GRACE_MS the body had arrived slower than 1 KiB/s on average; the connection is closed.',
+  })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto, description: 'BATCH_TOO_LARGE: more than BATCH_MAX_LOCATIONS rows, or a body over 10 MiB.' })
   @ApiUnsupportedMediaTypeResponse({ type: ErrorEnvelopeDto, description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv.' })
   @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'RADIUS_OUT_OF_RANGE: radius outside [10, 2000].' })
@@ -92,42 +110,100 @@ export class BatchController {
   async batch(@Req() req: Request, @Res() res: Response): Promise<void> {
     const options = readLookupOptions(req.query as Record<string, unknown>);
     const reader = locationReader(req);
-    const release = this.slots.tryTake();
-    if (!release) {
-      res.setHeader('Retry-After', String(BATCH_BUSY_RETRY_AFTER_SECONDS));
-      throw this.slots.busy();
-    }
+    // A batch that could not run is told so before it sends its body; but the slot itself is taken once the
+    // body is in, so an upload, however slow, never holds one.
+    if (this.slots.full) this.turnAway(res);
+    const locations = await readLocations(req, reader, this.maxRows, this.uploadGraceMs);
+    const release = this.slots.tryTake() ?? this.turnAway(res);
+    // However the batch ends: the connection's end frees the slot even if some of the batch's work lingers.
+    res.once('close', release);
     try {
-      const locations = await readLocations(req, reader, this.maxRows);
       await this.answer(req, res, locations, options);
     } finally {
       release();
     }
   }
 
-  /** Streams the rows' answers in input order; a client that goes away cancels the rest. */
+  private turnAway(res: Response): never {
+    res.setHeader('Retry-After', String(BATCH_BUSY_RETRY_AFTER_SECONDS));
+    throw this.slots.busy();
+  }
+
+  /**
+   * Streams the rows' answers in input order. A client that goes away cancels the rest; one that reads none
+   * of its answer for BATCH_ANSWER_STALL_MS, or the end of a shutdown's drain, cuts it short. A cut answer is
+   * aborted (no closing chunk), never ended, so the client can tell it from a complete one.
+   */
   private async answer(req: Request, res: Response, locations: unknown[], options: LookupOptions): Promise<void> {
     const format = answerFormat(req);
-    const gone = new AbortController();
+    const requestId = String(req.id);
+    const cancelled = new AbortController();
+    let cutBecause: string | undefined;
+    let stalled = false;
+    const cut = (why: string) => {
+      cutBecause ??= why;
+      cancelled.abort();
+    };
     res.once('close', () => {
-      if (!res.writableFinished) gone.abort();
+      if (!res.writableFinished) cancelled.abort();
     });
+    if (res.destroyed) cancelled.abort();
+    const overdue = () => cut('the service is shutting down');
+    this.drain.overdue.addEventListener('abort', overdue, { once: true });
     res.status(200);
     res.setHeader('Content-Type', format.contentType);
     res.setHeader('Cache-Control', 'no-store');
     res.flushHeaders();
     const write = async (text: string) => {
-      if (text !== '' && !res.write(text)) await once(res, 'drain', { signal: gone.signal });
+      if (text === '' || res.write(text)) return;
+      const unread = AbortSignal.timeout(this.answerStallMs);
+      try {
+        await once(res, 'drain', { signal: AbortSignal.any([cancelled.signal, unread]) });
+      } catch (error) {
+        if (unread.aborted && !cancelled.signal.aborted) {
+          stalled = true;
+          cut(`its client read none of the answer for ${this.answerStallMs} ms`);
+        }
+        throw error;
+      }
     };
+    let sent = 0;
     try {
       await write(format.opening());
-      await this.batches.run(locations, options, String(req.id), gone.signal, (row) => write(format.row(row)));
-      if (!gone.signal.aborted) res.end(format.closing());
+      await this.batches.run(locations, options, requestId, cancelled.signal, async (row) => {
+        await write(format.row(row));
+        sent++;
+      });
     } catch (error) {
-      if (gone.signal.aborted) return;
-      // Past the status line an error can only cut the answer short, which the client sees as such.
-      this.logger.error({ err: error }, 'batch cut short');
-      res.destroy();
+      if (!cancelled.signal.aborted) {
+        // Past the status line an error can only cut the answer short, which the client sees as such.
+        this.logger.error({ err: error, requestId }, 'batch cut short');
+        abortAnswer(res, CUT_FLUSH_MS);
+        return;
+      }
+    } finally {
+      this.drain.overdue.removeEventListener('abort', overdue);
     }
+    if (cutBecause === undefined && cancelled.signal.aborted) return;
+    if (cutBecause === undefined && sent === locations.length) {
+      res.end(format.closing());
+      return;
+    }
+    cutBecause ??= this.drain.stopping.aborted ? 'the service is shutting down' : 'rows went unanswered';
+    this.logger.warn({ requestId, rowsSent: sent, rows: locations.length }, `batch cut short: ${cutBecause}`);
+    abortAnswer(res, stalled ? 0 : CUT_FLUSH_MS);
+  }
+}
+
+/**
+ * Ends a streamed answer without its closing chunk, so that the client sees it cut: what was written goes out
+ * first (for at most `flushMs`, which stays within a shutdown's margin), then the connection is dropped.
+ */
+function abortAnswer(res: Response, flushMs: number): void {
+  if (flushMs > 0) {
+    res.socket?.end();
+    setTimeout(() => res.destroy(), flushMs).unref();
+  } else {
+    res.destroy();
   }
 }

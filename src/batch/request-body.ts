@@ -1,16 +1,36 @@
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
+import { ApiError } from '../common/api-error';
 import { bodyTooLarge, invalidBatch } from './batch-input-errors';
 
-/** CONTRACT section 12: a batch body may be up to 10 MiB (10,000 rows fit easily). */
+/** A batch body may be up to 10 MiB (10,000 rows fit easily). */
 const BATCH_BODY_MAX_BYTES = 10 * 1024 * 1024;
+
+/** The slowest a batch body may arrive, on average, once its grace is over: any real uploader is far faster. */
+export const BATCH_BODY_MIN_BYTES_PER_SECOND = 1024;
+
+/** How often a body's pace is checked. */
+const PACE_CHECK_MS = 500;
+
+/** A body slower than BATCH_BODY_MIN_BYTES_PER_SECOND: the request is answered 408 and its connection closed. */
+export class BodyTooSlowError extends ApiError {
+  constructor(graceMs: number) {
+    super(
+      408,
+      'REQUEST_TIMEOUT',
+      `The batch body arrived slower than ${BATCH_BODY_MIN_BYTES_PER_SECOND} bytes per second on average after the first ${graceMs} ms; send it again, at full speed.`,
+    );
+  }
+}
 
 /**
  * The request body as a stream that fails with 413 BATCH_TOO_LARGE past `maxBytes` (at once when
- * Content-Length already says so). The request itself is never destroyed by that failure: call
- * `discardRest` before answering, so the client can finish sending and read the answer.
+ * Content-Length already says so), and with BodyTooSlowError when, `graceMs` after it was asked for, the
+ * body has arrived slower than BATCH_BODY_MIN_BYTES_PER_SECOND on average (a client dripping its upload
+ * would otherwise hold the request for as long as it likes). The request itself is never destroyed by a
+ * 413: call `discardRest` before answering, so the client can finish sending and read the answer.
  */
-export function cappedBody(req: IncomingMessage, maxBytes = BATCH_BODY_MAX_BYTES): Readable {
+export function cappedBody(req: IncomingMessage, graceMs: number, maxBytes = BATCH_BODY_MAX_BYTES): Readable {
   let received = 0;
   const capped = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -23,6 +43,14 @@ export function cappedBody(req: IncomingMessage, maxBytes = BATCH_BODY_MAX_BYTES
     process.nextTick(() => capped.destroy(bodyTooLarge(maxBytes)));
     return capped;
   }
+  const started = performance.now();
+  const pace = setInterval(() => {
+    const seconds = (performance.now() - started) / 1000;
+    if (seconds * 1000 >= graceMs && received < seconds * BATCH_BODY_MIN_BYTES_PER_SECOND) capped.destroy(new BodyTooSlowError(graceMs));
+  }, PACE_CHECK_MS);
+  const stopPace = () => clearInterval(pace);
+  req.once('end', stopPace);
+  capped.once('close', stopPace);
   // A client gone mid-body ends the body too (pipe passes no error on), or the reader would wait for ever.
   req.once('close', () => {
     if (!req.complete) capped.destroy(invalidBatch('The body ended before it was complete.'));

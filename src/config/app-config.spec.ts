@@ -15,6 +15,8 @@ describe('loadAppConfig', () => {
       CBRS_BASE_URL: 'https://cbrsgis.wim.usgs.gov/arcgis/rest/services/CoastalBarrierResourcesSystem/MapServer',
       BATCH_MAX_LOCATIONS: 10000,
       BATCH_MAX_CONCURRENT: 2,
+      BATCH_UPLOAD_GRACE_MS: 10000,
+      BATCH_ANSWER_STALL_MS: 30000,
       UPSTREAM_TIMEOUT_MS: 10000,
       UPSTREAM_RETRIES: 1,
       LOOKUP_DEADLINE_MS: 25000,
@@ -84,6 +86,8 @@ describe('loadAppConfig', () => {
     ['NFHL_BASE_URL', 'not a url', 'Invalid configuration: NFHL_BASE_URL="not a url": must be an http:// or https:// URL'],
     ['REDIS_URL', 'http://x', 'Invalid configuration: REDIS_URL="http://x": must be a redis:// or rediss:// URL'],
     ['BATCH_MAX_CONCURRENT', '0', 'Invalid configuration: BATCH_MAX_CONCURRENT="0": must be an integer from 1 to 64'],
+    ['BATCH_UPLOAD_GRACE_MS', '50', 'Invalid configuration: BATCH_UPLOAD_GRACE_MS="50": must be an integer from 100 to 600000'],
+    ['BATCH_ANSWER_STALL_MS', '5s', 'Invalid configuration: BATCH_ANSWER_STALL_MS="5s": must be an integer from 100 to 600000'],
   ])('says in one phrase what %s=%s must be', (name, value, message) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(message);
   });

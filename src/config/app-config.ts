@@ -40,7 +40,7 @@ function IntegerFrom(min: number): PropertyDecorator {
 }
 
 /**
- * The service's configuration (CONTRACT section 8). Property names are the environment variable
+ * The service's configuration (docs/api.md lists every variable). Property names are the environment variable
  * names, so a validation message names the variable an operator has to fix.
  */
 export class AppConfig {
@@ -82,6 +82,14 @@ export class AppConfig {
   @IntegerIn(1, 64)
   BATCH_MAX_CONCURRENT = 2;
 
+  /** How long a batch body may take to get going: after this it must have averaged 1 KiB/s, or it is a 408 (no slot is held meanwhile). */
+  @IntegerIn(100, 600000)
+  BATCH_UPLOAD_GRACE_MS = 10000;
+
+  /** How long a batch waits for its client to read any of its answer before abandoning it and freeing its slot. */
+  @IntegerIn(100, 600000)
+  BATCH_ANSWER_STALL_MS = 30000;
+
   @IntegerIn(1, 300000)
   UPSTREAM_TIMEOUT_MS = 10000;
 
@@ -110,10 +118,7 @@ export class AppConfig {
   @IntegerIn(0, 600000)
   SHUTDOWN_GRACE_MS = 30000;
 
-  /**
-   * Beyond CONTRACT section 8: a circuit opens when at least this percentage of an operation's calls
-   * failed as an outage (timeout, reset, 5xx, HTML page) within the window...
-   */
+  /** A circuit opens when at least this percentage of an operation's calls failed as an outage (timeout, reset, 5xx, HTML page) within the window... */
   @IntegerIn(1, 100)
   CIRCUIT_BREAKER_FAILURE_RATE = 50;
 
@@ -125,7 +130,7 @@ export class AppConfig {
   @IntegerIn(1, 100000)
   CIRCUIT_BREAKER_MIN_CALLS = 20;
 
-  /** Beyond CONTRACT section 8: how long an open circuit fails fast before one probe call (matches Retry-After: 5). */
+  /** How long an open circuit fails fast before one probe call (matches Retry-After: 5). */
   @IntegerIn(100, 600000)
   CIRCUIT_BREAKER_HALF_OPEN_MS = 5000;
 

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { CoastalBarrierModule } from '../coastal-barrier/coastal-barrier.module';
 import { FloodHazardModule } from '../flood-hazard/flood-hazard.module';
 import { GeocodingModule } from '../geocoding/geocoding.module';
 import { DrainState } from './drain-state';
@@ -8,7 +9,7 @@ import { UpstreamReachability } from './upstream-reachability';
 
 @Global()
 @Module({
-  imports: [TerminusModule, FloodHazardModule, GeocodingModule],
+  imports: [TerminusModule, FloodHazardModule, CoastalBarrierModule, GeocodingModule],
   controllers: [HealthController],
   providers: [DrainState, UpstreamReachability],
   exports: [DrainState, UpstreamReachability],

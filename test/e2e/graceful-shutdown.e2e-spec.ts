@@ -1,8 +1,13 @@
 import { demoPlace, RunningEmulators, startEmulators } from '../emulators';
 import { BuiltService } from '../support/built-service';
-import { sleep } from '../support/stack';
+import { chunkedAnswer, openRaw, postHead } from '../support/raw-connection';
+import { expectErrorEnvelope, sleep } from '../support/stack';
 
 const dc = demoPlace('dc-white-house-ae');
+const BATCH = '/flood-zone/batch';
+
+/** Service start-up, a shutdown's grace period and a busy machine take longer than Jest's default 5 s. */
+jest.setTimeout(30_000);
 
 describe('graceful shutdown of dist/main.js on SIGTERM', () => {
   let emulators: RunningEmulators;
@@ -40,6 +45,74 @@ describe('graceful shutdown of dist/main.js on SIGTERM', () => {
     }
   });
 
+  it('cuts a batch in flight: its rows written are whole, its answer is aborted, never closed as complete, the cut is logged, exit 0', async () => {
+    const service = await BuiltService.start({ ...emulators.env, SHUTDOWN_GRACE_MS: '3000', LOG_LEVEL: 'warn' });
+    const rows = 300;
+    const body = JSON.stringify({ locations: Array.from({ length: rows }, (_, i) => ({ lat: dc.lat + i * 0.00001, lon: dc.lon })) });
+    try {
+      // Every upstream call slow: the batch would take far longer than the grace period.
+      emulators.nfhl.setLatency(200);
+      const raw = await openRaw(service.url, postHead(BATCH, 'application/json', Buffer.byteLength(body)) + body);
+      const fetched = fetch(`${service.url}${BATCH}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      while (!raw.received().includes('"index":0')) await sleep(50);
+      // Read to its end: an error for a cut answer, the text for a complete one.
+      const fetchedAnswer = (await fetched).text().catch((error: unknown) => error);
+      service.process.kill('SIGTERM');
+
+      const { code } = await service.exited;
+      expect(code).toBe(0);
+      await raw.closed;
+      expect(await fetchedAnswer).toEqual(new TypeError('terminated'));
+
+      const answer = chunkedAnswer(raw.received());
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('transfer-encoding')).toBe('chunked');
+      expect(answer.complete).toBe(false);
+      expect(answer.body.endsWith('\n')).toBe(true);
+      const written = answer.body
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { index: number; status: number });
+      expect(written.length).toBeGreaterThan(0);
+      expect(written.length).toBeLessThan(rows);
+      expect(written.map((row) => row.index)).toEqual(written.map((_, i) => i));
+      expect(written.every((row) => row.status === 200)).toBe(true);
+
+      const cut = service.logs().find((line) => line.requestId === answer.headers.get('x-request-id') && /^batch cut short/.test(line.msg));
+      expect(cut).toEqual(expect.objectContaining({ level: 40, msg: 'batch cut short: the service is shutting down', rowsSent: written.length, rows }));
+    } finally {
+      emulators.nfhl.setLatency(0);
+      await service.stop();
+    }
+  });
+
+  it('turns away a batch that arrives while draining: 429 BATCH_BUSY with Retry-After', async () => {
+    const service = await BuiltService.start({ ...emulators.env, SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'warn' });
+    try {
+      emulators.nfhl.injectFault({ kind: 'delay', ms: 1500, match: 'Flood Hazard Zones' });
+      const slow = fetch(`${service.url}/flood-zone?lat=${dc.lat}&lon=${dc.lon}`);
+      await sleep(300);
+      service.process.kill('SIGTERM');
+      await sleep(50);
+
+      const late = await fetch(`${service.url}${BATCH}`, {
+        method: 'POST',
+        body: JSON.stringify({ locations: [{ lat: dc.lat, lon: dc.lon }] }),
+        headers: { 'content-type': 'application/json' },
+      });
+      const text = await late.text();
+      expectErrorEnvelope({ status: late.status, headers: late.headers, text, body: JSON.parse(text) }, 429, 'BATCH_BUSY');
+      expect(late.headers.get('retry-after')).toBe('5');
+      expect(JSON.parse(text).error).toBe('This instance is shutting down and starts no new batch; retry in a few seconds.');
+
+      expect((await slow).status).toBe(200);
+      expect((await service.exited).code).toBe(0);
+    } finally {
+      emulators.clearFaults();
+      await service.stop();
+    }
+  });
+
   it('exits at once when nothing is in flight', async () => {
     const service = await BuiltService.start({ ...emulators.env, SHUTDOWN_GRACE_MS: '10000', LOG_LEVEL: 'warn' });
     const signalledAt = Date.now();
@@ -50,7 +123,13 @@ describe('graceful shutdown of dist/main.js on SIGTERM', () => {
   });
 
   it('does not wait past SHUTDOWN_GRACE_MS for a lookup that never ends', async () => {
-    const service = await BuiltService.start({ ...emulators.env, SHUTDOWN_GRACE_MS: '1500', UPSTREAM_TIMEOUT_MS: '60000', LOOKUP_DEADLINE_MS: '60000', LOG_LEVEL: 'warn' });
+    const service = await BuiltService.start({
+      ...emulators.env,
+      SHUTDOWN_GRACE_MS: '1500',
+      UPSTREAM_TIMEOUT_MS: '60000',
+      LOOKUP_DEADLINE_MS: '60000',
+      LOG_LEVEL: 'warn',
+    });
     try {
       emulators.nfhl.injectFault({ kind: 'delay', ms: 30000, match: 'Flood Hazard Zones' });
       const stuck = fetch(`${service.url}/flood-zone?lat=${dc.lat}&lon=${dc.lon}`).catch((error: unknown) => error);
