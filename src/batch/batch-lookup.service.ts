@@ -47,11 +47,19 @@ export class BatchLookupService {
    * Answers each of `locations` and hands the answers to `send` in input order, one at a time. All of it
    * is batch work: its upstream calls use at most half of each upstream's concurrency. Once `cancelled` is
    * aborted (the client is gone) no row starts, the rows under way stop waiting, and a piece being loaded
-   * for the batch alone is abandoned (one a GET also waits for goes on).
+   * for the batch alone is abandoned (one a GET also waits for goes on). Once `stopRows` is aborted (the
+   * service is shutting down) no row starts, but the rows under way finish and are handed to `send`.
    * Consumes `locations`: each element is let go once its row starts, so that memory holds only the rows
    * still to come (every MB kept through a batch costs several MB of RSS, as V8 sizes its heap after it).
    */
-  run(locations: unknown[], options: LookupOptions, requestId: string, cancelled: AbortSignal, send: (answer: RowAnswer) => Promise<void>): Promise<void> {
+  run(
+    locations: unknown[],
+    options: LookupOptions,
+    requestId: string,
+    cancelled: AbortSignal,
+    send: (answer: RowAnswer) => Promise<void>,
+    stopRows?: AbortSignal,
+  ): Promise<void> {
     return asBatchWork(async () => {
       const memo = new BatchMemo(this.cache);
       const addresses = new BatchAddresses(
@@ -78,7 +86,8 @@ export class BatchLookupService {
           return { index, id, asked, status, body };
         }
       };
-      for await (const row of inInputOrder(locations.length, answer, this.limits, cancelled)) {
+      const noNewRow = stopRows ? AbortSignal.any([cancelled, stopRows]) : cancelled;
+      for await (const row of inInputOrder(locations.length, answer, this.limits, noNewRow)) {
         if (!row || cancelled.aborted) return;
         await send(row);
       }

@@ -170,10 +170,18 @@ export class BatchController {
     let sent = 0;
     try {
       await write(format.opening());
-      await this.batches.run(locations, options, requestId, cancelled.signal, async (row) => {
-        await write(format.row(row));
-        sent++;
-      });
+      // On SIGTERM no new row starts; the rows under way are written, then the answer is cut below.
+      await this.batches.run(
+        locations,
+        options,
+        requestId,
+        cancelled.signal,
+        async (row) => {
+          await write(format.row(row));
+          sent++;
+        },
+        this.drain.stopping,
+      );
     } catch (error) {
       if (!cancelled.signal.aborted) {
         // Past the status line an error can only cut the answer short, which the client sees as such.

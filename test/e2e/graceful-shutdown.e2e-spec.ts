@@ -45,18 +45,24 @@ describe('graceful shutdown of dist/main.js on SIGTERM', () => {
     }
   });
 
-  it('cuts a batch in flight: its rows written are whole, its answer is aborted, never closed as complete, the cut is logged, exit 0', async () => {
-    const service = await BuiltService.start({ ...emulators.env, SHUTDOWN_GRACE_MS: '3000', LOG_LEVEL: 'warn' });
+  it('cuts a batch in flight: no row starts after SIGTERM, the rows under way are written whole, the answer is aborted (never closed as complete), the cut is logged, exit 0', async () => {
+    // A grace period long enough for the rows under way to finish, far too short for the whole batch.
+    const running = 16;
+    const service = await BuiltService.start({ ...emulators.env, SHUTDOWN_GRACE_MS: '20000', UPSTREAM_MAX_CONCURRENCY: String(running), LOG_LEVEL: 'warn' });
     const rows = 300;
     const body = JSON.stringify({ locations: Array.from({ length: rows }, (_, i) => ({ lat: dc.lat + i * 0.00001, lon: dc.lon })) });
     try {
       // Every upstream call slow: the batch would take far longer than the grace period.
       emulators.nfhl.setLatency(200);
+      emulators.nfhl.resetCalls();
       const raw = await openRaw(service.url, postHead(BATCH, 'application/json', Buffer.byteLength(body)) + body);
-      const fetched = fetch(`${service.url}${BATCH}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      // The fetch client's batch asks other points (0.001° east), so each batch's own zone queries can be counted.
+      const fetchedBody = JSON.stringify({ locations: Array.from({ length: rows }, (_, i) => ({ lat: dc.lat + i * 0.00001, lon: dc.lon + 0.001 })) });
+      const fetched = fetch(`${service.url}${BATCH}`, { method: 'POST', body: fetchedBody, headers: { 'content-type': 'application/json' } });
       while (!raw.received().includes('"index":0')) await sleep(50);
       // Read to its end: an error for a cut answer, the text for a complete one.
       const fetchedAnswer = (await fetched).text().catch((error: unknown) => error);
+      const sentBeforeSigterm = raw.received().toString('latin1').split('"index":').length - 1;
       service.process.kill('SIGTERM');
 
       const { code } = await service.exited;
@@ -77,6 +83,13 @@ describe('graceful shutdown of dist/main.js on SIGTERM', () => {
       expect(written.length).toBeLessThan(rows);
       expect(written.map((row) => row.index)).toEqual(written.map((_, i) => i));
       expect(written.every((row) => row.status === 200)).toBe(true);
+      // Every row under way was finished and written: one zone query per row sent.
+      const zoneQueriesOfRaw = emulators.nfhl.callCount(
+        (call) => call.endpoint === 'query' && call.layerName === 'Flood Hazard Zones' && call.point?.[0] === dc.lon,
+      );
+      expect(zoneQueriesOfRaw).toBe(written.length);
+      // At most the rows a batch runs at once were under way when SIGTERM came; none started after it.
+      expect(written.length - sentBeforeSigterm).toBeLessThanOrEqual(running);
 
       const cut = service.logs().find((line) => line.requestId === answer.headers.get('x-request-id') && /^batch cut short/.test(line.msg));
       expect(cut).toEqual(expect.objectContaining({ level: 40, msg: 'batch cut short: the service is shutting down', rowsSent: written.length, rows }));
