@@ -58,7 +58,9 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
     'Redis shared by the instances for the cache and the rate-limit counts. A Redis outage falls back to the in-memory cache, never to errors. Unset, everything stays in memory.',
   RATE_LIMIT_PER_MINUTE:
     'Requests per minute per client IP; over it, a `429` `RATE_LIMITED` with `Retry-After`. `0` disables. `/health`, `/health/ready` and `/metrics` are never limited.',
-  TRUST_PROXY: 'Take the client IP from `X-Forwarded-For` (behind a proxy or gateway), for rate limits and logs.',
+  TRUST_PROXY:
+    'Take the client IP from `X-Forwarded-For` (behind a proxy or gateway), for rate limits and logs, and the protocol from `X-Forwarded-Proto` ' +
+    '(answers over HTTPS then carry Strict-Transport-Security).',
   LOG_LEVEL: 'Level of the JSON logs on stdout; at `info`, one line per request. Street addresses never appear at `info`.',
 };
 

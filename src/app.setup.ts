@@ -9,13 +9,10 @@ import { parseQuery } from './common/query-string';
 import { ServiceLog } from './common/request-log';
 import { buildOpenApiDocument } from './docs/openapi-document';
 import { DrainState } from './health/drain-state';
-import { DOCS_PATH, ENDPOINT_CATALOGUE } from './health/service-description';
+import { DOCS_PATH, ENDPOINT_CATALOGUE, methodsAnswered } from './health/service-description';
 import { AnswerCache, serveCachedAnswers } from './lookup/answer-cache';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { admitClient } from './rate-limit/client-rate-limit.guard';
-
-/** The methods each catalogued path answers: a GET endpoint also answers HEAD; every path answers preflights. */
-const METHODS_BY_VERB: Record<string, string[]> = { GET: ['GET', 'HEAD', 'OPTIONS'], POST: ['POST', 'OPTIONS'] };
 
 /**
  * Everything the HTTP surface needs beyond the modules (docs/api.md): the edge (request ids,
@@ -31,7 +28,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
 
   const storage = config.RATE_LIMIT_PER_MINUTE > 0 ? app.get<ThrottlerStorage>(getStorageToken(), { strict: false }) : undefined;
   const admit = storage && ((req: Request, res: Response) => admitClient(storage, config.RATE_LIMIT_PER_MINUTE, req, res));
-  const paths = new Map(Object.entries(ENDPOINT_CATALOGUE).map(([path, { method }]) => [path, pathMethods(...METHODS_BY_VERB[method])]));
+  const paths = new Map(Object.entries(ENDPOINT_CATALOGUE).map(([path, { method }]) => [path, pathMethods(...methodsAnswered(method))]));
   const edge = new HttpEdge({
     log,
     metrics: app.get(ServiceMetrics),

@@ -87,7 +87,7 @@ export class BatchController {
     status: 200,
     description:
       `One answer per location, in input order, by Accept: application/json (the one typed clients should ask for), ${NDJSON} (the default, also for */*: ` +
-      `one BatchRowAnswerDto per line, streamed) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}).`,
+      `one BatchRowAnswerDto per line, streamed) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}; a text cell a spreadsheet would run as a formula is written with a leading ').`,
     content: {
       'application/json': { schema: { $ref: getSchemaPath(BatchAnswerDto) } },
       // A stream of lines, not one JSON value: declared as text (OpenAPI 3.1 has no per-line schema), each line described.
@@ -95,7 +95,7 @@ export class BatchController {
       'text/csv': { schema: { type: 'string' } },
     },
   })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_BATCH: malformed JSON or CSV, no `locations` array, no usable column, or no rows (the message says where); INVALID_PARAMETERS: a bad include or radius.' })
+  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_BATCH: malformed JSON or CSV, JSON nested more than 32 levels, no `locations` array, no usable column, or no rows (the message says where; a CSV record with more or fewer cells than the header is only that row\'s 400 INVALID_PARAMETERS); INVALID_PARAMETERS: a bad include or radius.' })
   @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with `Allow: POST, OPTIONS`).' })
   @ApiResponse({
     status: 408,
@@ -103,9 +103,9 @@ export class BatchController {
     description: 'REQUEST_TIMEOUT: after BATCH_UPLOAD_GRACE_MS the body had arrived slower than 1 KiB/s on average; the connection is closed.',
   })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto, description: 'BATCH_TOO_LARGE: more than BATCH_MAX_LOCATIONS rows, or a body over 10 MiB.' })
-  @ApiUnsupportedMediaTypeResponse({ type: ErrorEnvelopeDto, description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv.' })
+  @ApiUnsupportedMediaTypeResponse({ type: ErrorEnvelopeDto, description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv, or a compressed body (any Content-Encoding but identity).' })
   @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'RADIUS_OUT_OF_RANGE: radius outside [10, 2000].' })
-  @ApiTooManyRequestsResponse({ type: ErrorEnvelopeDto, description: 'BATCH_BUSY: BATCH_MAX_CONCURRENT batches are already running (see Retry-After); or RATE_LIMITED where rate limiting is configured.' })
+  @ApiTooManyRequestsResponse({ type: ErrorEnvelopeDto, description: 'BATCH_BUSY: BATCH_MAX_CONCURRENT batches are already running, or the instance is shutting down (see Retry-After); or RATE_LIMITED where rate limiting is configured.' })
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async batch(@Req() req: Request, @Res() res: Response): Promise<void> {
     const options = readLookupOptions(req.query as Record<string, unknown>);

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CODES, type ErrorCode } from '../common/api-error';
-import { API_VERSION, DOCS_PATH, ENDPOINT_CATALOGUE, SERVICE_DESCRIPTION } from '../health/service-description';
+import { API_VERSION, DOCS_PATH, ENDPOINT_CATALOGUE, SERVICE_DESCRIPTION, methodsAnswered } from '../health/service-description';
 
 type Json = Record<string, unknown>;
 
@@ -138,7 +138,7 @@ export function declareEveryMethod(document: OpenAPIObject): void {
     const pathItem = document.paths[path] as PathItem | undefined;
     const served = pathItem?.[method.toLowerCase()];
     if (!pathItem || !served?.operationId) continue;
-    const allowed = method === 'GET' ? ['GET', 'HEAD', 'OPTIONS'] : [method, 'OPTIONS'];
+    const allowed = methodsAnswered(method);
     if (method === 'GET') {
       pathItem.head = {
         ...served,

@@ -10,7 +10,8 @@ import { Geocoder } from '../geocoding/geocoder';
 import { FLOOD_DATA_NAME } from '../lookup/flood-zone-lookup';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { DrainState } from './drain-state';
-import { CircuitDto, EndpointDto, ReadinessDto, StatusDocumentDto } from './dto/status-document.dto';
+import { EndpointDto, ReadinessDto, StatusDocumentDto } from './dto/status-document.dto';
+import { UpstreamStateDto } from './dto/upstream-state.dto';
 import {
   COVERAGE_HONESTY,
   DOCS_PATH,
@@ -23,7 +24,7 @@ import { UpstreamReachability } from './upstream-reachability';
 import { upstreamState } from './upstream-state';
 
 @ApiTags('operations')
-@ApiExtraModels(EndpointDto, CircuitDto)
+@ApiExtraModels(EndpointDto, UpstreamStateDto)
 @SkipThrottle()
 @Controller('health')
 export class HealthController {

@@ -24,6 +24,11 @@ const LOOKUP_EXAMPLES = [
   '/flood-zone?lat=18.3985&lon=-66.1&include=nearby,preliminary,cbrs&radius=300',
 ];
 
+/** The methods a catalogued path answers: a GET endpoint also answers HEAD; every path answers preflights. */
+export function methodsAnswered(method: string): string[] {
+  return method === 'GET' ? ['GET', 'HEAD', 'OPTIONS'] : [method, 'OPTIONS'];
+}
+
 export const ENDPOINT_CATALOGUE = {
   '/flood-zone': {
     method: 'GET',

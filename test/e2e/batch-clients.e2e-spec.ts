@@ -14,8 +14,6 @@ const place = demoPlace('dc-white-house-ae');
 const UPLOAD_GRACE_MS = 1000;
 const ANSWER_STALL_MS = 1000;
 
-/** A few seconds of misbehaving clients each, on a busy machine: longer than Jest's default 5 s. */
-jest.setTimeout(30_000);
 
 let stack: Stack;
 

@@ -13,8 +13,6 @@ import { promisify } from 'node:util';
 import { DEMO_ADDRESSES, DEMO_PLACES, demoPlace } from '../emulators';
 import { startStack, type Stack } from '../support/stack';
 
-// Generating and type-checking take seconds each; the tests that do give their own longer bound.
-jest.setTimeout(30_000);
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 const CLIENT_DIR = path.resolve(__dirname, '../client');

@@ -6,8 +6,6 @@ import { expectErrorEnvelope, sleep } from '../support/stack';
 const dc = demoPlace('dc-white-house-ae');
 const BATCH = '/flood-zone/batch';
 
-/** Service start-up, a shutdown's grace period and a busy machine take longer than Jest's default 5 s. */
-jest.setTimeout(30_000);
 
 describe('graceful shutdown of dist/main.js on SIGTERM', () => {
   let emulators: RunningEmulators;

@@ -1,3 +1,4 @@
+import { UpstreamStateDto } from './upstream-state.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SourceDto } from '../../lookup/dto/flood-zone-response.dto';
 
@@ -13,11 +14,6 @@ export class EndpointDto {
 
   @ApiPropertyOptional({ type: [String], description: 'Working relative example URLs (for /flood-zone).' })
   examples?: string[];
-}
-
-export class CircuitDto {
-  @ApiProperty({ enum: ['closed', 'open', 'half_open', 'isolated'] })
-  circuit: string;
 }
 
 export class StatusDocumentDto {
@@ -50,16 +46,26 @@ export class StatusDocumentDto {
 
   @ApiPropertyOptional({
     type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/CircuitDto' },
+    additionalProperties: { $ref: '#/components/schemas/UpstreamStateDto' },
     description:
-      'Circuit breaker state (information only), one per upstream operation that fails on its own: `flood_data` (FEMA NFHL, '
+      'The state of each upstream operation (information only: /health never calls an upstream), one per upstream operation that fails on its own: `flood_data` (FEMA NFHL, '
       + 'effective maps), `flood_data_preliminary` and `flood_data_pending` (FEMA preliminary and pending maps), '
       + '`coastal_barrier` (USFWS CBRS), `geocoder` (Census, address geocoding), `geocoder_point` (Census, county and '
       + 'ZIP of a point). A circuit opens only on an outage: a high rate of timeouts, connection failures, 5xx or HTML '
       + 'answers among enough calls.',
-    example: { flood_data: { circuit: 'closed' }, geocoder: { circuit: 'closed' }, geocoder_point: { circuit: 'closed' } },
+    example: {
+      flood_data: {
+        state: 'answering',
+        circuit: 'closed',
+        lastCall: 'ok',
+        lastCallAt: '2026-01-02T03:04:05.678Z',
+        host: 'hazards.fema.gov',
+        atStartUp: 'reachable',
+        startUpError: null,
+      },
+    },
   })
-  upstreams?: Record<string, CircuitDto>;
+  upstreams?: Record<string, UpstreamStateDto>;
 }
 
 export class ReadinessDto {

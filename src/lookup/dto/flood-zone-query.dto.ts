@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { INCLUDE_ITEMS, IncludeItem, OPTIONAL_PARTS } from '../parts/answer-parts';
 import { IsString, Matches, MaxLength, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
 
 /** A plain finite decimal: optional sign, digits, optional fraction. No hex, exponent, NaN or Infinity. */
@@ -9,7 +10,6 @@ export const WHOLE_NUMBER = /^\d+$/;
 export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
 export const ADDRESS_MAX_LENGTH = 200;
-export const OPTIONAL_PARTS = ['nearby', 'preliminary', 'cbrs'] as const;
 export const RADIUS_DEFAULT_M = 500;
 export const RADIUS_MIN_M = 10;
 export const RADIUS_MAX_M = 2000;
@@ -33,7 +33,8 @@ export function compareMagnitude(decimal: string, whole: number): -1 | 0 | 1 {
 /** The items of an `include` list as given (empty items kept, so that they can be refused). */
 export const includeItems = (include: string): string[] => include.split(',');
 
-const isOptionalPart = (item: string): boolean => (OPTIONAL_PARTS as readonly string[]).includes(item);
+/** Whether `item` names an opt-in part. */
+export const isIncludeItem = (item: string): item is IncludeItem => (INCLUDE_ITEMS as readonly string[]).includes(item);
 
 /** Format message, or the "repeated" message when the parameter came several times (an array). */
 const onceAs =
@@ -82,12 +83,12 @@ function RequiresNearby(options: ValidationOptions): PropertyDecorator {
 
 function IncludeList(options: ValidationOptions): PropertyDecorator {
   return ValidateBy(
-    { name: 'includeList', validator: { validate: (value: unknown) => typeof value !== 'string' || includeItems(value).every(isOptionalPart) } },
+    { name: 'includeList', validator: { validate: (value: unknown) => typeof value !== 'string' || includeItems(value).every(isIncludeItem) } },
     options,
   );
 }
 
-const ALLOWED_PARTS = OPTIONAL_PARTS.join(', ');
+const ALLOWED_PARTS = INCLUDE_ITEMS.join(', ');
 
 /**
  * `include` and `radius` as /openapi.json describes them, for GET /flood-zone and the batch alike. `include` is an
@@ -96,9 +97,12 @@ const ALLOWED_PARTS = OPTIONAL_PARTS.join(', ');
  * and radius without include=nearby is a 400.
  */
 export const INCLUDE_PARAMETER = {
-  description: `Opt-in parts of the answer, comma-separated, lower case: ${ALLOWED_PARTS}. Given once.`,
+  description:
+    `Opt-in parts of the answer, comma-separated, lower case, given once: ` +
+    OPTIONAL_PARTS.map((part) => `\`${part.include}\`: ${part.description}`).join('; ') +
+    '.',
   type: 'array' as const,
-  items: { type: 'string' as const, enum: [...OPTIONAL_PARTS] },
+  items: { type: 'string' as const, enum: [...INCLUDE_ITEMS] },
   style: 'form' as const,
   explode: false,
   example: ['nearby', 'cbrs'],

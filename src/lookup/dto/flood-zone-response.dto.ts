@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ERROR_CODES } from '../../common/api-error';
+import { ANSWER_PARTS } from '../parts/answer-parts';
 
 /** OpenAPI description of the GET /flood-zone answer (docs/api.md). Every field is always present. */
 
@@ -298,7 +299,7 @@ export class FloodDeterminationDto {
 
   @ApiProperty({
     type: 'array',
-    items: { type: 'string', enum: ['community', 'lomrs', 'lomas', 'estimatedBaseFloodElevation', 'nearby', 'mapChange', 'coastalBarrier'] },
+    items: { type: 'string', enum: [...ANSWER_PARTS] },
     description:
       'Parts whose upstream query failed: each is null in this answer (unknown, not "none"), and the answer is cached for at most 60 seconds. [] when the answer is complete; a part not asked for is null and not listed.',
     example: [],

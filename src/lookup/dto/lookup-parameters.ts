@@ -4,7 +4,6 @@ import {
   ADDRESS_MAX_LENGTH,
   FloodZoneQueryDto,
   NO_CONTROL_CHARACTERS,
-  OPTIONAL_PARTS,
   PLAIN_DECIMAL,
   RADIUS_DEFAULT_M,
   RADIUS_MAX_M,
@@ -13,6 +12,7 @@ import {
   WHOLE_NUMBER,
   compareMagnitude,
   includeItems,
+  isIncludeItem,
 } from './flood-zone-query.dto';
 import type { LookupLocation, LookupOptions } from '../location-query';
 import type { IncludeItem } from '../parts/answer-parts';
@@ -68,8 +68,8 @@ export function readLookupOptions(raw: RawQuery): LookupOptions {
   if (raw.include !== undefined) {
     if (typeof raw.include !== 'string') throw invalid(problemWith(raw, 'include', 'format'));
     for (const item of includeItems(raw.include)) {
-      if (!(OPTIONAL_PARTS as readonly string[]).includes(item)) throw invalid(problemWith(raw, 'include', 'format'));
-      include.add(item as IncludeItem);
+      if (!isIncludeItem(item)) throw invalid(problemWith(raw, 'include', 'format'));
+      include.add(item);
     }
   }
   if (raw.radius === undefined) return { include, radiusM: RADIUS_DEFAULT_M };
