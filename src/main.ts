@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { InvalidConfigurationError, loadAppConfig } from './config/app-config';
 import { DrainState } from './health/drain-state';
+import { UpstreamReachability } from './health/upstream-reachability';
 
 /**
  * Between major collections V8 lets the old generation grow to about 4x its live size when the heap limit is
@@ -41,6 +42,8 @@ async function bootstrap(): Promise<void> {
     process.stderr.write(`Cannot listen on ${config.HOST}:${config.PORT}: the address ${why}; stop the other process or set PORT/HOST.\n`);
     process.exit(1);
   }
+  // In the background: never delays start-up or readiness, only says early which upstream cannot be reached.
+  void app.get(UpstreamReachability).checkAll();
 
   const grace = config.SHUTDOWN_GRACE_MS;
   const shutdown = async (signal: NodeJS.Signals) => {
