@@ -8,7 +8,7 @@ import { HttpEdge, pathMethods } from './common/http-edge';
 import { parseQuery } from './common/query-string';
 import { ServiceLog } from './common/request-log';
 import { buildOpenApiDocument } from './docs/openapi-document';
-import { DrainState } from './health/drain-state';
+import { DrainState } from './common/drain-state';
 import { DOCS_PATH, ENDPOINT_CATALOGUE, methodsAnswered } from './health/service-description';
 import { AnswerCache, serveCachedAnswers } from './lookup/answer-cache';
 import { ServiceMetrics } from './metrics/service-metrics';

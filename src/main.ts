@@ -5,7 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { InvalidConfigurationError, loadAppConfig } from './config/app-config';
-import { DrainState } from './health/drain-state';
+import { DrainState } from './common/drain-state';
 import { UpstreamReachability } from './health/upstream-reachability';
 
 /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiError } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
-import { DrainState } from '../health/drain-state';
+import { DrainState } from '../common/drain-state';
 
 /** What a client is told to wait before asking again when every batch slot is taken (a 429 costs nothing: ask again soon). */
 export const BATCH_BUSY_RETRY_AFTER_SECONDS = 5;

@@ -20,7 +20,7 @@ import type { LookupOptions } from '../lookup/location-query';
 import { INCLUDE_PARAMETER, RADIUS_PARAMETER } from '../lookup/dto/flood-zone-query.dto';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
-import { DrainState } from '../health/drain-state';
+import { DrainState } from '../common/drain-state';
 import { NDJSON } from './answer-formats';
 import { BatchLookupService } from './batch-lookup.service';
 import { answerFormat, locationReader, readLocations } from './batch-request';

@@ -3,8 +3,7 @@ import { STATUS_CODES, ServerResponse, type IncomingMessage, type Server } from 
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
-import type { DrainState } from '../health/drain-state';
-import type { ServiceMetrics } from '../metrics/service-metrics';
+import type { DrainState } from './drain-state';
 import type { ErrorCode } from './api-error';
 import { sendErrorEnvelope } from './error-envelope';
 import { RequestFacts, withRequestFacts } from './request-context';
@@ -33,9 +32,14 @@ export function pathMethods(...methods: string[]): PathMethods {
   return { allow: methods.join(', '), methods: new Set(methods) };
 }
 
+/** Told about every request the edge sees end (the metrics). */
+export interface RequestObserver {
+  requestFinished(route: string, method: string, status: number, seconds: number): void;
+}
+
 export interface HttpEdgeOptions {
   log: ServiceLog;
-  metrics: ServiceMetrics;
+  metrics: RequestObserver;
   drain: DrainState;
   /** Known paths and what they answer; any other method there is a 405. */
   paths: ReadonlyMap<string, PathMethods>;

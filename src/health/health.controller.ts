@@ -9,7 +9,7 @@ import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
 import { Geocoder } from '../geocoding/geocoder';
 import { FLOOD_DATA_NAME } from '../lookup/flood-zone-lookup';
 import { ServiceMetrics } from '../metrics/service-metrics';
-import { DrainState } from './drain-state';
+import { DrainState } from '../common/drain-state';
 import { EndpointDto, ReadinessDto, StatusDocumentDto } from './dto/status-document.dto';
 import { UpstreamStateDto } from './dto/upstream-state.dto';
 import {

@@ -3,7 +3,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { CoastalBarrierModule } from '../coastal-barrier/coastal-barrier.module';
 import { FloodHazardModule } from '../flood-hazard/flood-hazard.module';
 import { GeocodingModule } from '../geocoding/geocoding.module';
-import { DrainState } from './drain-state';
+import { DrainState } from '../common/drain-state';
 import { HealthController } from './health.controller';
 import { UpstreamReachability } from './upstream-reachability';
 

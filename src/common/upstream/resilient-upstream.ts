@@ -72,6 +72,9 @@ export interface UpstreamObserver {
   circuitChanged(circuit: CircuitName, state: CircuitStateName): void;
 }
 
+/** The provider token of the UpstreamObserver every upstream reports to (the metrics provide it). */
+export const UPSTREAM_OBSERVER = Symbol('UpstreamObserver');
+
 /** Whether an upstream request is made for a batch. */
 const batchWork = new AsyncLocalStorage<true>();
 

@@ -4,9 +4,8 @@ import { HttpModule } from '@nestjs/axios';
 import type { DynamicModule, Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/app-config';
-import { ServiceMetrics } from '../../metrics/service-metrics';
 import type { UpstreamName } from '../api-error';
-import { CircuitName, ResilientUpstream } from './resilient-upstream';
+import { CircuitName, ResilientUpstream, UPSTREAM_OBSERVER, UpstreamObserver } from './resilient-upstream';
 
 /** An HTTP client with keep-alive connections reused, at most UPSTREAM_MAX_CONCURRENCY sockets per host. */
 export function upstreamHttpModule(): DynamicModule {
@@ -21,14 +20,14 @@ export function upstreamHttpModule(): DynamicModule {
 
 /**
  * The resilience policies of one upstream service, built from the configuration and reporting to the
- * metrics: its own circuit (named like the upstream) plus `otherCircuits` for operations that fail
+ * UpstreamObserver (the metrics): its own circuit (named like the upstream) plus `otherCircuits` for operations that fail
  * independently of its main one.
  */
 export function resilientUpstreamProvider(token: symbol, name: UpstreamName, otherCircuits: CircuitName[] = []): Provider {
   return {
     provide: token,
-    inject: [ConfigService, ServiceMetrics],
-    useFactory: (config: ConfigService<AppConfig, true>, metrics: ServiceMetrics) =>
+    inject: [ConfigService, UPSTREAM_OBSERVER],
+    useFactory: (config: ConfigService<AppConfig, true>, observer: UpstreamObserver) =>
       new ResilientUpstream(
         name,
         {
@@ -40,7 +39,7 @@ export function resilientUpstreamProvider(token: symbol, name: UpstreamName, oth
           breakerMinCalls: config.get('CIRCUIT_BREAKER_MIN_CALLS', { infer: true }),
           halfOpenAfterMs: config.get('CIRCUIT_BREAKER_HALF_OPEN_MS', { infer: true }),
         },
-        metrics,
+        observer,
         otherCircuits,
       ),
   };
