@@ -67,19 +67,19 @@ export class NfhlClient extends FloodHazardSource {
 
   pointData(point: GeoPoint, lookupDeadline: AbortSignal, bfeLinesWanted: BfeLinesWanted): Promise<EffectiveMapData> {
     return this.upstream.operation(async () => {
-      // Once an essential query has failed the answer is a 502: its sibling queries (and their retries) stop.
+      // Once an essential query has failed the lookup is a 502: its sibling queries (and their retries) stop.
       const failed = new AbortController();
       const deadline = AbortSignal.any([lookupDeadline, failed.signal]);
       const at = <T>(layer: keyof typeof POINT_FIELDS) => this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline);
-      const zones = this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline);
-      // Only these two wait for the zone answer; they exclude each other.
-      const followUp = zones.then(async (found) => {
+      const zoneQuery = this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline);
+      // Only these two wait for the zones; they exclude each other.
+      const followUp = zoneQuery.then(async (found) => {
         if (found.length === 0) return { inAvailability: (await at('availability')).length > 0 };
         return { inAvailability: null, bfeLines: bfeLinesWanted(found) ? await unknownOnFailure(this.bfeLines(point, deadline)) : undefined };
       });
       // Community, LOMRs, LOMAs and BFE lines are supplementary: their failure makes them unknown (null), not the lookup.
-      const [zoneAnswer, panels, lomrs, jurisdictions, lomas, { inAvailability, bfeLines }] = await Promise.all([
-        zones,
+      const [zones, panels, lomrs, jurisdictions, lomas, { inAvailability, bfeLines }] = await Promise.all([
+        zoneQuery,
         at<FirmPanelAttributes>('panels'),
         unknownOnFailure(at<LomrAttributes>('lomrs')),
         unknownOnFailure(at<PoliticalJurisdictionAttributes>('jurisdictions')),
@@ -89,7 +89,7 @@ export class NfhlClient extends FloodHazardSource {
         failed.abort();
         throw error;
       });
-      return { zones: zoneAnswer, panels, lomrs, jurisdictions, inAvailability, lomas, bfeLines };
+      return { zones, panels, lomrs, jurisdictions, inAvailability, lomas, bfeLines };
     });
   }
 

@@ -13,7 +13,7 @@ import type { LocationQuery, LookupOptions } from './location-query';
 import { DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, pointKey, roundPoint } from './parts/answer-part';
 import { AnswerPart, IncludeItem, OPTIONAL_PARTS, OptionalField, OptionalFields, inDocumentedOrder } from './parts/answer-parts';
-import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapAnswer, loadEffectiveMap } from './parts/effective-map.part';
+import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './parts/effective-map.part';
 
 /** Every opt-in field as it is when its part was not asked for. */
 const NOT_ASKED = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, null])) as OptionalFields;
@@ -63,7 +63,7 @@ interface OptionalRead {
 
 /** The flood side of an answer: the result and how each of its cached pieces was read. */
 interface FloodRead {
-  effective: CacheRead<EffectiveMapAnswer>;
+  effective: CacheRead<EffectiveMapPiece>;
   optional: OptionalRead[];
 }
 
@@ -73,7 +73,7 @@ interface FloodRead {
  */
 @Injectable()
 export class LookupService {
-  private readonly effectivePolicy: CachePolicy<EffectiveMapAnswer>;
+  private readonly effectivePolicy: CachePolicy<EffectiveMapPiece>;
   private readonly partPolicy: CachePolicy;
   private readonly geocodePolicy: CachePolicy;
   private readonly deadlineMs: number;

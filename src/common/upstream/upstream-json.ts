@@ -10,7 +10,7 @@ export interface UpstreamJson {
 
 export interface UpstreamJsonOptions {
   /** A 404 means "nothing here" (Census outside its coverage): an answer whatever its body, returned without one. */
-  notFoundIsAnswer?: boolean;
+  notFoundMeansNone?: boolean;
 }
 
 /**
@@ -39,7 +39,7 @@ export async function getUpstreamJson(
   const { status } = response;
   const text = typeof response.data === 'string' ? response.data : '';
   rejectServerFailure(status);
-  if (status === 404 && options.notFoundIsAnswer) return { status, body: undefined };
+  if (status === 404 && options.notFoundMeansNone) return { status, body: undefined };
   rejectHtmlPage(response, text, 'JSON');
   try {
     return { status, body: JSON.parse(text) };

@@ -16,7 +16,7 @@ import { AnswerPart, inDocumentedOrder } from './answer-parts';
  * What FEMA's effective map says at a point, cached as one: the v1 determination (zones, FIRM panel,
  * community, LOMRs), the LOMAs around it and the estimated BFE, with the parts whose query failed.
  */
-export interface EffectiveMapAnswer {
+export interface EffectiveMapPiece {
   determination: FloodDetermination;
   lomas: Loma[] | null;
   estimatedBaseFloodElevation: EstimatedBaseFloodElevation | null;
@@ -37,7 +37,7 @@ function bfeLinesWanted(zones: FloodHazardZoneAttributes[]): boolean {
  * Reads the effective map at the (rounded) point. Zones, panels and availability are essential: their
  * failure rejects (a 502). A failed supplementary query leaves its part null and named.
  */
-export async function loadEffectiveMap(source: FloodHazardSource, point: GeoPoint, signal: AbortSignal): Promise<EffectiveMapAnswer> {
+export async function loadEffectiveMap(source: FloodHazardSource, point: GeoPoint, signal: AbortSignal): Promise<EffectiveMapPiece> {
   const data = await source.pointData(point, signal, bfeLinesWanted);
   const determination = determineFloodHazard(data);
   const failed: AnswerPart[] = [];
