@@ -193,7 +193,7 @@ export async function startExpressBaseline(body: string): Promise<{ base: string
   return { base: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 2000) };
 }
 
-/** Every configuration variable of CONTRACT sections 8 and 14 (and the breaker knobs): none leaks in from the caller's shell. */
+/** Every configuration variable of the service (see docs/api.md, Configuration): none leaks in from the caller's shell. */
 const SERVICE_VARIABLES = [
   'PORT', 'HOST', 'PUBLIC_BASE_URL', 'NFHL_BASE_URL', 'GEOCODER_BASE_URL', 'GEOCODER_BENCHMARK', 'GEOCODER_VINTAGE',
   'PRELIMINARY_NFHL_BASE_URL', 'PENDING_NFHL_BASE_URL', 'CBRS_BASE_URL', 'BATCH_MAX_LOCATIONS', 'BATCH_MAX_CONCURRENT',

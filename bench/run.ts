@@ -14,7 +14,8 @@
  *   BENCH_BATCH_CONCURRENCY=n  UPSTREAM_MAX_CONCURRENCY of the batch scenarios' service (default 64; a batch gets half)
  *
  * Processes: this one drives the load (autocannon, node:http); the emulators, the service (`node dist/main.js`)
- * and the Express baseline each run in a child process, killed at the end whatever happens.
+ * and the Express baseline each run in a child process, killed at the end whatever happens. Scenario 1 also
+ * starts a redis-server of its own on a free port (for the rate-limit counts in Redis): Redis must be installed.
  * Figures here are informational: nothing in the test suite asserts on timing.
  */
 import * as fs from 'node:fs';
@@ -23,6 +24,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon = require('autocannon');
 import { DEMO_PLACES, DemoPlace, demoPlace } from '../test/emulators/demo-map';
+import { DisposableRedis } from '../test/support/redis-server';
 import {
   Emulators,
   HttpAnswer,
@@ -181,7 +183,9 @@ async function loadCachedLookup(emulators: Emulators, overrides: Record<string, 
 
 async function cacheHitVsExpress(emulators: Emulators): Promise<void> {
   const S = '1 cache hit vs Express';
-  log(`${S}: ${CFG.cacheHit.seconds} s x ${CFG.cacheHit.connections} connections each; service at LOG_LEVEL warn, info, and warn with a rate limit`);
+  log(
+    `${S}: ${CFG.cacheHit.seconds} s x ${CFG.cacheHit.connections} connections each; service at LOG_LEVEL warn, info, and warn with a rate limit (memory, Redis)`,
+  );
   await emulators.setLatency(0);
   const agent = keepAlive(4);
 
@@ -211,31 +215,50 @@ async function cacheHitVsExpress(emulators: Emulators): Promise<void> {
   await atInfo.service.stop();
   const limited = await loadCachedLookup(emulators, { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: UNREACHED_RATE_LIMIT }, agent);
   await limited.service.stop();
-  if (limited.warm.headers['ratelimit-limit'] !== UNREACHED_RATE_LIMIT) throw new Error('the rate-limited service sent no RateLimit-Limit header');
+  // The same with the counts in Redis (a redis-server of the bench's own), as replicas share them.
+  const redis = await DisposableRedis.start();
+  const limitedRedis = await loadCachedLookup(
+    emulators,
+    { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: UNREACHED_RATE_LIMIT, REDIS_URL: redis.url },
+    agent,
+  ).finally(() => redis.stop());
+  await limitedRedis.service.stop();
+  for (const run of [limited, limitedRedis]) {
+    if (run.warm.headers['ratelimit-limit'] !== UNREACHED_RATE_LIMIT) throw new Error('a rate-limited service sent no RateLimit-Limit header');
+  }
 
   const ratio = (r: autocannon.Result) => round(r.requests.average / base.requests.average, 2);
-  const rateLimitCostPercent = round((1 - limited.result.requests.average / atWarn.result.requests.average) * 100, 1);
+  const costPercent = (r: autocannon.Result) => round((1 - r.requests.average / atWarn.result.requests.average) * 100, 1);
   results.cacheHitVsExpress = {
     bodyBytes: Buffer.byteLength(body),
     connections: CFG.cacheHit.connections,
     seconds: CFG.cacheHit.seconds,
     serviceWarn: cannonFigures(atWarn.result),
     serviceInfo: cannonFigures(atInfo.result),
-    serviceRateLimited: { ...cannonFigures(limited.result), rateLimitPerMinute: Number(UNREACHED_RATE_LIMIT), storage: '@nestjs/throttler in memory' },
+    serviceRateLimited: { ...cannonFigures(limited.result), rateLimitPerMinute: Number(UNREACHED_RATE_LIMIT), storage: 'memory' },
+    serviceRateLimitedRedis: { ...cannonFigures(limitedRedis.result), rateLimitPerMinute: Number(UNREACHED_RATE_LIMIT), storage: 'Redis' },
     express: cannonFigures(base),
     serviceHealthReady: cannonFigures(ready),
-    ratioReqPerSec: { warn: ratio(atWarn.result), info: ratio(atInfo.result), rateLimitedWarn: ratio(limited.result) },
-    rateLimitCostPercent,
+    ratioReqPerSec: {
+      warn: ratio(atWarn.result),
+      info: ratio(atInfo.result),
+      rateLimitedWarn: ratio(limited.result),
+      rateLimitedRedisWarn: ratio(limitedRedis.result),
+    },
+    rateLimitCostPercent: { memory: costPercent(limited.result), redis: costPercent(limitedRedis.result) },
   };
   row(S, 'Express req/s, p50 / p99 ms', `${round(base.requests.average, 0)}, ${base.latency.p50} / ${base.latency.p99}`);
   row(S, 'service at warn: req/s, p50 / p99 ms', `${round(atWarn.result.requests.average, 0)}, ${atWarn.result.latency.p50} / ${atWarn.result.latency.p99}`);
   row(S, 'ratio service / Express at LOG_LEVEL=warn', ratio(atWarn.result), '>= 0.8', ratio(atWarn.result) >= 0.8);
   row(S, 'service at info: req/s, p50 / p99 ms', `${round(atInfo.result.requests.average, 0)}, ${atInfo.result.latency.p50} / ${atInfo.result.latency.p99}`);
   row(S, 'ratio service / Express at LOG_LEVEL=info', ratio(atInfo.result), '>= 0.7', ratio(atInfo.result) >= 0.7);
-  row(S, 'rate-limited (memory storage), warn: req/s', round(limited.result.requests.average, 0));
-  row(S, 'ratio rate-limited / Express; req/s lost to the limit', `${ratio(limited.result)}; ${rateLimitCostPercent} %`);
+  const storages = { memory: limited, Redis: limitedRedis };
+  for (const [storage, { result }] of Object.entries(storages)) {
+    row(S, `rate-limited (${storage} storage), warn: req/s, p50 / p99 ms`, `${round(result.requests.average, 0)}, ${result.latency.p50} / ${result.latency.p99}`);
+    row(S, `ratio rate-limited (${storage}) / Express; req/s lost to the limit`, `${ratio(result)}; ${costPercent(result)} %`, '>= 0.7', ratio(result) >= 0.7);
+  }
   row(S, 'for scale: service GET /health/ready req/s, p50 / p99 ms', `${round(ready.requests.average, 0)}, ${ready.latency.p50} / ${ready.latency.p99}`);
-  const runs = [atWarn.result, atInfo.result, limited.result, base];
+  const runs = [atWarn.result, atInfo.result, limited.result, limitedRedis.result, base];
   const bad = runs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
   row(S, 'non-2xx + errors + timeouts', bad, '0', bad === 0);
 }

@@ -2,17 +2,15 @@ import { Logger } from '@nestjs/common';
 import KeyvRedis from '@keyv/redis';
 import { KeyvCacheableMemory } from 'cacheable';
 import { Keyv } from 'keyv';
+import { nodeRedisOptions, REDIS_CONNECT_TIMEOUT_MS } from '../common/redis-connection';
 import type { AppConfig } from '../config/app-config';
 
 const logger = new Logger('Cache');
 
-/** How long start-up waits for Redis before serving without it (it joins later on its own). */
-const REDIS_CONNECT_WAIT_MS = 1000;
-
 /**
  * The cache tiers: an in-process LRU bounded by CACHE_MAX_ENTRIES, then (with REDIS_URL) Redis shared
- * by every replica. Redis is tuned to fail fast rather than queue commands while it is away, so an
- * outage only costs shared hits, never requests.
+ * by every replica. Redis commands fail at once while it is away and time out while it is hung (see
+ * redis-connection), so an outage only costs shared hits, never requests.
  */
 export async function createCacheStores(config: Pick<AppConfig, 'CACHE_MAX_ENTRIES' | 'REDIS_URL'>): Promise<Keyv[]> {
   const memory = new Keyv({ store: new KeyvCacheableMemory({ lruSize: config.CACHE_MAX_ENTRIES, useClone: false }), namespace: 'fz' });
@@ -20,14 +18,11 @@ export async function createCacheStores(config: Pick<AppConfig, 'CACHE_MAX_ENTRI
   memory.deserialize = undefined;
   if (!config.REDIS_URL) return [memory];
 
-  const redisStore = new KeyvRedis(
-    {
-      url: config.REDIS_URL,
-      disableOfflineQueue: true,
-      socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
-    },
-    { throwOnConnectError: false, throwOnErrors: false, connectionTimeout: 1000 },
-  );
+  const redisStore = new KeyvRedis(nodeRedisOptions(config.REDIS_URL), {
+    throwOnConnectError: false,
+    throwOnErrors: false,
+    connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
+  });
   const redis = new Keyv({ store: redisStore, namespace: 'flood-zone' });
   let reported = false;
   const reportOnce = (error: unknown) => {
@@ -38,7 +33,7 @@ export async function createCacheStores(config: Pick<AppConfig, 'CACHE_MAX_ENTRI
   };
   redis.on('error', reportOnce);
   redisStore.on('error', reportOnce);
-  // Commands fail fast while disconnected, so give the first connection a moment before serving.
-  await Promise.race([redisStore.getClient().catch(reportOnce), new Promise((resolve) => setTimeout(resolve, REDIS_CONNECT_WAIT_MS).unref())]);
+  // Commands fail fast while disconnected, so give the first connection a moment before serving (it joins later on its own).
+  await Promise.race([redisStore.getClient().catch(reportOnce), new Promise((resolve) => setTimeout(resolve, REDIS_CONNECT_TIMEOUT_MS).unref())]);
   return [memory, redis];
 }

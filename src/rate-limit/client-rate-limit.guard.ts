@@ -3,7 +3,7 @@ import { ThrottlerGuard, ThrottlerRequest, ThrottlerStorage } from '@nestjs/thro
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/api-error';
 
-/** The one window of RATE_LIMIT_PER_MINUTE; a client over the limit waits for its oldest hit to expire. */
+/** The one window of RATE_LIMIT_PER_MINUTE: a fixed minute per client; a client over the limit waits for its window to end. */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /**
@@ -22,11 +22,7 @@ export async function admitClient(storage: ThrottlerStorage, limit: number, req:
   );
   if (isBlocked) {
     res.setHeader('Retry-After', String(timeToBlockExpire));
-    throw new ApiError(
-      429,
-      'RATE_LIMITED',
-      `Too many requests: at most ${limit} per minute from one client. Retry after ${timeToBlockExpire} seconds.`,
-    );
+    throw new ApiError(429, 'RATE_LIMITED', `Too many requests: at most ${limit} per minute from one client. Retry after ${timeToBlockExpire} seconds.`);
   }
   res.setHeader('RateLimit-Limit', String(limit));
   res.setHeader('RateLimit-Remaining', String(Math.max(0, limit - totalHits)));

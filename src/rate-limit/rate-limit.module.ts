@@ -3,7 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { AppConfig } from '../config/app-config';
 import { ClientRateLimitGuard, RATE_LIMIT_WINDOW_MS } from './client-rate-limit.guard';
-import { FailoverThrottlerStorage } from './failover-throttler-storage';
+import { ClientRateStorage } from './client-rate-storage';
 
 /** Rate limiting is off unless RATE_LIMIT_PER_MINUTE > 0; probes and metrics are never limited. */
 @Module({})
@@ -16,7 +16,7 @@ export class RateLimitModule {
         ThrottlerModule.forRootAsync({
           useFactory: async () => ({
             throttlers: [{ ttl: RATE_LIMIT_WINDOW_MS, limit: config.RATE_LIMIT_PER_MINUTE }],
-            storage: config.REDIS_URL ? await FailoverThrottlerStorage.connect(config.REDIS_URL) : undefined,
+            storage: await ClientRateStorage.create(config.RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WINDOW_MS, config.REDIS_URL),
           }),
         }),
       ],

@@ -1,43 +1,43 @@
 import { DEMO_ADDRESSES, demoPlace, RunningEmulators, startEmulators } from '../emulators';
 import { apiGet } from '../support/api-client';
 import { RunningApp, startApp } from '../support/app-harness';
-import { closedPort, DisposableRedis, redisCli, sharedRedis, type SharedRedis } from '../support/redis-server';
+import { BystanderKeys, closedPort, DisposableRedis, redisCli } from '../support/redis-server';
 import { sleep } from '../support/stack';
 
 /**
- * The shared cache against a real Redis: the development/CI server at 127.0.0.1:6379, or a redis-server the
- * suite starts when none answers there (database 7, emptied first), for sharing; and a disposable redis-server
- * of the test's own for outages. Without Redis installed the suite fails and says how to install it.
+ * The shared cache against real redis-server processes of the suite's own, on free ports (never anyone
+ * else's Redis). Without redis-server installed the suite fails and says how to install it.
  */
-const SHARED_REDIS_DB = 7;
 const at = (p: { lat: number; lon: number }) => `/flood-zone?lat=${p.lat}&lon=${p.lon}`;
 const upstreamCalls = (e: RunningEmulators) => e.nfhl.totalCalls + e.census.totalCalls;
 
 describe('shared cache in Redis (REDIS_URL)', () => {
   let emulators: RunningEmulators;
-  let shared: SharedRedis;
+  let bystander: BystanderKeys;
   beforeAll(async () => {
-    shared = await sharedRedis();
+    bystander = await BystanderKeys.plant();
     emulators = await startEmulators();
   });
   afterAll(async () => {
     await emulators?.close();
-    await shared?.close();
+    await bystander?.remove();
   });
   beforeEach(() => emulators.resetCalls());
 
   describe('two replicas sharing one Redis', () => {
+    let redis: DisposableRedis;
     let first: RunningApp;
     let second: RunningApp;
     beforeAll(async () => {
-      redisCli(shared.port, '-n', String(SHARED_REDIS_DB), 'flushdb');
-      const env = { ...emulators.env, REDIS_URL: shared.url(SHARED_REDIS_DB) };
+      redis = await DisposableRedis.start();
+      const env = { ...emulators.env, REDIS_URL: redis.url };
       first = await startApp(env);
       second = await startApp(env);
     });
     afterAll(async () => {
-      await first.close();
-      await second.close();
+      await first?.close();
+      await second?.close();
+      await redis?.stop();
     });
 
     it("serves one replica's flood result to the other without calling FEMA", async () => {
@@ -70,11 +70,11 @@ describe('shared cache in Redis (REDIS_URL)', () => {
     });
 
     it('keeps its entries in Redis with a TTL', () => {
-      const keys = redisCli(shared.port, '-n', String(SHARED_REDIS_DB), 'keys', '*').split('\n').filter(Boolean);
+      const keys = redisCli(redis.port, 'keys', '*').split('\n').filter(Boolean);
       expect(keys.length).toBeGreaterThanOrEqual(3);
       const floodKey = keys.find((k) => k.includes('flood:'));
       expect(floodKey).toBeDefined();
-      const ttl = Number(redisCli(shared.port, '-n', String(SHARED_REDIS_DB), 'pttl', floodKey as string));
+      const ttl = Number(redisCli(redis.port, 'pttl', floodKey as string));
       expect(ttl).toBeGreaterThan(86_000_000);
       expect(ttl).toBeLessThanOrEqual(86_400_000);
     });
@@ -139,5 +139,9 @@ describe('shared cache in Redis (REDIS_URL)', () => {
       await second.close();
       await redis.stop();
     }
+  });
+
+  it('leaves alone a key someone else keeps in the Redis on 127.0.0.1:6379', () => {
+    expect(bystander.survivors()).toEqual(['0', '7', '8']);
   });
 });

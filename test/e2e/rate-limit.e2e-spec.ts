@@ -1,21 +1,20 @@
 import { demoPlace, RunningEmulators, startEmulators } from '../emulators';
 import { apiGet } from '../support/api-client';
 import { RunningApp, startApp } from '../support/app-harness';
-import { closedPort, redisCli, SharedRedis, sharedRedis } from '../support/redis-server';
+import { BystanderKeys, closedPort, DisposableRedis } from '../support/redis-server';
 
-const SHARED_REDIS_DB = 8;
 const lookup = `/flood-zone?lat=${demoPlace('dc-white-house-ae').lat}&lon=${demoPlace('dc-white-house-ae').lon}`;
 
 describe('rate limiting (RATE_LIMIT_PER_MINUTE)', () => {
   let emulators: RunningEmulators;
-  let shared: SharedRedis;
+  let bystander: BystanderKeys;
   beforeAll(async () => {
+    bystander = await BystanderKeys.plant();
     emulators = await startEmulators();
-    shared = await sharedRedis();
   });
   afterAll(async () => {
-    await emulators.close();
-    await shared?.close();
+    await emulators?.close();
+    await bystander?.remove();
   });
 
   describe('three lookups a minute per client', () => {
@@ -74,20 +73,32 @@ describe('rate limiting (RATE_LIMIT_PER_MINUTE)', () => {
   });
 
   it('shares counts between replicas through Redis', async () => {
-    redisCli(shared.port, '-n', String(SHARED_REDIS_DB), 'flushdb');
-    const env = { ...emulators.env, RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: shared.url(SHARED_REDIS_DB) };
+    const redis = await DisposableRedis.start();
+    const env = { ...emulators.env, RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: redis.url };
     const first = await startApp(env);
     const second = await startApp(env);
     try {
-      expect((await apiGet(first.url, lookup)).status).toBe(200);
-      expect((await apiGet(first.url, lookup)).status).toBe(200);
-      expect((await apiGet(second.url, lookup)).status).toBe(200);
+      for (const [service, remaining] of [
+        [first, '2'],
+        [first, '1'],
+        [second, '0'],
+      ] as const) {
+        const allowed = await apiGet(service.url, lookup);
+        expect(allowed.status).toBe(200);
+        expect(allowed.headers.get('ratelimit-limit')).toBe('3');
+        expect(allowed.headers.get('ratelimit-remaining')).toBe(remaining);
+        expect(Number(allowed.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+        expect(Number(allowed.headers.get('ratelimit-reset'))).toBeLessThanOrEqual(60);
+      }
       const limited = await apiGet(second.url, lookup);
       expect(limited.status).toBe(429);
       expect(limited.body.code).toBe('RATE_LIMITED');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     } finally {
       await first.close();
       await second.close();
+      await redis.stop();
     }
   });
 
@@ -100,5 +111,9 @@ describe('rate limiting (RATE_LIMIT_PER_MINUTE)', () => {
     } finally {
       await service.close();
     }
+  });
+
+  it('leaves alone a key someone else keeps in the Redis on 127.0.0.1:6379', () => {
+    expect(bystander.survivors()).toEqual(['0', '7', '8']);
   });
 });

@@ -1,4 +1,4 @@
-import { closedPort, DisposableRedis, redisAnswers, sharedRedis } from './redis-server';
+import { BystanderKeys, closedPort, DisposableRedis, redisAnswers, redisCli } from './redis-server';
 
 /** The Redis helpers of the shared-cache suites, against real redis-server processes. */
 describe('test Redis servers', () => {
@@ -17,17 +17,33 @@ describe('test Redis servers', () => {
     expect(await redisAnswers(await closedPort())).toBe(false);
   });
 
-  it('shares the Redis on 6379 when it answers, else runs its own', async () => {
-    const onDefaultPort = await redisAnswers(6379);
-    const shared = await sharedRedis();
+  it('freezes a server so that it accepts connections but answers nothing, then thaws it with its keys', async () => {
+    const redis = await DisposableRedis.start();
     try {
-      expect(shared.port === 6379).toBe(onDefaultPort);
-      expect(await redisAnswers(shared.port)).toBe(true);
-      expect(shared.url(7)).toBe(`redis://127.0.0.1:${shared.port}/7`);
+      redisCli(redis.port, 'set', 'kept', 'yes');
+      redis.freeze();
+      expect(await redisAnswers(redis.port)).toBe(false);
+      redis.thaw();
+      expect(await redisAnswers(redis.port)).toBe(true);
+      expect(redisCli(redis.port, 'get', 'kept')).toBe('yes');
     } finally {
-      await shared.close();
+      await redis.stop();
     }
-    expect(await redisAnswers(shared.port)).toBe(onDefaultPort);
+  });
+
+  it("tells which databases of 127.0.0.1:6379 still hold someone else's key", async () => {
+    const onDefaultPort = await redisAnswers(6379);
+    const bystander = await BystanderKeys.plant();
+    try {
+      expect(bystander.survivors()).toEqual(['0', '7', '8']);
+      const key = redisCli(6379, '-n', '7', 'keys', 'someone-else:*').split('\n').filter(Boolean);
+      expect(key).toHaveLength(1);
+      redisCli(6379, '-n', '7', 'del', key[0]);
+      expect(bystander.survivors()).toEqual(['0', '8']);
+    } finally {
+      await bystander.remove();
+    }
+    expect(await redisAnswers(6379)).toBe(onDefaultPort);
   });
 
   it('fails, saying how to install Redis, when redis-server is not installed', async () => {
@@ -35,8 +51,7 @@ describe('test Redis servers', () => {
     process.env.PATH = '/nonexistent';
     try {
       await expect(DisposableRedis.start()).rejects.toThrow(
-        'No Redis answers on 127.0.0.1:6379 and redis-server is not installed: install Redis and run the tests again ' +
-          '(Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis), or start one on 127.0.0.1:6379.',
+        'redis-server is not installed: install Redis and run the tests again (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis).',
       );
     } finally {
       process.env.PATH = path;

@@ -1,14 +1,14 @@
 /**
- * Real Redis servers for the shared-cache and rate-limit suites: the one on 127.0.0.1:6379 when it answers,
- * otherwise a redis-server of the tests' own. Without either the suites fail and say how to install Redis.
+ * Real Redis servers for the shared-cache and rate-limit suites: always a redis-server of the tests' own on
+ * a free port, so the tests never read, write or empty anyone else's Redis (such as one on 127.0.0.1:6379).
+ * Without redis-server installed the suites fail and say how to install it.
  */
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { connect, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const INSTALL_REDIS =
-  'install Redis and run the tests again (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis), ' +
-  'or start one on 127.0.0.1:6379';
+const INSTALL_REDIS = 'install Redis and run the tests again (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis)';
 
 /** A port nobody listens on: free now, closed again before use. */
 export async function closedPort(): Promise<number> {
@@ -26,7 +26,7 @@ export function redisCli(port: number, ...args: string[]): string {
   try {
     return execFileSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`redis-cli is not installed: ${INSTALL_REDIS}`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`redis-cli is not installed: ${INSTALL_REDIS}`, { cause: error });
     throw error;
   }
 }
@@ -50,32 +50,21 @@ export function redisAnswers(port: number): Promise<boolean> {
   });
 }
 
-/** A Redis the suites share: 127.0.0.1:6379 when it answers, else a disposable redis-server (stopped by `close`). */
-export interface SharedRedis {
-  port: number;
-  /** redis://127.0.0.1:PORT/DB */
-  url(db: number): string;
-  close(): Promise<void>;
-}
-
-export async function sharedRedis(): Promise<SharedRedis> {
-  const own = (await redisAnswers(6379)) ? undefined : await DisposableRedis.start();
-  const port = own?.port ?? 6379;
-  return { port, url: (db) => `redis://127.0.0.1:${port}/${db}`, close: async () => own?.stop() };
-}
-
 /** A throwaway redis-server of our own, so a test can stop and restart it without touching anyone else's. */
 export class DisposableRedis {
   private process?: ChildProcess;
 
   private constructor(readonly port: number) {}
 
-  /** Fails, saying how to install Redis, when redis-server is not on PATH (the test's PATH: Jest copies process.env). */
-  static async start(): Promise<DisposableRedis> {
+  /**
+   * On `port`, or else a free one. Fails, saying how to install Redis, when redis-server is not on PATH (the
+   * test's PATH: Jest copies process.env).
+   */
+  static async start(port?: number): Promise<DisposableRedis> {
     if ((spawnSync('redis-server', ['--version'], { stdio: 'ignore', env: process.env }).error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-      throw new Error(`No Redis answers on 127.0.0.1:6379 and redis-server is not installed: ${INSTALL_REDIS}.`);
+      throw new Error(`redis-server is not installed: ${INSTALL_REDIS}.`);
     }
-    const redis = new DisposableRedis(await closedPort());
+    const redis = new DisposableRedis(port ?? (await closedPort()));
     await redis.resume();
     return redis;
   }
@@ -85,7 +74,10 @@ export class DisposableRedis {
   }
 
   async resume(): Promise<void> {
-    const started = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore', env: process.env });
+    const started = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+      env: process.env,
+    });
     this.process = started;
     let failure: Error | undefined;
     started.once('error', (error) => (failure = error));
@@ -97,6 +89,16 @@ export class DisposableRedis {
     throw new Error(`redis-server did not start on port ${this.port}`);
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open but nothing answers, like a hung Redis. */
+  freeze(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  /** Lets a frozen server answer again (SIGCONT), with every key it had. */
+  thaw(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   async stop(): Promise<void> {
     const running = this.process;
     if (!running || running.exitCode !== null) return;
@@ -104,5 +106,35 @@ export class DisposableRedis {
       running.once('exit', () => resolve());
       running.kill('SIGKILL');
     });
+  }
+}
+
+/**
+ * A key someone else keeps in the Redis on 127.0.0.1:6379 (one started for the purpose when none runs there),
+ * in each database the suites once emptied there (0, 7, 8): a suite checks it never touched them.
+ */
+export class BystanderKeys {
+  private static readonly DATABASES = ['0', '7', '8'];
+
+  private constructor(
+    private readonly key: string,
+    private readonly own?: DisposableRedis,
+  ) {}
+
+  static async plant(): Promise<BystanderKeys> {
+    const own = (await redisAnswers(6379)) ? undefined : await DisposableRedis.start(6379);
+    const bystander = new BystanderKeys(`someone-else:${randomUUID()}`, own);
+    for (const db of BystanderKeys.DATABASES) redisCli(6379, '-n', db, 'set', bystander.key, `kept in ${db}`);
+    return bystander;
+  }
+
+  /** The databases where the key is still there with its value. */
+  survivors(): string[] {
+    return BystanderKeys.DATABASES.filter((db) => redisCli(6379, '-n', db, 'get', this.key) === `kept in ${db}`);
+  }
+
+  async remove(): Promise<void> {
+    for (const db of BystanderKeys.DATABASES) redisCli(6379, '-n', db, 'del', this.key);
+    await this.own?.stop();
   }
 }
