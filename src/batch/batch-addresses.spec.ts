@@ -1,4 +1,4 @@
-import type { CachePolicy, CacheRead, PieceWait } from '../cache/lookup-cache';
+import type { CachePolicy, CacheRead, PieceWait } from '../cache/piece-cache';
 import type { BatchAddress, BatchGeocode, BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import type { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import { BatchAddresses } from './batch-addresses';

@@ -1,4 +1,4 @@
-import type { CachePolicy } from '../cache/lookup-cache';
+import type { CachePolicy } from '../cache/piece-cache';
 import type { BatchAddress, BatchGeocode, BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import { CENSUS_BATCH_CHUNK_ROWS } from '../geocoding/census-batch-geocoder';
 import type { AddressMatch, Geocoder } from '../geocoding/geocoder';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { CachePolicy } from '../cache/lookup-cache';
-import { LookupCache } from '../cache/lookup-cache';
+import type { CachePolicy } from '../cache/piece-cache';
+import { PieceCache } from '../cache/piece-cache';
 import { asBatchWork } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { BatchGeocoder } from '../geocoding/census-batch-geocoder';
@@ -34,7 +34,7 @@ export class BatchLookupService {
     private readonly lookups: LookupService,
     private readonly geocoder: Geocoder,
     private readonly batchGeocoder: BatchGeocoder,
-    private readonly cache: LookupCache,
+    private readonly cache: PieceCache,
     config: ConfigService<AppConfig, true>,
   ) {
     // Twice the batch's share of each upstream keeps that share busy while rows wait on each other.

@@ -1,4 +1,4 @@
-import type { CachePolicy, CacheRead, LookupCache, PieceWait } from '../cache/lookup-cache';
+import type { CachePolicy, CacheRead, PieceCache, PieceWait } from '../cache/piece-cache';
 import { BatchMemo } from './batch-memo';
 
 /** The shared cache with caching off: every read loads, and a wait whose signal has aborted gives up at once. */
@@ -7,7 +7,7 @@ const noCache = {
     if (wait.signal.aborted) throw wait.gaveUp();
     return { status: 'MISS', entry: { value: await load(wait.signal), storedAt: 0, freshUntil: 0 } };
   },
-} as unknown as LookupCache;
+} as unknown as PieceCache;
 
 const policy = { ttlSeconds: 0, staleIfErrorSeconds: 0 };
 const waiting = (signal = new AbortController().signal): PieceWait => ({ signal, gaveUp: () => signal.reason });

@@ -1,4 +1,4 @@
-import type { CachePolicy, CacheRead, LookupCache, PieceLoad, PieceWait } from '../cache/lookup-cache';
+import type { CachePolicy, CacheRead, PieceCache, PieceLoad, PieceWait } from '../cache/piece-cache';
 import type { CacheName } from '../metrics/service-metrics';
 
 /**
@@ -8,10 +8,10 @@ import type { CacheName } from '../metrics/service-metrics';
  * 502. The first row to ask waits as it would alone (its deadline, its batch's cancellation); rows asking
  * later share that wait. Lives as long as its batch.
  */
-export class BatchMemo implements Pick<LookupCache, 'getOrLoad'> {
+export class BatchMemo implements Pick<PieceCache, 'getOrLoad'> {
   private readonly reads = new Map<string, Promise<CacheRead<unknown>>>();
 
-  constructor(private readonly shared: Pick<LookupCache, 'getOrLoad'>) {}
+  constructor(private readonly shared: Pick<PieceCache, 'getOrLoad'>) {}
 
   getOrLoad<T>(name: CacheName, key: string, policy: CachePolicy<T>, load: PieceLoad<T>, wait: PieceWait): Promise<CacheRead<T>> {
     const memoKey = `${name}:${key}`;

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LookupCacheModule } from '../cache/lookup-cache.module';
+import { PieceCacheModule } from '../cache/piece-cache.module';
 import { GeocodingModule } from '../geocoding/geocoding.module';
 import { LookupModule } from '../lookup/lookup.module';
 import { BatchController } from './batch.controller';
@@ -8,7 +8,7 @@ import { BatchSlots } from './batch-slots';
 
 /** POST /flood-zone/batch: many lookups in one request, answered as GET /flood-zone answers each. */
 @Module({
-  imports: [GeocodingModule, LookupCacheModule, LookupModule],
+  imports: [GeocodingModule, PieceCacheModule, LookupModule],
   controllers: [BatchController],
   providers: [BatchLookupService, BatchSlots],
 })

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LookupCacheModule } from '../cache/lookup-cache.module';
+import { PieceCacheModule } from '../cache/piece-cache.module';
 import { CoastalBarrierModule } from '../coastal-barrier/coastal-barrier.module';
 import { FloodHazardModule } from '../flood-hazard/flood-hazard.module';
 import { GeocodingModule } from '../geocoding/geocoding.module';
@@ -8,7 +8,7 @@ import { LookupController } from './lookup.controller';
 import { LookupService } from './lookup.service';
 
 @Module({
-  imports: [GeocodingModule, FloodHazardModule, CoastalBarrierModule, LookupCacheModule],
+  imports: [GeocodingModule, FloodHazardModule, CoastalBarrierModule, PieceCacheModule],
   controllers: [LookupController],
   providers: [LookupService, AnswerCache],
   exports: [LookupService, AnswerCache],

@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { ApiError, UpstreamName, unknownOnFailure } from '../common/api-error';
 import { deadlineExceeded } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
-import { CachePolicy, CacheRead, CacheStatus, LookupCache, PieceWait } from '../cache/lookup-cache';
+import { CachePolicy, CacheRead, CacheStatus, PieceCache, PieceWait } from '../cache/piece-cache';
 import { femaMapUrl } from '../flood-hazard/classification';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
@@ -32,7 +32,7 @@ export interface LookupAnswer {
 export type AddressGeocode = (address: string, signal: AbortSignal) => Promise<AddressMatch[]>;
 
 /** A reader of cached pieces: the shared cache, or a batch's memo over it. */
-export type PieceReader = Pick<LookupCache, 'getOrLoad'>;
+export type PieceReader = Pick<PieceCache, 'getOrLoad'>;
 
 /** What a batch brings to each of its rows' lookups (GET brings none of it). */
 export interface BatchRowLookup {
@@ -82,7 +82,7 @@ export class LookupService {
   constructor(
     private readonly floodSource: FloodHazardSource,
     private readonly geocoder: Geocoder,
-    private readonly cache: LookupCache,
+    private readonly cache: PieceCache,
     config: ConfigService<AppConfig, true>,
     sources: ModuleRef,
   ) {

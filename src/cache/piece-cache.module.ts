@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config';
 import { createCacheStores } from './cache-stores';
-import { LookupCache } from './lookup-cache';
+import { PieceCache } from './piece-cache';
 
 @Module({
   imports: [
@@ -17,7 +17,7 @@ import { LookupCache } from './lookup-cache';
       }),
     }),
   ],
-  providers: [LookupCache],
-  exports: [LookupCache],
+  providers: [PieceCache],
+  exports: [PieceCache],
 })
-export class LookupCacheModule {}
+export class PieceCacheModule {}

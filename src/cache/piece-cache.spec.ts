@@ -1,7 +1,7 @@
 import type { Cache } from 'cache-manager';
 import { UpstreamUnavailableError } from '../common/api-error';
 import type { ServiceMetrics } from '../metrics/service-metrics';
-import { CachedEntry, LookupCache, PieceWait } from './lookup-cache';
+import { CachedEntry, PieceCache, PieceWait } from './piece-cache';
 
 /** A cache tier in memory; `set` keeps what it is given. */
 function memoryTier(): Cache {
@@ -42,9 +42,9 @@ function waitOf(caller: AbortController, name: string): PieceWait {
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('LookupCache single-flight', () => {
+describe('PieceCache single-flight', () => {
   it('shares one load among concurrent callers of a key', async () => {
-    const cache = new LookupCache(memoryTier(), metrics);
+    const cache = new PieceCache(memoryTier(), metrics);
     const held = new HeldLoad();
     const reads = [1, 2, 3].map((i) => cache.getOrLoad('flood', 'a', noCaching, held.load, waitOf(new AbortController(), `caller ${i}`)));
     await settled();
@@ -54,7 +54,7 @@ describe('LookupCache single-flight', () => {
   });
 
   it('lets a caller whose wait ends leave at once with its own error, while the others get the answer', async () => {
-    const cache = new LookupCache(memoryTier(), metrics);
+    const cache = new PieceCache(memoryTier(), metrics);
     const held = new HeldLoad();
     const first = new AbortController();
     const leaving = cache.getOrLoad('flood', 'a', noCaching, held.load, waitOf(first, 'first'));
@@ -71,7 +71,7 @@ describe('LookupCache single-flight', () => {
   });
 
   it('abandons the load when its last caller stops waiting, which gets what the load makes of it, and starts afresh for the next caller', async () => {
-    const cache = new LookupCache(memoryTier(), metrics);
+    const cache = new PieceCache(memoryTier(), metrics);
     const abandoned = new HeldLoad();
     const callers = [new AbortController(), new AbortController()];
     const reads = callers.map((caller, i) => cache.getOrLoad('flood', 'a', noCaching, abandoned.load, waitOf(caller, `caller ${i}`)));
@@ -92,7 +92,7 @@ describe('LookupCache single-flight', () => {
   });
 
   it('gives the last caller an answer the abandoned load still makes (one without the parts it cut)', async () => {
-    const cache = new LookupCache(memoryTier(), metrics);
+    const cache = new PieceCache(memoryTier(), metrics);
     const partial = (signal: AbortSignal) => new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('zone AE, LOMRs unknown')));
     const caller = new AbortController();
     const read = cache.getOrLoad('flood', 'a', noCaching, partial, waitOf(caller, 'caller'));
@@ -102,7 +102,7 @@ describe('LookupCache single-flight', () => {
   });
 
   it('stops the last caller waiting for an abandoned load that does not settle, with its own error', async () => {
-    const cache = new LookupCache(memoryTier(), metrics);
+    const cache = new PieceCache(memoryTier(), metrics);
     const deaf = () => new Promise<string>(() => undefined);
     const caller = new AbortController();
     const read = cache.getOrLoad('flood', 'a', noCaching, deaf, waitOf(caller, 'caller'));
@@ -112,7 +112,7 @@ describe('LookupCache single-flight', () => {
   });
 
   it('starts nothing for a caller whose wait has already ended', async () => {
-    const cache = new LookupCache(memoryTier(), metrics);
+    const cache = new PieceCache(memoryTier(), metrics);
     const held = new HeldLoad();
     const gone = new AbortController();
     gone.abort();
@@ -124,7 +124,7 @@ describe('LookupCache single-flight', () => {
     const tier = memoryTier();
     const expired: CachedEntry<string> = { value: 'zone AE', storedAt: Date.now() - 120_000, freshUntil: Date.now() - 60_000 };
     await tier.set('flood:a', expired);
-    const cache = new LookupCache(tier, metrics);
+    const cache = new PieceCache(tier, metrics);
     const held = new HeldLoad();
     const caller = new AbortController();
     const read = cache.getOrLoad('flood', 'a', { ttlSeconds: 60, staleIfErrorSeconds: 3600 }, held.load, {

@@ -57,12 +57,13 @@ const LOAD_LISTENERS = 64;
 const ABANDONED_LOAD_GRACE_MS = 100;
 
 /**
- * Cached upstream answers with their original retrieval time, and single-flight loading: concurrent
+ * The pieces an answer is made of (a geocode, the effective map at a point, an opt-in part's data, a point's
+ * county), each cached with its original retrieval time, and single-flight loading: concurrent
  * callers of the same key share one upstream call. Each caller waits no longer than its own `PieceWait`
  * allows; the shared call is abandoned only when the last caller has stopped waiting for it.
  */
 @Injectable()
-export class LookupCache {
+export class PieceCache {
   private readonly inFlight = new Map<string, SharedLoad>();
 
   constructor(
