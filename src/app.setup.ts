@@ -10,7 +10,8 @@ import { ServiceLog } from './common/request-log';
 import { buildOpenApiDocument } from './docs/openapi-document';
 import { DrainState } from './common/drain-state';
 import { DOCS_PATH, ENDPOINT_CATALOGUE, methodsAnswered } from './health/service-description';
-import { AnswerCache, serveCachedAnswers } from './lookup/answer-cache';
+import { AnswerCache } from './lookup/answer-cache';
+import { serveCachedAnswers } from './lookup/cache-hit-path';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { admitClient } from './rate-limit/client-rate-limit.guard';
 

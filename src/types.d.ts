@@ -4,4 +4,15 @@ declare module 'http' {
     id: string;
   }
 }
+declare global {
+  namespace Express {
+    /** What a request's handling tells the HTTP edge for its log line and metrics. */
+    interface Locals {
+      /** The route that answered (set before the router for answers the edge gives itself). */
+      route?: string;
+      /** X-Cache of a lookup answer: HIT, MISS or STALE. */
+      cacheStatus?: string;
+    }
+  }
+}
 export {};

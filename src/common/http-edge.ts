@@ -228,7 +228,7 @@ export class HttpEdge {
   }
 
   private finished(req: Request, res: Response, facts: RequestFacts, durationMs: number): void {
-    const route = (req.route as { path?: string } | undefined)?.path ?? (res.locals.route as string | undefined) ?? null;
+    const route = (req.route as { path?: string } | undefined)?.path ?? res.locals.route ?? null;
     this.options.metrics.requestFinished(route ?? 'unmatched', req.method, res.statusCode, durationMs / 1000);
     this.options.log.request({
       id: req.id as string,
@@ -237,7 +237,7 @@ export class HttpEdge {
       status: res.statusCode,
       durationMs,
       route,
-      cache: (res.locals.cacheStatus as string | undefined) ?? null,
+      cache: res.locals.cacheStatus ?? null,
       upstreamMs: facts.upstreamMs,
       aborted: !res.writableFinished,
     });

@@ -17,7 +17,8 @@ import { ErrorEnvelopeDto, FloodZoneLookupDto } from './dto/flood-zone-response.
 import { FloodZoneQueryDto } from './dto/flood-zone-query.dto';
 import { FloodZoneQueryPipe } from './dto/flood-zone-query.pipe';
 import type { LocationQuery } from './location-query';
-import { AnswerCache, LOOKUP_PATH, sendAnswer } from './answer-cache';
+import { AnswerCache, LOOKUP_PATH } from './answer-cache';
+import { sendAnswer } from './cache-hit-path';
 import { LookupService } from './lookup.service';
 
 const cacheHeaders = {
