@@ -9,7 +9,7 @@ import { parseDocument } from 'yaml';
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Obj = Record<string, any>;
 
 interface Instruction {

@@ -18,7 +18,7 @@ const DIR = path.resolve(__dirname, '../../deploy/kubernetes');
 const KUSTOMIZATION = 'kustomization.yaml';
 const APP_NAME = 'flood-zone-lookup';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Obj = Record<string, any>;
 type ModelClass = new (data: never) => { validate(): void };
 

@@ -61,6 +61,8 @@ expect.extend({
   },
 });
 declare global {
+  // Jest's own matcher types are declared in this namespace; custom matchers must extend it there.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace jest {
     interface Expect {
       toBeNear(expected: number, tolerance: number): unknown;

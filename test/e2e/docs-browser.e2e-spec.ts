@@ -163,7 +163,7 @@ const CALLER_PAGE = `<!DOCTYPE html>
 interface CrossOriginAnswer {
   status: number;
   headers: Record<string, string | null>;
-  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: Record<string, any>;  
 }
 
 describe('the API called from a page of another origin', () => {

@@ -5,7 +5,7 @@ import { Position, Ring, Shape, bboxOfShape, lonLatToWebMercator, metersToDegree
 import type { ArcGisFeature, ArcGisField, ArcGisServiceData } from './map-data';
 import { RunningEmulators, exampleUrls, startEmulators } from './offline';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 const POINT_QUERY = 'geometryType=esriGeometryPoint&inSR=4326&spatialRel=esriSpatialRelIntersects&returnGeometry=false';
 

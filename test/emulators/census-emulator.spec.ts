@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { CENSUS_BATCH_MAX_ROWS, CensusGeocoderEmulator } from './census-emulator';
 import { DEMO_ADDRESSES, DEMO_MAP, DEMO_PLACES, DemoMap, demoPlace } from './demo-map';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 const STD = 'benchmark=Public_AR_Current&vintage=Current_Current&format=json';
 

@@ -333,7 +333,7 @@ describe('demo map: LOMAs, estimated BFE, nearby, map changes, CBRS', () => {
         .map((f) => ({ zone: f.attributes.FLD_ZONE, subtype: f.attributes.ZONE_SUBTY, bfe: f.attributes.STATIC_BFE, distanceM: wholeMetres(place, f) }))
         .sort((a, b) => a.distanceM - b.distanceM);
       const n = place.expect.nearby;
-      const listed = [n?.sfha, n?.floodway, n?.moderate].filter((h) => h != null);
+      const listed = [n?.sfha, n?.floodway, n?.moderate].filter((h) => h !== null && h !== undefined);
       for (const h of listed) {
         expect(around).toContainEqual({ zone: h.floodZone, subtype: h.zoneSubtype, bfe: h.staticBaseFloodElevationFt ?? -9999, distanceM: h.distanceM });
       }

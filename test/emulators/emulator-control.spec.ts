@@ -9,7 +9,7 @@ import { Answer, CallRecord, jsonAnswer, parseFaults, RequestContext, UpstreamEm
 import { metersToDegrees, type Position } from './geometry';
 import { applyOfflineControls } from './offline-controls';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 const dc = demoPlace('dc-white-house-ae');
 const houston = demoPlace('houston-a');

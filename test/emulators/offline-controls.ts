@@ -82,7 +82,7 @@ function faultsByEmulator(source: string, text: string, names: string[]): Array<
     try {
       parsed = parseFaults(faults);
     } catch (error) {
-      throw new Error(`${source}${keyedByName ? ` (${targets[0]})` : ''}: ${(error as Error).message}`);
+      throw new Error(`${source}${keyedByName ? ` (${targets[0]})` : ''}: ${(error as Error).message}`, { cause: error });
     }
     return targets.flatMap((emulator) => parsed.map((fault) => ({ emulator, fault })));
   });
