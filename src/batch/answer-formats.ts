@@ -11,7 +11,7 @@ export interface AnswerFormat {
 
 export const NDJSON = 'application/x-ndjson';
 
-/** The formats `Accept` chooses from (CONTRACT section 12), NDJSON first: the default, also when Accept allows any type. */
+/** The formats `Accept` chooses from, NDJSON first: the default, also when Accept allows any type. */
 export const ANSWER_FORMATS: Record<string, AnswerFormat> = {
   [NDJSON]: {
     contentType: `${NDJSON}; charset=utf-8`,

@@ -14,7 +14,7 @@ export interface RowAnswer {
 
 export const isLookup = (answer: RowAnswer): answer is RowAnswer & { body: FloodZoneLookup } => answer.status === 200;
 
-/** The NDJSON line and JSON array element of a row (CONTRACT section 12). */
+/** The NDJSON line and JSON array element of a row. */
 export function rowObject({ index, id, status, body }: RowAnswer) {
   return { index, id, status, body };
 }

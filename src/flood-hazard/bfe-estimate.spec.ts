@@ -45,7 +45,7 @@ describe('needsBfeEstimate', () => {
 });
 
 describe('estimateBaseFloodElevation', () => {
-  it('interpolates between two bracketing lines (the contract example)', () => {
+  it('interpolates between two bracketing lines (the documented example)', () => {
     expect(estimate([lineAt(41, NORTH, { ELEV: 612 }), lineAt(62, SOUTH, { ELEV: 613 })])).toEqual({
       elevationFt: 612.4,
       verticalDatum: 'NAVD88',

@@ -240,7 +240,7 @@ describe('classifyZone: the zone table', () => {
 });
 
 describe('ZONE_SEVERITY', () => {
-  it('orders the classes as the contract does', () => {
+  it('orders the classes as the documented severity order does', () => {
     const order: (keyof typeof ZONE_SEVERITY)[] = [
       'VE', 'V', 'A_FLOODWAY', 'AE', 'AH', 'AO', 'A', 'AR', 'A99', 'X_SHADED', 'D', 'X_UNSHADED', 'OPEN_WATER',
     ];
@@ -298,7 +298,7 @@ describe('determineFloodHazard: severity', () => {
     return { floodZone, zoneSubtype, inSpecialFloodHazardArea, staticBaseFloodElevationFt };
   };
 
-  // Strictly more severe first; every adjacent pair of the contract's order.
+  // Strictly more severe first; every adjacent pair of the documented order.
   const STRICT_ORDER: Name[] = ['VE', 'V', 'AE_FW', 'AE', 'AH', 'AO', 'A', 'AR', 'A99', 'X_SHADED', 'D', 'X_MIN', 'OPEN_WATER'];
   const pairs: [Name, Name][] = [];
   for (let i = 0; i < STRICT_ORDER.length; i += 1) {

@@ -14,7 +14,7 @@ function prohibition(overrides: Partial<CbrsProhibitionAttributes>): CbrsProhibi
 }
 
 describe('coastalBarrierAt', () => {
-  it('gives the contract example: inside an Otherwise Protected Area', () => {
+  it('gives the documented example: inside an Otherwise Protected Area', () => {
     expect(coastalBarrierAt([prohibition({})], false)).toEqual({
       status: 'inside',
       unit: 'FL-64P',

@@ -79,7 +79,7 @@ describe('lomasNear', () => {
     return { attributes: attributes({ LAT: lat, LON: lon, ...overrides }), lon, lat };
   }
 
-  it('gives the contract example: every field of a valid LOMA 23 m away', () => {
+  it('gives the documented example: every field of a valid LOMA 23 m away', () => {
     expect(lomasNear([lomaAt(23.2, 40)], POINT)).toEqual([
       {
         caseNumber: '15-10-1489A',

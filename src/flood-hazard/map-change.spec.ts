@@ -30,7 +30,7 @@ const X_MINIMAL = zone({});
 const PRELIMINARY_NOTE = 'A preliminary map is not the effective map and does not yet set flood insurance requirements.';
 
 describe('mapChange', () => {
-  it('gives the contract example: a preliminary map putting the point into the SFHA', () => {
+  it('gives the documented example: a preliminary map putting the point into the SFHA', () => {
     expect(mapChange(NOT_HERE, map([AE_9]), false)).toEqual({
       status: 'preliminary',
       issuedDate: '2025-05-15',

@@ -49,7 +49,7 @@ function around(attributes: Partial<FloodHazardZoneAttributes>): ZonePolygonFeat
 }
 
 describe('nearbyHazards', () => {
-  it('gives the contract example: SFHA at 37 m, floodway at 120 m, no moderate area', () => {
+  it('gives the documented example: SFHA at 37 m, floodway at 120 m, no moderate area', () => {
     const polygons = [
       northOf(37.2, { FLD_ZONE: 'AE', STATIC_BFE: 12, LEN_UNIT: 'Feet' }),
       southOf(119.8, { FLD_ZONE: 'AE', ZONE_SUBTY: 'FLOODWAY' }),

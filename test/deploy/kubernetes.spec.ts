@@ -251,7 +251,7 @@ describe('deploy/kubernetes manifests', () => {
       expect(rules.map((r) => r.topologyKey)).toContain('kubernetes.io/hostname');
     });
 
-    it('takes its configuration from the ConfigMap, with every contract variable set to a sane value', () => {
+    it('takes its configuration from the ConfigMap, with every documented variable set to a sane value', () => {
       const data: Record<string, string> = configMap.data;
       const integers = [
         'PORT', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_RETRIES', 'LOOKUP_DEADLINE_MS', 'CACHE_TTL_SECONDS',
