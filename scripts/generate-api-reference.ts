@@ -55,7 +55,7 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   CIRCUIT_BREAKER_MIN_CALLS: 'Calls the window must have seen before a circuit may open, so a few failures under low traffic never open it.',
   CIRCUIT_BREAKER_HALF_OPEN_MS: 'How long an open circuit fails fast (`502` with `Retry-After`) before it lets one trial call through.',
   REDIS_URL:
-    'Redis shared by the instances for the cache and the rate-limit counts. A Redis outage falls back to the in-memory cache, never to errors. Unset, everything stays in memory.',
+    'Redis shared by the instances for the cache and the rate-limit counts. A Redis outage or a hung Redis falls back to the in-memory cache and local counts, never to errors or waits (a Redis command gives up after 200 ms). Unset, everything stays in memory.',
   RATE_LIMIT_PER_MINUTE:
     'Requests per minute per client IP; over it, a `429` `RATE_LIMITED` with `Retry-After`. `0` disables. `/health`, `/health/ready` and `/metrics` are never limited.',
   TRUST_PROXY:
