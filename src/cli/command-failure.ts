@@ -1,6 +1,9 @@
+/** Exit status when every row is in the output but some got a 5xx status (the service or a data source failed for them). */
+export const ROWS_FAILED_STATUS = 3;
+
 /**
- * Why a command stops early, with the exit status CONTRACT section 13 gives it: 1 when the service could not
- * be reached or did not answer a request as a whole, 2 for bad arguments (and input files that cannot be used).
+ * Why a command stops early, with its exit status: 1 when the service could not be reached or did not answer a
+ * request as a whole, 2 for bad arguments (and input files that cannot be used).
  */
 export class CommandFailure extends Error {
   constructor(

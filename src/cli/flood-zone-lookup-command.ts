@@ -2,17 +2,21 @@ import type { Writable } from 'node:stream';
 import { ApiError } from '../common/api-error';
 import { readLookupLocation } from '../lookup/dto/lookup-parameters';
 import { badArguments, serviceFailed } from './command-failure';
-import type { FloodZoneService } from './flood-zone-service';
+import type { FloodZoneApi } from './flood-zone-api';
+
+/** A coordinate as a location argument: a plain decimal number (the rules of lat and lon decide the rest). */
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 
 /**
  * `flood-zone lookup "ADDRESS"` or `flood-zone lookup LAT LON`: one `GET /flood-zone`, its body (the answer or
- * the error envelope) printed as JSON. Exit status 0 for a 200; 2 when the location breaks the parameter
- * rules (checked here with the service's own rules, and a 400/422 from the service); 1 for every other
- * answer (404 address not found or ambiguous, 429, 502-504) and when the service cannot be reached.
+ * the error envelope) printed as JSON on stdout, and an error's code and message on stderr. Exit status 0 for a
+ * 200; 2 when the location breaks the parameter rules (checked here with the service's own rules, and a 400/422
+ * from the service); 1 for every other answer (404 address not found or ambiguous, 429, 502-504) and when the
+ * service cannot be reached.
  */
-export async function lookUpFloodZone(location: string[], service: FloodZoneService, stdout: Writable): Promise<0 | 1 | 2> {
+export async function lookUpFloodZone(location: string[], api: FloodZoneApi, stdout: Writable, stderr: Writable): Promise<0 | 1 | 2> {
   const query = locationQuery(location);
-  const response = await service.request(service.urlOf('/flood-zone', query), { headers: { accept: 'application/json' } });
+  const response = await api.request(api.urlOf('/flood-zone', query), { headers: { accept: 'application/json' } });
   const text = await response.text();
   let body: unknown;
   try {
@@ -22,10 +26,15 @@ export async function lookUpFloodZone(location: string[], service: FloodZoneServ
   }
   stdout.write(`${JSON.stringify(body, null, 2)}\n`);
   if (response.status === 200) return 0;
+  const { code, error } = body as { code?: unknown; error?: unknown };
+  stderr.write(`flood-zone: ${response.status} ${typeof code === 'string' ? code : 'error'}: ${typeof error === 'string' ? error : 'see the body above'}\n`);
   return response.status === 400 || response.status === 422 ? 2 : 1;
 }
 
 function locationQuery(location: string[]): Record<string, string> {
+  if (location.length === 1 && NUMBER.test(location[0].trim())) {
+    throw badArguments(`"${location[0]}" is a lone number, not an address: give LAT LON (two numbers), or an address in quotes.`);
+  }
   const query: Record<string, string> | undefined =
     location.length === 1 ? { address: location[0] } : location.length === 2 ? { lat: location[0], lon: location[1] } : undefined;
   if (!query) throw badArguments('give one address (in quotes) or LAT LON.');

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { CommandFailure } from './command-failure';
+import { CommandFailure, ROWS_FAILED_STATUS } from './command-failure';
+import { DEFAULT_SERVICE_URL, FloodZoneApi, ServiceOptions } from './flood-zone-api';
 import { lookUpFloodZone } from './flood-zone-lookup-command';
-import { DEFAULT_SERVICE_URL, FloodZoneService, ServiceOptions } from './flood-zone-service';
 import { screenPortfolio } from './portfolio-screening';
 import { progressBar } from './screening-progress';
 
@@ -30,42 +32,74 @@ function withServiceOptions(command: Command, env: NodeJS.ProcessEnv): Command {
     .option('--radius <m>', 'metres around the point for nearby (10-2000, default 500)');
 }
 
+/** The package's version, from its package.json (two levels up from src/cli and from dist/cli alike). */
+const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+const BATCH_HELP = `
+Output columns: the batch endpoint's CSV answer columns (index, id, status, error_code, query_address, query_lat,
+query_lon, matched_address, ... retrieved_at), then error_message (the error envelope's message) and candidates
+(an ambiguous address's candidates as a JSON array of {matchedAddress, lat, lon}), then the input's other columns
+as given (a name already taken gets the prefix input_). Header names are read in any case; latitude reads as lat,
+longitude, lng and long as lon. A row whose cell count differs from the header row's is that row's 400. Cells that
+a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage return; not a negative number) are
+written with a leading ' so they read as text. A summary (rows by status) ends the run on stderr.
+
+--resume continues from the last complete row of OUTPUT, after checking that OUTPUT's rows echo this input's rows
+(id, address, lat, lon and the other cells); an OUTPUT written for another input is refused (exit status 2).
+
+Exit status:
+  0  every row is in the output, none with a 5xx status
+  1  the service could not be reached, a chunk failed as a whole, or an answer was cut off (run again with --resume)
+  2  bad arguments, or an input or OUTPUT that cannot be used
+  ${ROWS_FAILED_STATUS}  every row is in the output, but some got a 5xx status (the service or a data source failed for them)`;
+
 /**
- * The `flood-zone` command line (CONTRACT section 13). Returns the exit status: 0 done, 1 the service could
- * not be reached or failed a request as a whole, 2 bad arguments (commander's own usage errors included).
+ * The `flood-zone` command line. Returns the exit status: 0 done, 1 the service could not be reached or failed a
+ * request as a whole, 2 bad arguments (commander's own usage errors included), 3 rows in the output got a 5xx.
  */
 export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<number> {
   let status = 0;
   const program = new Command('flood-zone')
     .description('FEMA flood zones for addresses and points, from a flood-zone lookup service.')
+    .version(VERSION, '-V, --version', 'print the version')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .addHelpText(
+      'after',
+      `\nExit status: 0 done; 1 the service could not be reached or failed a request; 2 bad arguments; ${ROWS_FAILED_STATUS} (batch) every row ` +
+        'written but some got a 5xx status. See flood-zone batch --help and flood-zone lookup --help.',
+    );
 
   withServiceOptions(program.command('batch'), io.env)
-    .description('Screen a CSV of locations (columns id, address, lat, lon) through POST /flood-zone/batch; writes the CSV answer in input order.')
+    .description('Screen a CSV of locations (columns id, address, lat, lon) through POST /flood-zone/batch; writes one CSV row per input row, in input order.')
     .argument('<input>', 'the CSV file of locations')
-    .option('-o, --output <file>', 'write the CSV answer here (default: stdout)')
-    .option('--resume', 'continue an interrupted run from the rows already in OUTPUT')
+    .option('-o, --output <file>', 'write the output CSV here (default: stdout)')
+    .option('--resume', 'continue an interrupted run from the rows already in OUTPUT (refused if OUTPUT belongs to another input)')
     .option('--chunk-size <rows>', 'rows per request (at most the service\'s BATCH_MAX_LOCATIONS)', wholeNumberFrom(1, 1_000_000), DEFAULT_CHUNK_ROWS)
     .option('--parallel <chunks>', 'requests at once', wholeNumberFrom(1, 64), DEFAULT_PARALLEL_CHUNKS)
     .action(async (input: string, options: ServiceOptions & { output?: string; resume?: boolean; chunkSize: number; parallel: number }) => {
-      await screenPortfolio({
+      status = await screenPortfolio({
         input,
         output: options.output,
         stdout: io.stdout,
-        service: FloodZoneService.fromOptions(options),
+        stderr: io.stderr,
+        api: FloodZoneApi.fromOptions(options),
         chunkSize: options.chunkSize,
         parallel: options.parallel,
         resume: options.resume === true,
         progress: io.stderr.isTTY ? progressBar(io.stderr) : undefined,
       });
-    });
+    })
+    .addHelpText('after', BATCH_HELP);
 
   withServiceOptions(program.command('lookup'), io.env)
-    .description('One lookup: "ADDRESS" (quoted) or LAT LON; prints the answer (or the error envelope) as JSON. Exit 0 for a 200, 2 for a 400/422, 1 otherwise.')
+    .description(
+      'One lookup: "ADDRESS" (quoted) or LAT LON; prints the answer (or the error envelope) as JSON on stdout. A lone number is neither. ' +
+        'Exit 0 for a 200, 2 for a 400/422 or bad arguments, 1 otherwise.',
+    )
     .argument('<location...>', '"ADDRESS", or LAT LON')
     .action(async (location: string[], options: ServiceOptions) => {
-      status = await lookUpFloodZone(location, FloodZoneService.fromOptions(options), io.stdout);
+      status = await lookUpFloodZone(location, FloodZoneApi.fromOptions(options), io.stdout, io.stderr);
     });
 
   try {

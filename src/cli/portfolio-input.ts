@@ -1,77 +1,209 @@
 import { createReadStream } from 'node:fs';
-import { access, constants } from 'node:fs/promises';
-import { CsvError, parse } from 'csv-parse';
+import { access, constants, open } from 'node:fs/promises';
+import { Transform, TransformCallback } from 'node:stream';
+import { CsvError, type InfoRecord, type Options, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
-import { ROW_FIELDS } from '../batch/batch-row';
+import { AskedLocation, ROW_FIELDS, RowField } from '../batch/batch-row';
 import { badArguments } from './command-failure';
 
-/** Consecutive rows of the portfolio, as the CSV body of one batch request. */
-export interface PortfolioChunk {
-  /** Position of the chunk's first row in the whole input (0 = the first row after the header). */
-  start: number;
-  rows: number;
-  csv: string;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Header names read as a row field besides the field's own name (any case, spaces around ignored). */
+export const FIELD_ALIASES: Readonly<Record<string, RowField>> = { latitude: 'lat', longitude: 'lon', lng: 'lon', long: 'lon' };
+
+const LINE_END = /\r\n|\n|\r/g;
+
+const FIELD_NAMES = 'id, address, lat (or latitude), lon (or longitude, lng, long)';
+
+/** One row of the portfolio as read: what the service is sent, and what the output copies through. */
+export interface PortfolioRow {
+  /** 0 = the first row after the header. */
+  position: number;
+  /** The file line the row starts on. */
+  line: number;
+  /** The cells of the columns read as id, address, lat, lon, as given. */
+  fields: Partial<Record<RowField, string>>;
+  /** The cells of every other column, in input order ('' where a short row has none). */
+  passedThrough: string[];
+  /** Set when the row's cells do not line up with the header row: the row is that row's 400 and is not sent. */
+  ragged?: string;
 }
 
-/** Fails early (exit 2) when the input cannot be opened, before anything is written. */
-export async function checkReadable(path: string): Promise<void> {
-  try {
-    await access(path, constants.R_OK);
-  } catch (error) {
-    throw badArguments(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+/** The header row read: which column is which field, and the other columns, copied to the output. */
+export interface PortfolioColumns {
+  fields: Array<[RowField, number]>;
+  passedThrough: Array<{ name: string; column: number }>;
+  width: number;
 }
 
 /**
- * The records of a CSV file, header first, read as a stream, with the rules the batch endpoint reads a CSV
- * body by (byte-order mark dropped, blank lines skipped), so a row's position is the one the service would give it.
+ * A portfolio CSV, read the way the batch endpoint reads a CSV body (UTF-8, RFC 4180, byte-order mark dropped,
+ * blank lines skipped, header names in any case) plus the common aliases of lat and lon. `open` reads the whole
+ * file once, so a file that cannot be used is a bad argument (exit 2) before any request; `rows` reads it again.
  */
-async function* csvRecords(path: string): AsyncGenerator<string[]> {
-  const records = createReadStream(path).pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true }));
+export class Portfolio {
+  private constructor(
+    readonly path: string,
+    readonly columns: PortfolioColumns,
+    /** Rows after the header. */
+    readonly rowCount: number,
+  ) {}
+
+  static async open(path: string): Promise<Portfolio> {
+    try {
+      await access(path, constants.R_OK);
+    } catch (error) {
+      throw badArguments(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    let columns: PortfolioColumns | undefined;
+    let rowCount = 0;
+    for await (const { record } of csvRecords(path)) {
+      if (columns) rowCount += 1;
+      else columns = readHeader(path, record);
+    }
+    if (!columns) throw badArguments(`${path} is empty: it needs a header row naming ${FIELD_NAMES} and one row per location.`);
+    if (rowCount === 0) throw badArguments(`${path} has a header row but no rows.`);
+    return new Portfolio(path, columns, rowCount);
+  }
+
+  /** The columns copied through to the output unread, for a warning: a misspelt lat or lon header lands here. */
+  get unreadColumns(): string[] {
+    return this.columns.passedThrough.map(({ name, column }) => (name.trim() === '' ? `(unnamed column ${column + 1})` : `"${name}"`));
+  }
+
+  /** The rows after the first `skip` (already answered), in order. */
+  async *rows(skip = 0): AsyncGenerator<PortfolioRow> {
+    const { fields, passedThrough, width } = this.columns;
+    let position = -1;
+    for await (const { record, line } of csvRecords(this.path)) {
+      position += 1;
+      if (position <= skip) continue;
+      const row: PortfolioRow = {
+        position: position - 1,
+        line,
+        fields: Object.fromEntries(fields.flatMap(([field, column]) => (column < record.length ? [[field, record[column]]] : []))),
+        passedThrough: passedThrough.map(({ column }) => record[column] ?? ''),
+      };
+      if (record.length !== width) row.ragged = `Line ${line} has ${record.length} cells where the header row has ${width}.`;
+      yield row;
+    }
+  }
+
+  /** The CSV body of one batch request: the read columns under their own field names, for rows that are sent. */
+  requestCsv(rows: PortfolioRow[]): string {
+    const names = this.columns.fields.map(([field]) => field);
+    return stringify([names, ...rows.map((row) => names.map((field) => row.fields[field] ?? ''))]);
+  }
+}
+
+/** The location a row asks for as the service echoes it: a blank cell is not given. */
+export function askedLocation(row: PortfolioRow): AskedLocation {
+  const asked: AskedLocation = {};
+  for (const field of ['address', 'lat', 'lon'] as const) {
+    const cell = row.fields[field];
+    if (cell !== undefined && cell.trim() !== '') asked[field] = cell;
+  }
+  return asked;
+}
+
+/** The row's id as the service echoes it: null for a blank cell. */
+export const rowId = (row: PortfolioRow): string | null => (row.fields.id === undefined || row.fields.id.trim() === '' ? null : row.fields.id);
+
+function readHeader(path: string, header: string[]): PortfolioColumns {
+  const fields: Array<[RowField, number]> = [];
+  const passedThrough: Array<{ name: string; column: number }> = [];
+  header.forEach((name, column) => {
+    const key = name.trim().toLowerCase();
+    const field = (ROW_FIELDS as readonly string[]).includes(key) ? (key as RowField) : FIELD_ALIASES[key];
+    if (!field) return passedThrough.push({ name, column });
+    const twice = fields.find(([other]) => other === field);
+    if (twice) throw badArguments(`${path}: the header row names ${field} twice ("${header[twice[1]]}" and "${name}"); keep one.`);
+    fields.push([field, column]);
+  });
+  if (fields.length === 0) throw badArguments(`${path} has no column named ${FIELD_NAMES} in its header row.`);
+  return { fields, passedThrough, width: header.length };
+}
+
+interface NumberedRecord {
+  record: string[];
+  line: number;
+}
+
+/**
+ * The records of a CSV file, each with the line it starts on, as a stream. A file that is not valid CSV is a bad
+ * argument naming the line where the record that breaks starts (csv-parse names the line where it gave up).
+ */
+async function* csvRecords(path: string): AsyncGenerator<NumberedRecord> {
+  const lines = new LineBreaks();
+  let endOfLast = 0;
+  // Lines are counted as the parser ends each record (it may end several, then fail, before any is read here).
+  const onRecord = (record: string[], { bytes }: InfoRecord): NumberedRecord => {
+    // The record's last byte sits before its line end (if any); line ends inside its quoted cells are lines too.
+    const lastLine = lines.lineOf(bytes - 1);
+    const inside = record.reduce((count, cell) => count + (cell.match(LINE_END)?.length ?? 0), 0);
+    endOfLast = bytes;
+    return { record, line: lastLine - inside };
+  };
+  // Any line end ends a record, as in a file whose rows were appended by different programs.
+  const options: Options<NumberedRecord, string[]> = {
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    on_record: onRecord,
+  };
+  // csv-parse types on_record's result as a record only with `columns`; here it is a numbered record.
+  const records = createReadStream(path).pipe(lines).pipe(parse(options as unknown as Options));
   try {
-    for await (const record of records as AsyncIterable<string[]>) yield record;
+    yield* records as AsyncIterable<NumberedRecord>;
   } catch (error) {
-    if (error instanceof CsvError) throw badArguments(`${path} is not valid CSV at line ${error.lines}: ${error.message}`);
+    if (error instanceof CsvError) {
+      const reason = error.message.replace(/ at line \d+/, '').replace(/\.$/, '');
+      throw badArguments(`${path} is not valid CSV: the record starting at line ${await firstLineWithContent(path, endOfLast, lines.lineOf(endOfLast))}: ${reason}.`);
+    }
     throw badArguments(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   } finally {
     records.destroy();
   }
 }
 
-/** How many rows (records after the header) the input holds: the progress bar's total. */
-export async function countPortfolioRows(path: string): Promise<number> {
-  let records = 0;
-  for await (const _record of csvRecords(path)) records += 1;
-  return Math.max(0, records - 1);
+/** Counts the line ends going by (CRLF, LF or a lone CR), so a byte offset (asked in increasing order) gives its line. */
+class LineBreaks extends Transform {
+  /** Offsets of the last byte of each line end not yet passed. */
+  private readonly ahead: number[] = [];
+  private offset = 0;
+  private passed = 0;
+  private endsWithCr = false;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (this.endsWithCr && chunk[0] !== LF) this.ahead.push(this.offset - 1);
+    for (let at = 0; at < chunk.length; at += 1) {
+      if (chunk[at] === LF || (chunk[at] === CR && at + 1 < chunk.length && chunk[at + 1] !== LF)) this.ahead.push(this.offset + at);
+    }
+    this.endsWithCr = chunk[chunk.length - 1] === CR;
+    this.offset += chunk.length;
+    done(null, chunk);
+  }
+
+  /** The line (from 1) the byte at `offset` is on. */
+  lineOf(offset: number): number {
+    while (this.ahead.length > 0 && this.ahead[0] < offset) {
+      this.ahead.shift();
+      this.passed += 1;
+    }
+    return this.passed + 1;
+  }
 }
 
-/**
- * The input in chunks of at most `chunkSize` rows, after the first `skipRows` rows (already answered), holding
- * only the columns the service reads (id, address, lat, lon, as it matches them): a portfolio's other columns
- * would only make the request bodies larger. At most one chunk is held at a time.
- */
-export async function* portfolioChunks(path: string, chunkSize: number, skipRows = 0): AsyncGenerator<PortfolioChunk> {
-  let kept: number[] | undefined;
-  let header: string[] = [];
-  let position = 0;
-  let rows: string[][] = [];
-  const chunk = (): PortfolioChunk => ({ start: position - rows.length, rows: rows.length, csv: stringify([header, ...rows]) });
-  for await (const record of csvRecords(path)) {
-    if (!kept) {
-      kept = record.flatMap((name, column) => ((ROW_FIELDS as readonly string[]).includes(name.trim().toLowerCase()) ? [column] : []));
-      if (kept.length === 0) throw badArguments(`${path} has no column named ${ROW_FIELDS.join(', ')} in its header row.`);
-      header = kept.map((column) => record[column]);
-      continue;
-    }
-    position += 1;
-    if (position <= skipRows) continue;
-    rows.push(kept.map((column) => record[column] ?? ''));
-    if (rows.length === chunkSize) {
-      yield chunk();
-      rows = [];
-    }
+/** The first line at or after `offset` (on line `line`) that is not blank: where the next record starts. */
+async function firstLineWithContent(path: string, offset: number, line: number): Promise<number> {
+  const file = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, offset);
+    const blank = /^(?:\r\n|\n|\r)*/.exec(buffer.subarray(0, bytesRead).toString('latin1'))![0];
+    return line + (blank.match(LINE_END)?.length ?? 0);
+  } finally {
+    await file.close();
   }
-  if (!kept) throw badArguments(`${path} is empty: it needs a header row naming ${ROW_FIELDS.join(', ')} and one row per location.`);
-  if (position === 0) throw badArguments(`${path} has a header row but no rows.`);
-  if (rows.length > 0) yield chunk();
 }

@@ -45,7 +45,7 @@ describe('findResumePoint (what an interrupted batch run left in OUTPUT)', () =>
     ['no index column', 'id,status\na,200\n', /no index column/],
     ['rows not numbered from 0', `${header}\n0,a,200,x\n2,c,200,y\n`, /row 1 has the index "2"/],
     ['a short row in the middle', `${header}\n0,a,200\n1,b,200,y\n`, /row 0 has 3 cells under a header of 4/],
-  ])('refuses a file that is not an answer of this command (%s) with exit status 2', async (_case, content, message) => {
+  ])('refuses a file that is not an output of this command (%s) with exit status 2', async (_case, content, message) => {
     writeFileSync(output, content);
     await expect(findResumePoint(output)).rejects.toMatchObject({ exitStatus: 2, message: expect.stringMatching(message) });
   });

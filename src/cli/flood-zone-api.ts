@@ -11,18 +11,18 @@ export interface ServiceOptions {
   radius?: string;
 }
 
-/** A flood-zone service to ask, with the `include` / `radius` query every request carries. */
-export class FloodZoneService {
+/** An HTTP client of the flood-zone service, with the `include` / `radius` query every request carries. */
+export class FloodZoneApi {
   private constructor(
     readonly baseUrl: string,
     private readonly parts: URLSearchParams,
   ) {}
 
   /**
-   * Checks the options before any request: `include` and `radius` with the service's own rules (CONTRACT
-   * section 11), so a typo is a bad argument (exit 2) even when the service is down.
+   * Checks the options before any request: `include` and `radius` with the service's own rules (see
+   * docs/api.md), so a typo is a bad argument (exit 2) even when the service is down.
    */
-  static fromOptions({ url, include, radius }: ServiceOptions): FloodZoneService {
+  static fromOptions({ url, include, radius }: ServiceOptions): FloodZoneApi {
     let base: URL;
     try {
       base = new URL(url);
@@ -39,7 +39,7 @@ export class FloodZoneService {
     const parts = new URLSearchParams();
     if (include !== undefined) parts.set('include', include);
     if (radius !== undefined) parts.set('radius', radius);
-    return new FloodZoneService(base.href.replace(/\/+$/, ''), parts);
+    return new FloodZoneApi(base.href.replace(/\/+$/, ''), parts);
   }
 
   /** `path` under the base URL, with `query` and then the opt-in parts. */
@@ -62,8 +62,8 @@ export class FloodZoneService {
   }
 }
 
-/** What an error answer says: the envelope's code and message when it has one, else its status. */
-export async function errorAnswerText(response: Response): Promise<string> {
+/** What an error response says: the envelope's code and message when it has one, else its status. */
+export async function errorResponseText(response: Response): Promise<string> {
   const text = await response.text();
   try {
     const envelope = JSON.parse(text) as { code?: unknown; error?: unknown };
