@@ -8,3 +8,6 @@ export const tooManyRows = (maxRows: number) =>
 
 export const bodyTooLarge = (maxBytes: number) =>
   new ApiError(413, 'BATCH_TOO_LARGE', `A batch body holds at most ${maxBytes} bytes; split it into several requests.`);
+
+/** Why a CSV record is its own row's 400: its cells do not line up with the header's (the endpoint and the command line say it alike). */
+export const raggedRowProblem = (line: number, cells: number, headerCells: number) => `Line ${line} has ${cells} cells; the header row has ${headerCells}.`;

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { CsvError, Info, InfoRecord, parse } from 'csv-parse';
 import { ROW_FIELDS, RowField, UnreadableRow } from './batch-row';
-import { invalidBatch, tooManyRows } from './batch-input-errors';
+import { invalidBatch, raggedRowProblem, tooManyRows } from './batch-input-errors';
 
 /** A row as its cells name it: the usable fields, a blank cell left out. */
 type CsvRow = Partial<Record<RowField, string>>;
@@ -44,7 +44,7 @@ export async function readCsvLocations(body: Readable, maxRows: number): Promise
         if (field && cell.trim() !== '') row[field] = cell;
       });
       const ragged = record.length !== columns.length;
-      rows.push(ragged ? new UnreadableRow(row, `Line ${record.line} has ${record.length} cells; the header row has ${columns.length}.`) : row);
+      rows.push(ragged ? new UnreadableRow(row, raggedRowProblem(record.line, record.length, columns.length)) : row);
     }
   } catch (error) {
     if (error instanceof CsvError) throw invalidBatch(`The CSV body is malformed at line ${startLine(error as CsvError & Info)}: ${problemOf(error)}.`);

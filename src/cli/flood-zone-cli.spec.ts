@@ -382,9 +382,9 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
     const records = parse(result.stdout, { columns: true }) as Array<Record<string, string>>;
     expect(records.map((r) => [r.index, r.id, r.status, r.error_code, r.query_address, r.error_message, r.notes])).toEqual([
       ['0', 'r0', '200', '', '1 Main St, Houston', '', 'a'],
-      ['1', 'r1', '400', 'INVALID_PARAMETERS', '2 Elm St', 'Line 4 has 2 cells where the header row has 3.', ''],
+      ['1', 'r1', '400', 'INVALID_PARAMETERS', '2 Elm St', 'Line 4 has 2 cells; the header row has 3.', ''],
       ['2', 'r2', '200', '', '3 Oak\r\nSt', '', 'b'],
-      ['3', 'r3', '400', 'INVALID_PARAMETERS', '4 Ash St', 'Line 7 has 4 cells where the header row has 3.', 'c'],
+      ['3', 'r3', '400', 'INVALID_PARAMETERS', '4 Ash St', 'Line 7 has 4 cells; the header row has 3.', 'c'],
       ['4', 'r4', '200', '', '5 Fir St', '', 'd'],
     ]);
     expect(result.stderr).toMatch(/; by status 200: 3, 400: 2\n$/);

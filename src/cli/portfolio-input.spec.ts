@@ -51,8 +51,8 @@ describe('Portfolio (reading the input CSV)', () => {
   it('marks a row with more or fewer cells than the header row as ragged, naming its line; its cells are still read', async () => {
     const rows = await rowsOf(await open('id,address,notes\nr0,a\nr1,b,c,d\nr2,c,\n'));
     expect(rows.map((row) => [row.ragged, row.fields, row.passedThrough])).toEqual([
-      ['Line 2 has 2 cells where the header row has 3.', { id: 'r0', address: 'a' }, ['']],
-      ['Line 3 has 4 cells where the header row has 3.', { id: 'r1', address: 'b' }, ['c']],
+      ['Line 2 has 2 cells; the header row has 3.', { id: 'r0', address: 'a' }, ['']],
+      ['Line 3 has 4 cells; the header row has 3.', { id: 'r1', address: 'b' }, ['c']],
       [undefined, { id: 'r2', address: 'c' }, ['']],
     ]);
   });

@@ -3,6 +3,7 @@ import { access, constants, open } from 'node:fs/promises';
 import { Transform, TransformCallback } from 'node:stream';
 import { CsvError, type InfoRecord, type Options, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
+import { raggedRowProblem } from '../batch/batch-input-errors';
 import { AskedLocation, ROW_FIELDS, RowField } from '../batch/batch-row';
 import { badArguments } from './command-failure';
 
@@ -85,7 +86,7 @@ export class Portfolio {
         fields: Object.fromEntries(fields.flatMap(([field, column]) => (column < record.length ? [[field, record[column]]] : []))),
         passedThrough: passedThrough.map(({ column }) => record[column] ?? ''),
       };
-      if (record.length !== width) row.ragged = `Line ${line} has ${record.length} cells where the header row has ${width}.`;
+      if (record.length !== width) row.ragged = raggedRowProblem(line, record.length, width);
       yield row;
     }
   }

@@ -51,12 +51,12 @@ describe('the output of flood-zone batch', () => {
   });
 
   it('answers a ragged row as the endpoint answers a row it cannot read: its 400, with the message naming the line', () => {
-    const ragged = row({ ragged: 'Line 9 has 2 cells where the header row has 5.', fields: { id: '  ', address: '2 Elm St' } });
+    const ragged = row({ ragged: 'Line 9 has 2 cells; the header row has 5.', fields: { id: '  ', address: '2 Elm St' } });
     expect(raggedRowAnswer(ragged, 41)).toEqual({
       index: 41,
       id: null,
       status: 400,
-      body: { error: 'Line 9 has 2 cells where the header row has 5.', statusCode: 400, code: 'INVALID_PARAMETERS', requestId: '' },
+      body: { error: 'Line 9 has 2 cells; the header row has 5.', statusCode: 400, code: 'INVALID_PARAMETERS', requestId: '' },
       asked: { address: '2 Elm St' },
     });
   });

@@ -177,9 +177,9 @@ describe('flood-zone command line, built, against the app and the emulators', ()
     expect(named.map((r) => [r.index, r.id, r.status, r.error_code, r.query_lat, r.error_message, r.Loan, r.Notes])).toEqual([
       ['0', 'p1', '200', '', String(a.lat), '', 'L1', 'Riverside, flood-prone'],
       ['1', 'p2', '200', '', '', '', 'L2', `'=HYPERLINK("http://x")`],
-      ['2', 'p3', '400', 'INVALID_PARAMETERS', String(b.lat), 'Line 4 has 5 cells where the header row has 6.', 'L3', ''],
+      ['2', 'p3', '400', 'INVALID_PARAMETERS', String(b.lat), 'Line 4 has 5 cells; the header row has 6.', 'L3', ''],
       ['3', "'@p4", '200', '', String(c.lat), '', 'L4', '-12'],
-      ['4', 'p5', '400', 'INVALID_PARAMETERS', String(c.lat), 'Line 7 has 7 cells where the header row has 6.', 'L5', "'+1"],
+      ['4', 'p5', '400', 'INVALID_PARAMETERS', String(c.lat), 'Line 7 has 7 cells; the header row has 6.', 'L5', "'+1"],
     ]);
     // the rows sent are answered as the endpoint answers them (its index aside: the output numbers the whole file)
     const sent = [['id', 'address', 'lat', 'lon'], ['p1', '', String(a.lat), String(a.lon)], ['p2', withAddress.address!, '', ''], ['@p4', '', String(c.lat), String(c.lon)]];
