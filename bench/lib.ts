@@ -172,7 +172,7 @@ export class Emulators {
     return this.ipc.call('counts');
   }
   /** Calls since the last reset per emulator and endpoint, and per layer for queries (e.g. `cbrs query CBRS Buffer Zone`). */
-  breakdown(): Promise<Record<string, number>> {
+  breakdown(): Promise<Tally> {
     return this.ipc.call('breakdown');
   }
   async close(): Promise<void> {
@@ -285,6 +285,10 @@ export class Service {
 
 // ----- HTTP on loopback -----
 
+export function keepAlive(maxSockets: number): http.Agent {
+  return new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+}
+
 export interface HttpAnswer {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -306,6 +310,12 @@ export function httpGet(url: string, agent: http.Agent, timeoutMs = 30_000): Pro
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms: ${url}`)));
     req.on('error', reject);
   });
+}
+
+/** The JSON body of a 200 answer; any other status fails the scenario with the start of the body. */
+export function expectOk(r: HttpAnswer, what: string): Record<string, any> {
+  if (r.status !== 200) throw new Error(`${what}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+  return JSON.parse(r.body) as Record<string, any>;
 }
 
 /** A POST whose answer is read line by line as it streams in (NDJSON), and that can be cut off. */
@@ -369,6 +379,9 @@ export function postStreamed(url: string, contentType: string, body: string, onL
 }
 
 // ----- numbers -----
+
+/** A count per key: upstream calls per endpoint, answers per status. */
+export type Tally = Record<string, number>;
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,55 @@
+/**
+ * What every scenario runs with: its figures (from the environment variables documented at the top of run.ts)
+ * and the grid of distinct points the scenarios ask about.
+ */
+import { DEMO_PLACES } from '../test/emulators/demo-map';
+import { PointGrid } from './points';
+
+const QUICK = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
+
+function intEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer in [${min}, ${max}], got "${raw}"`);
+  return n;
+}
+
+export const CFG = {
+  quick: QUICK,
+  upstreamLatencyMs: 50,
+  cacheHit: { seconds: QUICK ? 3 : 10, healthSeconds: QUICK ? 2 : 5, connections: 50 },
+  cold: { points: QUICK ? 30 : 100, addresses: QUICK ? 20 : 100 },
+  burst: { concurrent: 200 },
+  memory: {
+    lookups: intEnv('BENCH_MEMORY_LOOKUPS', QUICK ? 4000 : 100_000, 1000, 250_000),
+    seconds: intEnv('BENCH_MEMORY_SECONDS', QUICK ? 30 : 900, 5, 3600),
+    chunks: 20,
+    connections: 100,
+    largeEntries: intEnv('BENCH_MEMORY_LARGE_ENTRIES', 0, 0, 1_000_000),
+  },
+  mixed: {
+    seconds: intEnv('BENCH_MIXED_SECONDS', QUICK ? 10 : 60, 1, 600),
+    connections: 200,
+    coldEvery: 10, // 1 request in 10 is a cold lookup of a new point, the rest hit a small warm set
+    warmPoints: 20,
+    faultProbability: 0.05,
+    faultKind: 'http-status', // HTTP 500 with an HTML page: a transient failure, which the service retries once
+    faultStatus: 500,
+  },
+  includes: { lookups: QUICK ? 40 : 100, block: 10 },
+  batch: {
+    rows: intEnv('BENCH_BATCH_ROWS', QUICK ? 3000 : 10_000, 100, 10_000),
+    // The default 16 would make a 10,000-row batch take 3.5 minutes at 50 ms per call: the floor scales with it.
+    concurrency: intEnv('BENCH_BATCH_CONCURRENCY', 64, 2, 1024),
+    censusChunkRows: 1000,
+    wallGoalFactor: 1.2,
+    rssGrowthGoalMB: 100,
+    interactiveLookups: QUICK ? 20 : 60,
+    interactiveGoalFactor: 2,
+  },
+};
+
+/** A mapped AE point whose ~300 m zone square holds every generated point. */
+export const CENTRE = DEMO_PLACES.find((p) => p.id === 'dc-white-house-ae')!;
+export const POINTS = new PointGrid(CENTRE);
