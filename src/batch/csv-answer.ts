@@ -4,7 +4,7 @@ import { asSpreadsheetText } from '../common/spreadsheet-cell';
 import type { FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import { isLookup, RowAnswer } from './row-answer';
 
-type Cell = string | number | boolean | null | undefined;
+export type Cell = string | number | boolean | null | undefined;
 
 /** The columns of the CSV answer, in the documented order (docs/api.md), each read from a row's answer. */
 const COLUMNS: Array<[string, (lookup: FloodZoneLookup) => Cell]> = [
@@ -47,10 +47,15 @@ const CAST = { boolean: (value: boolean) => (value ? 'true' : 'false'), string: 
 
 export const csvHeader = (): string => stringify([CSV_ANSWER_COLUMNS]);
 
-/** One row of the CSV answer: an error row fills only its index, id, status, code and the query it has. */
-export function csvRow(answer: RowAnswer): string {
+/** The cells of a row of the CSV answer: an error row fills only its index, id, status, code and the query it has. */
+export function csvCells(answer: RowAnswer): Cell[] {
   const { index, id, status, asked } = answer;
   const known: Cell[] = [index, id, status, isLookup(answer) ? null : (answer.body as ErrorEnvelope).code, asked.address, asked.lat, asked.lon];
   const rest = COLUMNS.map(([, read]) => (isLookup(answer) ? read(answer.body) : null));
-  return stringify([[...known, ...rest].map((cell) => cell ?? null)], { cast: CAST });
+  return [...known, ...rest].map((cell) => cell ?? null);
+}
+
+/** One row of the CSV answer, `more` cells after the answer's own (text as a spreadsheet reads it safely). */
+export function csvRow(answer: RowAnswer, more: Cell[] = []): string {
+  return stringify([[...csvCells(answer), ...more]], { cast: CAST });
 }

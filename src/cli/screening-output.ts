@@ -31,8 +31,7 @@ export const outputHeaderLine = (columns: PortfolioColumns): string => stringify
 export function outputLine(answer: RowAnswer, row: PortfolioRow): string {
   const envelope = answer.status === 200 ? undefined : (answer.body as ErrorEnvelope);
   const candidates = Array.isArray(envelope?.candidates) ? JSON.stringify(envelope.candidates) : '';
-  const added = stringify([[envelope?.error ?? '', candidates, ...row.passedThrough].map(asSpreadsheetText)]);
-  return `${csvRow(answer).replace(/\r?\n$/, '')},${added}`;
+  return csvRow(answer, [envelope?.error ?? '', candidates, ...row.passedThrough]);
 }
 
 /** A ragged row's answer, made here as the endpoint makes it: that row's 400, with the line it starts on. */
@@ -51,7 +50,7 @@ const PASSED_THROUGH_START = CSV_ANSWER_COLUMNS.length + ERROR_COLUMNS.length;
  */
 export function echoesRow(record: string[], row: PortfolioRow): boolean {
   const asked = askedLocation(row);
-  const expected = [rowId(row), asked.address, asked.lat, asked.lon].map((cell) => (cell == null ? '' : asSpreadsheetText(cell)));
+  const expected = [rowId(row), asked.address, asked.lat, asked.lon].map((cell) => (cell === null || cell === undefined ? '' : asSpreadsheetText(cell)));
   if (ECHO_COLUMNS.some((column, i) => record[column] !== expected[i])) return false;
   return row.passedThrough.every((cell, i) => record[PASSED_THROUGH_START + i] === asSpreadsheetText(cell));
 }
