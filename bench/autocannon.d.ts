@@ -2,57 +2,56 @@
 declare module 'autocannon' {
   function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
   namespace autocannon {
-  interface AutocannonRequest {
-    method?: string;
-    path?: string;
-    headers?: Record<string, string>;
-    setupRequest?: (req: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest | undefined;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string | string[]>) => void;
-  }
+    interface AutocannonRequest {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      setupRequest?: (req: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest | undefined;
+      onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string | string[]>) => void;
+    }
 
-  interface Options {
-    url: string;
-    connections?: number;
-    duration?: number;
-    amount?: number;
-    pipelining?: number;
-    timeout?: number;
-    headers?: Record<string, string>;
-    requests?: AutocannonRequest[];
-  }
+    interface Options {
+      url: string;
+      connections?: number;
+      duration?: number;
+      amount?: number;
+      pipelining?: number;
+      timeout?: number;
+      headers?: Record<string, string>;
+      requests?: AutocannonRequest[];
+    }
 
-  interface Histogram {
-    average: number;
-    mean: number;
-    stddev: number;
-    min: number;
-    max: number;
-    total: number;
-    p50: number;
-    p90: number;
-    p97_5: number;
-    p99: number;
-    p99_9: number;
-  }
+    interface Histogram {
+      average: number;
+      mean: number;
+      stddev: number;
+      min: number;
+      max: number;
+      total: number;
+      p50: number;
+      p90: number;
+      p97_5: number;
+      p99: number;
+      p99_9: number;
+    }
 
-  interface Result {
-    requests: Histogram & { sent: number };
-    latency: Histogram;
-    throughput: Histogram;
-    duration: number;
-    errors: number;
-    timeouts: number;
-    mismatches: number;
-    non2xx: number;
-    resets: number;
-    '1xx': number;
-    '2xx': number;
-    '3xx': number;
-    '4xx': number;
-    '5xx': number;
-    statusCodeStats: Record<string, { count: number }>;
-  }
-
+    interface Result {
+      requests: Histogram & { sent: number };
+      latency: Histogram;
+      throughput: Histogram;
+      duration: number;
+      errors: number;
+      timeouts: number;
+      mismatches: number;
+      non2xx: number;
+      resets: number;
+      '1xx': number;
+      '2xx': number;
+      '3xx': number;
+      '4xx': number;
+      '5xx': number;
+      statusCodeStats: Record<string, { count: number }>;
+    }
   }
   export = autocannon;
 }

@@ -195,12 +195,35 @@ export async function startExpressBaseline(body: string): Promise<{ base: string
 
 /** Every configuration variable of the service (see docs/api.md, Configuration): none leaks in from the caller's shell. */
 const SERVICE_VARIABLES = [
-  'PORT', 'HOST', 'PUBLIC_BASE_URL', 'NFHL_BASE_URL', 'GEOCODER_BASE_URL', 'GEOCODER_BENCHMARK', 'GEOCODER_VINTAGE',
-  'PRELIMINARY_NFHL_BASE_URL', 'PENDING_NFHL_BASE_URL', 'CBRS_BASE_URL', 'BATCH_MAX_LOCATIONS', 'BATCH_MAX_CONCURRENT',
-  'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_RETRIES', 'LOOKUP_DEADLINE_MS', 'CACHE_TTL_SECONDS', 'GEOCODE_CACHE_TTL_SECONDS',
-  'CACHE_MAX_ENTRIES', 'STALE_IF_ERROR_SECONDS', 'UPSTREAM_MAX_CONCURRENCY', 'SHUTDOWN_GRACE_MS', 'REDIS_URL',
-  'RATE_LIMIT_PER_MINUTE', 'TRUST_PROXY', 'LOG_LEVEL', 'CIRCUIT_BREAKER_FAILURE_RATE',
-  'CIRCUIT_BREAKER_WINDOW_MS', 'CIRCUIT_BREAKER_MIN_CALLS', 'CIRCUIT_BREAKER_HALF_OPEN_MS',
+  'PORT',
+  'HOST',
+  'PUBLIC_BASE_URL',
+  'NFHL_BASE_URL',
+  'GEOCODER_BASE_URL',
+  'GEOCODER_BENCHMARK',
+  'GEOCODER_VINTAGE',
+  'PRELIMINARY_NFHL_BASE_URL',
+  'PENDING_NFHL_BASE_URL',
+  'CBRS_BASE_URL',
+  'BATCH_MAX_LOCATIONS',
+  'BATCH_MAX_CONCURRENT',
+  'UPSTREAM_TIMEOUT_MS',
+  'UPSTREAM_RETRIES',
+  'LOOKUP_DEADLINE_MS',
+  'CACHE_TTL_SECONDS',
+  'GEOCODE_CACHE_TTL_SECONDS',
+  'CACHE_MAX_ENTRIES',
+  'STALE_IF_ERROR_SECONDS',
+  'UPSTREAM_MAX_CONCURRENCY',
+  'SHUTDOWN_GRACE_MS',
+  'REDIS_URL',
+  'RATE_LIMIT_PER_MINUTE',
+  'TRUST_PROXY',
+  'LOG_LEVEL',
+  'CIRCUIT_BREAKER_FAILURE_RATE',
+  'CIRCUIT_BREAKER_WINDOW_MS',
+  'CIRCUIT_BREAKER_MIN_CALLS',
+  'CIRCUIT_BREAKER_HALF_OPEN_MS',
 ];
 
 export async function freePort(): Promise<number> {
@@ -257,7 +280,10 @@ export class Service {
     const until = Date.now() + limitMs;
     for (let i = 0; i < 1000 && Date.now() < until; i++) {
       if (!alive(this.child)) throw new Error(`the service exited during start-up:\n${this.output}`);
-      const ok = await httpGet(`${this.base}/health/ready`, agent, 1000).then((r) => r.status === 200, () => false);
+      const ok = await httpGet(`${this.base}/health/ready`, agent, 1000).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) return;
       await sleep(100);
     }

@@ -44,7 +44,9 @@ async function main(): Promise<void> {
   if (typeof document.openapi !== 'string' || !document.paths) throw new Error('/openapi.json is not an OpenAPI document');
   mkdirSync(path.dirname(target), { recursive: true });
   writeFileSync(target, `${JSON.stringify(document, null, 2)}\n`);
-  process.stdout.write(`OpenAPI ${document.openapi} document (${Object.keys(document.paths).length} paths) written to ${path.relative(process.cwd(), target) || target}\n`);
+  process.stdout.write(
+    `OpenAPI ${document.openapi} document (${Object.keys(document.paths).length} paths) written to ${path.relative(process.cwd(), target) || target}\n`,
+  );
 }
 
 if (require.main === module) {

@@ -19,10 +19,12 @@ function fakeBatchGeocoder(answer: (address: string) => BatchGeocode | undefined
   const geocoder = {
     geocodeBatch: async (rows: readonly BatchAddress[]) => {
       calls.push([...rows]);
-      return new Map(rows.flatMap((row) => {
-        const geocode = answer(row.address);
-        return geocode ? [[row.id, geocode] as const] : [];
-      }));
+      return new Map(
+        rows.flatMap((row) => {
+          const geocode = answer(row.address);
+          return geocode ? [[row.id, geocode] as const] : [];
+        }),
+      );
     },
   } as unknown as BatchGeocoder;
   return { geocoder, calls };
@@ -46,7 +48,13 @@ function fakeGeocoder(place: PlaceArea = { county: 'Orleans Parish', countyFips:
 
 /** A memo that just loads (the real one is tested through the batch end to end). */
 const passThroughMemo = {
-  getOrLoad: async <T>(_name: string, _key: string, _policy: CachePolicy<T>, load: (signal: AbortSignal) => Promise<T>, wait: PieceWait): Promise<CacheRead<T>> => ({
+  getOrLoad: async <T>(
+    _name: string,
+    _key: string,
+    _policy: CachePolicy<T>,
+    load: (signal: AbortSignal) => Promise<T>,
+    wait: PieceWait,
+  ): Promise<CacheRead<T>> => ({
     status: 'MISS',
     entry: { value: await load(wait.signal), storedAt: 0, freshUntil: 0 },
   }),

@@ -62,10 +62,14 @@ export class BatchLookupService {
   ): Promise<void> {
     return asBatchWork(async () => {
       const memo = new BatchMemo(this.cache);
-      const addresses = new BatchAddresses(
-        addressesOf(locations, options),
-        { batchGeocoder: this.batchGeocoder, geocoder: this.geocoder, memo, geocodePolicy: this.geocodePolicy, deadlineMs: this.deadlineMs, cancelled },
-      );
+      const addresses = new BatchAddresses(addressesOf(locations, options), {
+        batchGeocoder: this.batchGeocoder,
+        geocoder: this.geocoder,
+        memo,
+        geocodePolicy: this.geocodePolicy,
+        deadlineMs: this.deadlineMs,
+        cancelled,
+      });
       // Each row is GET's lookup, over the batch's memo of the shared cache and with the batch's geocodes.
       const batchRow: BatchRowLookup = { geocode: addresses.geocode, pieces: memo, cancelled };
 

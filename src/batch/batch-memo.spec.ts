@@ -3,7 +3,13 @@ import { BatchMemo } from './batch-memo';
 
 /** The shared cache with caching off: every read loads, and a wait whose signal has aborted gives up at once. */
 const noCache = {
-  getOrLoad: async <T>(_name: string, _key: string, _policy: CachePolicy<T>, load: (signal: AbortSignal) => Promise<T>, wait: PieceWait): Promise<CacheRead<T>> => {
+  getOrLoad: async <T>(
+    _name: string,
+    _key: string,
+    _policy: CachePolicy<T>,
+    load: (signal: AbortSignal) => Promise<T>,
+    wait: PieceWait,
+  ): Promise<CacheRead<T>> => {
     if (wait.signal.aborted) throw wait.gaveUp();
     return { status: 'MISS', entry: { value: await load(wait.signal), storedAt: 0, freshUntil: 0 } };
   },

@@ -65,24 +65,42 @@ export class BatchController {
     // Two bodies with different schemas, which @ApiBody (one schema for every media type) cannot say.
     requestBody: {
       required: true,
-      description: 'At most 10 MiB. A malformed location is its own row\'s 400, never the whole request\'s.',
+      description: "At most 10 MiB. A malformed location is its own row's 400, never the whole request's.",
       content: {
         'application/json': {
           schema: { $ref: getSchemaPath(BatchRequestDto) },
-          example: { locations: [{ id: 'r1', address: '1600 Pennsylvania Ave NW, Washington, DC 20500' }, { id: 'r2', lat: 29.9511, lon: -90.0715 }] },
+          example: {
+            locations: [
+              { id: 'r1', address: '1600 Pennsylvania Ave NW, Washington, DC 20500' },
+              { id: 'r2', lat: 29.9511, lon: -90.0715 },
+            ],
+          },
         },
         'text/csv': {
           schema: {
             type: 'string',
-            description: 'UTF-8, RFC 4180: a header row naming any of id, address, lat, lon (in any case; other columns are ignored), then one row per location. A blank cell is not given.',
+            description:
+              'UTF-8, RFC 4180: a header row naming any of id, address, lat, lon (in any case; other columns are ignored), then one row per location. A blank cell is not given.',
           },
           example: CSV_BATCH_EXAMPLE,
         },
       },
     },
   })
-  @ApiQuery({ name: 'include', required: false, style: 'form', explode: false, description: `As for GET /flood-zone, for every row. ${INCLUDE_PARAMETER.description}`, schema: { type: 'array', items: INCLUDE_PARAMETER.items } })
-  @ApiQuery({ name: 'radius', required: false, description: `As for GET /flood-zone, for every row. ${RADIUS_PARAMETER.description}`, schema: { type: 'integer', minimum: RADIUS_PARAMETER.minimum, maximum: RADIUS_PARAMETER.maximum } })
+  @ApiQuery({
+    name: 'include',
+    required: false,
+    style: 'form',
+    explode: false,
+    description: `As for GET /flood-zone, for every row. ${INCLUDE_PARAMETER.description}`,
+    schema: { type: 'array', items: INCLUDE_PARAMETER.items },
+  })
+  @ApiQuery({
+    name: 'radius',
+    required: false,
+    description: `As for GET /flood-zone, for every row. ${RADIUS_PARAMETER.description}`,
+    schema: { type: 'integer', minimum: RADIUS_PARAMETER.minimum, maximum: RADIUS_PARAMETER.maximum },
+  })
   @ApiResponse({
     status: 200,
     description:
@@ -95,7 +113,11 @@ export class BatchController {
       'text/csv': { schema: { type: 'string' } },
     },
   })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_BATCH: malformed JSON or CSV, JSON nested more than 32 levels, no `locations` array, no usable column, or no rows (the message says where; a CSV record with more or fewer cells than the header is only that row\'s 400 INVALID_PARAMETERS); INVALID_PARAMETERS: a bad include or radius.' })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      "INVALID_BATCH: malformed JSON or CSV, JSON nested more than 32 levels, no `locations` array, no usable column, or no rows (the message says where; a CSV record with more or fewer cells than the header is only that row's 400 INVALID_PARAMETERS); INVALID_PARAMETERS: a bad include or radius.",
+  })
   @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with `Allow: POST, OPTIONS`).' })
   @ApiResponse({
     status: 408,
@@ -103,9 +125,16 @@ export class BatchController {
     description: 'REQUEST_TIMEOUT: after BATCH_UPLOAD_GRACE_MS the body had arrived slower than 1 KiB/s on average; the connection is closed.',
   })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto, description: 'BATCH_TOO_LARGE: more than BATCH_MAX_LOCATIONS rows, or a body over 10 MiB.' })
-  @ApiUnsupportedMediaTypeResponse({ type: ErrorEnvelopeDto, description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv, or a compressed body (any Content-Encoding but identity).' })
+  @ApiUnsupportedMediaTypeResponse({
+    type: ErrorEnvelopeDto,
+    description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv, or a compressed body (any Content-Encoding but identity).',
+  })
   @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'RADIUS_OUT_OF_RANGE: radius outside [10, 2000].' })
-  @ApiTooManyRequestsResponse({ type: ErrorEnvelopeDto, description: 'BATCH_BUSY: BATCH_MAX_CONCURRENT batches are already running, or the instance is shutting down (see Retry-After); or RATE_LIMITED where rate limiting is configured.' })
+  @ApiTooManyRequestsResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'BATCH_BUSY: BATCH_MAX_CONCURRENT batches are already running, or the instance is shutting down (see Retry-After); or RATE_LIMITED where rate limiting is configured.',
+  })
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async batch(@Req() req: Request, @Res() res: Response): Promise<void> {
     const options = readLookupOptions(req.query as Record<string, unknown>);

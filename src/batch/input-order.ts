@@ -11,12 +11,7 @@ export interface OrderLimits {
  * most `limits.ahead` results. Once `stop` is aborted no further row starts (rows under way still finish,
  * and what was handed out stays valid). `work` must not throw: a row's failure is its own result.
  */
-export async function* inInputOrder<R>(
-  count: number,
-  work: (index: number) => Promise<R>,
-  limits: OrderLimits,
-  stop?: AbortSignal,
-): AsyncGenerator<R> {
+export async function* inInputOrder<R>(count: number, work: (index: number) => Promise<R>, limits: OrderLimits, stop?: AbortSignal): AsyncGenerator<R> {
   const started = new Map<number, Promise<R>>();
   let next = 0;
   let running = 0;

@@ -35,7 +35,12 @@ const NDJSON = 'application/x-ndjson';
  * buffer of one chunk's rows whether or not its turn to be written has come, so a service streaming a later
  * chunk never waits for this client. An answer that ends early or breaks off fails the chunk: its reader sees it.
  */
-export async function requestChunkAnswer(api: FloodZoneApi, portfolio: Portfolio, chunk: PortfolioChunk, signal: AbortSignal): Promise<AsyncIterable<OutputRow>> {
+export async function requestChunkAnswer(
+  api: FloodZoneApi,
+  portfolio: Portfolio,
+  chunk: PortfolioChunk,
+  signal: AbortSignal,
+): Promise<AsyncIterable<OutputRow>> {
   const sent = chunk.rows.filter((row) => !row.ragged);
   const lines = sent.length === 0 ? undefined : ndjsonLines(await requestAnswer(api, portfolio.requestCsv(sent), chunk, signal));
   // Room for the whole chunk's rows: the reader of the answer never waits for the writer.

@@ -30,8 +30,10 @@ const CANDIDATES = [
  * candidates), "down…" a failed upstream (502), any other a 200 whose flood zone is "Z-" and the id.
  */
 function rowAnswer(index: number, id: string) {
-  if (id.startsWith('amb')) return { index, id, status: 404, body: { error: 'Several places match.', statusCode: 404, code: 'AMBIGUOUS_ADDRESS', candidates: CANDIDATES } };
-  if (id.startsWith('down')) return { index, id, status: 502, body: { error: 'The flood data is unavailable.', statusCode: 502, code: 'UPSTREAM_UNAVAILABLE' } };
+  if (id.startsWith('amb'))
+    return { index, id, status: 404, body: { error: 'Several places match.', statusCode: 404, code: 'AMBIGUOUS_ADDRESS', candidates: CANDIDATES } };
+  if (id.startsWith('down'))
+    return { index, id, status: 502, body: { error: 'The flood data is unavailable.', statusCode: 502, code: 'UPSTREAM_UNAVAILABLE' } };
   return { index, id, status: 200, body: { location: {}, result: { floodZone: `Z-${id}`, unavailable: [] }, retrievedAt: null } };
 }
 
@@ -151,7 +153,8 @@ function expectedOutput(rows: number): string {
   return stringify(records);
 }
 
-const UNREAD_WARNING = 'flood-zone: "portfolio_ref", "notes" are not read as a location (id, address, lat or latitude, lon or longitude, lng, long); copied to the output as given.\n';
+const UNREAD_WARNING =
+  'flood-zone: "portfolio_ref", "notes" are not read as a location (id, address, lat or latitude, lon or longitude, lng, long); copied to the output as given.\n';
 
 describe('flood-zone batch (against a fake service on loopback)', () => {
   let fake: FakeFloodZoneService;
@@ -164,7 +167,8 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
     for (let i = 0; i < rows; i += 1) lines.push(i % 2 ? `P${i},r${i},,29.${i},-95.4,"note, ${i}"` : `P${i},r${i},Street ${i},,,`);
     writeFileSync(input, `${lines.join('\r\n')}\r\n`);
   };
-  const summary = (rows: number, of: number, where = `in ${output}`, rest = '') => `flood-zone: ${rows} of ${of} rows ${where}; by status 200: ${rows}${rest}\n`;
+  const summary = (rows: number, of: number, where = `in ${output}`, rest = '') =>
+    `flood-zone: ${rows} of ${of} rows ${where}; by status 200: ${rows}${rest}\n`;
 
   beforeEach(async () => {
     fake = await FakeFloodZoneService.start();
@@ -331,7 +335,7 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
     expect(result).toEqual({ status: 0, stdout: expectedOutput(2), stderr: UNREAD_WARNING + summary(2, 2, 'written') });
   });
 
-  it('exits 3 when rows got a 5xx, says so, and writes each error row\'s message and an ambiguous address\'s candidates', async () => {
+  it("exits 3 when rows got a 5xx, says so, and writes each error row's message and an ambiguous address's candidates", async () => {
     writeFileSync(input, 'id,address\nok1,1 Elm St\namb1,1 Main St\ndown1,2 Oak St\ndown2,3 Oak St\n');
     const result = await run(['batch', input, '-o', output, '--url', fake.url]);
     expect(result).toEqual({
@@ -374,8 +378,11 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
     expect(twice).toEqual({ status: 2, stdout: '', stderr: `flood-zone: ${input}: the header row names lon twice ("long" and "lon"); keep one.\n` });
   });
 
-  it('answers a ragged row itself as that row\'s 400 naming its line, and sends the others', async () => {
-    writeFileSync(input, '\ufeffid,address,notes\r\nr0,"1 Main St, Houston",a\r\n\r\nr1,2 Elm St\r\nr2,"3 Oak\r\nSt",b\r\nr3,4 Ash St,c,extra\r\nr4,5 Fir St,d\r\n');
+  it("answers a ragged row itself as that row's 400 naming its line, and sends the others", async () => {
+    writeFileSync(
+      input,
+      '\ufeffid,address,notes\r\nr0,"1 Main St, Houston",a\r\n\r\nr1,2 Elm St\r\nr2,"3 Oak\r\nSt",b\r\nr3,4 Ash St,c,extra\r\nr4,5 Fir St,d\r\n',
+    );
     const result = await run(['batch', input, '--url', fake.url, '--chunk-size', '3']);
     expect(result.status).toBe(0);
     expect(fake.calls.map((c) => c.ids)).toEqual([['r0', 'r2'], ['r4']]);
@@ -395,12 +402,12 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
     expect(fake.calls.map((c) => c.ids)).toEqual([['r0'], ['r2'], ['r4']]);
   });
 
-  it('writes cells a spreadsheet would run as a formula as text, the input\'s own cells included', async () => {
+  it("writes cells a spreadsheet would run as a formula as text, the input's own cells included", async () => {
     writeFileSync(input, 'id,address,notes,score\n"=HYPERLINK(""x"")",1 Main St,@SUM(A1),-12.5\n+r2,\t2 Elm St,-x,+1\n');
     const result = await run(['batch', input, '--url', fake.url]);
     const records = parse(result.stdout, { columns: true }) as Array<Record<string, string>>;
     expect(records.map((r) => [r.id, r.query_address, r.notes, r.score])).toEqual([
-      ["'=HYPERLINK(\"x\")", '1 Main St', "'@SUM(A1)", '-12.5'],
+      ['\'=HYPERLINK("x")', '1 Main St', "'@SUM(A1)", '-12.5'],
       ["'+r2", "'\t2 Elm St", "'-x", "'+1"],
     ]);
     // the service is sent the cells as given

@@ -75,7 +75,7 @@ export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<nu
     .argument('<input>', 'the CSV file of locations')
     .option('-o, --output <file>', 'write the output CSV here (default: stdout)')
     .option('--resume', 'continue an interrupted run from the rows already in OUTPUT (refused if OUTPUT belongs to another input)')
-    .option('--chunk-size <rows>', 'rows per request (at most the service\'s BATCH_MAX_LOCATIONS)', wholeNumberFrom(1, 1_000_000), DEFAULT_CHUNK_ROWS)
+    .option('--chunk-size <rows>', "rows per request (at most the service's BATCH_MAX_LOCATIONS)", wholeNumberFrom(1, 1_000_000), DEFAULT_CHUNK_ROWS)
     .option('--parallel <chunks>', 'requests at once', wholeNumberFrom(1, 64), DEFAULT_PARALLEL_CHUNKS)
     .action(async (input: string, options: ServiceOptions & { output?: string; resume?: boolean; chunkSize: number; parallel: number }) => {
       status = await screenPortfolio({

@@ -38,14 +38,25 @@ describe('Portfolio (reading the input CSV)', () => {
   it('reads aliases of lat and lon in any case, keeps the other columns to pass through, and sends the read ones under their field names', async () => {
     const portfolio = await open('Ref,  LATITUDE ,Long,Id,,Notes\nP1,29.7,-95.3,r1,x,"a, b"\n');
     expect(portfolio.columns).toEqual({
-      fields: [['lat', 1], ['lon', 2], ['id', 3]],
-      passedThrough: [{ name: 'Ref', column: 0 }, { name: '', column: 4 }, { name: 'Notes', column: 5 }],
+      fields: [
+        ['lat', 1],
+        ['lon', 2],
+        ['id', 3],
+      ],
+      passedThrough: [
+        { name: 'Ref', column: 0 },
+        { name: '', column: 4 },
+        { name: 'Notes', column: 5 },
+      ],
       width: 6,
     });
     expect(portfolio.unreadColumns).toEqual(['"Ref"', '(unnamed column 5)', '"Notes"']);
     const rows = await rowsOf(portfolio);
     expect(rows[0]).toEqual({ position: 0, line: 2, fields: { lat: '29.7', lon: '-95.3', id: 'r1' }, passedThrough: ['P1', 'x', 'a, b'] });
-    expect(parse(portfolio.requestCsv(rows))).toEqual([['lat', 'lon', 'id'], ['29.7', '-95.3', 'r1']]);
+    expect(parse(portfolio.requestCsv(rows))).toEqual([
+      ['lat', 'lon', 'id'],
+      ['29.7', '-95.3', 'r1'],
+    ]);
   });
 
   it('marks a row with more or fewer cells than the header row as ragged, naming its line; its cells are still read', async () => {
@@ -64,8 +75,16 @@ describe('Portfolio (reading the input CSV)', () => {
   });
 
   it.each([
-    ['an open quote after blank lines', 'id,address\nr1,ok\n\n\nr2,"open quote\nr3,x\n', /is not valid CSV: the record starting at line 5: Quote Not Closed: the parsing is finished with an opening quote\.$/],
-    ['a stray character after a closing quote', 'id,address\r\nr1,"two\r\nlines"\r\nr2,"bad"x\r\n', /is not valid CSV: the record starting at line 4: Invalid Closing Quote: got "x"/],
+    [
+      'an open quote after blank lines',
+      'id,address\nr1,ok\n\n\nr2,"open quote\nr3,x\n',
+      /is not valid CSV: the record starting at line 5: Quote Not Closed: the parsing is finished with an opening quote\.$/,
+    ],
+    [
+      'a stray character after a closing quote',
+      'id,address\r\nr1,"two\r\nlines"\r\nr2,"bad"x\r\n',
+      /is not valid CSV: the record starting at line 4: Invalid Closing Quote: got "x"/,
+    ],
     ['a quote inside an unquoted cell', 'id,address\nr1,12" pipe\n', /is not valid CSV: the record starting at line 2: Invalid Opening Quote/],
     ['a broken header row', 'id,"address\n', /is not valid CSV: the record starting at line 1: /],
     ['a header naming lat twice', 'lat,Latitude,lon\n1,2,3\n', /the header row names lat twice \("lat" and "Latitude"\); keep one\.$/],

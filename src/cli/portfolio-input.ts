@@ -155,13 +155,17 @@ async function* csvRecords(path: string): AsyncGenerator<NumberedRecord> {
     on_record: onRecord,
   };
   // csv-parse types on_record's result as a record only with `columns`; here it is a numbered record.
-  const records = createReadStream(path).pipe(lines).pipe(parse(options as unknown as Options));
+  const records = createReadStream(path)
+    .pipe(lines)
+    .pipe(parse(options as unknown as Options));
   try {
     yield* records as AsyncIterable<NumberedRecord>;
   } catch (error) {
     if (error instanceof CsvError) {
       const reason = error.message.replace(/ at line \d+/, '').replace(/\.$/, '');
-      throw badArguments(`${path} is not valid CSV: the record starting at line ${await firstLineWithContent(path, endOfLast, lines.lineOf(endOfLast))}: ${reason}.`);
+      throw badArguments(
+        `${path} is not valid CSV: the record starting at line ${await firstLineWithContent(path, endOfLast, lines.lineOf(endOfLast))}: ${reason}.`,
+      );
     }
     throw badArguments(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   } finally {

@@ -57,7 +57,11 @@ export async function screenPortfolio(options: ScreeningOptions): Promise<0 | ty
   const header = outputHeader(portfolio.columns);
   const resumed: ResumePoint = options.resume && output ? await findResumePoint(output) : { rowsDone: 0, bytes: 0 };
   const statuses = resumed.header ? await checkResumable(output!, resumed, portfolio, header) : [];
-  const sink = new OutputSink(output ? { path: output, append: options.resume, bytes: resumed.bytes } : undefined, options.stdout, resumed.header ? '' : outputHeaderLine(portfolio.columns));
+  const sink = new OutputSink(
+    output ? { path: output, append: options.resume, bytes: resumed.bytes } : undefined,
+    options.stdout,
+    resumed.header ? '' : outputHeaderLine(portfolio.columns),
+  );
 
   const window: ChunkInFlight[] = [];
   let calledOff = false;
@@ -125,7 +129,10 @@ function summary(statuses: number[], total: number, resumed: number, output: str
   const failed = statuses.filter((status) => status >= 500).length;
   const rest = statuses.length < total && output ? '; run again with --resume for the rest' : '';
   const lines = [`flood-zone: ${statuses.length} of ${total} rows ${where}${thisRun}; by status ${counts}${rest}`];
-  if (failed > 0) lines.push(`flood-zone: ${failed} ${failed === 1 ? 'row' : 'rows'} got a 5xx status (the service or a data source failed): exit status ${ROWS_FAILED_STATUS}.`);
+  if (failed > 0)
+    lines.push(
+      `flood-zone: ${failed} ${failed === 1 ? 'row' : 'rows'} got a 5xx status (the service or a data source failed): exit status ${ROWS_FAILED_STATUS}.`,
+    );
   return lines.map((line) => `${line}\n`).join('');
 }
 

@@ -5,20 +5,33 @@ import type { PortfolioColumns, PortfolioRow } from './portfolio-input';
 import { echoesRow, outputHeader, outputLine, raggedRowAnswer } from './screening-output';
 
 const columns: PortfolioColumns = {
-  fields: [['id', 0], ['address', 1]],
-  passedThrough: [{ name: 'notes', column: 2 }, { name: 'status', column: 3 }, { name: 'input_status', column: 4 }],
+  fields: [
+    ['id', 0],
+    ['address', 1],
+  ],
+  passedThrough: [
+    { name: 'notes', column: 2 },
+    { name: 'status', column: 3 },
+    { name: 'input_status', column: 4 },
+  ],
   width: 5,
 };
-const row = (cells: Partial<PortfolioRow> = {}): PortfolioRow => ({ position: 0, line: 2, fields: { id: 'r1', address: '=1 Main St' }, passedThrough: ['@note', 'open', '-3'], ...cells });
+const row = (cells: Partial<PortfolioRow> = {}): PortfolioRow => ({
+  position: 0,
+  line: 2,
+  fields: { id: 'r1', address: '=1 Main St' },
+  passedThrough: ['@note', 'open', '-3'],
+  ...cells,
+});
 const cellsOf = (line: string) => (parse(line) as string[][])[0];
 const named = (line: string) => Object.fromEntries(outputHeader(columns).map((name, i) => [name, cellsOf(line)[i]]));
 
 describe('the output of flood-zone batch', () => {
-  it('is the endpoint\'s CSV answer columns, the error columns, then the input\'s other columns (a name taken gets input_)', () => {
+  it("is the endpoint's CSV answer columns, the error columns, then the input's other columns (a name taken gets input_)", () => {
     expect(outputHeader(columns)).toEqual([...CSV_ANSWER_COLUMNS, 'error_message', 'candidates', 'notes', 'input_status', 'input_input_status']);
   });
 
-  it('writes an error row\'s message and candidates, and every cell a spreadsheet would run as a formula as text', () => {
+  it("writes an error row's message and candidates, and every cell a spreadsheet would run as a formula as text", () => {
     const candidates = [{ matchedAddress: '+1 A St', lat: 29.1, lon: -95.1 }];
     const answer: RowAnswer = {
       index: 7,
@@ -62,7 +75,13 @@ describe('the output of flood-zone batch', () => {
   });
 
   it('tells whether an output record echoes an input row (what --resume checks)', () => {
-    const answer: RowAnswer = { index: 0, id: 'r1', status: 502, body: { error: 'x', statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', requestId: '' }, asked: { address: '=1 Main St' } };
+    const answer: RowAnswer = {
+      index: 0,
+      id: 'r1',
+      status: 502,
+      body: { error: 'x', statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', requestId: '' },
+      asked: { address: '=1 Main St' },
+    };
     const record = cellsOf(outputLine(answer, row()));
     expect(echoesRow(record, row())).toBe(true);
     expect(echoesRow(record, row({ fields: { id: 'r2', address: '=1 Main St' } }))).toBe(false);

@@ -143,9 +143,17 @@ export class HttpEdge {
     if (known) res.locals.route = known.route;
     if (req.method === 'OPTIONS') return this.preflight(req, res, known?.methods ?? READ_METHODS);
     if (known && !known.methods.methods.has(req.method)) {
-      return sendErrorEnvelope(req, res, 405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${known.route}; use ${[...known.methods.methods][0]}.`, {}, {
-        Allow: known.methods.allow,
-      });
+      return sendErrorEnvelope(
+        req,
+        res,
+        405,
+        'METHOD_NOT_ALLOWED',
+        `Method ${req.method} is not allowed on ${known.route}; use ${[...known.methods.methods][0]}.`,
+        {},
+        {
+          Allow: known.methods.allow,
+        },
+      );
     }
     routed();
   };
@@ -271,7 +279,10 @@ type EdgeHeaderSet = Record<'http' | 'https', EdgeHeaderList>;
  * (cluster-internal plain-HTTP names); behind a TLS-terminating proxy with TRUST_PROXY=true it is sent.
  */
 function edgeHeaderSet(security: HelmetOptions): EdgeHeaderSet {
-  const cors: Array<[string, string]> = [['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', EXPOSED_HEADERS]];
+  const cors: Array<[string, string]> = [
+    ['Access-Control-Allow-Origin', '*'],
+    ['Access-Control-Expose-Headers', EXPOSED_HEADERS],
+  ];
   const list = (headers: Array<[string, string]>): EdgeHeaderList => ({ headers: [...headers, ...cors], raw: [...headers, ...cors].flat() });
   return { http: list(precomputedHeaders({ ...security, strictTransportSecurity: false } as HelmetOptions)), https: list(precomputedHeaders(security)) };
 }

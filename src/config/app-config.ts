@@ -1,18 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  validateSync,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -47,10 +35,12 @@ export class AppConfig {
   @IntegerIn(0, 65535)
   PORT = 3000;
 
-  @IsString() @MinLength(1, { message: 'must not be empty' })
+  @IsString()
+  @MinLength(1, { message: 'must not be empty' })
   HOST = '0.0.0.0';
 
-  @IsOptional() @IsUrl(HTTP_URL, URL_MESSAGE)
+  @IsOptional()
+  @IsUrl(HTTP_URL, URL_MESSAGE)
   PUBLIC_BASE_URL?: string;
 
   @IsUrl(HTTP_URL, URL_MESSAGE)
@@ -59,10 +49,14 @@ export class AppConfig {
   @IsUrl(HTTP_URL, URL_MESSAGE)
   GEOCODER_BASE_URL = 'https://geocoding.geo.census.gov/geocoder';
 
-  @IsString() @MinLength(1) @MaxLength(100, { message: 'must be at most 100 characters' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100, { message: 'must be at most 100 characters' })
   GEOCODER_BENCHMARK = 'Public_AR_Current';
 
-  @IsString() @MinLength(1) @MaxLength(100, { message: 'must be at most 100 characters' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100, { message: 'must be at most 100 characters' })
   GEOCODER_VINTAGE = 'Current_Current';
 
   @IsUrl(HTTP_URL, URL_MESSAGE)
@@ -134,13 +128,15 @@ export class AppConfig {
   @IntegerIn(100, 600000)
   CIRCUIT_BREAKER_HALF_OPEN_MS = 5000;
 
-  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['redis', 'rediss'] }, { message: 'must be a redis:// or rediss:// URL' })
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['redis', 'rediss'] }, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
   @IntegerFrom(0)
   RATE_LIMIT_PER_MINUTE = 0;
 
-  @Transform(toBoolean) @IsBoolean({ message: 'must be true or false' })
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'must be true or false' })
   TRUST_PROXY = false;
 
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
@@ -165,9 +161,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv | Record<string, string | u
   const config = plainToInstance(AppConfig, given);
   const errors = validateSync(config, { forbidUnknownValues: true });
   if (errors.length > 0) {
-    const problems = errors.map(
-      (e) => `${e.property}=${JSON.stringify(env[e.property])}: ${[...new Set(Object.values(e.constraints ?? {}))].join('; ')}`,
-    );
+    const problems = errors.map((e) => `${e.property}=${JSON.stringify(env[e.property])}: ${[...new Set(Object.values(e.constraints ?? {}))].join('; ')}`);
     throw new InvalidConfigurationError(`Invalid configuration: ${problems.join(' | ')}`);
   }
   return config;

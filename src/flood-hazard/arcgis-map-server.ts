@@ -200,8 +200,6 @@ function arcgisBody(body: unknown): Record<string, unknown> {
 export function isPositionLists(value: unknown): value is number[][][] {
   return (
     Array.isArray(value) &&
-    value.every(
-      (part) => Array.isArray(part) && part.every((p) => Array.isArray(p) && p.length >= 2 && p.every((n) => typeof n === 'number')),
-    )
+    value.every((part) => Array.isArray(part) && part.every((p) => Array.isArray(p) && p.length >= 2 && p.every((n) => typeof n === 'number')))
   );
 }

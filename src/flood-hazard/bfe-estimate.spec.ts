@@ -144,10 +144,7 @@ describe('estimateBaseFloodElevation', () => {
     });
     const mixed = [lineAt(41, NORTH, { ELEV: 612, LEN_UNIT: 'U.S. Survey Feet' }), lineAt(62, SOUTH, { ELEV: 613 })];
     expect(estimate(mixed)).toMatchObject({ method: 'nearest_line' });
-    const same = [
-      lineAt(41, NORTH, { ELEV: 612, LEN_UNIT: 'U.S. Survey Feet' }),
-      lineAt(62, SOUTH, { ELEV: 613, LEN_UNIT: 'u.s. survey feet' }),
-    ];
+    const same = [lineAt(41, NORTH, { ELEV: 612, LEN_UNIT: 'U.S. Survey Feet' }), lineAt(62, SOUTH, { ELEV: 613, LEN_UNIT: 'u.s. survey feet' })];
     expect(estimate(same)).toMatchObject({ method: 'interpolated', elevationFt: 612.4 });
   });
 

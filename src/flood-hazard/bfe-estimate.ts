@@ -41,11 +41,7 @@ interface MeasuredLine {
  * within 300 m. Usable: ELEV > 0 (FEMA's -1 and 0 are placeholders), a known LEN_UNIT, and the
  * governing polygon's DFIRM_ID (another study's lines may use other data or datums).
  */
-export function estimateBaseFloodElevation(
-  point: GeoPoint,
-  governingDfirmId: string | null,
-  lines: BfeLineFeature[],
-): EstimatedBaseFloodElevation | null {
+export function estimateBaseFloodElevation(point: GeoPoint, governingDfirmId: string | null, lines: BfeLineFeature[]): EstimatedBaseFloodElevation | null {
   const dfirmId = dfirmKey(governingDfirmId);
   if (dfirmId === null) return null;
   const ruler = new CheapRuler(point.lat, 'meters');
@@ -101,11 +97,7 @@ function measureLine(ruler: CheapRuler, point: GeoPoint, line: BfeLineFeature, o
 }
 
 /** The nearest point of a polyline (any of its paths) and its distance in metres. */
-function nearestPointOnPaths(
-  ruler: CheapRuler,
-  origin: [number, number],
-  paths: number[][][],
-): { point: [number, number]; distance: number } | null {
+function nearestPointOnPaths(ruler: CheapRuler, origin: [number, number], paths: number[][][]): { point: [number, number]; distance: number } | null {
   let best: { point: [number, number]; distance: number } | null = null;
   for (const path of paths) {
     const vertices = path.filter(isPosition);

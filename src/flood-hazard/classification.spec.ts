@@ -1,17 +1,5 @@
-import {
-  ZONE_SEVERITY,
-  classifyZone,
-  determineFloodHazard,
-  femaMapUrl,
-  governingZone,
-} from './classification';
-import {
-  FirmPanelAttributes,
-  FloodDetermination,
-  FloodHazardZoneAttributes,
-  LomrAttributes,
-  NfhlPointData,
-} from './flood-hazard.types';
+import { ZONE_SEVERITY, classifyZone, determineFloodHazard, femaMapUrl, governingZone } from './classification';
+import { FirmPanelAttributes, FloodDetermination, FloodHazardZoneAttributes, LomrAttributes, NfhlPointData } from './flood-hazard.types';
 
 /** A layer-28 row as NFHL publishes it when a field has no value. */
 function zone(overrides: Partial<FloodHazardZoneAttributes>): FloodHazardZoneAttributes {
@@ -41,7 +29,6 @@ function panel(overrides: Partial<FirmPanelAttributes>): FirmPanelAttributes {
 function pointData(overrides: Partial<NfhlPointData>): NfhlPointData {
   return { zones: [], panels: [], lomrs: [], jurisdictions: [], inAvailability: null, ...overrides };
 }
-
 
 function determine(overrides: Partial<NfhlPointData>): FloodDetermination {
   return determineFloodHazard(pointData(overrides));
@@ -241,9 +228,7 @@ describe('classifyZone: the zone table', () => {
 
 describe('ZONE_SEVERITY', () => {
   it('orders the classes as the documented severity order does', () => {
-    const order: (keyof typeof ZONE_SEVERITY)[] = [
-      'VE', 'V', 'A_FLOODWAY', 'AE', 'AH', 'AO', 'A', 'AR', 'A99', 'X_SHADED', 'D', 'X_UNSHADED', 'OPEN_WATER',
-    ];
+    const order: (keyof typeof ZONE_SEVERITY)[] = ['VE', 'V', 'A_FLOODWAY', 'AE', 'AH', 'AO', 'A', 'AR', 'A99', 'X_SHADED', 'D', 'X_UNSHADED', 'OPEN_WATER'];
     for (let i = 1; i < order.length; i += 1) {
       expect(ZONE_SEVERITY[order[i - 1]]).toBeLessThan(ZONE_SEVERITY[order[i]]);
     }
@@ -307,7 +292,10 @@ describe('determineFloodHazard: severity', () => {
   pairs.push(['A_FW', 'AE'], ['VE', 'A_FW'], ['B', 'D'], ['A99', 'B'], ['D', 'C'], ['C', 'ANI'], ['X_MIN', 'ANI']);
 
   it.each(pairs)('%s governs over %s, whatever the input order', (severe, lesser) => {
-    for (const zones of [[Z[severe], Z[lesser]], [Z[lesser], Z[severe]]]) {
+    for (const zones of [
+      [Z[severe], Z[lesser]],
+      [Z[lesser], Z[severe]],
+    ]) {
       const result = determine({ zones });
       expect(result.coverage).toBe('mapped');
       expect(result.floodZone).toBe(ENTRY[severe][0]);
@@ -465,9 +453,7 @@ describe('determineFloodHazard: coverage', () => {
 
   it('mapped_no_zone with only OPEN WATER lists that one entry and says to move the point', () => {
     const result = determine({ zones: [REAL.openWater] });
-    expect(result.zonesAtPoint).toEqual([
-      { floodZone: 'OPEN WATER', zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null },
-    ]);
+    expect(result.zonesAtPoint).toEqual([{ floodZone: 'OPEN WATER', zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null }]);
     expect(result.guidance).toMatch(/covers this area, but no flood-zone polygon contains this exact point/);
     expect(result.guidance).toMatch(/open water/);
     expect(result.guidance).toMatch(/not safe to rely on/);
@@ -618,12 +604,7 @@ describe('determineFloodHazard: LOMRs', () => {
     ['one', [lomr('19-03-0123P', 1581638400000)], [{ caseNumber: '19-03-0123P', effectiveDate: '2020-02-14' }]],
     [
       'only effective ones, any case, trimmed',
-      [
-        lomr('A', 1581638400000, 'Superseded'),
-        lomr('B', 1581638400000, ' effective '),
-        lomr('C', 1581638400000, null),
-        lomr('D', 1581638400000, 'EFFECTIVE'),
-      ],
+      [lomr('A', 1581638400000, 'Superseded'), lomr('B', 1581638400000, ' effective '), lomr('C', 1581638400000, null), lomr('D', 1581638400000, 'EFFECTIVE')],
       [
         { caseNumber: 'B', effectiveDate: '2020-02-14' },
         { caseNumber: 'D', effectiveDate: '2020-02-14' },
@@ -650,9 +631,7 @@ describe('determineFloodHazard: LOMRs', () => {
   });
 
   it('LOMRs are given whatever the coverage', () => {
-    expect(determine({ inAvailability: false, lomrs: [lomr('X1', 1581638400000)] }).lomrs).toEqual([
-      { caseNumber: 'X1', effectiveDate: '2020-02-14' },
-    ]);
+    expect(determine({ inAvailability: false, lomrs: [lomr('X1', 1581638400000)] }).lomrs).toEqual([{ caseNumber: 'X1', effectiveDate: '2020-02-14' }]);
   });
 });
 

@@ -25,9 +25,7 @@ export type FloodZoneCode = 'V' | 'VE' | 'A' | 'AE' | 'AH' | 'AO' | 'AR' | 'A99'
 /** FLD_ZONE values that are polygons of the map but say nothing about flood risk. */
 export type NonZoneCode = 'OPEN WATER' | 'AREA NOT INCLUDED';
 
-const FLOOD_ZONE_CODES: ReadonlySet<string> = new Set<FloodZoneCode>([
-  'V', 'VE', 'A', 'AE', 'AH', 'AO', 'AR', 'A99', 'X', 'B', 'C', 'D',
-]);
+const FLOOD_ZONE_CODES: ReadonlySet<string> = new Set<FloodZoneCode>(['V', 'VE', 'A', 'AE', 'AH', 'AO', 'AR', 'A99', 'X', 'B', 'C', 'D']);
 const NON_ZONE_CODES: ReadonlySet<string> = new Set<NonZoneCode>(['OPEN WATER', 'AREA NOT INCLUDED']);
 
 /**
@@ -109,15 +107,13 @@ function isShadedX(subtype: string | null): boolean {
 const FLOODWAY_NOTE = ' The point is in the regulatory floodway, where development is restricted.';
 
 const HIGH_RISK = 'High-risk area (1% annual chance flood)';
-const COASTAL_HIGH_RISK =
-  'Very-high-risk coastal area: a coastal high-hazard area with a 1% annual chance flood and additional hazards from storm waves';
+const COASTAL_HIGH_RISK = 'Very-high-risk coastal area: a coastal high-hazard area with a 1% annual chance flood and additional hazards from storm waves';
 
 /** Shaded X and the older B zone mean the same. */
 const MODERATE_RISK =
   'Moderate-risk area: 0.2% annual chance flood, or 1% annual chance flood with average depths under 1 foot, or reduced risk behind a levee. Outside the Special Flood Hazard Area, but flooding can happen.';
 /** Unshaded X and the older C zone mean the same. */
-const MINIMAL_RISK =
-  'Minimal-risk area: minimal flood hazard, outside the 1% and 0.2% annual chance floodplains. Flooding can still happen.';
+const MINIMAL_RISK = 'Minimal-risk area: minimal flood hazard, outside the 1% and 0.2% annual chance floodplains. Flooding can still happen.';
 
 /** Plain-language meaning per zone, in the service's own words; each starts with the risk. Never says "safe". */
 const ZONE_MEANING: Record<ZoneKind, string> = {
@@ -275,12 +271,7 @@ function distinctZonesAtPoint(ranked: RankedPolygon[]): ZoneAtPoint[] {
   const seen = new Set<string>();
   const result: ZoneAtPoint[] = [];
   for (const { entry } of ranked) {
-    const key = JSON.stringify([
-      entry.floodZone,
-      entry.zoneSubtype,
-      entry.inSpecialFloodHazardArea,
-      entry.staticBaseFloodElevationFt,
-    ]);
+    const key = JSON.stringify([entry.floodZone, entry.zoneSubtype, entry.inSpecialFloodHazardArea, entry.staticBaseFloodElevationFt]);
     if (seen.has(key)) continue;
     seen.add(key);
     result.push(entry);
@@ -399,8 +390,7 @@ export function determineFloodHazard(data: NfhlPointData): FloodDetermination {
 
   // Any Flood Hazard Zones polygon at all (OPEN WATER, AREA NOT INCLUDED, or an unreadable code)
   // shows the point lies inside FEMA's digital map, even when availability was not asked.
-  const coverage: Exclude<Coverage, 'mapped'> =
-    data.inAvailability === true || data.zones.length > 0 ? 'mapped_no_zone' : 'unmapped';
+  const coverage: Exclude<Coverage, 'mapped'> = data.inAvailability === true || data.zones.length > 0 ? 'mapped_no_zone' : 'unmapped';
   return {
     coverage,
     isMapped: coverage !== 'unmapped',

@@ -6,8 +6,7 @@ const NOV_16_1990 = 658713600000;
 /** 1982-10-18T00:00Z. */
 const OCT_18_1982 = 403747200000;
 
-const INSIDE_NOTE =
-  'New federal flood insurance is generally unavailable here for buildings built or substantially improved after the prohibition date.';
+const INSIDE_NOTE = 'New federal flood insurance is generally unavailable here for buildings built or substantially improved after the prohibition date.';
 
 function prohibition(overrides: Partial<CbrsProhibitionAttributes>): CbrsProhibitionAttributes {
   return { Unit: 'FL-64P', CBRS_Type: 'Otherwise Protected Area', FI_Date: NOV_16_1990, ...overrides };
@@ -192,9 +191,7 @@ describe('floodInsuranceProhibitionDate: FI_Date forms', () => {
   });
 
   it('is applied to the answer', () => {
-    expect(coastalBarrierAt([prohibition({ FI_Date: '1990-11-16T00:00:00Z' })], false).floodInsuranceProhibitionDate).toBe(
-      '1990-11-16',
-    );
+    expect(coastalBarrierAt([prohibition({ FI_Date: '1990-11-16T00:00:00Z' })], false).floodInsuranceProhibitionDate).toBe('1990-11-16');
     expect(coastalBarrierAt([prohibition({ FI_Date: 'Null' })], false)).toMatchObject({
       status: 'inside',
       floodInsuranceProhibitionDate: null,

@@ -7,10 +7,9 @@ import { formatNfhlDate, nfhlText } from './nfhl-values';
 import { CbrsProhibitionAttributes, CoastalBarrier } from './flood-hazard.types';
 
 export const COASTAL_BARRIER_NOTES: Readonly<Record<CoastalBarrier['status'], string>> = {
-  inside:
-    'New federal flood insurance is generally unavailable here for buildings built or substantially improved after the prohibition date.',
+  inside: 'New federal flood insurance is generally unavailable here for buildings built or substantially improved after the prohibition date.',
   buffer:
-    "The point is in the buffer zone along a Coastal Barrier Resources System boundary, where the map alone cannot settle it: ask the U.S. Fish and Wildlife Service for an official CBRS determination.",
+    'The point is in the buffer zone along a Coastal Barrier Resources System boundary, where the map alone cannot settle it: ask the U.S. Fish and Wildlife Service for an official CBRS determination.',
   outside: 'The point is outside the Coastal Barrier Resources System, so its federal flood insurance prohibition does not apply here.',
 };
 
@@ -36,10 +35,7 @@ export function coastalBarrierAt(prohibitions: CbrsProhibitionAttributes[], inBu
       type: nfhlText(attributes.CBRS_Type),
       date: floodInsuranceProhibitionDate(attributes.FI_Date),
     }))
-    .sort(
-      (a, b) =>
-        typeRank(a.type) - typeRank(b.type) || compareDatesEarliestFirst(a.date, b.date) || compareText(a.unit, b.unit),
-    );
+    .sort((a, b) => typeRank(a.type) - typeRank(b.type) || compareDatesEarliestFirst(a.date, b.date) || compareText(a.unit, b.unit));
   if (chosen) {
     return {
       status: 'inside',

@@ -1,12 +1,4 @@
-import type {
-  BfeLineFeature,
-  ComingMapData,
-  FloodHazardZoneAttributes,
-  GeoPoint,
-  LomaFeature,
-  NfhlPointData,
-  ZonePolygonFeature,
-} from './flood-hazard.types';
+import type { BfeLineFeature, ComingMapData, FloodHazardZoneAttributes, GeoPoint, LomaFeature, NfhlPointData, ZonePolygonFeature } from './flood-hazard.types';
 
 /**
  * Everything the effective map says at one point. `null` for a supplementary layer means its query

@@ -114,10 +114,7 @@ describe('lomasNear', () => {
   it('orders equally near LOMAs by case number, whatever order NFHL returned them in', () => {
     const features = [lomaAt(40, 0, { CASENUMBER: '20-04-0002A' }), lomaAt(40, 0, { CASENUMBER: '09-04-1234A' })];
     expect(lomasNear(features, POINT).map((loma) => loma.caseNumber)).toEqual(['09-04-1234A', '20-04-0002A']);
-    expect(lomasNear([...features].reverse(), POINT).map((loma) => loma.caseNumber)).toEqual([
-      '09-04-1234A',
-      '20-04-0002A',
-    ]);
+    expect(lomasNear([...features].reverse(), POINT).map((loma) => loma.caseNumber)).toEqual(['09-04-1234A', '20-04-0002A']);
   });
 
   it('measures on the WGS84 ellipsoid, not a sphere', () => {
@@ -132,10 +129,7 @@ describe('lomasNear', () => {
   });
 
   it('trims texts and gives null for blank ones (v1 null rules)', () => {
-    const [loma] = lomasNear(
-      [lomaAt(10, 0, { CASENUMBER: ' 19-06-1234A ', OUTCOME: '  Property out as shown ', PROJECTCATEGORY: ' LOMR-F ' })],
-      POINT,
-    );
+    const [loma] = lomasNear([lomaAt(10, 0, { CASENUMBER: ' 19-06-1234A ', OUTCOME: '  Property out as shown ', PROJECTCATEGORY: ' LOMR-F ' })], POINT);
     expect(loma).toMatchObject({ caseNumber: '19-06-1234A', outcome: 'Property out as shown', category: 'LOMR-F' });
     const [blank] = lomasNear([lomaAt(10, 0, { CASENUMBER: '  ', OUTCOME: '', PROJECTCATEGORY: '<Null>' })], POINT);
     expect(blank).toMatchObject({ caseNumber: null, outcome: null, category: null, status: 'valid' });

@@ -19,11 +19,7 @@ export const MAP_CHANGE_NOTES: Readonly<Record<MapChange['status'], string>> = {
  * means that map was not found at the point; a failed query is the caller's to report as unavailable.
  * `effectiveInSfha` is the effective map's answer at the point (null when it has no zone there).
  */
-export function mapChange(
-  pending: ComingMapData | null,
-  preliminary: ComingMapData | null,
-  effectiveInSfha: boolean | null,
-): MapChange {
+export function mapChange(pending: ComingMapData | null, preliminary: ComingMapData | null, effectiveInSfha: boolean | null): MapChange {
   const coming = covers(pending)
     ? { status: 'pending' as const, data: pending }
     : covers(preliminary)
@@ -61,9 +57,7 @@ function covers(data: ComingMapData | null): data is ComingMapData {
 
 /** Where study areas overlap, the most recently issued map is the one that will take effect. */
 function latestIssueDate(data: ComingMapData): string | null {
-  const issued = data.availability
-    .map((area) => area.PRELM_ISSUE_DATE)
-    .filter((date): date is number => formatNfhlDate(date) !== null);
+  const issued = data.availability.map((area) => area.PRELM_ISSUE_DATE).filter((date): date is number => formatNfhlDate(date) !== null);
   return issued.length > 0 ? formatNfhlDate(Math.max(...issued)) : null;
 }
 

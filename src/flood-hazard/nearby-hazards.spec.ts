@@ -112,7 +112,7 @@ describe('nearbyHazards', () => {
     expect(nearbyHazards(POINT, 500, [{ attributes: zone({}), rings: [openFar] }]).sfha?.distanceM).toBe(50);
   });
 
-  it('measures on the WGS84 ellipsoid: 0.01 degrees of longitude at 45 N is 788 m, not a sphere\'s 786 m', () => {
+  it("measures on the WGS84 ellipsoid: 0.01 degrees of longitude at 45 N is 788 m, not a sphere's 786 m", () => {
     const point = { lat: 45, lon: -93 };
     const eastward: ZonePolygonFeature = {
       attributes: zone({}),
@@ -167,17 +167,7 @@ describe('nearbyHazards', () => {
     });
   });
 
-  it.each([
-    ['V'],
-    ['VE'],
-    ['A'],
-    ['AE'],
-    ['AH'],
-    ['AO'],
-    ['AR'],
-    ['A99'],
-    [' ae '],
-  ])('counts zone %j as SFHA', (code) => {
+  it.each([['V'], ['VE'], ['A'], ['AE'], ['AH'], ['AO'], ['AR'], ['A99'], [' ae ']])('counts zone %j as SFHA', (code) => {
     const result = nearbyHazards(POINT, 500, [northOf(30, { FLD_ZONE: code, SFHA_TF: 'F' })]);
     expect(result.sfha?.distanceM).toBe(30);
     expect(result.sfha?.floodZone).toBe(code.trim().toUpperCase());

@@ -55,9 +55,7 @@ export function nearbyHazards(point: GeoPoint, radiusM: number, polygons: ZonePo
 function distanceToPolygon(ruler: CheapRuler, point: GeoPoint, rings: number[][][]): number {
   const origin: [number, number] = [point.lon, point.lat];
   const closedRings = rings.map(closeRing).filter((ring) => ring.length >= 2);
-  const containing = closedRings.filter(
-    (ring) => ring.length >= 4 && booleanPointInPolygon(origin, { type: 'Polygon', coordinates: [ring] }),
-  ).length;
+  const containing = closedRings.filter((ring) => ring.length >= 4 && booleanPointInPolygon(origin, { type: 'Polygon', coordinates: [ring] })).length;
   if (containing % 2 === 1) return 0;
   return Math.min(...closedRings.map((ring) => ruler.pointOnLine(ring, origin).dist));
 }
@@ -65,8 +63,7 @@ function distanceToPolygon(ruler: CheapRuler, point: GeoPoint, rings: number[][]
 /** The ring's usable vertices, ending where they start (ArcGIS closes rings, but not every writer does). */
 function closeRing(ring: number[][]): [number, number][] {
   const vertices = ring.filter(
-    (vertex): vertex is [number, number] =>
-      Array.isArray(vertex) && vertex.length >= 2 && Number.isFinite(vertex[0]) && Number.isFinite(vertex[1]),
+    (vertex): vertex is [number, number] => Array.isArray(vertex) && vertex.length >= 2 && Number.isFinite(vertex[0]) && Number.isFinite(vertex[1]),
   );
   if (vertices.length === 0) return vertices;
   const [first] = vertices;
@@ -76,10 +73,7 @@ function closeRing(ring: number[][]): [number, number][] {
 
 function nearestFirst(a: MeasuredPolygon, b: MeasuredPolygon): number {
   if (Math.abs(a.distanceM - b.distanceM) > TIE_TOLERANCE_M) return a.distanceM - b.distanceM;
-  return (
-    a.zone.severityRank - b.zone.severityRank ||
-    compareDescendingNullsLast(a.zone.staticBaseFloodElevationFt, b.zone.staticBaseFloodElevationFt)
-  );
+  return a.zone.severityRank - b.zone.severityRank || compareDescendingNullsLast(a.zone.staticBaseFloodElevationFt, b.zone.staticBaseFloodElevationFt);
 }
 
 function toNearbyHazard({ zone, distanceM }: MeasuredPolygon): NearbyHazard {

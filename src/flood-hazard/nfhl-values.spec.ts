@@ -75,9 +75,7 @@ describe('formatNfhlDate', () => {
     });
 
     it('uses no local-time Date accessors', () => {
-      const spies = (['getFullYear', 'getMonth', 'getDate', 'toLocaleDateString', 'toDateString'] as const).map(
-        (method) => jest.spyOn(Date.prototype, method),
-      );
+      const spies = (['getFullYear', 'getMonth', 'getDate', 'toLocaleDateString', 'toDateString'] as const).map((method) => jest.spyOn(Date.prototype, method));
       try {
         formatNfhlDate(1258502400000);
         for (const spy of spies) expect(spy).not.toHaveBeenCalled();

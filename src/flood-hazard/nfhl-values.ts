@@ -9,7 +9,6 @@ const NFHL_NUMBER_NONE = -9999;
 const FEET_PER_METER = 3.28084;
 const CENTIMETERS_PER_FOOT = 30.48;
 
-
 /** NFHL text with its many spellings of "none" (null, "", " ", "<Null>", "-9999") reduced to null. */
 export function nfhlText(value: unknown): string | null {
   if (typeof value === 'number') {

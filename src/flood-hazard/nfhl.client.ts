@@ -59,7 +59,11 @@ export class NfhlClient extends FloodHazardSource {
   readonly serviceUrl: string;
   private readonly map: ArcGisMapServer<NfhlLayer>;
 
-  constructor(http: HttpService, @Inject(NFHL_UPSTREAM) private readonly upstream: ResilientUpstream, config: ConfigService<AppConfig, true>) {
+  constructor(
+    http: HttpService,
+    @Inject(NFHL_UPSTREAM) private readonly upstream: ResilientUpstream,
+    config: ConfigService<AppConfig, true>,
+  ) {
     super();
     this.map = new ArcGisMapServer(http, upstream, config.get('NFHL_BASE_URL', { infer: true }), LAYERS);
     this.serviceUrl = this.map.serviceUrl;

@@ -175,8 +175,14 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
       contentType: 'text/plain',
       body: fs.readFileSync(path.join(FIXTURES, 'fitnr-address-batch-1.csv'), 'latin1'),
     });
-    const fitnr = await clients(census.baseUrl).batch.geocodeBatch(['1', '2', '3'].map((id) => ({ id, address: `address ${id}` })), never);
-    expect(fitnr.get('3')).toMatchObject({ kind: 'match', match: { county: 'New York County', countyFips: '36061', zip: '10003', lon: -73.98658, lat: 40.738323 } });
+    const fitnr = await clients(census.baseUrl).batch.geocodeBatch(
+      ['1', '2', '3'].map((id) => ({ id, address: `address ${id}` })),
+      never,
+    );
+    expect(fitnr.get('3')).toMatchObject({
+      kind: 'match',
+      match: { county: 'New York County', countyFips: '36061', zip: '10003', lon: -73.98658, lat: 40.738323 },
+    });
     expect(fitnr.get('1')).toEqual({ kind: 'no_match' });
     expect(fitnr.get('2')).toEqual({ kind: 'no_match' });
   });
@@ -188,7 +194,13 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
       contentType: 'text/plain',
       body: '"new","1 Main St, , , ","Match","Exact","1 MAIN ST, SOMEWHERE, ZZ, 99999","-100.5,40.25","1","L","99","999","000100","1000"\n',
     });
-    const answers = await clients(census.baseUrl).batch.geocodeBatch([{ id: 'new', address: '1 Main St' }, { id: 'lost', address: '2 Main St' }], never);
+    const answers = await clients(census.baseUrl).batch.geocodeBatch(
+      [
+        { id: 'new', address: '1 Main St' },
+        { id: 'lost', address: '2 Main St' },
+      ],
+      never,
+    );
     expect(answers.get('new')).toEqual({
       kind: 'match',
       match: { matchedAddress: '1 MAIN ST, SOMEWHERE, ZZ, 99999', lat: 40.25, lon: -100.5, county: null, countyFips: '99999', zip: '99999' },
@@ -226,7 +238,14 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
       const answers = await batch.geocodeBatch(rowsOf(['100 Calle Peña, Ponce, PR 00730', '100 Calle Peña 🏠, Ponce, PR 00730']), never);
       expect(answers.get('r0')).toEqual({
         kind: 'match',
-        match: { matchedAddress: '100 CALLE PEÑA, PONCE, PR, 00730', lat: ponce.lat, lon: ponce.lon, county: 'Ponce Municipio', countyFips: '72113', zip: '00730' },
+        match: {
+          matchedAddress: '100 CALLE PEÑA, PONCE, PR, 00730',
+          lat: ponce.lat,
+          lon: ponce.lon,
+          county: 'Ponce Municipio',
+          countyFips: '72113',
+          zip: '00730',
+        },
       });
       expect(answers.get('r0')).toEqual({ kind: 'match', match: (await oneLine.geocodeAddress('100 Calle Peña, Ponce, PR 00730', never))[0] });
       expect(answers.get('r1')).toEqual({ kind: 'failed' });

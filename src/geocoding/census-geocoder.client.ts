@@ -58,19 +58,20 @@ export class CensusGeocoderClient extends Geocoder {
 
   /** Judged by its own circuit: it fails apart from address geocoding, and "no county here" is an answer. */
   describePoint(point: GeoPoint, deadline: AbortSignal): Promise<PlaceArea> {
-    return this.upstream.operation(() =>
-      this.upstream.request(async (signal) => {
-        const params = { x: String(point.lon), y: String(point.lat), layers: `Counties,${ZCTA_LAYER}` };
-        const result = await this.result('geographies/coordinates', params, signal, true);
-        const geographies = isRecord(result.geographies) ? result.geographies : {};
-        const county = layerRecord(geographies, 'Counties');
-        const zcta = layerRecord(geographies, 'ZIP Code Tabulation');
-        return {
-          county: text(county?.NAME),
-          countyFips: text(county?.GEOID),
-          zip: text(zcta?.ZCTA5) ?? text(zcta?.GEOID),
-        };
-      }, deadline),
+    return this.upstream.operation(
+      () =>
+        this.upstream.request(async (signal) => {
+          const params = { x: String(point.lon), y: String(point.lat), layers: `Counties,${ZCTA_LAYER}` };
+          const result = await this.result('geographies/coordinates', params, signal, true);
+          const geographies = isRecord(result.geographies) ? result.geographies : {};
+          const county = layerRecord(geographies, 'Counties');
+          const zcta = layerRecord(geographies, 'ZIP Code Tabulation');
+          return {
+            county: text(county?.NAME),
+            countyFips: text(county?.GEOID),
+            zip: text(zcta?.ZCTA5) ?? text(zcta?.GEOID),
+          };
+        }, deadline),
       'geocoder_point',
     );
   }
@@ -79,12 +80,7 @@ export class CensusGeocoderClient extends Geocoder {
    * The `result` object of an answer. When `emptyOutsideCoverage`, Census's ways of saying "outside my
    * coverage" (a 404 with any body or none, a `{}`) are an empty result: that is how the real geocoder answers outside its coverage.
    */
-  private async result(
-    path: string,
-    params: Record<string, string>,
-    signal: AbortSignal,
-    emptyOutsideCoverage = false,
-  ): Promise<Record<string, unknown>> {
+  private async result(path: string, params: Record<string, string>, signal: AbortSignal, emptyOutsideCoverage = false): Promise<Record<string, unknown>> {
     const { status, body } = await getUpstreamJson(
       this.http,
       `${this.release.baseUrl}/${path}`,

@@ -12,14 +12,7 @@ import { ServiceMetrics } from '../metrics/service-metrics';
 import { DrainState } from '../common/drain-state';
 import { EndpointDto, ReadinessDto, StatusDocumentDto } from './dto/status-document.dto';
 import { UpstreamStateDto } from './dto/upstream-state.dto';
-import {
-  COVERAGE_HONESTY,
-  DOCS_PATH,
-  ENDPOINT_CATALOGUE,
-  SERVICE_DESCRIPTION,
-  SERVICE_NAME,
-  SERVICE_VERSION,
-} from './service-description';
+import { COVERAGE_HONESTY, DOCS_PATH, ENDPOINT_CATALOGUE, SERVICE_DESCRIPTION, SERVICE_NAME, SERVICE_VERSION } from './service-description';
 import { UpstreamReachability } from './upstream-reachability';
 import { upstreamState } from './upstream-state';
 
@@ -44,7 +37,11 @@ export class HealthController {
 
   @Get()
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ operationId: 'getServiceStatus', summary: 'Status document and endpoint catalogue (liveness)', description: 'Never calls FEMA or Census; 200 whenever the process serves requests.' })
+  @ApiOperation({
+    operationId: 'getServiceStatus',
+    summary: 'Status document and endpoint catalogue (liveness)',
+    description: 'Never calls FEMA or Census; 200 whenever the process serves requests.',
+  })
   @ApiOkResponse({ type: StatusDocumentDto })
   async status(): Promise<StatusDocumentDto> {
     // Circuit states are information only: an open circuit is reported, never a failed liveness.
@@ -52,7 +49,11 @@ export class HealthController {
       upstream.circuitStates.map(([circuit, state]) => [circuit, state, upstream.name] as const),
     );
     const check = await this.health.check(
-      circuits.map(([circuit, state]) => () => this.indicators.check(circuit).up({ circuit: state })),
+      circuits.map(
+        ([circuit, state]) =>
+          () =>
+            this.indicators.check(circuit).up({ circuit: state }),
+      ),
     );
     return {
       name: SERVICE_NAME,
@@ -78,7 +79,11 @@ export class HealthController {
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ operationId: 'checkReadiness', summary: 'Readiness probe', description: 'Never depends on FEMA, Census or Redis.' })
   @ApiOkResponse({ type: ReadinessDto, description: '{"status":"ok"} while serving.' })
-  @ApiServiceUnavailableResponse({ type: ReadinessDto, description: '{"status":"shutting_down"} while draining after SIGTERM.', example: { status: 'shutting_down' } })
+  @ApiServiceUnavailableResponse({
+    type: ReadinessDto,
+    description: '{"status":"shutting_down"} while draining after SIGTERM.',
+    example: { status: 'shutting_down' },
+  })
   ready(@Res({ passthrough: true }) res: Response): ReadinessDto {
     if (this.drain.draining) {
       res.status(503);

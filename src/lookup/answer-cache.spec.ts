@@ -4,8 +4,7 @@ import { AnswerCache, answerKey, entityTag, matchesEtag } from './answer-cache';
 import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
 
-const cacheOf = (maxEntries: number) =>
-  new AnswerCache({ get: () => maxEntries } as unknown as ConfigService<AppConfig, true>);
+const cacheOf = (maxEntries: number) => new AnswerCache({ get: () => maxEntries } as unknown as ConfigService<AppConfig, true>);
 const point = (lat: number, lon: number, include: string[] = [], radiusM = 500): LocationQuery =>
   ({ kind: 'point', lat, lon, include: new Set(include), radiusM }) as LocationQuery;
 const answer = (cacheStatus: LookupAnswer['cacheStatus'], maxAgeSeconds: number, marker = 'x'): LookupAnswer =>

@@ -132,12 +132,7 @@ export class LookupService {
       placeAt(pieces, this.geocoder, this.geocodePolicy, point, waitFor('geocoder')).catch(() => undefined),
     ]);
     const area: PlaceArea = place?.entry.value ?? { county: null, countyFips: null, zip: null };
-    return this.answer(
-      { address: null, lat: point.lat, lon: point.lon },
-      locationOf(null, point, area, 'coordinates'),
-      flood,
-      [place ?? { status: 'MISS' }],
-    );
+    return this.answer({ address: null, lat: point.lat, lon: point.lon }, locationOf(null, point, area, 'coordinates'), flood, [place ?? { status: 'MISS' }]);
   }
 
   /**
@@ -163,12 +158,7 @@ export class LookupService {
     return read ? { part, read } : { part };
   }
 
-  private answer(
-    query: FloodZoneLookup['query'],
-    location: FloodZoneLookup['location'],
-    flood: FloodRead,
-    others: PieceRead[],
-  ): LookupAnswer {
+  private answer(query: FloodZoneLookup['query'], location: FloodZoneLookup['location'], flood: FloodRead, others: PieceRead[]): LookupAnswer {
     const { determination, lomas, estimatedBaseFloodElevation, unavailable } = flood.effective.entry.value;
     const result: FloodZoneResult = {
       ...determination,

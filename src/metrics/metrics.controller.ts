@@ -12,7 +12,11 @@ export class MetricsController {
 
   @Get()
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ operationId: 'scrapeMetrics', summary: 'Prometheus metrics', description: 'Request counts and latency by route and status, upstream latency and outcome, cache hits and misses, circuit state, process metrics.' })
+  @ApiOperation({
+    operationId: 'scrapeMetrics',
+    summary: 'Prometheus metrics',
+    description: 'Request counts and latency by route and status, upstream latency and outcome, cache hits and misses, circuit state, process metrics.',
+  })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format', schema: { type: 'string' } })
   async scrape(@Res() res: Response): Promise<void> {

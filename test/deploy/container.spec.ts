@@ -9,7 +9,6 @@ import { parseDocument } from 'yaml';
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
- 
 type Obj = Record<string, any>;
 
 interface Instruction {
@@ -77,7 +76,12 @@ function isIgnored(patterns: string[], file: string): boolean {
       '^' +
         pattern
           .split('**')
-          .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
+          .map((part) =>
+            part
+              .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+              .replace(/\*/g, '[^/]*')
+              .replace(/\?/g, '[^/]'),
+          )
           .join('.*') +
         '(/.*)?$',
     );
@@ -113,7 +117,10 @@ describe('Dockerfile', () => {
   });
 
   it('compiles in a build stage with npm ci and npm run build', () => {
-    const build = stages.slice(0, -1).flatMap((s) => s.instructions).filter((i) => i.keyword === 'RUN');
+    const build = stages
+      .slice(0, -1)
+      .flatMap((s) => s.instructions)
+      .filter((i) => i.keyword === 'RUN');
     expect(build.some((i) => /\bnpm ci\b/.test(i.args))).toBe(true);
     expect(build.some((i) => /\bnpm run build\b/.test(i.args))).toBe(true);
   });
@@ -136,7 +143,8 @@ describe('Dockerfile', () => {
   it('runs no install scripts in any stage', () => {
     const installs = instructions.filter((i) => i.keyword === 'RUN' && /\bnpm (ci|install|i)\b/.test(i.args));
     expect(installs.length).toBeGreaterThanOrEqual(2);
-    for (const install of installs) expect({ line: install.line, ignoresScripts: /--ignore-scripts\b/.test(install.args) }).toEqual({ line: install.line, ignoresScripts: true });
+    for (const install of installs)
+      expect({ line: install.line, ignoresScripts: /--ignore-scripts\b/.test(install.args) }).toEqual({ line: install.line, ignoresScripts: true });
   });
 
   it('needs no install script: the lockfile has none but those the build and the service can do without', () => {
@@ -146,7 +154,9 @@ describe('Dockerfile', () => {
       'node_modules/@scarf/scarf': "swagger-ui-dist's install telemetry",
     };
     const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    const withScripts = Object.entries(lock.packages).filter(([, meta]) => meta.hasInstallScript).map(([name]) => name);
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, meta]) => meta.hasInstallScript)
+      .map(([name]) => name);
     expect(withScripts.filter((name) => !(name in notNeeded))).toEqual([]);
   });
 
@@ -162,7 +172,10 @@ describe('Dockerfile', () => {
   });
 
   it('leaves no .tsbuildinfo in the runtime image: dropped from dist/ right after the build', () => {
-    const build = stages.slice(0, -1).flatMap((s) => s.instructions).find((i) => i.keyword === 'RUN' && /\bnpm run build\b/.test(i.args));
+    const build = stages
+      .slice(0, -1)
+      .flatMap((s) => s.instructions)
+      .find((i) => i.keyword === 'RUN' && /\bnpm run build\b/.test(i.args));
     const steps = build!.args.split(/\s*&&\s*/);
     expect(steps[0]).toBe('npm run build');
     expect(steps.slice(1)).toContain("find dist -name '*.tsbuildinfo' -delete");

@@ -18,7 +18,6 @@ const DIR = path.resolve(__dirname, '../../deploy/kubernetes');
 const KUSTOMIZATION = 'kustomization.yaml';
 const APP_NAME = 'flood-zone-lookup';
 
- 
 type Obj = Record<string, any>;
 type ModelClass = new (data: never) => { validate(): void };
 
@@ -56,9 +55,7 @@ const manifestFiles = fs
   .readdirSync(DIR)
   .filter((f) => /\.ya?ml$/.test(f) && f !== KUSTOMIZATION)
   .sort();
-const byFile = new Map<string, Obj[]>(
-  manifestFiles.map((f) => [f, parseYaml(fs.readFileSync(path.join(DIR, f), 'utf8'), f)]),
-);
+const byFile = new Map<string, Obj[]>(manifestFiles.map((f) => [f, parseYaml(fs.readFileSync(path.join(DIR, f), 'utf8'), f)]));
 const objects: Array<{ file: string; obj: Obj }> = [...byFile].flatMap(([file, objs]) => objs.map((obj) => ({ file, obj })));
 const kustomization = parseYaml(fs.readFileSync(path.join(DIR, KUSTOMIZATION), 'utf8'), KUSTOMIZATION)[0];
 
@@ -121,19 +118,16 @@ describe('deploy/kubernetes manifests', () => {
     expect(empty).toEqual([]);
   });
 
-  describe.each(objects.map((o) => [`${o.file}: ${o.obj.kind}/${o.obj.metadata?.name}`, o.obj] as const))(
-    '%s',
-    (_label, obj) => {
-      it('is valid against the Kubernetes schema', () => {
-        expect(() => validateObject(obj)).not.toThrow();
-      });
+  describe.each(objects.map((o) => [`${o.file}: ${o.obj.kind}/${o.obj.metadata?.name}`, o.obj] as const))('%s', (_label, obj) => {
+    it('is valid against the Kubernetes schema', () => {
+      expect(() => validateObject(obj)).not.toThrow();
+    });
 
-      it('carries the common labels and lives in the namespace', () => {
-        expect(obj.metadata.labels?.['app.kubernetes.io/part-of']).toBe(APP_NAME);
-        if (obj.kind !== 'Namespace') expect(obj.metadata.namespace).toBe(kustomization.namespace);
-      });
-    },
-  );
+    it('carries the common labels and lives in the namespace', () => {
+      expect(obj.metadata.labels?.['app.kubernetes.io/part-of']).toBe(APP_NAME);
+      if (obj.kind !== 'Namespace') expect(obj.metadata.namespace).toBe(kustomization.namespace);
+    });
+  });
 
   it('has no two objects of the same kind and name', () => {
     const keys = objects.map((o) => `${o.obj.kind}/${o.obj.metadata.name}`);
@@ -242,9 +236,7 @@ describe('deploy/kubernetes manifests', () => {
     it('spreads replicas across nodes', () => {
       const spread: Obj[] = podSpec.topologySpreadConstraints ?? [];
       const antiAffinity: Obj[] = [
-        ...(podSpec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map(
-          (t: Obj) => t.podAffinityTerm,
-        ),
+        ...(podSpec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: Obj) => t.podAffinityTerm),
         ...(podSpec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
       ];
       const rules = [...spread, ...antiAffinity].filter((r) => selects(r.labelSelector?.matchLabels, podLabels));
@@ -254,9 +246,17 @@ describe('deploy/kubernetes manifests', () => {
     it('takes its configuration from the ConfigMap, with every documented variable set to a sane value', () => {
       const data: Record<string, string> = configMap.data;
       const integers = [
-        'PORT', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_RETRIES', 'LOOKUP_DEADLINE_MS', 'CACHE_TTL_SECONDS',
-        'GEOCODE_CACHE_TTL_SECONDS', 'CACHE_MAX_ENTRIES', 'STALE_IF_ERROR_SECONDS', 'UPSTREAM_MAX_CONCURRENCY',
-        'SHUTDOWN_GRACE_MS', 'RATE_LIMIT_PER_MINUTE',
+        'PORT',
+        'UPSTREAM_TIMEOUT_MS',
+        'UPSTREAM_RETRIES',
+        'LOOKUP_DEADLINE_MS',
+        'CACHE_TTL_SECONDS',
+        'GEOCODE_CACHE_TTL_SECONDS',
+        'CACHE_MAX_ENTRIES',
+        'STALE_IF_ERROR_SECONDS',
+        'UPSTREAM_MAX_CONCURRENCY',
+        'SHUTDOWN_GRACE_MS',
+        'RATE_LIMIT_PER_MINUTE',
       ];
       for (const name of integers) expect({ name, value: data[name] }).toEqual({ name, value: expect.stringMatching(/^\d+$/) });
       for (const name of ['NFHL_BASE_URL', 'GEOCODER_BASE_URL']) expect(() => new URL(data[name])).not.toThrow();
@@ -324,8 +324,12 @@ describe('deploy/kubernetes manifests', () => {
     it('REDIS_URL points at the in-cluster Redis Service name and port', () => {
       expect(redisUrl.protocol).toBe('redis:');
       // Either the short name or a FQDN in the same namespace.
-      expect([serviceName, `${serviceName}.${kustomization.namespace}`, `${serviceName}.${kustomization.namespace}.svc`,
-        `${serviceName}.${kustomization.namespace}.svc.cluster.local`]).toContain(hostname);
+      expect([
+        serviceName,
+        `${serviceName}.${kustomization.namespace}`,
+        `${serviceName}.${kustomization.namespace}.svc`,
+        `${serviceName}.${kustomization.namespace}.svc.cluster.local`,
+      ]).toContain(hostname);
       const port = Number(redisUrl.port || 6379);
       expect(redisService.spec.ports.map((p: Obj) => p.port)).toContain(port);
     });

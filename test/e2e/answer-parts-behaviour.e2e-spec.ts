@@ -76,7 +76,7 @@ describe('each failed part is null and named in unavailable, the rest intact, HT
     expect(res.body.result).toEqual({ ...expectedResult(bfePlace), estimatedBaseFloodElevation: null, unavailable: ['estimatedBaseFloodElevation'] });
   });
 
-  it('several at once are named in the order of the answer\'s fields', async () => {
+  it("several at once are named in the order of the answer's fields", async () => {
     stack.emulators.cbrs.injectFault(outage);
     stack.emulators.nfhl.injectFault({ ...outage, match: ['LOMAs', 'Political Jurisdictions'] });
     const res = await stack.get(withIncludes(nearbyPlace, ALL));
@@ -220,7 +220,8 @@ describe('one parallel round: only availability and BFE lines wait for the zone 
     const heldAnswerAt = Math.min(...held.map((call) => call.at)) + DELAY_MS;
     // zones, panels, LOMRs, jurisdictions, LOMAs, nearby zones, 2 x (availability + zones), CBRS prohibitions + buffer, Census
     expect(round).toHaveLength(13);
-    for (const call of round) expect({ path: call.path, arrivedBeforeTheHeldAnswer: call.at < heldAnswerAt }).toEqual({ path: call.path, arrivedBeforeTheHeldAnswer: true });
+    for (const call of round)
+      expect({ path: call.path, arrivedBeforeTheHeldAnswer: call.at < heldAnswerAt }).toEqual({ path: call.path, arrivedBeforeTheHeldAnswer: true });
   });
 
   it('only the BFE line query waits for the zone answer', async () => {

@@ -255,7 +255,11 @@ describe('the independent map, value by value (LOMAs, estimated BFE, nearby, map
 
   it('a LOMA never changes the zone of the point (a denied one 20 m away, valid ones around)', async () => {
     const res = await stack.get(query(at.la));
-    expect(res.body.result).toMatchObject({ floodZone: 'AE', inSpecialFloodHazardArea: true, zonesAtPoint: [{ floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: null }] });
+    expect(res.body.result).toMatchObject({
+      floodZone: 'AE',
+      inSpecialFloodHazardArea: true,
+      zonesAtPoint: [{ floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: null }],
+    });
   });
 
   describe('estimated BFE (10.2)', () => {
@@ -334,7 +338,10 @@ describe('the independent map, value by value (LOMAs, estimated BFE, nearby, map
     });
 
     it('Alaska, radius 1000 and the default 500: only the AH at the point', async () => {
-      for (const [extra, radiusM] of [['&radius=1000', 1000], ['', 500]] as const) {
+      for (const [extra, radiusM] of [
+        ['&radius=1000', 1000],
+        ['', 500],
+      ] as const) {
         const res = await stack.get(query(at.ak, `&include=nearby${extra}`));
         expect(res.body.result.nearby).toEqual({ radiusM, sfha: hazard(0, 'AH', null), floodway: null, moderate: null });
       }
@@ -347,22 +354,58 @@ describe('the independent map, value by value (LOMAs, estimated BFE, nearby, map
       [
         'Lafourche: pending AE (3 m = 9.8 ft) wins over preliminary VE; effective X → into_sfha',
         at.hole,
-        { status: 'pending', issuedDate: '2025-01-30', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 9.8, sfhaChange: 'into_sfha', note: SENTENCE },
+        {
+          status: 'pending',
+          issuedDate: '2025-01-30',
+          floodZone: 'AE',
+          zoneSubtype: null,
+          inSpecialFloodHazardArea: true,
+          staticBaseFloodElevationFt: 9.8,
+          sfhaChange: 'into_sfha',
+          note: SENTENCE,
+        },
       ],
       [
         'Alabama: pending X and AE floodway at the point, the floodway governs; effective AE → unchanged',
         at.al,
-        { status: 'pending', issuedDate: '2024-11-20', floodZone: 'AE', zoneSubtype: 'FLOODWAY', inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 615, sfhaChange: 'unchanged', note: SENTENCE },
+        {
+          status: 'pending',
+          issuedDate: '2024-11-20',
+          floodZone: 'AE',
+          zoneSubtype: 'FLOODWAY',
+          inSpecialFloodHazardArea: true,
+          staticBaseFloodElevationFt: 615,
+          sfhaChange: 'unchanged',
+          note: SENTENCE,
+        },
       ],
       [
         'Alaska: preliminary availability without zones → zone fields null, unknown',
         at.ak,
-        { status: 'preliminary', issuedDate: '2023-08-31', floodZone: null, zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null, sfhaChange: 'unknown', note: SENTENCE },
+        {
+          status: 'preliminary',
+          issuedDate: '2023-08-31',
+          floodZone: null,
+          zoneSubtype: null,
+          inSpecialFloodHazardArea: null,
+          staticBaseFloodElevationFt: null,
+          sfhaChange: 'unknown',
+          note: SENTENCE,
+        },
       ],
       [
         'New Orleans: effective open water only (no zone) and a preliminary AE → unknown',
         at.noZone,
-        { status: 'preliminary', issuedDate: '2024-02-29', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 11, sfhaChange: 'unknown', note: SENTENCE },
+        {
+          status: 'preliminary',
+          issuedDate: '2024-02-29',
+          floodZone: 'AE',
+          zoneSubtype: null,
+          inSpecialFloodHazardArea: true,
+          staticBaseFloodElevationFt: 11,
+          sfhaChange: 'unknown',
+          note: SENTENCE,
+        },
       ],
       ['Hawaii: no coming map → none, unchanged', at.hi, NO_MAP_CHANGE],
     ])('%s', async (_what, p, expected) => {
@@ -466,7 +509,14 @@ describe('upstream calls, case by case: each query once, none for a repeated loo
 
   it('an AE point without a printed BFE: one BFE line query beside the five; with a printed BFE: none', async () => {
     await stack.get(query(at.nc));
-    expect(nfhlQueriesByLayer(stack)).toEqual({ 'Flood Hazard Zones': 1, 'FIRM Panels': 1, LOMRs: 1, 'Political Jurisdictions': 1, LOMAs: 1, 'Base Flood Elevations': 1 });
+    expect(nfhlQueriesByLayer(stack)).toEqual({
+      'Flood Hazard Zones': 1,
+      'FIRM Panels': 1,
+      LOMRs: 1,
+      'Political Jurisdictions': 1,
+      LOMAs: 1,
+      'Base Flood Elevations': 1,
+    });
     stack.emulators.resetCalls();
     await stack.get(query(at.staticBfe));
     expect(nfhlQueriesByLayer(stack)).toEqual({ 'Flood Hazard Zones': 1, 'FIRM Panels': 1, LOMRs: 1, 'Political Jurisdictions': 1, LOMAs: 1 });
@@ -481,7 +531,14 @@ describe('upstream calls, case by case: each query once, none for a repeated loo
   it('no zone polygon at all: availability is asked (after the zones), BFE lines are not', async () => {
     const res = await stack.get(query(at.gap));
     expect(res.body.result).toMatchObject({ coverage: 'mapped_no_zone', estimatedBaseFloodElevation: null, unavailable: [] });
-    expect(nfhlQueriesByLayer(stack)).toEqual({ 'Flood Hazard Zones': 1, 'FIRM Panels': 1, LOMRs: 1, 'Political Jurisdictions': 1, LOMAs: 1, 'NFHL Availability': 1 });
+    expect(nfhlQueriesByLayer(stack)).toEqual({
+      'Flood Hazard Zones': 1,
+      'FIRM Panels': 1,
+      LOMRs: 1,
+      'Political Jurisdictions': 1,
+      LOMAs: 1,
+      'NFHL Availability': 1,
+    });
   });
 });
 
@@ -505,14 +562,30 @@ describe('faults on each new layer and service: exactly that part null and named
   const cases: Case[] = [
     ['LOMAs layer answers 503', 'lomas', (s) => s.emulators.nfhl.injectFault({ ...outage, match: 'LOMAs' })],
     ['LOMAs layer answers an ArcGIS error in HTTP 200', 'lomas', (s) => s.emulators.nfhl.injectFault({ kind: 'arcgis-error', code: 400, match: 'LOMAs' })],
-    ['BFE lines layer resets the connection', 'estimatedBaseFloodElevation', (s) => s.emulators.nfhl.injectFault({ kind: 'reset', match: 'Base Flood Elevations' })],
-    ['BFE lines layer answers {}', 'estimatedBaseFloodElevation', (s) => s.emulators.nfhl.injectFault({ kind: 'empty-object', match: 'Base Flood Elevations' })],
+    [
+      'BFE lines layer resets the connection',
+      'estimatedBaseFloodElevation',
+      (s) => s.emulators.nfhl.injectFault({ kind: 'reset', match: 'Base Flood Elevations' }),
+    ],
+    [
+      'BFE lines layer answers {}',
+      'estimatedBaseFloodElevation',
+      (s) => s.emulators.nfhl.injectFault({ kind: 'empty-object', match: 'Base Flood Elevations' }),
+    ],
     ['the nearby zone query answers malformed JSON', 'nearby', (s) => s.emulators.nfhl.injectFault({ kind: 'malformed-json', match: isNearbyQuery })],
     ['the nearby zone query times out', 'nearby', (s) => s.emulators.nfhl.injectFault({ kind: 'delay', ms: 2000, match: isNearbyQuery })],
-    ['the preliminary availability layer alone', 'mapChange', (s) => s.emulators.preliminary.injectFault({ ...outage, match: 'Preliminary Data Availability' })],
+    [
+      'the preliminary availability layer alone',
+      'mapChange',
+      (s) => s.emulators.preliminary.injectFault({ ...outage, match: 'Preliminary Data Availability' }),
+    ],
     ['the pending zones layer alone', 'mapChange', (s) => s.emulators.pending.injectFault({ kind: 'html', match: 'Pending Flood Hazard Zones' })],
     ['the CBRS buffer layer alone', 'coastalBarrier', (s) => s.emulators.cbrs.injectFault({ ...outage, match: 'CBRS Buffer Zone' })],
-    ['the CBRS prohibitions layer alone (ArcGIS error)', 'coastalBarrier', (s) => s.emulators.cbrs.injectFault({ kind: 'arcgis-error', match: 'CBRS Prohibitions' })],
+    [
+      'the CBRS prohibitions layer alone (ArcGIS error)',
+      'coastalBarrier',
+      (s) => s.emulators.cbrs.injectFault({ kind: 'arcgis-error', match: 'CBRS Prohibitions' }),
+    ],
   ];
 
   it.each(cases.map((c, i) => [...c, i] as const))('%s → %s', async (_what, part, inject, i) => {
@@ -542,7 +615,14 @@ describe('paged answers (maxRecordCount 3, an upstream that ignores where)', () 
     lomas: pagedLomas
       .map((l) => ({ ...l, exact: geodesicMetres(p, lomaPoint(l.caseNumber)) }))
       .sort((a, b) => a.exact - b.exact)
-      .map((l) => ({ caseNumber: l.caseNumber, effectiveDate: '2024-06-01', status: 'valid', outcome: 'Property out as shown', category: 'LOMA', distanceM: metres(l.exact) })),
+      .map((l) => ({
+        caseNumber: l.caseNumber,
+        effectiveDate: '2024-06-01',
+        status: 'valid',
+        outcome: 'Property out as shown',
+        category: 'LOMA',
+        distanceM: metres(l.exact),
+      })),
     estimatedBaseFloodElevation: interpolated(p, pagedL1, 20, pagedL2, 22, 'NAVD88'),
     nearby: {
       radiusM: 500,

@@ -4,16 +4,7 @@
  * says (whole metres, feet to one decimal), `unavailable: []`, and null for every part that was not asked for.
  */
 import { DEMO_PLACES, demoPlace, type DemoPlace } from '../emulators';
-import {
-  type IncludeItem,
-  NO_CACHE,
-  RESULT_KEYS,
-  Stack,
-  addressQuery,
-  expectedResult,
-  pointQuery,
-  startStack,
-} from '../support/stack';
+import { type IncludeItem, NO_CACHE, RESULT_KEYS, Stack, addressQuery, expectedResult, pointQuery, startStack } from '../support/stack';
 
 /** The places built for these parts (demo-map.ts), each with its own part values. */
 const ANSWER_PART_PLACE_IDS = [
@@ -38,11 +29,9 @@ const ANSWER_PART_PLACE_IDS = [
 const ANSWER_PART_PLACES = ANSWER_PART_PLACE_IDS.map(demoPlace);
 
 /** Every opt-in part the place pins down (nearby only where the demo map fixes it). */
-const allIncludes = (place: DemoPlace): IncludeItem[] =>
-  place.expect.nearby === undefined ? ['preliminary', 'cbrs'] : ['nearby', 'preliminary', 'cbrs'];
+const allIncludes = (place: DemoPlace): IncludeItem[] => (place.expect.nearby === undefined ? ['preliminary', 'cbrs'] : ['nearby', 'preliminary', 'cbrs']);
 
-const withInclude = (place: DemoPlace, include: readonly string[], extra = '') =>
-  `${pointQuery(place)}&include=${include.join(',')}${extra}`;
+const withInclude = (place: DemoPlace, include: readonly string[], extra = '') => `${pointQuery(place)}&include=${include.join(',')}${extra}`;
 
 /** A note is a sentence in the service's own words. */
 const SENTENCE = /^[A-Z].*\S\.$/s;
@@ -60,9 +49,11 @@ afterAll(async () => {
 describe('the demo places built for the answer parts', () => {
   it('are all in the demo map, and the only places with LOMAs or an estimated BFE', () => {
     expect(ANSWER_PART_PLACES.map((p) => p.id)).toEqual(ANSWER_PART_PLACE_IDS);
-    expect(DEMO_PLACES.filter((p) => p.expect.lomas.length > 0 || p.expect.estimatedBaseFloodElevation !== null).map((p) => p.id).sort()).toEqual(
-      ['franklin-bfe-bracketed', 'houston-ah-one-bfe-line', 'houston-lomas', 'ponce-bfe-meters'],
-    );
+    expect(
+      DEMO_PLACES.filter((p) => p.expect.lomas.length > 0 || p.expect.estimatedBaseFloodElevation !== null)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(['franklin-bfe-bracketed', 'houston-ah-one-bfe-line', 'houston-lomas', 'ponce-bfe-meters']);
   });
 });
 
@@ -101,13 +92,27 @@ describe('GET /flood-zone?lat&lon with every include the place pins down', () =>
 });
 
 describe('result.lomas: LOMAs within 100 m, nearest first', () => {
-  it('lists the LOMAs within 100 m nearest first, with FEMA\'s status rule, and drops the one at 130 m', async () => {
+  it("lists the LOMAs within 100 m nearest first, with FEMA's status rule, and drops the one at 130 m", async () => {
     const place = demoPlace('houston-lomas');
     const res = await stack.get(pointQuery(place));
     expect(res.status).toBe(200);
     expect(res.body.result.lomas).toStrictEqual([
-      { caseNumber: '15-06-1489A', effectiveDate: '2015-06-02', status: 'valid', outcome: 'Structure removed-Property partially inundated', category: 'LOMA', distanceM: 23 },
-      { caseNumber: '09-06-0842A', effectiveDate: '2009-03-17', status: 'incorporated', outcome: 'Portion of property removed', category: 'LOMA', distanceM: 48 },
+      {
+        caseNumber: '15-06-1489A',
+        effectiveDate: '2015-06-02',
+        status: 'valid',
+        outcome: 'Structure removed-Property partially inundated',
+        category: 'LOMA',
+        distanceM: 23,
+      },
+      {
+        caseNumber: '09-06-0842A',
+        effectiveDate: '2009-03-17',
+        status: 'incorporated',
+        outcome: 'Portion of property removed',
+        category: 'LOMA',
+        distanceM: 48,
+      },
       { caseNumber: '18-06-2231A', effectiveDate: '2018-11-05', status: 'denied', outcome: 'Structure denied', category: 'LOMA', distanceM: 60 },
       { caseNumber: '12-06-1170A', effectiveDate: '2012-04-24', status: 'reevaluation_needed', outcome: 'Multiple', category: 'LOMA', distanceM: 72 },
       { caseNumber: '05-06-0390A', effectiveDate: '2005-08-01', status: 'superseded', outcome: 'Property out as shown', category: 'LOMR-F', distanceM: 85 },
@@ -120,8 +125,30 @@ describe('result.lomas: LOMAs within 100 m, nearest first', () => {
 
 describe('result.estimatedBaseFloodElevation: interpolated between the BFE lines around the point, or the nearest one', () => {
   it.each([
-    ['franklin-bfe-bracketed', { elevationFt: 612.4, verticalDatum: 'NAVD88', method: 'interpolated', lines: [{ elevationFt: 612, distanceM: 41 }, { elevationFt: 613, distanceM: 62 }] }],
-    ['ponce-bfe-meters', { elevationFt: 33.8, verticalDatum: 'PRVD02', method: 'interpolated', lines: [{ elevationFt: 32.8, distanceM: 30 }, { elevationFt: 36.1, distanceM: 70 }] }],
+    [
+      'franklin-bfe-bracketed',
+      {
+        elevationFt: 612.4,
+        verticalDatum: 'NAVD88',
+        method: 'interpolated',
+        lines: [
+          { elevationFt: 612, distanceM: 41 },
+          { elevationFt: 613, distanceM: 62 },
+        ],
+      },
+    ],
+    [
+      'ponce-bfe-meters',
+      {
+        elevationFt: 33.8,
+        verticalDatum: 'PRVD02',
+        method: 'interpolated',
+        lines: [
+          { elevationFt: 32.8, distanceM: 30 },
+          { elevationFt: 36.1, distanceM: 70 },
+        ],
+      },
+    ],
     ['houston-ah-one-bfe-line', { elevationFt: 47, verticalDatum: 'NAVD88', method: 'nearest_line', lines: [{ elevationFt: 47, distanceM: 120 }] }],
     ['franklin-ae-static-bfe-near-line', null],
     ['franklin-a-near-line', null],

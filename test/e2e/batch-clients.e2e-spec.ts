@@ -14,7 +14,6 @@ const place = demoPlace('dc-white-house-ae');
 const UPLOAD_GRACE_MS = 1000;
 const ANSWER_STALL_MS = 1000;
 
-
 let stack: Stack;
 
 beforeAll(async () => {

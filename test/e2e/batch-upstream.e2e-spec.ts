@@ -49,19 +49,27 @@ function spellings(address: string, count: number): string[] {
 }
 
 describe('the Census batch geocoder', () => {
-  it('gets the batch\'s distinct addresses in chunks of at most 1,000 (2,500 addresses: 3 calls), and no one-line call for a Match', async () => {
-    const addresses = spellings(DEMO_ADDRESSES.whiteHouse, 2500);
-    expect(new Set(addresses).size).toBe(2500);
-    const rows = await rowsOf(addresses.map((address) => ({ address })));
-    expect(rows.length).toBe(2500);
-    expect(rows.every((r) => r.status === 200 && r.body.location.matchedAddress === rows[0].body.location.matchedAddress)).toBe(true);
-    expect(census('addressbatch')).toBe(3);
-    expect([...stack.emulators.census.batchRowsPerCall].sort((a, b) => b - a)).toEqual([1000, 1000, 500]);
-    expect(census('onelineaddress')).toBe(0);
-  }, HEAVY_TEST_MS);
+  it(
+    "gets the batch's distinct addresses in chunks of at most 1,000 (2,500 addresses: 3 calls), and no one-line call for a Match",
+    async () => {
+      const addresses = spellings(DEMO_ADDRESSES.whiteHouse, 2500);
+      expect(new Set(addresses).size).toBe(2500);
+      const rows = await rowsOf(addresses.map((address) => ({ address })));
+      expect(rows.length).toBe(2500);
+      expect(rows.every((r) => r.status === 200 && r.body.location.matchedAddress === rows[0].body.location.matchedAddress)).toBe(true);
+      expect(census('addressbatch')).toBe(3);
+      expect([...stack.emulators.census.batchRowsPerCall].sort((a, b) => b - a)).toEqual([1000, 1000, 500]);
+      expect(census('onelineaddress')).toBe(0);
+    },
+    HEAVY_TEST_MS,
+  );
 
   it('sends an address repeated in the batch once', async () => {
-    await rowsOf([{ address: DEMO_ADDRESSES.whiteHouse }, { address: DEMO_ADDRESSES.whiteHouse }, { address: `  ${DEMO_ADDRESSES.whiteHouse.toUpperCase()} ` }]);
+    await rowsOf([
+      { address: DEMO_ADDRESSES.whiteHouse },
+      { address: DEMO_ADDRESSES.whiteHouse },
+      { address: `  ${DEMO_ADDRESSES.whiteHouse.toUpperCase()} ` },
+    ]);
     expect(stack.emulators.census.batchRowsPerCall).toEqual([1]);
   });
 
@@ -76,7 +84,7 @@ describe('the Census batch geocoder', () => {
     expect(census('onelineaddress')).toBe(2);
   });
 
-  it('looks up every row of a failed chunk through the one-line endpoint, with GET\'s answers', async () => {
+  it("looks up every row of a failed chunk through the one-line endpoint, with GET's answers", async () => {
     stack.emulators.census.injectFault({ kind: 'html', status: 400, match: 'addressbatch' });
     const addresses = [DEMO_ADDRESSES.whiteHouse, DEMO_ADDRESSES.nearDuplicate, DEMO_ADDRESSES.noMatch];
     const rows = await rowsOf(addresses.map((address) => ({ address })));
@@ -118,50 +126,58 @@ describe('one lookup per distinct point', () => {
 });
 
 describe('a client that disconnects', () => {
-  it('cancels the rest of its batch: the upstream calls stop', async () => {
-    const place = demoPlace('dc-white-house-ae');
-    stack.emulators.nfhl.setLatency(50);
-    try {
-      const locations = Array.from({ length: 400 }, (_, i) => ({ lat: place.lat + i * 0.00001, lon: place.lon }));
-      const gone = new AbortController();
-      const res = await send(locations, gone.signal);
-      const reader = res.body!.getReader();
-      await reader.read();
-      gone.abort();
-      // Lookups under way when the client left may finish their own calls; then nothing more starts.
-      let settled = -1;
-      for (let seen = nfhlQueries(stack.emulators); seen !== settled; seen = nfhlQueries(stack.emulators)) {
-        settled = seen;
-        await sleep(500);
+  it(
+    'cancels the rest of its batch: the upstream calls stop',
+    async () => {
+      const place = demoPlace('dc-white-house-ae');
+      stack.emulators.nfhl.setLatency(50);
+      try {
+        const locations = Array.from({ length: 400 }, (_, i) => ({ lat: place.lat + i * 0.00001, lon: place.lon }));
+        const gone = new AbortController();
+        const res = await send(locations, gone.signal);
+        const reader = res.body!.getReader();
+        await reader.read();
+        gone.abort();
+        // Lookups under way when the client left may finish their own calls; then nothing more starts.
+        let settled = -1;
+        for (let seen = nfhlQueries(stack.emulators); seen !== settled; seen = nfhlQueries(stack.emulators)) {
+          settled = seen;
+          await sleep(500);
+        }
+        await sleep(1000);
+        expect(nfhlQueries(stack.emulators)).toBe(settled);
+        // The whole batch makes several calls per point; what was made is far less than one per point.
+        expect(settled).toBeLessThan(locations.length);
+      } finally {
+        stack.emulators.nfhl.setLatency(0);
       }
-      await sleep(1000);
-      expect(nfhlQueries(stack.emulators)).toBe(settled);
-      // The whole batch makes several calls per point; what was made is far less than one per point.
-      expect(settled).toBeLessThan(locations.length);
-    } finally {
-      stack.emulators.nfhl.setLatency(0);
-    }
-  }, HEAVY_TEST_MS);
+    },
+    HEAVY_TEST_MS,
+  );
 });
 
 describe('concurrent batches', () => {
-  it('runs at most BATCH_MAX_CONCURRENT (2) at once: a third is a 429 BATCH_BUSY with Retry-After', async () => {
-    const place = demoPlace('sacramento-d');
-    stack.emulators.nfhl.injectFault({ kind: 'delay', ms: 1500, match: { near: [place.lon, place.lat] } });
-    const slow = [{ lat: place.lat, lon: place.lon }];
-    // Headers come once the body is read and the batch runs.
-    const running = await Promise.all([send(slow), send(slow)]);
-    expect(running.map((r) => r.status)).toEqual([200, 200]);
+  it(
+    'runs at most BATCH_MAX_CONCURRENT (2) at once: a third is a 429 BATCH_BUSY with Retry-After',
+    async () => {
+      const place = demoPlace('sacramento-d');
+      stack.emulators.nfhl.injectFault({ kind: 'delay', ms: 1500, match: { near: [place.lon, place.lat] } });
+      const slow = [{ lat: place.lat, lon: place.lon }];
+      // Headers come once the body is read and the batch runs.
+      const running = await Promise.all([send(slow), send(slow)]);
+      expect(running.map((r) => r.status)).toEqual([200, 200]);
 
-    const busy = await send([{ lat: place.lat, lon: place.lon }]);
-    const body = await busy.json();
-    expectErrorEnvelope({ status: busy.status, headers: busy.headers, body, text: JSON.stringify(body) }, 429, 'BATCH_BUSY');
-    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+      const busy = await send([{ lat: place.lat, lon: place.lon }]);
+      const body = await busy.json();
+      expectErrorEnvelope({ status: busy.status, headers: busy.headers, body, text: JSON.stringify(body) }, 429, 'BATCH_BUSY');
+      expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
 
-    await Promise.all(running.map((r) => r.text()));
-    stack.emulators.clearFaults();
-    expect((await send([{ lat: place.lat, lon: place.lon }])).status).toBe(200);
-  }, HEAVY_TEST_MS);
+      await Promise.all(running.map((r) => r.text()));
+      stack.emulators.clearFaults();
+      expect((await send([{ lat: place.lat, lon: place.lon }])).status).toBe(200);
+    },
+    HEAVY_TEST_MS,
+  );
 
   it('frees the slot of a client that leaves in the middle of its body', async () => {
     const { port } = new URL(stack.url);

@@ -39,8 +39,7 @@ async function postBatch(body: string, contentType: string, { accept, query = ''
   return { status: response.status, headers: response.headers, text, body: isJson ? JSON.parse(text) : undefined };
 }
 
-const postJson = (locations: unknown, options?: { accept?: string; query?: string }) =>
-  postBatch(JSON.stringify({ locations }), 'application/json', options);
+const postJson = (locations: unknown, options?: { accept?: string; query?: string }) => postBatch(JSON.stringify({ locations }), 'application/json', options);
 
 function ndjsonRows(res: ApiResponse): BatchRow[] {
   expect(res.status).toBe(200);
@@ -92,10 +91,12 @@ describe('rows are answered exactly as GET /flood-zone answers them', () => {
 
   it('gives one answer per row, in input order, echoing the ids (a number as its text, null when none)', () => {
     expect(rows.map((r) => r.index)).toEqual(cases.map((_, i) => i));
-    expect(rows.map((r) => r.id)).toEqual(cases.map((c) => {
-      const id = (c.row as { id?: unknown }).id;
-      return id === undefined ? null : String(id);
-    }));
+    expect(rows.map((r) => r.id)).toEqual(
+      cases.map((c) => {
+        const id = (c.row as { id?: unknown }).id;
+        return id === undefined ? null : String(id);
+      }),
+    );
   });
 
   it.each(cases.map((c, i) => [i, c.get] as const))('row %i equals GET /flood-zone?%s (status and body)', async (i, query) => {
@@ -133,7 +134,7 @@ describe('rows are answered exactly as GET /flood-zone answers them', () => {
     expect(rows[0].body).toEqual(expect.objectContaining({ statusCode: 400, requestId: res.headers.get('x-request-id') }));
   });
 
-  it('answers an upstream failure as that row\'s 502 and goes on with the rest', async () => {
+  it("answers an upstream failure as that row's 502 and goes on with the rest", async () => {
     const failing = demoPlace('sacramento-d');
     stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 500, match: { near: [failing.lon, failing.lat] } });
     const res = await postJson([{ lat: failing.lat + 0.0001, lon: failing.lon }, at(first)]);
@@ -164,7 +165,11 @@ describe('formats in and out', () => {
     const csv = `Lon,notes,ID,Address,LAT\r\n${a.lon},"hello, world",r1,,${a.lat}\r\n,,r2,"${addressed.address}",\r\n,,r3,,\r\n`;
     const rows = ndjsonRows(await postBatch(csv, 'text/csv; charset=utf-8'));
     const viaJson = ndjsonRows(await postJson([{ id: 'r1', lat: String(a.lat), lon: String(a.lon) }, { id: 'r2', address: addressed.address }, { id: 'r3' }]));
-    expect(rows.map((r) => [r.id, r.status])).toEqual([['r1', 200], ['r2', 200], ['r3', 400]]);
+    expect(rows.map((r) => [r.id, r.status])).toEqual([
+      ['r1', 200],
+      ['r2', 200],
+      ['r3', 400],
+    ]);
     expect(rows.map((r) => r.body.query ?? r.body.code)).toEqual(viaJson.map((r) => r.body.query ?? r.body.code));
   });
 
@@ -179,13 +184,19 @@ describe('formats in and out', () => {
   });
 
   it('writes NDJSON without an Accept header', async () => {
-    const res = await fetch(`${stack.url}${BATCH}`, { method: 'POST', body: JSON.stringify({ locations: [at(a)] }), headers: { 'content-type': 'application/json', accept: '' } });
+    const res = await fetch(`${stack.url}${BATCH}`, {
+      method: 'POST',
+      body: JSON.stringify({ locations: [at(a)] }),
+      headers: { 'content-type': 'application/json', accept: '' },
+    });
     expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     expect(JSON.parse((await res.text()).trim()).status).toBe(200);
   });
 
   it('writes CSV with the documented columns, booleans as words, nulls empty, and error rows with their query only', async () => {
-    const res = await postBatch(`id,lat,lon,address\nok,${b.lat},${b.lon},\nbad,91,${b.lon},\nnone,,,"${DEMO_ADDRESSES.noMatch}"\n`, 'text/csv', { accept: 'text/csv' });
+    const res = await postBatch(`id,lat,lon,address\nok,${b.lat},${b.lon},\nbad,91,${b.lon},\nnone,,,"${DEMO_ADDRESSES.noMatch}"\n`, 'text/csv', {
+      accept: 'text/csv',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const [header, ok, bad, none, end] = res.text.split('\n');
@@ -195,12 +206,39 @@ describe('formats in and out', () => {
     const r = get.body.result;
     const cells = (value: unknown) => (value === null || value === undefined ? '' : String(value));
     const expected = [
-      '0', 'ok', '200', '', '', String(b.lat), String(b.lon),
-      '', String(b.lat), String(b.lon), get.body.location.county, get.body.location.countyFips, get.body.location.zip,
-      r.coverage, r.floodZone, r.zoneSubtype, r.inSpecialFloodHazardArea, r.riskLevel, r.isFloodway,
-      r.staticBaseFloodElevationFt, r.estimatedBaseFloodElevation?.elevationFt, r.verticalDatum, r.depthFt,
-      r.firmPanel?.panel, r.firmPanel?.effectiveDate, r.community?.communityId, r.lomas.length, '', '', '', '',
-      r.unavailable.join(';'), get.body.retrievedAt,
+      '0',
+      'ok',
+      '200',
+      '',
+      '',
+      String(b.lat),
+      String(b.lon),
+      '',
+      String(b.lat),
+      String(b.lon),
+      get.body.location.county,
+      get.body.location.countyFips,
+      get.body.location.zip,
+      r.coverage,
+      r.floodZone,
+      r.zoneSubtype,
+      r.inSpecialFloodHazardArea,
+      r.riskLevel,
+      r.isFloodway,
+      r.staticBaseFloodElevationFt,
+      r.estimatedBaseFloodElevation?.elevationFt,
+      r.verticalDatum,
+      r.depthFt,
+      r.firmPanel?.panel,
+      r.firmPanel?.effectiveDate,
+      r.community?.communityId,
+      r.lomas.length,
+      '',
+      '',
+      '',
+      '',
+      r.unavailable.join(';'),
+      get.body.retrievedAt,
     ].map(cells);
     expect(ok.split(',')).toEqual(expected);
     expect(ok).toMatch(/,(true|false),/);
@@ -279,7 +317,7 @@ describe('whole-request errors', () => {
     ['?include=', 400, 'INVALID_PARAMETERS'],
     ['?radius=300', 400, 'INVALID_PARAMETERS'],
     ['?include=nearby&radius=5', 422, 'RADIUS_OUT_OF_RANGE'],
-  ])('%s is the whole request\'s %i %s', async (query, status, code) => {
+  ])("%s is the whole request's %i %s", async (query, status, code) => {
     expectErrorEnvelope(await postJson([at(place)], { query }), status, code);
   });
 

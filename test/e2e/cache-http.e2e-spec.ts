@@ -165,8 +165,7 @@ describe('caching: Cache-Control, ETag and X-Cache', () => {
   });
 
   describe('stale answers (STALE_IF_ERROR_SECONDS)', () => {
-    const faultZones = (stack: Stack) =>
-      stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: 'Flood Hazard Zones' });
+    const faultZones = (stack: Stack) => stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: 'Flood Hazard Zones' });
 
     it('serves an expired flood result with X-Cache STALE and its original retrievedAt when FEMA fails', async () => {
       const stack = await startStack({ CACHE_TTL_SECONDS: '1', STALE_IF_ERROR_SECONDS: '60', UPSTREAM_RETRIES: '0' });

@@ -98,39 +98,47 @@ describe('a batch client that hangs up mid-stream while FEMA is slow', () => {
     return () => client.abort();
   }
 
-  it('answers the GETs that joined its lookups with their flood zone, not a 502, once FEMA is healthy', async () => {
-    const points = pointsFrom(0, 12);
-    stack.emulators.nfhl.setLatency(1500);
-    const hangUp = await batchUnderWay(points);
-    // The first rows' lookups are in flight; these GETs share them.
-    const joined = points.slice(0, 4).map((point) => timedGet(stack, pointQuery(point), DEADLINE_MS + MARGIN_MS));
-    await sleep(200);
-    hangUp();
-    stack.emulators.nfhl.setLatency(0);
-    const answers = await Promise.all(joined);
-    expect(answers.map(({ answered }) => answered)).toEqual([true, true, true, true]);
-    for (const answer of answers) expectWhiteHouseAnswer(answer);
-  }, SLOW_TEST_MS);
+  it(
+    'answers the GETs that joined its lookups with their flood zone, not a 502, once FEMA is healthy',
+    async () => {
+      const points = pointsFrom(0, 12);
+      stack.emulators.nfhl.setLatency(1500);
+      const hangUp = await batchUnderWay(points);
+      // The first rows' lookups are in flight; these GETs share them.
+      const joined = points.slice(0, 4).map((point) => timedGet(stack, pointQuery(point), DEADLINE_MS + MARGIN_MS));
+      await sleep(200);
+      hangUp();
+      stack.emulators.nfhl.setLatency(0);
+      const answers = await Promise.all(joined);
+      expect(answers.map(({ answered }) => answered)).toEqual([true, true, true, true]);
+      for (const answer of answers) expectWhiteHouseAnswer(answer);
+    },
+    SLOW_TEST_MS,
+  );
 
-  it('leaves nothing stuck: GETs and two concurrent batches of its points all answer 200 once FEMA is healthy (its batch slot is free)', async () => {
-    const points = pointsFrom(100, 40);
-    stack.emulators.nfhl.setLatency(1500);
-    const hangUp = await batchUnderWay(points);
-    hangUp();
-    stack.emulators.nfhl.setLatency(0);
-    await sleep(200);
+  it(
+    'leaves nothing stuck: GETs and two concurrent batches of its points all answer 200 once FEMA is healthy (its batch slot is free)',
+    async () => {
+      const points = pointsFrom(100, 40);
+      stack.emulators.nfhl.setLatency(1500);
+      const hangUp = await batchUnderWay(points);
+      hangUp();
+      stack.emulators.nfhl.setLatency(0);
+      await sleep(200);
 
-    const answers = await Promise.all(points.map((point) => timedGet(stack, pointQuery(point), DEADLINE_MS + MARGIN_MS)));
-    expect(answers.filter(({ answered }) => !answered)).toHaveLength(0);
-    for (const answer of answers) expectWhiteHouseAnswer(answer);
+      const answers = await Promise.all(points.map((point) => timedGet(stack, pointQuery(point), DEADLINE_MS + MARGIN_MS)));
+      expect(answers.filter(({ answered }) => !answered)).toHaveLength(0);
+      for (const answer of answers) expectWhiteHouseAnswer(answer);
 
-    // The hung-up batch's slot is free again: BATCH_MAX_CONCURRENT (2) batches at once are both answered, none is 429.
-    const batches = await Promise.all([0, 1].map(() => batchRowsWithin(stack, points, DEADLINE_MS + MARGIN_MS)));
-    for (const rows of batches) {
-      expect(rows?.map((row) => row.index)).toEqual(points.map((_, i) => i));
-      for (const row of rows ?? []) expectWhiteHouseAnswer(row);
-    }
-  }, SLOW_TEST_MS);
+      // The hung-up batch's slot is free again: BATCH_MAX_CONCURRENT (2) batches at once are both answered, none is 429.
+      const batches = await Promise.all([0, 1].map(() => batchRowsWithin(stack, points, DEADLINE_MS + MARGIN_MS)));
+      for (const rows of batches) {
+        expect(rows?.map((row) => row.index)).toEqual(points.map((_, i) => i));
+        for (const row of rows ?? []) expectWhiteHouseAnswer(row);
+      }
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 describe('bursts of cold lookups while FEMA is slower than the lookup deadline', () => {
@@ -150,28 +158,32 @@ describe('bursts of cold lookups while FEMA is slower than the lookup deadline',
     await stack?.close();
   });
 
-  it('answers each of 80 concurrent GETs by the deadline (502 flood_data), twice, then 200 for all once FEMA is healthy', async () => {
-    const points = pointsFrom(1000, 80);
-    stack.emulators.nfhl.setLatency(DEADLINE_MS + 1000);
-    try {
-      for (const burst of [1, 2]) {
-        const answers = await Promise.all(points.map((point) => timedGet(stack, pointQuery(point), DEADLINE_MS + MARGIN_MS)));
-        expect({ burst, unanswered: answers.filter(({ answered }) => !answered).length }).toEqual({ burst, unanswered: 0 });
-        for (const answer of answers) {
-          if (!answer.answered) continue;
-          expectErrorEnvelope(answer, 502, 'UPSTREAM_UNAVAILABLE');
-          expect(answer.body.upstream).toBe('flood_data');
+  it(
+    'answers each of 80 concurrent GETs by the deadline (502 flood_data), twice, then 200 for all once FEMA is healthy',
+    async () => {
+      const points = pointsFrom(1000, 80);
+      stack.emulators.nfhl.setLatency(DEADLINE_MS + 1000);
+      try {
+        for (const burst of [1, 2]) {
+          const answers = await Promise.all(points.map((point) => timedGet(stack, pointQuery(point), DEADLINE_MS + MARGIN_MS)));
+          expect({ burst, unanswered: answers.filter(({ answered }) => !answered).length }).toEqual({ burst, unanswered: 0 });
+          for (const answer of answers) {
+            if (!answer.answered) continue;
+            expectErrorEnvelope(answer, 502, 'UPSTREAM_UNAVAILABLE');
+            expect(answer.body.upstream).toBe('flood_data');
+          }
         }
+      } finally {
+        stack.emulators.nfhl.setLatency(0);
       }
-    } finally {
-      stack.emulators.nfhl.setLatency(0);
-    }
 
-    // Calls FEMA already holds finish late; every lookup from now on gets its answer.
-    for (let first = 0; first < points.length; first += 8) {
-      const answers = await Promise.all(points.slice(first, first + 8).map((point) => timedGet(stack, pointQuery(point), DEADLINE_MS + MARGIN_MS)));
-      expect(answers.filter(({ answered }) => !answered)).toHaveLength(0);
-      for (const answer of answers) expectWhiteHouseAnswer(answer);
-    }
-  }, SLOW_TEST_MS);
+      // Calls FEMA already holds finish late; every lookup from now on gets its answer.
+      for (let first = 0; first < points.length; first += 8) {
+        const answers = await Promise.all(points.slice(first, first + 8).map((point) => timedGet(stack, pointQuery(point), DEADLINE_MS + MARGIN_MS)));
+        expect(answers.filter(({ answered }) => !answered)).toHaveLength(0);
+        for (const answer of answers) expectWhiteHouseAnswer(answer);
+      }
+    },
+    SLOW_TEST_MS,
+  );
 });

@@ -313,7 +313,10 @@ describe('resilience toward the upstreams', () => {
       const answer = await apiGet(stack.url, at(dc));
       expect(answer.status).toBe(200);
       // The layer queries of one lookup, one at a time: each starts after the previous answered.
-      const arrivals = stack.emulators.nfhl.calls.filter((c) => c.endpoint === 'query').map((c) => c.at).sort((a, b) => a - b);
+      const arrivals = stack.emulators.nfhl.calls
+        .filter((c) => c.endpoint === 'query')
+        .map((c) => c.at)
+        .sort((a, b) => a - b);
       expect(arrivals).toHaveLength(queriesPerLookup);
       for (let i = 1; i < arrivals.length; i += 1) expect(arrivals[i] - arrivals[i - 1]).toBeGreaterThanOrEqual(90);
     } finally {

@@ -58,7 +58,10 @@ async function endpointAnswer(url: string, csv: string, query = ''): Promise<str
 async function endpointErrorColumns(url: string, csv: string): Promise<string[][]> {
   const res = await fetch(`${url}/flood-zone/batch`, { method: 'POST', headers: { 'content-type': 'text/csv', accept: 'application/x-ndjson' }, body: csv });
   expect(res.status).toBe(200);
-  const rows = (await res.text()).trim().split('\n').map((line) => JSON.parse(line) as { status: number; body: { error?: string; candidates?: unknown } });
+  const rows = (await res.text())
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { status: number; body: { error?: string; candidates?: unknown } });
   return rows.map(({ status, body }) => (status === 200 ? ['', ''] : [body.error!, body.candidates ? JSON.stringify(body.candidates) : '']));
 }
 
@@ -90,14 +93,18 @@ describe('flood-zone command line, built, against the app and the emulators', ()
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('batch: chunked and in parallel, the output is the endpoint\'s CSV answer for the same rows, renumbered over the whole file', async () => {
+  it("batch: chunked and in parallel, the output is the endpoint's CSV answer for the same rows, renumbered over the whole file", async () => {
     const rows = portfolioRows();
     const input = join(dir, 'portfolio.csv');
     const output = join(dir, 'answer.csv');
     writeFileSync(input, stringify(rows));
     const result = await runCli(['batch', input, '-o', output, '--url', stack.url, '--chunk-size', '7', '--parallel', '2']);
     const rowCount = rows.length - 1;
-    expect(result).toEqual({ status: 0, stdout: '', stderr: `flood-zone: ${rowCount} of ${rowCount} rows in ${output}; by status 200: ${rowCount - 5}, 400: 2, 404: 2, 422: 1\n` });
+    expect(result).toEqual({
+      status: 0,
+      stdout: '',
+      stderr: `flood-zone: ${rowCount} of ${rowCount} rows in ${output}; by status 200: ${rowCount - 5}, 400: 2, 404: 2, 422: 1\n`,
+    });
     const written = parse(readFileSync(output, 'utf8')) as string[][];
     expect(written).toHaveLength(rows.length);
     expect(written[0]).toEqual([...CSV_ANSWER_COLUMNS, 'error_message', 'candidates']);
@@ -111,7 +118,7 @@ describe('flood-zone command line, built, against the app and the emulators', ()
       { matchedAddress: expect.any(String), lat: expect.any(Number), lon: expect.any(Number) },
       { matchedAddress: expect.any(String), lat: expect.any(Number), lon: expect.any(Number) },
     ]);
-   }, 60_000);
+  }, 60_000);
 
   it('batch: writes to stdout without -o, with include and radius applied to every row', async () => {
     const rows = [['id', 'lat', 'lon'], ...DEMO_PLACES.slice(0, 4).map((p) => [p.id, String(p.lat), String(p.lon)])];
@@ -145,7 +152,11 @@ describe('flood-zone command line, built, against the app and the emulators', ()
   it('lookup: a lone number is a usage error (exit 2, nothing asked), not an address to geocode', async () => {
     stack.emulators.resetCalls();
     const result = await runCli(['lookup', '29.95', '--url', stack.url]);
-    expect(result).toEqual({ status: 2, stdout: '', stderr: 'flood-zone: "29.95" is a lone number, not an address: give LAT LON (two numbers), or an address in quotes.\n' });
+    expect(result).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'flood-zone: "29.95" is a lone number, not an address: give LAT LON (two numbers), or an address in quotes.\n',
+    });
     expect(stack.emulators.census.callCount({})).toBe(0);
   });
 
@@ -182,7 +193,12 @@ describe('flood-zone command line, built, against the app and the emulators', ()
       ['4', 'p5', '400', 'INVALID_PARAMETERS', String(c.lat), 'Line 7 has 7 cells; the header row has 6.', 'L5', "'+1"],
     ]);
     // the rows sent are answered as the endpoint answers them (its index aside: the output numbers the whole file)
-    const sent = [['id', 'address', 'lat', 'lon'], ['p1', '', String(a.lat), String(a.lon)], ['p2', withAddress.address!, '', ''], ['@p4', '', String(c.lat), String(c.lon)]];
+    const sent = [
+      ['id', 'address', 'lat', 'lon'],
+      ['p1', '', String(a.lat), String(a.lon)],
+      ['p2', withAddress.address!, '', ''],
+      ['@p4', '', String(c.lat), String(c.lon)],
+    ];
     const endpoint = withoutRetrievedAt(await endpointAnswer(stack.url, stringify(sent))).map((record) => record.slice(1));
     const output = withoutRetrievedAt(answerPart([written[0], written[1], written[2], written[4]])).map((record) => record.slice(1));
     expect(output).toEqual(endpoint);
@@ -293,7 +309,11 @@ describe('flood-zone batch --resume after an interrupted run (slow upstreams)', 
 
     const resumed = await runCli([...args, '--resume']);
     const total = DEMO_PLACES.length;
-    expect(resumed).toEqual({ status: 0, stdout: '', stderr: `flood-zone: ${total} of ${total} rows in ${output} (${total - done} by this run); by status 200: ${total}\n` });
+    expect(resumed).toEqual({
+      status: 0,
+      stdout: '',
+      stderr: `flood-zone: ${total} of ${total} rows in ${output} (${total - done} by this run); by status 200: ${total}\n`,
+    });
     const written = parse(readFileSync(output, 'utf8')) as string[][];
     expect(written.map((record) => record[0])).toEqual(['index', ...rows.slice(1).map((_row, i) => String(i))]);
     expect(written.map((record) => record[1])).toEqual(rows.map((row) => row[0]));
@@ -370,14 +390,20 @@ describe('flood-zone batch when the service shuts down mid-batch', () => {
       first.process.kill('SIGTERM');
       const cut = await run.finished;
       expect(cut.status).toBe(1);
-      expect(cut.stderr).toMatch(/^flood-zone: \d+ of 12 rows in .*; by status 200: \d+; run again with --resume for the rest\nflood-zone: the answer to rows 5-8 (was cut off: |ended after )/);
+      expect(cut.stderr).toMatch(
+        /^flood-zone: \d+ of 12 rows in .*; by status 200: \d+; run again with --resume for the rest\nflood-zone: the answer to rows 5-8 (was cut off: |ended after )/,
+      );
       const kept = parse(readFileSync(output, 'utf8')) as string[][];
       expect(kept.length - 1).toBeGreaterThanOrEqual(4);
       expect(kept.length - 1).toBeLessThan(8);
 
       emulators.clearFaults();
       const resumed = await runCli(['batch', input, '-o', output, '--url', second.url, '--chunk-size', '4', '--resume']);
-      expect(resumed).toEqual({ status: 0, stdout: '', stderr: `flood-zone: 12 of 12 rows in ${output} (${13 - kept.length} by this run); by status 200: 12\n` });
+      expect(resumed).toEqual({
+        status: 0,
+        stdout: '',
+        stderr: `flood-zone: 12 of 12 rows in ${output} (${13 - kept.length} by this run); by status 200: 12\n`,
+      });
       const written = parse(readFileSync(output, 'utf8')) as string[][];
       expect(written.map((record) => record[1])).toEqual(rows.map((row) => row[0]));
       expect(withoutRetrievedAt(answerPart(written))).toEqual(withoutRetrievedAt(await endpointAnswer(second.url, stringify(rows))));

@@ -101,7 +101,10 @@ describe('Swagger UI at /api-docs.html in Chromium', () => {
     await operation.locator('.opblock-summary').first().click();
     await operation.locator('button.try-out__btn', { hasText: 'Try it out' }).click();
 
-    for (const [name, value] of [['lat', PLACE.lat], ['lon', PLACE.lon]] as const) {
+    for (const [name, value] of [
+      ['lat', PLACE.lat],
+      ['lon', PLACE.lon],
+    ] as const) {
       const row = operation.locator(`tr[data-param-name="${name}"][data-param-in="query"]`);
       if ((await row.count()) !== 1) {
         const documented = await operation
@@ -134,7 +137,10 @@ describe('Swagger UI at /api-docs.html in Chromium', () => {
     expect(body.result).toMatchObject({ coverage: 'mapped', floodZone: PLACE.expect.floodZone });
 
     // From the page title down to the end of the shown answer (the models below are left out).
-    const bottom = await live.locator('.response-col_description pre').first().evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
+    const bottom = await live
+      .locator('.response-col_description pre')
+      .first()
+      .evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
     await saveScreenshot(Math.ceil(bottom) + 24);
     expect(existsSync(SCREENSHOT)).toBe(true);
   });
@@ -163,7 +169,7 @@ const CALLER_PAGE = `<!DOCTYPE html>
 interface CrossOriginAnswer {
   status: number;
   headers: Record<string, string | null>;
-  body: Record<string, any>;  
+  body: Record<string, any>;
 }
 
 describe('the API called from a page of another origin', () => {

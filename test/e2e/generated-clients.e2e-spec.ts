@@ -13,7 +13,6 @@ import { promisify } from 'node:util';
 import { DEMO_ADDRESSES, DEMO_PLACES, demoPlace } from '../emulators';
 import { startStack, type Stack } from '../support/stack';
 
-
 const REPO_ROOT = path.resolve(__dirname, '../..');
 const CLIENT_DIR = path.resolve(__dirname, '../client');
 const SDK_DIR = path.join(CLIENT_DIR, 'generated', 'hey-api');

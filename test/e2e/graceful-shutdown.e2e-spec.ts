@@ -6,7 +6,6 @@ import { expectErrorEnvelope, sleep } from '../support/stack';
 const dc = demoPlace('dc-white-house-ae');
 const BATCH = '/flood-zone/batch';
 
-
 describe('graceful shutdown of dist/main.js on SIGTERM', () => {
   let emulators: RunningEmulators;
   beforeAll(async () => {

@@ -82,7 +82,7 @@ describe('GET /health', () => {
     }
   });
 
-  it('dataSource has the same shape and values as a lookup\'s source', async () => {
+  it("dataSource has the same shape and values as a lookup's source", async () => {
     const health = await stack.get('/health');
     const lookup = await stack.get(pointQuery(dc));
     expect(lookup.status).toBe(200);
@@ -133,7 +133,7 @@ describe('GET /health', () => {
   });
 });
 
-describe('GET /health upstreams: each upstream\'s state in words', () => {
+describe("GET /health upstreams: each upstream's state in words", () => {
   let own: Stack;
   const fema = demoPlace('dc-white-house-ae');
   const upstreamsNow = async () => (await own.get('/health')).body.upstreams as Record<string, Record<string, unknown>>;
@@ -147,9 +147,14 @@ describe('GET /health upstreams: each upstream\'s state in words', () => {
 
   it('before any lookup: not called yet, no start-up check (the app was not started by dist/main.js)', async () => {
     const upstreams = await upstreamsNow();
-    expect(Object.keys(upstreams).sort()).toEqual(
-      ['coastal_barrier', 'flood_data', 'flood_data_pending', 'flood_data_preliminary', 'geocoder', 'geocoder_point'],
-    );
+    expect(Object.keys(upstreams).sort()).toEqual([
+      'coastal_barrier',
+      'flood_data',
+      'flood_data_pending',
+      'flood_data_preliminary',
+      'geocoder',
+      'geocoder_point',
+    ]);
     expect(upstreams.flood_data).toStrictEqual({
       state: 'not_called_yet',
       circuit: 'closed',
@@ -260,7 +265,10 @@ describe('GET /openapi.json', () => {
   it('nullable fields of the lookup result use type arrays with "null"', () => {
     const resolve = (schema: Record<string, any>): Record<string, any> => {
       if (schema.$ref) {
-        const target = (schema.$ref as string).replace(/^#\//, '').split('/').reduce((node: any, part) => node[part], doc);
+        const target = (schema.$ref as string)
+          .replace(/^#\//, '')
+          .split('/')
+          .reduce((node: any, part) => node[part], doc);
         return resolve(target);
       }
       if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.type) return resolve(schema.allOf[0]);

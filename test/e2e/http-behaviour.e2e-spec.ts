@@ -130,11 +130,7 @@ describe('CORS', () => {
   });
 
   it('on a 400, 404, 422', async () => {
-    const responses = await Promise.all([
-      stack.get('/flood-zone', origin),
-      stack.get('/nope', origin),
-      stack.get('/flood-zone?lat=91&lon=0', origin),
-    ]);
+    const responses = await Promise.all([stack.get('/flood-zone', origin), stack.get('/nope', origin), stack.get('/flood-zone?lat=91&lon=0', origin)]);
     expect(responses.map((r) => r.status)).toEqual([400, 404, 422]);
     responses.forEach(expectOpenCors);
   });
@@ -214,7 +210,10 @@ describe('X-Request-Id', () => {
 
   it('on HEAD and OPTIONS responses too', async () => {
     const head = await request('/health', { method: 'HEAD', headers: { 'X-Request-Id': 'head-1' } });
-    const options = await request('/health', { method: 'OPTIONS', headers: { Origin: 'https://a.example', 'Access-Control-Request-Method': 'GET', 'X-Request-Id': 'opt-1' } });
+    const options = await request('/health', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://a.example', 'Access-Control-Request-Method': 'GET', 'X-Request-Id': 'opt-1' },
+    });
     expect(head.headers.get('x-request-id')).toBe('head-1');
     expect(options.headers.get('x-request-id')).toBe('opt-1');
   });
@@ -282,8 +281,7 @@ describe('security headers', () => {
     'x-permitted-cross-domain-policies': 'none',
     'access-control-allow-origin': '*',
   };
-  const securityHeadersOf = (res: ApiResponse) =>
-    Object.fromEntries(Object.keys(JSON_ANSWER_HEADERS).map((name) => [name, res.headers.get(name)]));
+  const securityHeadersOf = (res: ApiResponse) => Object.fromEntries(Object.keys(JSON_ANSWER_HEADERS).map((name) => [name, res.headers.get(name)]));
 
   let cached: Stack;
   beforeAll(async () => {

@@ -126,9 +126,7 @@ describe('ambiguous address (matches more than 100 m apart)', () => {
     expect(entry.matches.length).toBeGreaterThan(1);
     const res = await stack.get(addressQuery(DEMO_ADDRESSES.ambiguous));
     expectErrorEnvelope(res, 404, 'AMBIGUOUS_ADDRESS');
-    expect(res.body.candidates).toStrictEqual(
-      entry.matches.map((m) => ({ matchedAddress: m.matchedAddress, lat: m.lat, lon: m.lon })),
-    );
+    expect(res.body.candidates).toStrictEqual(entry.matches.map((m) => ({ matchedAddress: m.matchedAddress, lat: m.lat, lon: m.lon })));
     expect(stack.emulators.nfhl.callCount({ endpoint: 'query' })).toBe(0);
   });
 

@@ -106,12 +106,9 @@ describe('step 3: the address', () => {
 });
 
 describe('step 4: only one of lat, lon', () => {
-  it.each([`?lat=${LAT}`, `?lon=${LON}`, '?lat=', '?lon=abc', '?lat=100', '?lon=500', `?lat=${LAT}&lng=${LON}`])(
-    'GET /flood-zone%s → 400',
-    async (q) => {
-      await expect400(q);
-    },
-  );
+  it.each([`?lat=${LAT}`, `?lon=${LON}`, '?lat=', '?lon=abc', '?lat=100', '?lon=500', `?lat=${LAT}&lng=${LON}`])('GET /flood-zone%s → 400', async (q) => {
+    await expect400(q);
+  });
 });
 
 describe('step 5: lat and lon are plain finite decimals, given once', () => {

@@ -20,7 +20,6 @@ import * as path from 'node:path';
 import { DEMO_ADDRESSES, DEMO_PLACES, demoPlace } from '../emulators';
 import { FAST_FAULTS, NO_CACHE, startStack, type Stack } from '../support/stack';
 
-
 const PRISM = path.resolve(__dirname, '../../node_modules/@stoplight/prism-cli/dist/index.js');
 const WHITE_HOUSE = demoPlace('dc-white-house-ae');
 const ALL_PARTS = 'nearby,preliminary,cbrs';

@@ -46,9 +46,7 @@ describe('start-up failures of dist/main.js', () => {
   it('says in one line that the port is in use, and exits 1', async () => {
     const run = await runService({ PORT: String(port), HOST: '127.0.0.1' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(
-      `Cannot listen on 127.0.0.1:${port}: the address is already in use; stop the other process or set PORT/HOST.\n`,
-    );
+    expect(run.stderr).toBe(`Cannot listen on 127.0.0.1:${port}: the address is already in use; stop the other process or set PORT/HOST.\n`);
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/\n\s+at /);
   });
 

@@ -5,7 +5,7 @@ import { Position, Ring, Shape, bboxOfShape, lonLatToWebMercator, metersToDegree
 import type { ArcGisFeature, ArcGisField, ArcGisServiceData } from './map-data';
 import { RunningEmulators, exampleUrls, startEmulators } from './offline';
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 const POINT_QUERY = 'geometryType=esriGeometryPoint&inSR=4326&spatialRel=esriSpatialRelIntersects&returnGeometry=false';
 
@@ -50,7 +50,9 @@ describe('NFHL MapServer emulator', () => {
   });
 
   it('answers a point query given as x,y with the real f=json shape', async () => {
-    const r = await get(`${nfhl.baseUrl}/28/query?geometry=${dc.lon},${dc.lat}&${POINT_QUERY}&outFields=FLD_ZONE,ZONE_SUBTY,SFHA_TF,STATIC_BFE,V_DATUM,LEN_UNIT,DEPTH&f=json`);
+    const r = await get(
+      `${nfhl.baseUrl}/28/query?geometry=${dc.lon},${dc.lat}&${POINT_QUERY}&outFields=FLD_ZONE,ZONE_SUBTY,SFHA_TF,STATIC_BFE,V_DATUM,LEN_UNIT,DEPTH&f=json`,
+    );
     expect(r.status).toBe(200);
     expect(r.type).toContain('application/json');
     const body = r.json();
@@ -64,7 +66,9 @@ describe('NFHL MapServer emulator', () => {
 
   it('accepts JSON point geometry with a spatial reference', async () => {
     const geometry = encodeURIComponent(JSON.stringify({ x: dc.lon, y: dc.lat, spatialReference: { wkid: 4326 } }));
-    const r = await get(`${nfhl.baseUrl}/3/query?geometry=${geometry}&geometryType=esriGeometryPoint&inSR=${encodeURIComponent('{"wkid":4326}')}&outFields=FIRM_PAN,PANEL,SUFFIX,EFF_DATE,PANEL_TYP&returnGeometry=false&f=json`);
+    const r = await get(
+      `${nfhl.baseUrl}/3/query?geometry=${geometry}&geometryType=esriGeometryPoint&inSR=${encodeURIComponent('{"wkid":4326}')}&outFields=FIRM_PAN,PANEL,SUFFIX,EFF_DATE,PANEL_TYP&returnGeometry=false&f=json`,
+    );
     expect(r.json().features).toEqual([
       { attributes: { FIRM_PAN: '11001C0019C', PANEL: '0019', SUFFIX: 'C', EFF_DATE: Date.UTC(2010, 8, 27), PANEL_TYP: 'Countywide, Panel Printed' } },
     ]);
@@ -153,7 +157,14 @@ describe('NFHL MapServer emulator', () => {
     const res = await fetch(`${nfhl.baseUrl}/28/query`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ geometry: `${dc.lon},${dc.lat}`, geometryType: 'esriGeometryPoint', inSR: '4326', outFields: 'FLD_ZONE', returnGeometry: 'false', f: 'json' }),
+      body: new URLSearchParams({
+        geometry: `${dc.lon},${dc.lat}`,
+        geometryType: 'esriGeometryPoint',
+        inSR: '4326',
+        outFields: 'FLD_ZONE',
+        returnGeometry: 'false',
+        f: 'json',
+      }),
     });
     expect(((await res.json()) as Json).features).toEqual([{ attributes: { FLD_ZONE: 'AE' } }]);
   });
@@ -240,12 +251,21 @@ const ZONE_C = zone(3, 'VE', [hollowOuter, rectHole(hollowInner[0][0], hollowInn
 const denseSouth: Position[] = Array.from({ length: 21 }, (_, i) => offset(-1000 + i * 0.1, -1000));
 const ZONE_D = zone(4, 'A', [[...denseSouth, offset(-998, -998), offset(-1000, -998), denseSouth[0]].reverse()]);
 // BFE lines: one crossing the test envelope with no vertex inside it, one far away
-const LINE_CROSSING = feature({ OBJECTID: 11, DFIRM_ID: '22051C', ELEV: 12, LEN_UNIT: 'Feet', V_DATUM: 'NAVD88' }, { paths: [[offset(-500, 200), offset(500, 200)]] });
-const LINE_FAR = feature({ OBJECTID: 12, DFIRM_ID: '22051C', ELEV: 13, LEN_UNIT: 'Feet', V_DATUM: 'NAVD88' }, { paths: [[offset(-500, 900), offset(0, 950), offset(500, 900)]] });
+const LINE_CROSSING = feature(
+  { OBJECTID: 11, DFIRM_ID: '22051C', ELEV: 12, LEN_UNIT: 'Feet', V_DATUM: 'NAVD88' },
+  { paths: [[offset(-500, 200), offset(500, 200)]] },
+);
+const LINE_FAR = feature(
+  { OBJECTID: 12, DFIRM_ID: '22051C', ELEV: 13, LEN_UNIT: 'Feet', V_DATUM: 'NAVD88' },
+  { paths: [[offset(-500, 900), offset(0, 950), offset(500, 900)]] },
+);
 // LOMAs 40, 90 and 150 m north of a query point 1 km east of the origin
 const QP = offset(1000, 0);
 const loma = (oid: number, north: number, outcome: string): ArcGisFeature =>
-  feature({ OBJECTID: oid, CASENUMBER: `15-10-00${oid}A`, OUTCOME: outcome, REVAL_STAT: null, DATEENDED: Date.UTC(2015, 5, 2) }, { point: offset(1000, north) });
+  feature(
+    { OBJECTID: oid, CASENUMBER: `15-10-00${oid}A`, OUTCOME: outcome, REVAL_STAT: null, DATEENDED: Date.UTC(2015, 5, 2) },
+    { point: offset(1000, north) },
+  );
 const LOMAS = [loma(21, 40, 'Property out as shown'), loma(22, 90, 'Structure denied'), loma(23, 150, 'Multiple')];
 
 const OWN_MAP: DemoMap = {
@@ -275,14 +295,39 @@ describe('ArcGIS query protocol: envelopes, buffers, geometry, paging', () => {
     const bfe = await fetchJson(`${nfhl.baseUrl}/16?f=json`);
     expect(bfe).toMatchObject({ id: 16, name: 'Base Flood Elevations', geometryType: 'esriGeometryPolyline', maxRecordCount: 2000 });
     expect((bfe.fields as Json[]).filter((f) => f.type !== 'esriFieldTypeGeometry').map((f) => f.name)).toEqual([
-      'OBJECTID', 'DFIRM_ID', 'VERSION_ID', 'BFE_LN_ID', 'ELEV', 'LEN_UNIT', 'V_DATUM', 'SOURCE_CIT', 'SHAPE.STLength()', 'GFID', 'GlobalID',
+      'OBJECTID',
+      'DFIRM_ID',
+      'VERSION_ID',
+      'BFE_LN_ID',
+      'ELEV',
+      'LEN_UNIT',
+      'V_DATUM',
+      'SOURCE_CIT',
+      'SHAPE.STLength()',
+      'GFID',
+      'GlobalID',
     ]);
     const lomas = await fetchJson(`${nfhl.baseUrl}/34?f=json`);
     expect(lomas).toMatchObject({ id: 34, name: 'LOMAs', geometryType: 'esriGeometryPoint' });
     expect(lomas._excerpt_note).toBeUndefined();
     expect((lomas.fields as Json[]).filter((f) => f.type !== 'esriFieldTypeGeometry').map((f) => f.name)).toEqual([
-      'OBJECTID', 'CASENUMBER', 'STATUS', 'PROJECTNAME', 'PROJECTCATEGORY', 'DATEENDED', 'DATEENDEDSTR', 'CID', 'COMMUNITYNAME',
-      'DETERMINATIONTYPE', 'LAT', 'LON', 'PDFHYPERLINKID', 'REVAL_STAT', 'LOTTYPE', 'OUTCOME', 'GlobalID',
+      'OBJECTID',
+      'CASENUMBER',
+      'STATUS',
+      'PROJECTNAME',
+      'PROJECTCATEGORY',
+      'DATEENDED',
+      'DATEENDEDSTR',
+      'CID',
+      'COMMUNITYNAME',
+      'DETERMINATIONTYPE',
+      'LAT',
+      'LON',
+      'PDFHYPERLINKID',
+      'REVAL_STAT',
+      'LOTTYPE',
+      'OUTCOME',
+      'GlobalID',
     ]);
     expect((lomas.fields as Json[]).find((f) => f.name === 'DATEENDED')?.type).toBe('esriFieldTypeDate');
   });
@@ -365,7 +410,10 @@ describe('ArcGIS query protocol: envelopes, buffers, geometry, paging', () => {
   });
 
   it('rounds coordinates to geometryPrecision decimals', async () => {
-    const body = await q(28, `geometry=${envelope(100, 100, 200, 200)}&${ENVELOPE_QUERY}&outFields=OBJECTID&returnGeometry=true&outSR=4326&geometryPrecision=6`);
+    const body = await q(
+      28,
+      `geometry=${envelope(100, 100, 200, 200)}&${ENVELOPE_QUERY}&outFields=OBJECTID&returnGeometry=true&outSR=4326&geometryPrecision=6`,
+    );
     const expected = (ZONE_A.rings as Ring[]).map((r) => r.map(([x, y]) => [Number(x.toFixed(6)), Number(y.toFixed(6))]));
     expect(body.features[0].geometry.rings).toEqual(expected);
     expect(expected[0][0]).not.toEqual((ZONE_A.rings as Ring[])[0][0]);
@@ -483,7 +531,12 @@ function floodMapService(serviceName: string, prefix: string, zoneName: string):
         geometryType: 'esriGeometryPolygon',
         fields: AVAILABILITY_FIELDS,
         displayField: 'DFIRM_ID',
-        features: [feature({ OBJECTID: 1, DFIRM_ID: '22051C', PRELM_CODE: 'P1', PRELM_ISSUE_DATE: 1747306800000, CREATE_DATE: 1747306800000 }, { rings: [square(0, 0, 2000)] })],
+        features: [
+          feature(
+            { OBJECTID: 1, DFIRM_ID: '22051C', PRELM_CODE: 'P1', PRELM_ISSUE_DATE: 1747306800000, CREATE_DATE: 1747306800000 },
+            { rings: [square(0, 0, 2000)] },
+          ),
+        ],
       },
       {
         id: 28,
@@ -506,7 +559,11 @@ const CBRS_DATA: ArcGisServiceData = {
       id: 0,
       name: 'CBRS Units',
       geometryType: 'esriGeometryPolygon',
-      fields: ['OBJECTID', 'Unit', 'Name', 'Unit_Type'].map((name) => ({ name, type: name === 'OBJECTID' ? 'esriFieldTypeOID' : 'esriFieldTypeString', alias: name })),
+      fields: ['OBJECTID', 'Unit', 'Name', 'Unit_Type'].map((name) => ({
+        name,
+        type: name === 'OBJECTID' ? 'esriFieldTypeOID' : 'esriFieldTypeString',
+        alias: name,
+      })),
       displayField: 'Unit',
       features: [feature({ OBJECTID: 1, Unit: 'FL-64P', Name: 'Demo Point', Unit_Type: 'Otherwise Protected Area' }, { rings: [square(0, 0, 300)] })],
     },
@@ -524,7 +581,10 @@ const CBRS_DATA: ArcGisServiceData = {
       displayField: 'Unit',
       features: [
         feature({ OBJECTID: 1, Unit: 'FL-64P', CBRS_Type: 'Otherwise Protected Area', FI_Date: '11/16/1990', SU_Date: 'Null' }, { rings: [square(0, 0, 300)] }),
-        feature({ OBJECTID: 2, Unit: 'FL-65', CBRS_Type: 'System Unit', FI_Date: Date.UTC(1982, 9, 18), SU_Date: '10/18/1982' }, { rings: [square(1000, 0, 300)] }),
+        feature(
+          { OBJECTID: 2, Unit: 'FL-65', CBRS_Type: 'System Unit', FI_Date: Date.UTC(1982, 9, 18), SU_Date: '10/18/1982' },
+          { rings: [square(1000, 0, 300)] },
+        ),
       ],
     },
     {
@@ -637,7 +697,9 @@ describe('startEmulators: all five upstreams', () => {
 
   it('serves the demo preliminary, pending and CBRS maps under the real layer names', async () => {
     const names = async (url: string) => ((await fetchJson(`${url}?f=json`)).layers as Json[]).map((l) => l.name);
-    expect(await names(emulators.env.PRELIMINARY_NFHL_BASE_URL)).toEqual(expect.arrayContaining(['Preliminary Data Availability', 'Preliminary Flood Hazard Zones']));
+    expect(await names(emulators.env.PRELIMINARY_NFHL_BASE_URL)).toEqual(
+      expect.arrayContaining(['Preliminary Data Availability', 'Preliminary Flood Hazard Zones']),
+    );
     expect(await names(emulators.env.PENDING_NFHL_BASE_URL)).toEqual(expect.arrayContaining(['Pending Data Availability', 'Pending Flood Hazard Zones']));
     expect(await names(emulators.env.CBRS_BASE_URL)).toEqual(expect.arrayContaining(['CBRS Units', 'CBRS Prohibitions', 'CBRS Buffer Zone']));
   });
@@ -659,8 +721,7 @@ describe('startEmulators: all five upstreams', () => {
     const lines = exampleUrls('http://localhost:3000');
     const shown = (item: string) => (p: (typeof DEMO_PLACES)[number]) =>
       lines.some((l) => l.includes(`lat=${p.lat}&lon=${p.lon}&`) && new RegExp(`include=[a-z,]*${item}`).test(l));
-    const statuses = (item: string, status: (p: (typeof DEMO_PLACES)[number]) => string) =>
-      [...new Set(DEMO_PLACES.filter(shown(item)).map(status))].sort();
+    const statuses = (item: string, status: (p: (typeof DEMO_PLACES)[number]) => string) => [...new Set(DEMO_PLACES.filter(shown(item)).map(status))].sort();
     expect(statuses('preliminary', (p) => p.expect.mapChange.status)).toEqual(['none', 'pending', 'preliminary']);
     expect(statuses('cbrs', (p) => p.expect.coastalBarrier.status)).toEqual(['buffer', 'inside', 'outside']);
     for (const p of DEMO_PLACES) {

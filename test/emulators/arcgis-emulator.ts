@@ -19,16 +19,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { QueryableLayer, QuerySettings, invalidParams, queryFocus, queryLayer } from './arcgis-query';
 import { DEMO_MAP, DemoMap, NFHL_DEFAULT_LAYER_IDS, NFHL_LAYER_NAMES, NfhlLayerKey } from './demo-map';
-import {
-  Answer,
-  CallRecord,
-  EmulatorOptions,
-  RequestContext,
-  UpstreamEmulator,
-  escapeHtml,
-  htmlAnswer,
-  jsonAnswer,
-} from './emulator-core';
+import { Answer, CallRecord, EmulatorOptions, RequestContext, UpstreamEmulator, escapeHtml, htmlAnswer, jsonAnswer } from './emulator-core';
 import type { Position } from './geometry';
 import type { ArcGisField, ArcGisGeometryType } from './map-data';
 

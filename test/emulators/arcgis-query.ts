@@ -108,10 +108,7 @@ export function queryLayer(layer: QueryableLayer, p: Record<string, string>, f: 
 
   const wanted = p.objectIds ? new Set(p.objectIds.split(',').map((s) => Number(s.trim()))) : null;
   const hits = layer.features.filter(
-    (h) =>
-      (!spatialTest || spatialTest(h)) &&
-      (!whereTest || whereTest(h.attributes)) &&
-      (!wanted || wanted.has(Number(h.attributes.OBJECTID))),
+    (h) => (!spatialTest || spatialTest(h)) && (!whereTest || whereTest(h.attributes)) && (!wanted || wanted.has(Number(h.attributes.OBJECTID))),
   );
   // counts and ids are not limited by maxRecordCount
   if (isTrue(p.returnCountOnly)) return { count: hits.length };
@@ -120,8 +117,7 @@ export function queryLayer(layer: QueryableLayer, p: Record<string, string>, f: 
   const page = hits.slice(paging.offset, paging.offset + paging.count);
   const exceeded = paging.offset + page.length < hits.length;
   const returnGeometry = p.returnGeometry === undefined || !/^false$/i.test(p.returnGeometry.trim());
-  const pick = (h: ArcGisFeature): Record<string, unknown> =>
-    Object.fromEntries(out.map((fd) => [fd.name, h.attributes[fd.name] ?? null]));
+  const pick = (h: ArcGisFeature): Record<string, unknown> => Object.fromEntries(out.map((fd) => [fd.name, h.attributes[fd.name] ?? null]));
 
   if (f === 'geojson') {
     const lonLat: GeometryOutput = { ...output, project: (pos) => pos };
@@ -154,7 +150,10 @@ function selectOutFields(fields: ArcGisField[], byLowerName: Map<string, ArcGisF
   const text = (raw ?? '').trim();
   const isGeometry = (fd: ArcGisField) => fd.type === 'esriFieldTypeGeometry';
   if (text === '') return fields.filter((fd) => fd.type === 'esriFieldTypeOID');
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.includes('*')) return fields.filter((fd) => !isGeometry(fd));
   const out: ArcGisField[] = [];
   for (const name of names) {
@@ -203,7 +202,8 @@ function parseInputGeometry(raw: string, geometryType: string | undefined, inSR:
     const sr = json.spatialReference as { wkid?: number; latestWkid?: number } | undefined;
     if (wkid === null && sr) wkid = sr.latestWkid ?? sr.wkid ?? null;
   }
-  const type = geometryType ?? (json ? ('xmin' in json ? 'esriGeometryEnvelope' : 'esriGeometryPoint') : numbers(text, 4) ? 'esriGeometryEnvelope' : 'esriGeometryPoint');
+  const type =
+    geometryType ?? (json ? ('xmin' in json ? 'esriGeometryEnvelope' : 'esriGeometryPoint') : numbers(text, 4) ? 'esriGeometryEnvelope' : 'esriGeometryPoint');
   const keys = type === 'esriGeometryPoint' ? ['x', 'y'] : type === 'esriGeometryEnvelope' ? ['xmin', 'ymin', 'xmax', 'ymax'] : null;
   if (!keys) return invalidParams(['Only esriGeometryPoint and esriGeometryEnvelope are supported by this emulator']);
   const coords = json ? keys.map((k) => json[k]).filter((n): n is number => typeof n === 'number') : numbers(text, keys.length);
@@ -328,7 +328,10 @@ function parseWhere(raw: string | undefined, fields: Map<string, ArcGisField>): 
   if (raw === undefined || raw.trim() === '') return null;
   const tests: WhereTest[] = [];
   for (const clause of raw.split(/\s+and\s+/i)) {
-    const c = clause.trim().replace(/^\((.*)\)$/, '$1').trim();
+    const c = clause
+      .trim()
+      .replace(/^\((.*)\)$/, '$1')
+      .trim();
     if (/^1\s*=\s*1$/.test(c)) continue;
     let m = /^([A-Za-z_][\w.()]*)\s+IS\s+(NOT\s+)?NULL$/i.exec(c);
     if (m) {

@@ -43,22 +43,20 @@ export class ArcGisServiceEmulator extends ArcGisMapServerEmulator {
 
 function serviceDefinition(data: ArcGisServiceData): MapServiceDefinition {
   const mapName = data.serviceName.split('/').pop() as string;
-  const layers = data.layers.map(
-    (l): ServedLayer => {
-      const rootEntry = {
-        id: l.id,
-        name: l.name,
-        parentLayerId: -1,
-        defaultVisibility: true,
-        subLayerIds: null,
-        minScale: 0,
-        maxScale: 0,
-        type: 'Feature Layer',
-        geometryType: l.geometryType,
-      };
-      return { id: l.id, name: l.name, rootEntry, metadata: layerMetadata(l), data: l };
-    },
-  );
+  const layers = data.layers.map((l): ServedLayer => {
+    const rootEntry = {
+      id: l.id,
+      name: l.name,
+      parentLayerId: -1,
+      defaultVisibility: true,
+      subLayerIds: null,
+      minScale: 0,
+      maxScale: 0,
+      type: 'Feature Layer',
+      geometryType: l.geometryType,
+    };
+    return { id: l.id, name: l.name, rootEntry, metadata: layerMetadata(l), data: l };
+  });
   const spatialReference = { wkid: 4269, latestWkid: 4269 };
   const root = {
     currentVersion: 11.1,

@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { CENSUS_BATCH_MAX_ROWS, CensusGeocoderEmulator } from './census-emulator';
 import { DEMO_ADDRESSES, DEMO_MAP, DEMO_PLACES, DemoMap, demoPlace } from './demo-map';
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 const STD = 'benchmark=Public_AR_Current&vintage=Current_Current&format=json';
 
@@ -25,8 +25,7 @@ describe('Census geocoder emulator', () => {
     const text = await res.text();
     return { status: res.status, type: res.headers.get('content-type') ?? '', text, json: () => JSON.parse(text) as Json };
   };
-  const oneline = (address: string, extra = `&${STD}&layers=Counties`) =>
-    get(`/geographies/onelineaddress?address=${encodeURIComponent(address)}${extra}`);
+  const oneline = (address: string, extra = `&${STD}&layers=Counties`) => get(`/geographies/onelineaddress?address=${encodeURIComponent(address)}${extra}`);
 
   it('serves under /geocoder on loopback', () => {
     expect(census.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/geocoder$/);
@@ -78,7 +77,9 @@ describe('Census geocoder emulator', () => {
 
   it('answers the coordinates lookup keyed by layer name, ZCTA only when asked', async () => {
     const dc = demoPlace('dc-white-house-ae');
-    const both = (await get(`/geographies/coordinates?x=${dc.lon}&y=${dc.lat}&${STD}&layers=${encodeURIComponent('Counties,2020 Census ZIP Code Tabulation Areas')}`)).json();
+    const both = (
+      await get(`/geographies/coordinates?x=${dc.lon}&y=${dc.lat}&${STD}&layers=${encodeURIComponent('Counties,2020 Census ZIP Code Tabulation Areas')}`)
+    ).json();
     expect(both.result.input.location).toEqual({ x: dc.lon, y: dc.lat });
     expect(Object.keys(both.result.geographies)).toEqual(['Counties', '2020 Census ZIP Code Tabulation Areas']);
     const zcta = both.result.geographies['2020 Census ZIP Code Tabulation Areas'][0];
@@ -115,7 +116,9 @@ describe('Census geocoder emulator', () => {
       expect(Array.isArray(body.errors)).toBe(true);
       expect(body.errors[0]).toEqual(expect.any(String));
     }
-    expect((await get(`/geographies/onelineaddress?address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}&benchmark=4&vintage=4&format=json`)).status).toBe(200);
+    expect((await get(`/geographies/onelineaddress?address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}&benchmark=4&vintage=4&format=json`)).status).toBe(
+      200,
+    );
   });
 
   it('answers HTML without format=json, and 404 HTML for unknown paths', async () => {
@@ -128,7 +131,9 @@ describe('Census geocoder emulator', () => {
   });
 
   it('answers locations/onelineaddress without geographies or vintage', async () => {
-    const body = (await get(`/locations/onelineaddress?address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}&benchmark=Public_AR_Current&format=json`)).json();
+    const body = (
+      await get(`/locations/onelineaddress?address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}&benchmark=Public_AR_Current&format=json`)
+    ).json();
     expect(body.result.input.vintage).toBeUndefined();
     expect(body.result.addressMatches[0].geographies).toBeUndefined();
     expect(body.result.addressMatches[0].matchedAddress).toBe('1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500');
@@ -152,7 +157,12 @@ describe('Census geocoder emulator', () => {
   describe('batch geocoder (addressbatch)', () => {
     const BATCH_FIELDS = { benchmark: 'Public_AR_Current', vintage: 'Current_Current' };
     /** POSTs a batch as the real clients do: multipart with an ISO-8859-1 `addressFile` and the given fields. */
-    const batch = async (file: string[][] | string, fields: Record<string, string> = BATCH_FIELDS, endpoint = 'geographies/addressbatch', base = census.baseUrl) => {
+    const batch = async (
+      file: string[][] | string,
+      fields: Record<string, string> = BATCH_FIELDS,
+      endpoint = 'geographies/addressbatch',
+      base = census.baseUrl,
+    ) => {
       const form = new FormData();
       const csv = typeof file === 'string' ? file : stringify(file);
       form.append('addressFile', new Blob([Buffer.from(csv, 'latin1')], { type: 'text/csv' }), 'batch.csv');
@@ -214,13 +224,25 @@ describe('Census geocoder emulator', () => {
       const r = await batch([['7', DEMO_ADDRESSES.whiteHouse, '', '', '']], { benchmark: 'Public_AR_Current' }, 'locations/addressbatch');
       expect(r.status).toBe(200);
       expect(r.rows()).toEqual([
-        ['7', `${DEMO_ADDRESSES.whiteHouse}, , , `, 'Match', 'Exact', '1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500', '-77.03535,38.898754', '76225813', 'L'],
+        [
+          '7',
+          `${DEMO_ADDRESSES.whiteHouse}, , , `,
+          'Match',
+          'Exact',
+          '1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500',
+          '-77.03535,38.898754',
+          '76225813',
+          'L',
+        ],
       ]);
       expect(census.callCount({ endpoint: 'locations/addressbatch' })).toBe(1);
     });
 
     it('counts calls, logs the form fields as the call parameters, and counts rows per call', async () => {
-      await batch([['1', DEMO_ADDRESSES.whiteHouse, '', '', ''], ['2', DEMO_ADDRESSES.noMatch, '', '', '']]);
+      await batch([
+        ['1', DEMO_ADDRESSES.whiteHouse, '', '', ''],
+        ['2', DEMO_ADDRESSES.noMatch, '', '', ''],
+      ]);
       await batch([['3', DEMO_ADDRESSES.ambiguous, '', '', '']]);
       expect(census.callCount({ endpoint: 'addressbatch' })).toBe(2);
       expect(census.calls[0]).toMatchObject({ method: 'POST', path: '/geocoder/geographies/addressbatch', query: BATCH_FIELDS });

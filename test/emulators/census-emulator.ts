@@ -24,16 +24,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  Answer,
-  CallRecord,
-  EmulatorOptions,
-  RequestContext,
-  UpstreamEmulator,
-  escapeHtml,
-  htmlAnswer,
-  jsonAnswer,
-} from './emulator-core';
+import { Answer, CallRecord, EmulatorOptions, RequestContext, UpstreamEmulator, escapeHtml, htmlAnswer, jsonAnswer } from './emulator-core';
 import { CensusAddressEntry, CensusAddressMatch, DEMO_MAP, DemoMap, featuresAt } from './demo-map';
 import type { Position } from './geometry';
 
@@ -335,7 +326,10 @@ function errors(list: string[], status = 400): Answer {
 function parseLayers(raw: string | undefined): LayerName[] {
   if (raw === undefined || raw.trim() === '') return DEFAULT_LAYERS;
   const out: LayerName[] = [];
-  for (const token of raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const token of raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     if (token === 'all') {
       for (const l of ALL_LAYERS) if (!out.includes(l)) out.push(l);
       continue;

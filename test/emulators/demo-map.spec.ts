@@ -106,7 +106,11 @@ describe('demo map', () => {
     const dup = demoPlace('houston-duplicate-ae');
     expect(featuresAt(DEMO_MAP.nfhl.floodHazardZones, dup.lon, dup.lat)).toHaveLength(2);
     const overlap = demoPlace('menominee-overlap');
-    expect(featuresAt(DEMO_MAP.nfhl.floodHazardZones, overlap.lon, overlap.lat).map((f) => f.attributes.FLD_ZONE).sort()).toEqual(['AE', 'VE', 'X']);
+    expect(
+      featuresAt(DEMO_MAP.nfhl.floodHazardZones, overlap.lon, overlap.lat)
+        .map((f) => f.attributes.FLD_ZONE)
+        .sort(),
+    ).toEqual(['AE', 'VE', 'X']);
     const placeholder = demoPlace('menominee-placeholder-panel-date');
     expect(featuresAt(DEMO_MAP.nfhl.firmPanels, placeholder.lon, placeholder.lat)[0].attributes.EFF_DATE).toBe(NFHL_NO_DATE);
     expect(placeholder.expect.firmPanel?.effectiveDate).toBeNull();
@@ -166,7 +170,7 @@ function nearestPoint(lines: Position[][], p: Position, lat: number): Position {
       const [a, b] = [line[i - 1], line[i]];
       const dx = (b[0] - a[0]) * kx;
       const dy = b[1] - a[1];
-      const t = Math.max(0, Math.min(1, (((p[0] - a[0]) * kx) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)));
+      const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * kx * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)));
       const q: Position = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
       const d = Math.hypot((q[0] - p[0]) * kx, q[1] - p[1]);
       if (d < bestD) [best, bestD] = [q, d];
@@ -291,7 +295,7 @@ describe('demo map: LOMAs, estimated BFE, nearby, map changes, CBRS', () => {
     // the interpolation from the unrounded distances lands on the expected tenth on the sphere and the ellipsoid
     for (const measure of ['sphere', 'ellipsoid'] as const) {
       const [d1, d2] = [distances(tn, l1)[measure], distances(tn, l2)[measure]];
-      expect(Math.round((612 + (d1 / (d1 + d2))) * 10) / 10).toBe(tn.expect.estimatedBaseFloodElevation?.elevationFt);
+      expect(Math.round((612 + d1 / (d1 + d2)) * 10) / 10).toBe(tn.expect.estimatedBaseFloodElevation?.elevationFt);
     }
 
     const pr = demoPlace('ponce-bfe-meters');
@@ -307,7 +311,10 @@ describe('demo map: LOMAs, estimated BFE, nearby, map changes, CBRS', () => {
 
     const ah = demoPlace('houston-ah-one-bfe-line');
     const usable = within(ah, DEMO_MAP.nfhl.bfeLines, 300);
-    expect(usable.map((f) => [f.attributes.ELEV, wholeMetres(ah, f)])).toEqual([[47, 120], [47, 150]]);
+    expect(usable.map((f) => [f.attributes.ELEV, wholeMetres(ah, f)])).toEqual([
+      [47, 120],
+      [47, 150],
+    ]);
     const beyond = DEMO_MAP.nfhl.bfeLines.filter((f) => f.attributes.ELEV === 48 && f.attributes.DFIRM_ID === '48201C');
     expect(beyond.map((f) => wholeMetres(ah, f))).toEqual([320]);
   });
@@ -338,7 +345,9 @@ describe('demo map: LOMAs, estimated BFE, nearby, map changes, CBRS', () => {
         expect(around).toContainEqual({ zone: h.floodZone, subtype: h.zoneSubtype, bfe: h.staticBaseFloodElevationFt ?? -9999, distanceM: h.distanceM });
       }
       // besides the listed hazards, only the polygon the place itself is in (when that is no hazard)
-      expect(around.length).toBe(new Set(listed.map((h) => h.distanceM)).size + (place.expect.floodZone === 'X' && place.expect.riskLevel === 'minimal' ? 1 : 0));
+      expect(around.length).toBe(
+        new Set(listed.map((h) => h.distanceM)).size + (place.expect.floodZone === 'X' && place.expect.riskLevel === 'minimal' ? 1 : 0),
+      );
     }
     expect(demoPlace('houston-nearby-hazards').expect.nearbyAtOtherRadii?.map((n) => n.radiusM)).toEqual([100, 200]);
   });
@@ -384,8 +393,14 @@ describe('demo map: LOMAs, estimated BFE, nearby, map changes, CBRS', () => {
 
   it('describes the other MapServers with layer names, ids and features holding exactly their fields', () => {
     const shape = (s: ArcGisServiceData) => s.layers.map((l) => [l.id, l.name, l.geometryType]);
-    expect(shape(DEMO_PRELIMINARY)).toEqual([[0, 'Preliminary Data Availability', 'esriGeometryPolygon'], [28, 'Preliminary Flood Hazard Zones', 'esriGeometryPolygon']]);
-    expect(shape(DEMO_PENDING)).toEqual([[0, 'Pending Data Availability', 'esriGeometryPolygon'], [28, 'Pending Flood Hazard Zones', 'esriGeometryPolygon']]);
+    expect(shape(DEMO_PRELIMINARY)).toEqual([
+      [0, 'Preliminary Data Availability', 'esriGeometryPolygon'],
+      [28, 'Preliminary Flood Hazard Zones', 'esriGeometryPolygon'],
+    ]);
+    expect(shape(DEMO_PENDING)).toEqual([
+      [0, 'Pending Data Availability', 'esriGeometryPolygon'],
+      [28, 'Pending Flood Hazard Zones', 'esriGeometryPolygon'],
+    ]);
     expect(shape(DEMO_CBRS).map((l) => l[1])).toEqual(['CBRS Units', 'CBRS Prohibitions', 'CBRS Buffer Zone']);
     for (const service of [DEMO_PRELIMINARY, DEMO_PENDING, DEMO_CBRS]) {
       for (const layer of service.layers) {

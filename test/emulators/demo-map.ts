@@ -41,14 +41,7 @@ import type { ArcGisFeature, ArcGisField, ArcGisLayerData, ArcGisServiceData } f
 export type AttributeValue = string | number | null;
 export type Attributes = Record<string, AttributeValue>;
 
-export type NfhlLayerKey =
-  | 'availability'
-  | 'lomrs'
-  | 'firmPanels'
-  | 'politicalJurisdictions'
-  | 'floodHazardZones'
-  | 'bfeLines'
-  | 'lomas';
+export type NfhlLayerKey = 'availability' | 'lomrs' | 'firmPanels' | 'politicalJurisdictions' | 'floodHazardZones' | 'bfeLines' | 'lomas';
 
 /** The real layer names (what a client must resolve ids by). */
 export const NFHL_LAYER_NAMES: Readonly<Record<NfhlLayerKey, string>> = {
@@ -76,32 +69,108 @@ export const NFHL_DEFAULT_LAYER_IDS: Readonly<Record<NfhlLayerKey, number>> = {
 export const NFHL_ATTRIBUTE_FIELDS: Readonly<Record<NfhlLayerKey, readonly string[]>> = {
   availability: ['OBJECTID', 'STUDY_ID', 'GlobalID', 'SHAPE_Length', 'SHAPE_Area'],
   lomrs: [
-    'OBJECTID', 'DFIRM_ID', 'VERSION_ID', 'LOMR_ID', 'EFF_DATE', 'CASE_NO', 'SCALE', 'STATUS', 'SOURCE_CIT',
-    'SHAPE.STArea()', 'SHAPE.STLength()', 'GFID', 'GlobalID',
+    'OBJECTID',
+    'DFIRM_ID',
+    'VERSION_ID',
+    'LOMR_ID',
+    'EFF_DATE',
+    'CASE_NO',
+    'SCALE',
+    'STATUS',
+    'SOURCE_CIT',
+    'SHAPE.STArea()',
+    'SHAPE.STLength()',
+    'GFID',
+    'GlobalID',
   ],
   firmPanels: [
-    'OBJECTID', 'DFIRM_ID', 'VERSION_ID', 'FIRM_ID', 'ST_FIPS', 'PCOMM', 'PANEL', 'SUFFIX', 'FIRM_PAN', 'PANEL_TYP',
-    'PRE_DATE', 'EFF_DATE', 'SCALE', 'PNP_REASON', 'BASE_TYP', 'SOURCE_CIT', 'GFID', 'SHAPE.STArea()',
-    'SHAPE.STLength()', 'GlobalID',
+    'OBJECTID',
+    'DFIRM_ID',
+    'VERSION_ID',
+    'FIRM_ID',
+    'ST_FIPS',
+    'PCOMM',
+    'PANEL',
+    'SUFFIX',
+    'FIRM_PAN',
+    'PANEL_TYP',
+    'PRE_DATE',
+    'EFF_DATE',
+    'SCALE',
+    'PNP_REASON',
+    'BASE_TYP',
+    'SOURCE_CIT',
+    'GFID',
+    'SHAPE.STArea()',
+    'SHAPE.STLength()',
+    'GlobalID',
   ],
   politicalJurisdictions: [
-    'OBJECTID', 'DFIRM_ID', 'VERSION_ID', 'POL_AR_ID', 'POL_NAME1', 'POL_NAME2', 'POL_NAME3', 'CO_FIPS', 'ST_FIPS',
-    'COMM_NO', 'CID', 'ANI_TF', 'ANI_FIRM', 'COM_NFO_ID', 'SOURCE_CIT', 'SHAPE.STArea()', 'SHAPE.STLength()', 'GFID',
+    'OBJECTID',
+    'DFIRM_ID',
+    'VERSION_ID',
+    'POL_AR_ID',
+    'POL_NAME1',
+    'POL_NAME2',
+    'POL_NAME3',
+    'CO_FIPS',
+    'ST_FIPS',
+    'COMM_NO',
+    'CID',
+    'ANI_TF',
+    'ANI_FIRM',
+    'COM_NFO_ID',
+    'SOURCE_CIT',
+    'SHAPE.STArea()',
+    'SHAPE.STLength()',
+    'GFID',
     'GlobalID',
   ],
   floodHazardZones: [
-    'OBJECTID', 'DFIRM_ID', 'FLD_AR_ID', 'STUDY_TYP', 'FLD_ZONE', 'ZONE_SUBTY', 'SFHA_TF', 'STATIC_BFE', 'V_DATUM',
-    'DEPTH', 'LEN_UNIT', 'VELOCITY', 'VEL_UNIT', 'AR_REVERT', 'AR_SUBTRV', 'BFE_REVERT', 'DEP_REVERT', 'DUAL_ZONE',
-    'SOURCE_CIT', 'SHAPE.STArea()', 'SHAPE.STLength()', 'GFID', 'GlobalID',
+    'OBJECTID',
+    'DFIRM_ID',
+    'FLD_AR_ID',
+    'STUDY_TYP',
+    'FLD_ZONE',
+    'ZONE_SUBTY',
+    'SFHA_TF',
+    'STATIC_BFE',
+    'V_DATUM',
+    'DEPTH',
+    'LEN_UNIT',
+    'VELOCITY',
+    'VEL_UNIT',
+    'AR_REVERT',
+    'AR_SUBTRV',
+    'BFE_REVERT',
+    'DEP_REVERT',
+    'DUAL_ZONE',
+    'SOURCE_CIT',
+    'SHAPE.STArea()',
+    'SHAPE.STLength()',
+    'GFID',
+    'GlobalID',
   ],
   // the properties of real f=geojson answers of layer 16 (fixtures/nfhl-layer-16-base-flood-elevations.metadata.json)
-  bfeLines: [
-    'OBJECTID', 'DFIRM_ID', 'VERSION_ID', 'BFE_LN_ID', 'ELEV', 'LEN_UNIT', 'V_DATUM', 'SOURCE_CIT', 'SHAPE.STLength()',
-    'GFID', 'GlobalID',
-  ],
+  bfeLines: ['OBJECTID', 'DFIRM_ID', 'VERSION_ID', 'BFE_LN_ID', 'ELEV', 'LEN_UNIT', 'V_DATUM', 'SOURCE_CIT', 'SHAPE.STLength()', 'GFID', 'GlobalID'],
   lomas: [
-    'OBJECTID', 'CASENUMBER', 'STATUS', 'PROJECTNAME', 'PROJECTCATEGORY', 'DATEENDED', 'DATEENDEDSTR', 'CID',
-    'COMMUNITYNAME', 'DETERMINATIONTYPE', 'LAT', 'LON', 'PDFHYPERLINKID', 'REVAL_STAT', 'LOTTYPE', 'OUTCOME', 'GlobalID',
+    'OBJECTID',
+    'CASENUMBER',
+    'STATUS',
+    'PROJECTNAME',
+    'PROJECTCATEGORY',
+    'DATEENDED',
+    'DATEENDEDSTR',
+    'CID',
+    'COMMUNITYNAME',
+    'DETERMINATIONTYPE',
+    'LAT',
+    'LON',
+    'PDFHYPERLINKID',
+    'REVAL_STAT',
+    'LOTTYPE',
+    'OUTCOME',
+    'GlobalID',
   ],
 };
 
@@ -307,12 +376,7 @@ function cell(c: Cluster, col: number, row = 0): { lat: number; lon: number } {
 /** Rectangle [xmin, ymin, xmax, ymax] around the grid cells cols x rows, extended by marginM. */
 function clusterBox(c: Cluster, cols: number, rows: number, marginM: number): [number, number, number, number] {
   const m = metersToDegrees(c.lat0, marginM);
-  return [
-    c.lon0 - c.dLon / 2 - m.dLon,
-    c.lat0 - c.dLat / 2 - m.dLat,
-    c.lon0 + (cols - 0.5) * c.dLon + m.dLon,
-    c.lat0 + (rows - 0.5) * c.dLat + m.dLat,
-  ];
+  return [c.lon0 - c.dLon / 2 - m.dLon, c.lat0 - c.dLat / 2 - m.dLat, c.lon0 + (cols - 0.5) * c.dLon + m.dLon, c.lat0 + (rows - 0.5) * c.dLat + m.dLat];
 }
 
 function boxRing(b: [number, number, number, number]): Ring {
@@ -473,15 +537,19 @@ class MapBuilder {
   /** A BFE line (layer 16) in feet, NAVD88 unless told otherwise. */
   bfeLine(path: Position[], l: { dfirm: string; elev: number; unit?: string; datum?: string | null }): MapFeature {
     const oid = this.nextOid.bfeLines;
-    return this.add('bfeLines', { paths: [path] }, {
-      DFIRM_ID: l.dfirm,
-      VERSION_ID: '1.1.1.0',
-      BFE_LN_ID: `${l.dfirm}_${oid % 10000}`,
-      ELEV: l.elev,
-      LEN_UNIT: l.unit ?? 'Feet',
-      V_DATUM: l.datum === undefined ? 'NAVD88' : l.datum,
-      SOURCE_CIT: `${l.dfirm}_STUDY1`,
-    });
+    return this.add(
+      'bfeLines',
+      { paths: [path] },
+      {
+        DFIRM_ID: l.dfirm,
+        VERSION_ID: '1.1.1.0',
+        BFE_LN_ID: `${l.dfirm}_${oid % 10000}`,
+        ELEV: l.elev,
+        LEN_UNIT: l.unit ?? 'Feet',
+        V_DATUM: l.datum === undefined ? 'NAVD88' : l.datum,
+        SOURCE_CIT: `${l.dfirm}_STUDY1`,
+      },
+    );
   }
 
   /** A LOMA point (layer 34); its LAT/LON attributes repeat the geometry, as FEMA's geocode does. */
@@ -489,23 +557,27 @@ class MapBuilder {
     at: { lat: number; lon: number },
     l: { caseNo: string; eff: number; outcome: string | null; category: string; reval: string | null; cid: string; community: string },
   ): MapFeature {
-    return this.add('lomas', { point: [at.lon, at.lat] }, {
-      CASENUMBER: l.caseNo,
-      STATUS: 'Completed',
-      PROJECTNAME: `${l.category} ${l.caseNo}`,
-      PROJECTCATEGORY: l.category,
-      DATEENDED: l.eff,
-      DATEENDEDSTR: l.eff === NFHL_NO_DATE ? '09/09/9999' : usDate(l.eff),
-      CID: l.cid,
-      COMMUNITYNAME: l.community,
-      DETERMINATIONTYPE: l.category === 'LOMA' ? 'Structure' : 'Property',
-      LAT: at.lat,
-      LON: at.lon,
-      PDFHYPERLINKID: `P${l.caseNo.replace(/-/g, '')}`,
-      REVAL_STAT: l.reval,
-      LOTTYPE: 'Single Lot',
-      OUTCOME: l.outcome,
-    });
+    return this.add(
+      'lomas',
+      { point: [at.lon, at.lat] },
+      {
+        CASENUMBER: l.caseNo,
+        STATUS: 'Completed',
+        PROJECTNAME: `${l.category} ${l.caseNo}`,
+        PROJECTCATEGORY: l.category,
+        DATEENDED: l.eff,
+        DATEENDEDSTR: l.eff === NFHL_NO_DATE ? '09/09/9999' : usDate(l.eff),
+        CID: l.cid,
+        COMMUNITYNAME: l.community,
+        DETERMINATIONTYPE: l.category === 'LOMA' ? 'Structure' : 'Property',
+        LAT: at.lat,
+        LON: at.lon,
+        PDFHYPERLINKID: `P${l.caseNo.replace(/-/g, '')}`,
+        REVAL_STAT: l.reval,
+        LOTTYPE: 'Single Lot',
+        OUTCOME: l.outcome,
+      },
+    );
   }
 
   panel(
@@ -523,45 +595,53 @@ class MapBuilder {
     },
   ): MapFeature {
     const firmPan = `${p.stFips}${p.pcomm}${p.panel}${p.suffix}`;
-    return this.add('firmPanels', { rings }, {
-      DFIRM_ID: p.dfirm,
-      VERSION_ID: '1.1.1.0',
-      FIRM_ID: `${p.dfirm}_${p.panel}`,
-      ST_FIPS: p.stFips,
-      PCOMM: p.pcomm,
-      PANEL: p.panel,
-      SUFFIX: p.suffix,
-      FIRM_PAN: firmPan,
-      PANEL_TYP: p.type ?? 'Countywide, Panel Printed',
-      PRE_DATE: p.pre ?? NFHL_NO_DATE,
-      EFF_DATE: p.eff,
-      SCALE: '6000',
-      PNP_REASON: p.pnp ?? null,
-      BASE_TYP: 'ORTHO',
-      SOURCE_CIT: `${p.dfirm}_BASE1`,
-    });
+    return this.add(
+      'firmPanels',
+      { rings },
+      {
+        DFIRM_ID: p.dfirm,
+        VERSION_ID: '1.1.1.0',
+        FIRM_ID: `${p.dfirm}_${p.panel}`,
+        ST_FIPS: p.stFips,
+        PCOMM: p.pcomm,
+        PANEL: p.panel,
+        SUFFIX: p.suffix,
+        FIRM_PAN: firmPan,
+        PANEL_TYP: p.type ?? 'Countywide, Panel Printed',
+        PRE_DATE: p.pre ?? NFHL_NO_DATE,
+        EFF_DATE: p.eff,
+        SCALE: '6000',
+        PNP_REASON: p.pnp ?? null,
+        BASE_TYP: 'ORTHO',
+        SOURCE_CIT: `${p.dfirm}_BASE1`,
+      },
+    );
   }
 
   jurisdiction(
     rings: Ring[],
     j: { dfirm: string; name1: string; name2?: string | null; cid: string; stFips: string; coFips: string; ani?: 'T' | 'F' },
   ): MapFeature {
-    return this.add('politicalJurisdictions', { rings }, {
-      DFIRM_ID: j.dfirm,
-      VERSION_ID: '1.1.1.0',
-      POL_AR_ID: `${j.dfirm}_${j.cid}`,
-      POL_NAME1: j.name1,
-      POL_NAME2: j.name2 ?? null,
-      POL_NAME3: null,
-      CO_FIPS: j.coFips,
-      ST_FIPS: j.stFips,
-      COMM_NO: j.cid.slice(2),
-      CID: j.cid,
-      ANI_TF: j.ani ?? 'F',
-      ANI_FIRM: null,
-      COM_NFO_ID: `${j.dfirm}_${j.cid}`,
-      SOURCE_CIT: `${j.dfirm}_FIRM1`,
-    });
+    return this.add(
+      'politicalJurisdictions',
+      { rings },
+      {
+        DFIRM_ID: j.dfirm,
+        VERSION_ID: '1.1.1.0',
+        POL_AR_ID: `${j.dfirm}_${j.cid}`,
+        POL_NAME1: j.name1,
+        POL_NAME2: j.name2 ?? null,
+        POL_NAME3: null,
+        CO_FIPS: j.coFips,
+        ST_FIPS: j.stFips,
+        COMM_NO: j.cid.slice(2),
+        CID: j.cid,
+        ANI_TF: j.ani ?? 'F',
+        ANI_FIRM: null,
+        COM_NFO_ID: `${j.dfirm}_${j.cid}`,
+        SOURCE_CIT: `${j.dfirm}_FIRM1`,
+      },
+    );
   }
 
   availability(rings: Ring[], studyId: string): MapFeature {
@@ -569,16 +649,20 @@ class MapBuilder {
   }
 
   lomr(rings: Ring[], l: { dfirm: string; caseNo: string; eff: number; status: string }): MapFeature {
-    return this.add('lomrs', { rings }, {
-      DFIRM_ID: l.dfirm,
-      VERSION_ID: '1.1.1.0',
-      LOMR_ID: `${l.dfirm}_${l.caseNo}`,
-      EFF_DATE: l.eff,
-      CASE_NO: l.caseNo,
-      SCALE: '6000',
-      STATUS: l.status,
-      SOURCE_CIT: `${l.dfirm}_LOMR1`,
-    });
+    return this.add(
+      'lomrs',
+      { rings },
+      {
+        DFIRM_ID: l.dfirm,
+        VERSION_ID: '1.1.1.0',
+        LOMR_ID: `${l.dfirm}_${l.caseNo}`,
+        EFF_DATE: l.eff,
+        CASE_NO: l.caseNo,
+        SCALE: '6000',
+        STATUS: l.status,
+        SOURCE_CIT: `${l.dfirm}_LOMR1`,
+      },
+    );
   }
 }
 
@@ -800,16 +884,11 @@ function mapped(
     staticBaseFloodElevationFt: bfe,
     verticalDatum: opts.datum ?? null,
     depthFt: opts.depth ?? null,
-    zonesAtPoint: opts.zonesAtPoint ?? [
-      { floodZone, zoneSubtype: subtype, inSpecialFloodHazardArea: opts.sfha, staticBaseFloodElevationFt: bfe },
-    ],
+    zonesAtPoint: opts.zonesAtPoint ?? [{ floodZone, zoneSubtype: subtype, inSpecialFloodHazardArea: opts.sfha, staticBaseFloodElevationFt: bfe }],
   };
 }
 
-function noZone(
-  coverage: 'mapped_no_zone' | 'unmapped',
-  zonesAtPoint: DemoExpectation['zonesAtPoint'] = [],
-): PlaceSeed['zone'] {
+function noZone(coverage: 'mapped_no_zone' | 'unmapped', zonesAtPoint: DemoExpectation['zonesAtPoint'] = []): PlaceSeed['zone'] {
   return {
     coverage,
     floodZone: null,
@@ -901,8 +980,14 @@ function buildAll(): BuiltDemo {
     const zb = squareAround(lat, lon, 3000);
     zctas.push(zctaRecord('20006', 1901, [zb[0][0], zb[0][1], zb[2][0], zb[2][1]]));
     const m = matchOf(lat, lon, {
-      number: '1600', streetName: 'Pennsylvania', suffixType: 'Ave', suffixDirection: 'NW', city: 'Washington',
-      state: 'DC', zip: '20500', tigerLineId: '76225813',
+      number: '1600',
+      streetName: 'Pennsylvania',
+      suffixType: 'Ave',
+      suffixDirection: 'NW',
+      city: 'Washington',
+      state: 'DC',
+      zip: '20500',
+      tigerLineId: '76225813',
     });
     address(
       [
@@ -937,18 +1022,39 @@ function buildAll(): BuiltDemo {
     b.availability([boxRing(all)], dfirm);
     // City of Houston, with a hole where the area-not-included jurisdiction sits
     b.jurisdiction([boxRing(all), rectHole(axmin, aymin, axmax, aymax)], {
-      dfirm, name1: 'City of Houston', cid: '480296', stFips: '48', coFips: '201',
+      dfirm,
+      name1: 'City of Houston',
+      cid: '480296',
+      stFips: '48',
+      coFips: '201',
     });
     b.jurisdiction([rectRing(axmin, aymin, axmax, aymax)], {
-      dfirm, name1: 'Harris County', name2: 'Unincorporated Areas', cid: '480287', stFips: '48', coFips: '201', ani: 'T',
+      dfirm,
+      name1: 'Harris County',
+      name2: 'Unincorporated Areas',
+      cid: '480287',
+      stFips: '48',
+      coFips: '201',
+      ani: 'T',
     });
     // two panels with different effective dates: row 0 on 0690L, rows 1-2 on 0695M
     const split = c.lat0 + c.dLat / 2;
     b.panel([rectRing(all[0], all[1], all[2], split)], {
-      dfirm, stFips: '48', pcomm: '201C', panel: '0690', suffix: 'L', eff: utcDate('2007-06-18'),
+      dfirm,
+      stFips: '48',
+      pcomm: '201C',
+      panel: '0690',
+      suffix: 'L',
+      eff: utcDate('2007-06-18'),
     });
     b.panel([rectRing(all[0], split, all[2], all[3])], {
-      dfirm, stFips: '48', pcomm: '201C', panel: '0695', suffix: 'M', eff: utcDate('2019-10-16'), pre: utcDate('2007-06-18'),
+      dfirm,
+      stFips: '48',
+      pcomm: '201C',
+      panel: '0695',
+      suffix: 'M',
+      eff: utcDate('2019-10-16'),
+      pre: utcDate('2007-06-18'),
     });
     const sq = (col: number, row: number) => {
       const p = cell(c, col, row);
@@ -961,20 +1067,64 @@ function buildAll(): BuiltDemo {
     };
 
     b.zone([sq(0, 0)], dfirm, AE_FLOODWAY);
-    const fw = place('houston-ae-floodway', 0, 0, 'Houston, TX: AE FLOODWAY, BFE -9999 (none), no datum or unit',
-      mapped('AE', { subtype: 'FLOODWAY', sfha: true, risk: 'high' }), '2100 Memorial Dr, Houston, TX 77007');
-    address(['2100 Memorial Dr, Houston, TX 77007', '2100 Memorial Drive, Houston, TX 77007'], [
-      matchOf(fw.lat, fw.lon, { number: '2100', streetName: 'Memorial', suffixType: 'Dr', city: 'Houston', state: 'TX', zip: '77007', tigerLineId: '20155021' }),
-    ]);
+    const fw = place(
+      'houston-ae-floodway',
+      0,
+      0,
+      'Houston, TX: AE FLOODWAY, BFE -9999 (none), no datum or unit',
+      mapped('AE', { subtype: 'FLOODWAY', sfha: true, risk: 'high' }),
+      '2100 Memorial Dr, Houston, TX 77007',
+    );
+    address(
+      ['2100 Memorial Dr, Houston, TX 77007', '2100 Memorial Drive, Houston, TX 77007'],
+      [
+        matchOf(fw.lat, fw.lon, {
+          number: '2100',
+          streetName: 'Memorial',
+          suffixType: 'Dr',
+          city: 'Houston',
+          state: 'TX',
+          zip: '77007',
+          tigerLineId: '20155021',
+        }),
+      ],
+    );
 
     b.zone([sq(1, 0)], dfirm, { FLD_ZONE: 'AH', STUDY_TYP: 'SFHA with BFE no floodway', SFHA_TF: 'T', STATIC_BFE: 42, V_DATUM: 'NAVD88', LEN_UNIT: 'Feet' });
-    const ah = place('houston-ah', 1, 0, 'Houston, TX: AH (ponding), BFE 42 ft NAVD88; its address has two matches 40 m apart',
-      mapped('AH', { sfha: true, risk: 'high', bfe: 42, datum: 'NAVD88' }), DEMO_ADDRESSES.nearDuplicate);
+    const ah = place(
+      'houston-ah',
+      1,
+      0,
+      'Houston, TX: AH (ponding), BFE 42 ft NAVD88; its address has two matches 40 m apart',
+      mapped('AH', { sfha: true, risk: 'high', bfe: 42, datum: 'NAVD88' }),
+      DEMO_ADDRESSES.nearDuplicate,
+    );
     const ahTwin = metersToDegrees(ah.lat, 40);
-    address([DEMO_ADDRESSES.nearDuplicate, '1800 Shepherd Drive, Houston, TX 77007'], [
-      matchOf(ah.lat, ah.lon, { number: '1800', streetName: 'Shepherd', suffixType: 'Dr', city: 'Houston', state: 'TX', zip: '77007', tigerLineId: '20155877', side: 'L' }),
-      matchOf(ah.lat, ah.lon + ahTwin.dLon, { number: '1800', streetName: 'Shepherd', suffixType: 'Dr', city: 'Houston', state: 'TX', zip: '77007', tigerLineId: '20155878', side: 'R' }),
-    ]);
+    address(
+      [DEMO_ADDRESSES.nearDuplicate, '1800 Shepherd Drive, Houston, TX 77007'],
+      [
+        matchOf(ah.lat, ah.lon, {
+          number: '1800',
+          streetName: 'Shepherd',
+          suffixType: 'Dr',
+          city: 'Houston',
+          state: 'TX',
+          zip: '77007',
+          tigerLineId: '20155877',
+          side: 'L',
+        }),
+        matchOf(ah.lat, ah.lon + ahTwin.dLon, {
+          number: '1800',
+          streetName: 'Shepherd',
+          suffixType: 'Dr',
+          city: 'Houston',
+          state: 'TX',
+          zip: '77007',
+          tigerLineId: '20155878',
+          side: 'R',
+        }),
+      ],
+    );
 
     b.zone([sq(2, 0)], dfirm, { FLD_ZONE: 'AO', SFHA_TF: 'T', DEPTH: 1, LEN_UNIT: 'Feet' });
     place('houston-ao', 2, 0, 'Houston, TX: AO (sheet flow), depth 1 ft', mapped('AO', { sfha: true, risk: 'high', depth: 1 }));
@@ -983,23 +1133,43 @@ function buildAll(): BuiltDemo {
     place('houston-a', 3, 0, 'Houston, TX: A, no BFE (-9999)', mapped('A', { sfha: true, risk: 'high' }));
 
     b.zone([sq(4, 0)], dfirm, X_SHADED);
-    place('houston-x-shaded', 4, 0, 'Houston, TX: X shaded (0.2 PCT ANNUAL CHANCE FLOOD HAZARD)',
-      mapped('X', { subtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', sfha: false, risk: 'moderate' }));
+    place(
+      'houston-x-shaded',
+      4,
+      0,
+      'Houston, TX: X shaded (0.2 PCT ANNUAL CHANCE FLOOD HAZARD)',
+      mapped('X', { subtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', sfha: false, risk: 'moderate' }),
+    );
 
     b.zone([sq(5, 0)], dfirm, X_MINIMAL);
-    const xu = place('houston-x-unshaded', 5, 0, 'Houston, TX: X unshaded (AREA OF MINIMAL FLOOD HAZARD)',
-      mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }), '4400 Washington Ave, Houston, TX 77007');
-    address(['4400 Washington Ave, Houston, TX 77007', '4400 Washington Avenue, Houston, TX 77007'], [
-      matchOf(xu.lat, xu.lon, { number: '4400', streetName: 'Washington', suffixType: 'Ave', city: 'Houston', state: 'TX', zip: '77007', tigerLineId: '20156310' }),
-    ]);
+    const xu = place(
+      'houston-x-unshaded',
+      5,
+      0,
+      'Houston, TX: X unshaded (AREA OF MINIMAL FLOOD HAZARD)',
+      mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+      '4400 Washington Ave, Houston, TX 77007',
+    );
+    address(
+      ['4400 Washington Ave, Houston, TX 77007', '4400 Washington Avenue, Houston, TX 77007'],
+      [
+        matchOf(xu.lat, xu.lon, {
+          number: '4400',
+          streetName: 'Washington',
+          suffixType: 'Ave',
+          city: 'Houston',
+          state: 'TX',
+          zip: '77007',
+          tigerLineId: '20156310',
+        }),
+      ],
+    );
 
     b.zone([sq(0, 1)], dfirm, X('<Null>'));
-    place('houston-x-null-subtype', 0, 1, 'Houston, TX: X with ZONE_SUBTY "<Null>" (unshaded)',
-      mapped('X', { subtype: null, sfha: false, risk: 'minimal' }));
+    place('houston-x-null-subtype', 0, 1, 'Houston, TX: X with ZONE_SUBTY "<Null>" (unshaded)', mapped('X', { subtype: null, sfha: false, risk: 'minimal' }));
 
     b.zone([sq(1, 1)], dfirm, X(' '));
-    place('houston-x-blank-subtype', 1, 1, 'Houston, TX: X with ZONE_SUBTY " " (unshaded)',
-      mapped('X', { subtype: null, sfha: false, risk: 'minimal' }));
+    place('houston-x-blank-subtype', 1, 1, 'Houston, TX: X with ZONE_SUBTY " " (unshaded)', mapped('X', { subtype: null, sfha: false, risk: 'minimal' }));
 
     // seam: AE FLOODWAY (west half) and AE (east half) share the edge x = centre; the point is on it
     {
@@ -1007,45 +1177,106 @@ function buildAll(): BuiltDemo {
       const { dLat, dLon } = metersToDegrees(p.lat, ZONE_SIDE_M / 2);
       b.zone([rectRing(p.lon - dLon, p.lat - dLat, p.lon, p.lat + dLat)], dfirm, AE_FLOODWAY);
       b.zone([rectRing(p.lon, p.lat - dLat, p.lon + dLon, p.lat + dLat)], dfirm, AE(46));
-      place('houston-seam', 2, 1, 'Houston, TX: on the shared edge of an AE FLOODWAY and an AE (BFE 46) polygon: floodway governs',
+      place(
+        'houston-seam',
+        2,
+        1,
+        'Houston, TX: on the shared edge of an AE FLOODWAY and an AE (BFE 46) polygon: floodway governs',
         mapped('AE', {
-          subtype: 'FLOODWAY', sfha: true, risk: 'high',
+          subtype: 'FLOODWAY',
+          sfha: true,
+          risk: 'high',
           zonesAtPoint: [
             { floodZone: 'AE', zoneSubtype: 'FLOODWAY', inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: null },
             { floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 46 },
           ],
-        }));
+        }),
+      );
     }
 
     b.zone([sq(3, 1)], dfirm, AE(45));
     b.zone([sq(3, 1)], dfirm, AE(45));
-    place('houston-duplicate-ae', 3, 1, 'Houston, TX: two identical AE (BFE 45) polygons: one entry in zonesAtPoint',
-      mapped('AE', { sfha: true, risk: 'high', bfe: 45, datum: 'NAVD88' }));
+    place(
+      'houston-duplicate-ae',
+      3,
+      1,
+      'Houston, TX: two identical AE (BFE 45) polygons: one entry in zonesAtPoint',
+      mapped('AE', { sfha: true, risk: 'high', bfe: 45, datum: 'NAVD88' }),
+    );
 
-    const gap = place('houston-gap', 4, 1, 'Houston, TX: inside NFHL Availability but no Flood Hazard Zones polygon (a gap)',
-      noZone('mapped_no_zone'), '2900 Sawyer St, Houston, TX 77007');
-    address(['2900 Sawyer St, Houston, TX 77007', '2900 Sawyer Street, Houston, TX 77007'], [
-      matchOf(gap.lat, gap.lon, { number: '2900', streetName: 'Sawyer', suffixType: 'St', city: 'Houston', state: 'TX', zip: '77007', tigerLineId: '20157402' }),
-    ]);
+    const gap = place(
+      'houston-gap',
+      4,
+      1,
+      'Houston, TX: inside NFHL Availability but no Flood Hazard Zones polygon (a gap)',
+      noZone('mapped_no_zone'),
+      '2900 Sawyer St, Houston, TX 77007',
+    );
+    address(
+      ['2900 Sawyer St, Houston, TX 77007', '2900 Sawyer Street, Houston, TX 77007'],
+      [
+        matchOf(gap.lat, gap.lon, {
+          number: '2900',
+          streetName: 'Sawyer',
+          suffixType: 'St',
+          city: 'Houston',
+          state: 'TX',
+          zip: '77007',
+          tigerLineId: '20157402',
+        }),
+      ],
+    );
 
     b.zone([sq(5, 1)], dfirm, { FLD_ZONE: 'OPEN WATER', DUAL_ZONE: 'F', SOURCE_CIT: `${dfirm}_FIRM1` });
-    place('houston-open-water', 5, 1, 'Houston, TX: only an OPEN WATER polygon',
-      noZone('mapped_no_zone', [{ floodZone: 'OPEN WATER', zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null }]));
+    place(
+      'houston-open-water',
+      5,
+      1,
+      'Houston, TX: only an OPEN WATER polygon',
+      noZone('mapped_no_zone', [{ floodZone: 'OPEN WATER', zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null }]),
+    );
 
     b.zone([sq(0, 2)], dfirm, { FLD_ZONE: 'AREA NOT INCLUDED' });
-    place('houston-area-not-included', 0, 2, 'Harris County, TX: only an AREA NOT INCLUDED polygon, in a jurisdiction with ANI_TF "T"',
-      noZone('mapped_no_zone', [{ floodZone: 'AREA NOT INCLUDED', zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null }]));
+    place(
+      'houston-area-not-included',
+      0,
+      2,
+      'Harris County, TX: only an AREA NOT INCLUDED polygon, in a jurisdiction with ANI_TF "T"',
+      noZone('mapped_no_zone', [{ floodZone: 'AREA NOT INCLUDED', zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null }]),
+    );
 
-    counties.push(countyRecord({ name: 'Harris County', basename: 'Harris', state: '48', county: '201', countyns: '01383886', oid: 2981 }, clusterBox(c, 6, 3, 15000)));
+    counties.push(
+      countyRecord({ name: 'Harris County', basename: 'Harris', state: '48', county: '201', countyns: '01383886', oid: 2981 }, clusterBox(c, 6, 3, 15000)),
+    );
     zctas.push(zctaRecord('77007', 2101, clusterBox(c, 6, 3, 2000)));
 
     // the ambiguous address: one of its two matches is here (south of the grid, inside availability)
     const south = cell(c, 2, -0.5);
     const renton = { lat: 47.4829, lon: -122.2171 };
-    address([DEMO_ADDRESSES.ambiguous, '200 Main Street'], [
-      matchOf(south.lat, south.lon, { number: '200', streetName: 'Main', suffixType: 'St', city: 'Houston', state: 'TX', zip: '77002', tigerLineId: '20150001' }),
-      matchOf(renton.lat, renton.lon, { number: '200', streetName: 'Main', suffixType: 'Ave', preDirection: 'S', city: 'Renton', state: 'WA', zip: '98057', tigerLineId: '644160201' }),
-    ]);
+    address(
+      [DEMO_ADDRESSES.ambiguous, '200 Main Street'],
+      [
+        matchOf(south.lat, south.lon, {
+          number: '200',
+          streetName: 'Main',
+          suffixType: 'St',
+          city: 'Houston',
+          state: 'TX',
+          zip: '77002',
+          tigerLineId: '20150001',
+        }),
+        matchOf(renton.lat, renton.lon, {
+          number: '200',
+          streetName: 'Main',
+          suffixType: 'Ave',
+          preDirection: 'S',
+          city: 'Renton',
+          state: 'WA',
+          zip: '98057',
+          tigerLineId: '644160201',
+        }),
+      ],
+    );
   }
 
   // ----- Sacramento, CA (Natomas, DFIRM 06067C): AR, A99, X levee, D
@@ -1065,18 +1296,47 @@ function buildAll(): BuiltDemo {
     seeds.push({ id: 'sacramento-ar', description: 'Sacramento, CA: AR (levee being restored)', ...at(0), zone: mapped('AR', { sfha: true, risk: 'high' }) });
     b.zone([sq(1)], dfirm, { FLD_ZONE: 'A99', SFHA_TF: 'T' });
     const a99 = at(1);
-    seeds.push({ id: 'sacramento-a99', description: 'Sacramento, CA: A99 (federal levee under construction)', ...a99,
-      address: '2000 Natomas Park Dr, Sacramento, CA 95833', zone: mapped('A99', { sfha: true, risk: 'high' }) });
-    address(['2000 Natomas Park Dr, Sacramento, CA 95833', '2000 Natomas Park Drive, Sacramento, CA 95833'], [
-      matchOf(a99.lat, a99.lon, { number: '2000', streetName: 'Natomas Park', suffixType: 'Dr', city: 'Sacramento', state: 'CA', zip: '95833', tigerLineId: '123456789' }),
-    ]);
+    seeds.push({
+      id: 'sacramento-a99',
+      description: 'Sacramento, CA: A99 (federal levee under construction)',
+      ...a99,
+      address: '2000 Natomas Park Dr, Sacramento, CA 95833',
+      zone: mapped('A99', { sfha: true, risk: 'high' }),
+    });
+    address(
+      ['2000 Natomas Park Dr, Sacramento, CA 95833', '2000 Natomas Park Drive, Sacramento, CA 95833'],
+      [
+        matchOf(a99.lat, a99.lon, {
+          number: '2000',
+          streetName: 'Natomas Park',
+          suffixType: 'Dr',
+          city: 'Sacramento',
+          state: 'CA',
+          zip: '95833',
+          tigerLineId: '123456789',
+        }),
+      ],
+    );
     b.zone([sq(2)], dfirm, X_LEVEE);
-    seeds.push({ id: 'sacramento-x-levee', description: 'Sacramento, CA: X shaded (AREA WITH REDUCED FLOOD RISK DUE TO LEVEE)', ...at(2),
-      zone: mapped('X', { subtype: 'AREA WITH REDUCED FLOOD RISK DUE TO LEVEE', sfha: false, risk: 'moderate' }) });
+    seeds.push({
+      id: 'sacramento-x-levee',
+      description: 'Sacramento, CA: X shaded (AREA WITH REDUCED FLOOD RISK DUE TO LEVEE)',
+      ...at(2),
+      zone: mapped('X', { subtype: 'AREA WITH REDUCED FLOOD RISK DUE TO LEVEE', sfha: false, risk: 'moderate' }),
+    });
     b.zone([sq(3)], dfirm, { FLD_ZONE: 'D' });
-    seeds.push({ id: 'sacramento-d', description: 'Sacramento, CA: D (possible but undetermined hazard)', ...at(3),
-      zone: mapped('D', { sfha: false, risk: 'undetermined' }) });
-    counties.push(countyRecord({ name: 'Sacramento County', basename: 'Sacramento', state: '06', county: '067', countyns: '00277298', oid: 612 }, clusterBox(c, 4, 1, 15000)));
+    seeds.push({
+      id: 'sacramento-d',
+      description: 'Sacramento, CA: D (possible but undetermined hazard)',
+      ...at(3),
+      zone: mapped('D', { sfha: false, risk: 'undetermined' }),
+    });
+    counties.push(
+      countyRecord(
+        { name: 'Sacramento County', basename: 'Sacramento', state: '06', county: '067', countyns: '00277298', oid: 612 },
+        clusterBox(c, 4, 1, 15000),
+      ),
+    );
     zctas.push(zctaRecord('95834', 3101, clusterBox(c, 4, 1, 2000)));
   }
 
@@ -1090,8 +1350,14 @@ function buildAll(): BuiltDemo {
     const split = c.lon0 + 2.5 * c.dLon; // cols 0-2 on panel 0263D, col 3 on the placeholder-date panel
     b.panel([rectRing(all[0], all[1], split, all[3])], { dfirm, stFips: '26', pcomm: '109C', panel: '0263', suffix: 'D', eff: utcDate('2011-09-02') });
     b.panel([rectRing(split, all[1], all[2], all[3])], {
-      dfirm, stFips: '26', pcomm: '109C', panel: '0264', suffix: 'D', eff: NFHL_NO_DATE,
-      type: 'Countywide, Not Printed', pnp: 'No Special Flood Hazard Areas',
+      dfirm,
+      stFips: '26',
+      pcomm: '109C',
+      panel: '0264',
+      suffix: 'D',
+      eff: NFHL_NO_DATE,
+      type: 'Countywide, Not Printed',
+      pnp: 'No Special Flood Hazard Areas',
     });
     const at = (col: number) => cell(c, col);
     const sq = (col: number, side = ZONE_SIDE_M) => {
@@ -1099,37 +1365,65 @@ function buildAll(): BuiltDemo {
       return squareAround(p.lat, p.lon, side);
     };
     const VE: Attributes = {
-      FLD_ZONE: 'VE', ZONE_SUBTY: 'COASTAL FLOODPLAIN', STUDY_TYP: 'SFHA with BFE no floodway', SFHA_TF: 'T',
-      STATIC_BFE: 586, V_DATUM: 'NAVD88', LEN_UNIT: 'Feet', FLD_AR_ID: '26109C_180', SOURCE_CIT: '26109C_STUDY3',
+      FLD_ZONE: 'VE',
+      ZONE_SUBTY: 'COASTAL FLOODPLAIN',
+      STUDY_TYP: 'SFHA with BFE no floodway',
+      SFHA_TF: 'T',
+      STATIC_BFE: 586,
+      V_DATUM: 'NAVD88',
+      LEN_UNIT: 'Feet',
+      FLD_AR_ID: '26109C_180',
+      SOURCE_CIT: '26109C_STUDY3',
     };
     b.zone([sq(0)], dfirm, VE);
     const ve = at(0);
-    seeds.push({ id: 'menominee-ve', description: 'Menominee, MI: VE (COASTAL FLOODPLAIN), BFE 586 ft NAVD88', ...ve,
+    seeds.push({
+      id: 'menominee-ve',
+      description: 'Menominee, MI: VE (COASTAL FLOODPLAIN), BFE 586 ft NAVD88',
+      ...ve,
       address: '100 1st St, Menominee, MI 49858',
-      zone: mapped('VE', { subtype: 'COASTAL FLOODPLAIN', sfha: true, risk: 'very_high', bfe: 586, datum: 'NAVD88' }) });
-    address(['100 1st St, Menominee, MI 49858', '100 First Street, Menominee, MI 49858'], [
-      matchOf(ve.lat, ve.lon, { number: '100', streetName: '1st', suffixType: 'St', city: 'Menominee', state: 'MI', zip: '49858', tigerLineId: '112233445' }),
-    ]);
+      zone: mapped('VE', { subtype: 'COASTAL FLOODPLAIN', sfha: true, risk: 'very_high', bfe: 586, datum: 'NAVD88' }),
+    });
+    address(
+      ['100 1st St, Menominee, MI 49858', '100 First Street, Menominee, MI 49858'],
+      [matchOf(ve.lat, ve.lon, { number: '100', streetName: '1st', suffixType: 'St', city: 'Menominee', state: 'MI', zip: '49858', tigerLineId: '112233445' })],
+    );
     b.zone([sq(1)], dfirm, { FLD_ZONE: 'V', SFHA_TF: 'T', STUDY_TYP: 'SFHA without BFE' });
     seeds.push({ id: 'menominee-v', description: 'Menominee, MI: V, no BFE', ...at(1), zone: mapped('V', { sfha: true, risk: 'very_high' }) });
     // overlap: X shaded (500 m), AE 584 (400 m) and VE 586 (300 m) all contain the centre
     b.zone([sq(2, 500)], dfirm, X_SHADED);
     b.zone([sq(2, 400)], dfirm, AE(584));
     b.zone([sq(2, 300)], dfirm, VE);
-    seeds.push({ id: 'menominee-overlap', description: 'Menominee, MI: X shaded, AE 584 and VE 586 overlap: VE governs', ...at(2),
+    seeds.push({
+      id: 'menominee-overlap',
+      description: 'Menominee, MI: X shaded, AE 584 and VE 586 overlap: VE governs',
+      ...at(2),
       zone: mapped('VE', {
-        subtype: 'COASTAL FLOODPLAIN', sfha: true, risk: 'very_high', bfe: 586, datum: 'NAVD88',
+        subtype: 'COASTAL FLOODPLAIN',
+        sfha: true,
+        risk: 'very_high',
+        bfe: 586,
+        datum: 'NAVD88',
         zonesAtPoint: [
           { floodZone: 'VE', zoneSubtype: 'COASTAL FLOODPLAIN', inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 586 },
           { floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 584 },
           { floodZone: 'X', zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', inSpecialFloodHazardArea: false, staticBaseFloodElevationFt: null },
         ],
-      }) });
+      }),
+    });
     b.zone([sq(3)], dfirm, X_MINIMAL);
-    seeds.push({ id: 'menominee-placeholder-panel-date',
-      description: 'Menominee, MI: X unshaded on panel 26109C0264D whose EFF_DATE is the 9999-09-09 placeholder (effectiveDate null)', ...at(3),
-      zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }) });
-    counties.push(countyRecord({ name: 'Menominee County', basename: 'Menominee', state: '26', county: '109', countyns: '01622997', oid: 1221 }, clusterBox(c, 4, 1, 15000)));
+    seeds.push({
+      id: 'menominee-placeholder-panel-date',
+      description: 'Menominee, MI: X unshaded on panel 26109C0264D whose EFF_DATE is the 9999-09-09 placeholder (effectiveDate null)',
+      ...at(3),
+      zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+    });
+    counties.push(
+      countyRecord(
+        { name: 'Menominee County', basename: 'Menominee', state: '26', county: '109', countyns: '01622997', oid: 1221 },
+        clusterBox(c, 4, 1, 15000),
+      ),
+    );
     zctas.push(zctaRecord('49858', 4101, clusterBox(c, 4, 1, 2000)));
   }
 
@@ -1148,21 +1442,54 @@ function buildAll(): BuiltDemo {
     };
     b.zone([sq(0)], dfirm, { FLD_ZONE: 'AE', STUDY_TYP: 'SFHA with BFE and floodway', SFHA_TF: 'T' });
     const tb = at(0);
-    seeds.push({ id: 'toa-baja-ae', description: 'Toa Baja, PR (18.3985, -66.1): AE on panel 72000C0330J effective 2009-11-18', ...tb,
-      address: '100 Calle Principal, Toa Baja, PR 00949', zone: mapped('AE', { sfha: true, risk: 'high' }) });
-    address(['100 Calle Principal, Toa Baja, PR 00949'], [
-      matchOf(tb.lat, tb.lon, { number: '100', streetName: 'Calle Principal', suffixType: '', city: 'Toa Baja', state: 'PR', zip: '00949', tigerLineId: '260093118' }),
-    ]);
+    seeds.push({
+      id: 'toa-baja-ae',
+      description: 'Toa Baja, PR (18.3985, -66.1): AE on panel 72000C0330J effective 2009-11-18',
+      ...tb,
+      address: '100 Calle Principal, Toa Baja, PR 00949',
+      zone: mapped('AE', { sfha: true, risk: 'high' }),
+    });
+    address(
+      ['100 Calle Principal, Toa Baja, PR 00949'],
+      [
+        matchOf(tb.lat, tb.lon, {
+          number: '100',
+          streetName: 'Calle Principal',
+          suffixType: '',
+          city: 'Toa Baja',
+          state: 'PR',
+          zip: '00949',
+          tigerLineId: '260093118',
+        }),
+      ],
+    );
     b.zone([sq(1)], dfirm, AE(10, 'PRVD02', 'Meters'));
-    seeds.push({ id: 'pr-ae-meters', description: 'Toa Baja, PR: AE, STATIC_BFE 10 Meters PRVD02 (32.8 ft)', ...at(1),
-      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 32.8, datum: 'PRVD02' }) });
+    seeds.push({
+      id: 'pr-ae-meters',
+      description: 'Toa Baja, PR: AE, STATIC_BFE 10 Meters PRVD02 (32.8 ft)',
+      ...at(1),
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 32.8, datum: 'PRVD02' }),
+    });
     b.zone([sq(2)], dfirm, AE(350, 'PRVD02', 'Centimeters'));
-    seeds.push({ id: 'pr-ae-centimeters', description: 'Toa Baja, PR: AE, STATIC_BFE 350 Centimeters PRVD02 (11.5 ft)', ...at(2),
-      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 11.5, datum: 'PRVD02' }) });
+    seeds.push({
+      id: 'pr-ae-centimeters',
+      description: 'Toa Baja, PR: AE, STATIC_BFE 350 Centimeters PRVD02 (11.5 ft)',
+      ...at(2),
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 11.5, datum: 'PRVD02' }),
+    });
     b.zone([sq(3)], dfirm, AE(12, '-9999', 'Feet'));
-    seeds.push({ id: 'pr-ae-datum-9999', description: 'Toa Baja, PR: AE, BFE 12 ft with V_DATUM "-9999" (verticalDatum null)', ...at(3),
-      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 12, datum: null }) });
-    counties.push(countyRecord({ name: 'Toa Baja Municipio', basename: 'Toa Baja', state: '72', county: '137', countyns: '01804548', lsadc: '13', oid: 3217 }, clusterBox(c, 4, 1, 6000)));
+    seeds.push({
+      id: 'pr-ae-datum-9999',
+      description: 'Toa Baja, PR: AE, BFE 12 ft with V_DATUM "-9999" (verticalDatum null)',
+      ...at(3),
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 12, datum: null }),
+    });
+    counties.push(
+      countyRecord(
+        { name: 'Toa Baja Municipio', basename: 'Toa Baja', state: '72', county: '137', countyns: '01804548', lsadc: '13', oid: 3217 },
+        clusterBox(c, 4, 1, 6000),
+      ),
+    );
     zctas.push(zctaRecord('00949', 5101, clusterBox(c, 4, 1, 2000)));
   }
 
@@ -1175,28 +1502,62 @@ function buildAll(): BuiltDemo {
     b.jurisdiction([boxRing(all)], { dfirm, name1: 'City of Renton', cid: '530088', stFips: '53', coFips: '033' });
     b.panel([boxRing(all)], { dfirm, stFips: '53', pcomm: '033C', panel: '0977', suffix: 'G', eff: utcDate('2020-08-19'), pre: utcDate('1995-05-16') });
     const entries: Array<[string, Attributes, string, PlaceSeed['zone'], string, string, string, string]> = [
-      ['renton-ae-floodway', AE_FLOODWAY, 'Renton, WA: AE FLOODWAY (Cedar River)', mapped('AE', { subtype: 'FLOODWAY', sfha: true, risk: 'high' }),
-        '1000 Houser Way N, Renton, WA 98057', '1000', 'Houser', 'Way N'],
-      ['renton-x-shaded', X_SHADED, 'Renton, WA: X shaded (0.2 PCT ANNUAL CHANCE FLOOD HAZARD)',
+      [
+        'renton-ae-floodway',
+        AE_FLOODWAY,
+        'Renton, WA: AE FLOODWAY (Cedar River)',
+        mapped('AE', { subtype: 'FLOODWAY', sfha: true, risk: 'high' }),
+        '1000 Houser Way N, Renton, WA 98057',
+        '1000',
+        'Houser',
+        'Way N',
+      ],
+      [
+        'renton-x-shaded',
+        X_SHADED,
+        'Renton, WA: X shaded (0.2 PCT ANNUAL CHANCE FLOOD HAZARD)',
         mapped('X', { subtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', sfha: false, risk: 'moderate' }),
-        '200 Mill Ave S, Renton, WA 98057', '200', 'Mill', 'Ave S'],
-      ['renton-x-unshaded', X_MINIMAL, 'Renton, WA: X unshaded (AREA OF MINIMAL FLOOD HAZARD)',
+        '200 Mill Ave S, Renton, WA 98057',
+        '200',
+        'Mill',
+        'Ave S',
+      ],
+      [
+        'renton-x-unshaded',
+        X_MINIMAL,
+        'Renton, WA: X unshaded (AREA OF MINIMAL FLOOD HAZARD)',
         mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
-        '1055 S Grady Way, Renton, WA 98057', '1055', 'Grady', 'Way'],
+        '1055 S Grady Way, Renton, WA 98057',
+        '1055',
+        'Grady',
+        'Way',
+      ],
     ];
     entries.forEach(([id, attrs, description, zone, addr, number, streetName, suffix], col) => {
       const p = cell(c, col + 1); // col 0 is where the ambiguous "200 Main St" match sits
       b.zone([squareAround(p.lat, p.lon, ZONE_SIDE_M)], dfirm, attrs);
       seeds.push({ id, description, lat: p.lat, lon: p.lon, address: addr, zone });
       const [suffixType, suffixDirection] = suffix.split(' ');
-      address([addr], [
-        matchOf(p.lat, p.lon, {
-          number, streetName, suffixType, suffixDirection, preDirection: id === 'renton-x-unshaded' ? 'S' : undefined,
-          city: 'Renton', state: 'WA', zip: '98057', tigerLineId: `64416${col}177`,
-        }),
-      ]);
+      address(
+        [addr],
+        [
+          matchOf(p.lat, p.lon, {
+            number,
+            streetName,
+            suffixType,
+            suffixDirection,
+            preDirection: id === 'renton-x-unshaded' ? 'S' : undefined,
+            city: 'Renton',
+            state: 'WA',
+            zip: '98057',
+            tigerLineId: `64416${col}177`,
+          }),
+        ],
+      );
     });
-    counties.push(countyRecord({ name: 'King County', basename: 'King', state: '53', county: '033', countyns: '01531933', oid: 3301 }, clusterBox(c, 4, 1, 15000)));
+    counties.push(
+      countyRecord({ name: 'King County', basename: 'King', state: '53', county: '033', countyns: '01531933', oid: 3301 }, clusterBox(c, 4, 1, 15000)),
+    );
     zctas.push(zctaRecord('98057', 6101, clusterBox(c, 4, 1, 2000)));
   }
 
@@ -1205,16 +1566,46 @@ function buildAll(): BuiltDemo {
     const lat = 31.064;
     const lon = -98.182;
     b.panel([squareAround(lat, lon, 4000)], {
-      dfirm: '480426', stFips: '48', pcomm: '0426', panel: '0005', suffix: 'B', eff: utcDate('1991-07-02'),
+      dfirm: '480426',
+      stFips: '48',
+      pcomm: '0426',
+      panel: '0005',
+      suffix: 'B',
+      eff: utcDate('1991-07-02'),
       type: 'Community Based, Panel Printed',
     });
-    seeds.push({ id: 'lampasas-paper-only', description: 'Lampasas, TX: paper FIRM panel 4804260005B only, no digital NFHL (unmapped, with the panel)',
-      lat, lon, address: '400 S Live Oak St, Lampasas, TX 76550', zone: noZone('unmapped') });
-    address(['400 S Live Oak St, Lampasas, TX 76550', '400 South Live Oak Street, Lampasas, TX 76550'], [
-      matchOf(lat, lon, { number: '400', preDirection: 'S', streetName: 'Live Oak', suffixType: 'St', city: 'Lampasas', state: 'TX', zip: '76550', tigerLineId: '30114920' }),
-    ]);
+    seeds.push({
+      id: 'lampasas-paper-only',
+      description: 'Lampasas, TX: paper FIRM panel 4804260005B only, no digital NFHL (unmapped, with the panel)',
+      lat,
+      lon,
+      address: '400 S Live Oak St, Lampasas, TX 76550',
+      zone: noZone('unmapped'),
+    });
+    address(
+      ['400 S Live Oak St, Lampasas, TX 76550', '400 South Live Oak Street, Lampasas, TX 76550'],
+      [
+        matchOf(lat, lon, {
+          number: '400',
+          preDirection: 'S',
+          streetName: 'Live Oak',
+          suffixType: 'St',
+          city: 'Lampasas',
+          state: 'TX',
+          zip: '76550',
+          tigerLineId: '30114920',
+        }),
+      ],
+    );
     const cb = squareAround(lat, lon, 30000);
-    counties.push(countyRecord({ name: 'Lampasas County', basename: 'Lampasas', state: '48', county: '281', countyns: '01383926', oid: 3001 }, [cb[0][0], cb[0][1], cb[2][0], cb[2][1]]));
+    counties.push(
+      countyRecord({ name: 'Lampasas County', basename: 'Lampasas', state: '48', county: '281', countyns: '01383926', oid: 3001 }, [
+        cb[0][0],
+        cb[0][1],
+        cb[2][0],
+        cb[2][1],
+      ]),
+    );
     const zb = squareAround(lat, lon, 6000);
     zctas.push(zctaRecord('76550', 2201, [zb[0][0], zb[0][1], zb[2][0], zb[2][1]]));
   }
@@ -1223,20 +1614,49 @@ function buildAll(): BuiltDemo {
   {
     const lat = 48.42;
     const lon = -122.33;
-    seeds.push({ id: 'mount-vernon-unmapped', description: 'Mount Vernon, WA (48.42, -122.33): nothing in any NFHL layer (unmapped, no panel)',
-      lat, lon, address: '910 Cleveland Ave, Mount Vernon, WA 98273', zone: noZone('unmapped') });
-    address(['910 Cleveland Ave, Mount Vernon, WA 98273', '910 Cleveland Avenue, Mount Vernon, WA 98273'], [
-      matchOf(lat, lon, { number: '910', streetName: 'Cleveland', suffixType: 'Ave', city: 'Mount Vernon', state: 'WA', zip: '98273', tigerLineId: '650370188' }),
-    ]);
+    seeds.push({
+      id: 'mount-vernon-unmapped',
+      description: 'Mount Vernon, WA (48.42, -122.33): nothing in any NFHL layer (unmapped, no panel)',
+      lat,
+      lon,
+      address: '910 Cleveland Ave, Mount Vernon, WA 98273',
+      zone: noZone('unmapped'),
+    });
+    address(
+      ['910 Cleveland Ave, Mount Vernon, WA 98273', '910 Cleveland Avenue, Mount Vernon, WA 98273'],
+      [
+        matchOf(lat, lon, {
+          number: '910',
+          streetName: 'Cleveland',
+          suffixType: 'Ave',
+          city: 'Mount Vernon',
+          state: 'WA',
+          zip: '98273',
+          tigerLineId: '650370188',
+        }),
+      ],
+    );
     const cb = squareAround(lat, lon, 30000);
-    counties.push(countyRecord({ name: 'Skagit County', basename: 'Skagit', state: '53', county: '057', countyns: '01529223', oid: 3302 }, [cb[0][0], cb[0][1], cb[2][0], cb[2][1]]));
+    counties.push(
+      countyRecord({ name: 'Skagit County', basename: 'Skagit', state: '53', county: '057', countyns: '01529223', oid: 3302 }, [
+        cb[0][0],
+        cb[0][1],
+        cb[2][0],
+        cb[2][1],
+      ]),
+    );
     const zb = squareAround(lat, lon, 6000);
     zctas.push(zctaRecord('98273', 6201, [zb[0][0], zb[0][1], zb[2][0], zb[2][1]]));
   }
 
   // ----- Outside the US: the North Atlantic; every NFHL layer and every Census layer is empty
-  seeds.push({ id: 'outside-us-atlantic', description: 'North Atlantic Ocean (35, -50): outside the US; no NFHL data, Census returns empty layers',
-    lat: 35, lon: -50, zone: noZone('unmapped') });
+  seeds.push({
+    id: 'outside-us-atlantic',
+    description: 'North Atlantic Ocean (35, -50): outside the US; no NFHL data, Census returns empty layers',
+    lat: 35,
+    lon: -50,
+    zone: noZone('unmapped'),
+  });
 
   const coming = buildAnswerPartPlaces(b, seeds, counties, zctas, address);
   const faultSeeds = FAULT_DEMO_TWINS.map((twin) => faultDemoSeed(twin, seeds, address));
@@ -1281,15 +1701,35 @@ const FAULT_DEMO_TWINS: FaultDemoTwin[] = [
   { id: 'dc-fault-breaker', twinOf: 'dc-white-house-ae', usedBy: 'test/emulators/README.md: the breaker opens and recovers', bearingDeg: 90 },
   { id: 'toa-baja-fault-one-place', twinOf: 'toa-baja-ae', usedBy: 'test/emulators/README.md: a fault at one place only', bearingDeg: 0 },
   {
-    id: 'renton-fault-slow-geocoder', twinOf: 'renton-x-shaded', usedBy: 'test/emulators/README.md: a slow geocoder', bearingDeg: 0,
+    id: 'renton-fault-slow-geocoder',
+    twinOf: 'renton-x-shaded',
+    usedBy: 'test/emulators/README.md: a slow geocoder',
+    bearingDeg: 0,
     address: {
-      number: '300', streetName: 'Mill', suffixType: 'Ave', suffixDirection: 'S', city: 'Renton', state: 'WA', zip: '98057', tigerLineId: '644163177',
+      number: '300',
+      streetName: 'Mill',
+      suffixType: 'Ave',
+      suffixDirection: 'S',
+      city: 'Renton',
+      state: 'WA',
+      zip: '98057',
+      tigerLineId: '644163177',
     },
   },
   {
-    id: 'renton-fault-geocoder-reset', twinOf: 'renton-ae-floodway', usedBy: 'test/emulators/README.md: a geocoder connection reset once', bearingDeg: 0,
+    id: 'renton-fault-geocoder-reset',
+    twinOf: 'renton-ae-floodway',
+    usedBy: 'test/emulators/README.md: a geocoder connection reset once',
+    bearingDeg: 0,
     address: {
-      number: '1100', streetName: 'Houser', suffixType: 'Way', suffixDirection: 'N', city: 'Renton', state: 'WA', zip: '98057', tigerLineId: '644164177',
+      number: '1100',
+      streetName: 'Houser',
+      suffixType: 'Way',
+      suffixDirection: 'N',
+      city: 'Renton',
+      state: 'WA',
+      zip: '98057',
+      tigerLineId: '644164177',
     },
   },
 ];
@@ -1430,7 +1870,12 @@ function buildAnswerPartPlaces(
   const houston = { name1: 'City of Houston', cid: '480296', stFips: '48', coFips: '201' };
   {
     const p = { lat: 29.7, lon: -95.43 };
-    nfhlArea(b, zctas, [p], { dfirm: harris, jurisdiction: houston, panel: { pcomm: '201C', panel: '0865', suffix: 'L', eff: utcDate('2007-06-18') }, zcta: ['77025', 2301] });
+    nfhlArea(b, zctas, [p], {
+      dfirm: harris,
+      jurisdiction: houston,
+      panel: { pcomm: '201C', panel: '0865', suffix: 'L', eff: utcDate('2007-06-18') },
+      zcta: ['77025', 2301],
+    });
     b.zone([squareAt(p, 400)], harris, AE(38));
     const community = { cid: '480296', community: 'HOUSTON, CITY OF' };
     // [case, bearing from p, metres, DATEENDED, OUTCOME, PROJECTCATEGORY, REVAL_STAT]
@@ -1449,16 +1894,45 @@ function buildAnswerPartPlaces(
       b.loma(pointAt(p, bearing, meters), { caseNo, eff, outcome, category, reval, ...community });
     }
     const addr = '7400 Buffalo Speedway, Houston, TX 77025';
-    address([addr, '7400 Buffalo Speedway, Houston, TX'], [
-      matchOf(p.lat, p.lon, { number: '7400', streetName: 'Buffalo', suffixType: 'Speedway', city: 'Houston', state: 'TX', zip: '77025', tigerLineId: '20158804' }),
-    ]);
+    address(
+      [addr, '7400 Buffalo Speedway, Houston, TX'],
+      [
+        matchOf(p.lat, p.lon, {
+          number: '7400',
+          streetName: 'Buffalo',
+          suffixType: 'Speedway',
+          city: 'Houston',
+          state: 'TX',
+          zip: '77025',
+          tigerLineId: '20158804',
+        }),
+      ],
+    );
     seeds.push({
-      id: 'houston-lomas', description: 'Houston, TX: AE 38 with LOMAs at 23 m (valid), 48 m (incorporated), 60 m (denied), 72 m (reevaluation needed), 85 m (superseded LOMR-F), 95 m (contact community, blank outcome, 9999-09-09 date) and 130 m (not listed)',
-      ...p, address: addr, zone: mapped('AE', { sfha: true, risk: 'high', bfe: 38, datum: 'NAVD88' }),
+      id: 'houston-lomas',
+      description:
+        'Houston, TX: AE 38 with LOMAs at 23 m (valid), 48 m (incorporated), 60 m (denied), 72 m (reevaluation needed), 85 m (superseded LOMR-F), 95 m (contact community, blank outcome, 9999-09-09 date) and 130 m (not listed)',
+      ...p,
+      address: addr,
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 38, datum: 'NAVD88' }),
       parts: {
         lomas: [
-          { caseNumber: '15-06-1489A', effectiveDate: '2015-06-02', status: 'valid', outcome: 'Structure removed-Property partially inundated', category: 'LOMA', distanceM: 23 },
-          { caseNumber: '09-06-0842A', effectiveDate: '2009-03-17', status: 'incorporated', outcome: 'Portion of property removed', category: 'LOMA', distanceM: 48 },
+          {
+            caseNumber: '15-06-1489A',
+            effectiveDate: '2015-06-02',
+            status: 'valid',
+            outcome: 'Structure removed-Property partially inundated',
+            category: 'LOMA',
+            distanceM: 23,
+          },
+          {
+            caseNumber: '09-06-0842A',
+            effectiveDate: '2009-03-17',
+            status: 'incorporated',
+            outcome: 'Portion of property removed',
+            category: 'LOMA',
+            distanceM: 48,
+          },
           { caseNumber: '18-06-2231A', effectiveDate: '2018-11-05', status: 'denied', outcome: 'Structure denied', category: 'LOMA', distanceM: 60 },
           { caseNumber: '12-06-1170A', effectiveDate: '2012-04-24', status: 'reevaluation_needed', outcome: 'Multiple', category: 'LOMA', distanceM: 72 },
           { caseNumber: '05-06-0390A', effectiveDate: '2005-08-01', status: 'superseded', outcome: 'Property out as shown', category: 'LOMR-F', distanceM: 85 },
@@ -1469,22 +1943,36 @@ function buildAnswerPartPlaces(
   }
   {
     const p = { lat: 29.7, lon: -95.3 };
-    nfhlArea(b, zctas, [p], { dfirm: harris, jurisdiction: houston, panel: { pcomm: '201C', panel: '0880', suffix: 'L', eff: utcDate('2007-06-18') }, zcta: ['77012', 2302] });
+    nfhlArea(b, zctas, [p], {
+      dfirm: harris,
+      jurisdiction: houston,
+      panel: { pcomm: '201C', panel: '0880', suffix: 'L', eff: utcDate('2007-06-18') },
+      zcta: ['77012', 2302],
+    });
     b.zone([squareAt(p, 400)], harris, { FLD_ZONE: 'AH', STUDY_TYP: 'SFHA with BFE no floodway', SFHA_TF: 'T' });
     b.bfeLine(lineAcross(p, 30, 120), { dfirm: harris, elev: 47 });
     // the same ELEV on the other side is no second line; a different ELEV beyond 300 m is out of reach
     b.bfeLine(lineAcross(p, 210, 150), { dfirm: harris, elev: 47 });
     b.bfeLine(lineAcross(p, 135, 320), { dfirm: harris, elev: 48 });
     seeds.push({
-      id: 'houston-ah-one-bfe-line', description: 'Houston, TX: AH without a static BFE; one usable BFE line (47 ft) 120 m away: estimate from the nearest line',
-      ...p, zone: mapped('AH', { sfha: true, risk: 'high' }),
-      parts: { estimatedBaseFloodElevation: { elevationFt: 47, verticalDatum: 'NAVD88', method: 'nearest_line', lines: [{ elevationFt: 47, distanceM: 120 }] } },
+      id: 'houston-ah-one-bfe-line',
+      description: 'Houston, TX: AH without a static BFE; one usable BFE line (47 ft) 120 m away: estimate from the nearest line',
+      ...p,
+      zone: mapped('AH', { sfha: true, risk: 'high' }),
+      parts: {
+        estimatedBaseFloodElevation: { elevationFt: 47, verticalDatum: 'NAVD88', method: 'nearest_line', lines: [{ elevationFt: 47, distanceM: 120 }] },
+      },
     });
   }
   {
     const p = { lat: 29.83, lon: -95.45 };
     const q = { lat: 29.83, lon: -95.4 };
-    nfhlArea(b, zctas, [p, q], { dfirm: harris, jurisdiction: houston, panel: { pcomm: '201C', panel: '0655', suffix: 'L', eff: utcDate('2007-06-18') }, zcta: ['77092', 2303] });
+    nfhlArea(b, zctas, [p, q], {
+      dfirm: harris,
+      jurisdiction: houston,
+      panel: { pcomm: '201C', panel: '0655', suffix: 'L', eff: utcDate('2007-06-18') },
+      zcta: ['77092', 2303],
+    });
     b.zone([squareAt(p, 50)], harris, X_MINIMAL);
     b.zone([rectangleBeyond(p, 90, 37)], harris, AE(12));
     b.zone([rectangleBeyond(p, 270, 120)], harris, AE_FLOODWAY);
@@ -1492,10 +1980,17 @@ function buildAnswerPartPlaces(
     const ae12 = { floodZone: 'AE', zoneSubtype: null, staticBaseFloodElevationFt: 12 };
     const floodway = { distanceM: 120, floodZone: 'AE', zoneSubtype: 'FLOODWAY', staticBaseFloodElevationFt: null };
     seeds.push({
-      id: 'houston-nearby-hazards', description: 'Houston, TX: X minimal; AE 12 at 37 m, AE FLOODWAY at 120 m, X shaded at 250 m, nothing else within 500 m',
-      ...p, zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+      id: 'houston-nearby-hazards',
+      description: 'Houston, TX: X minimal; AE 12 at 37 m, AE FLOODWAY at 120 m, X shaded at 250 m, nothing else within 500 m',
+      ...p,
+      zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
       parts: {
-        nearby: { radiusM: 500, sfha: { distanceM: 37, ...ae12 }, floodway, moderate: { distanceM: 250, floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, staticBaseFloodElevationFt: null } },
+        nearby: {
+          radiusM: 500,
+          sfha: { distanceM: 37, ...ae12 },
+          floodway,
+          moderate: { distanceM: 250, floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, staticBaseFloodElevationFt: null },
+        },
         nearbyAtOtherRadii: [
           { radiusM: 100, sfha: { distanceM: 37, ...ae12 }, floodway: null, moderate: null },
           { radiusM: 200, sfha: { distanceM: 37, ...ae12 }, floodway, moderate: null },
@@ -1506,10 +2001,17 @@ function buildAnswerPartPlaces(
     b.zone([rectangleBeyond(q, 45, 150)], harris, X_SHADED);
     const inside = { distanceM: 0, floodZone: 'AE', zoneSubtype: null, staticBaseFloodElevationFt: 20 };
     seeds.push({
-      id: 'houston-nearby-inside-ae', description: 'Houston, TX: inside AE 20 (nearest SFHA 0 m), X shaded 150 m away, no floodway within 500 m',
-      ...q, zone: mapped('AE', { sfha: true, risk: 'high', bfe: 20, datum: 'NAVD88' }),
+      id: 'houston-nearby-inside-ae',
+      description: 'Houston, TX: inside AE 20 (nearest SFHA 0 m), X shaded 150 m away, no floodway within 500 m',
+      ...q,
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 20, datum: 'NAVD88' }),
       parts: {
-        nearby: { radiusM: 500, sfha: inside, floodway: null, moderate: { distanceM: 150, floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, staticBaseFloodElevationFt: null } },
+        nearby: {
+          radiusM: 500,
+          sfha: inside,
+          floodway: null,
+          moderate: { distanceM: 150, floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, staticBaseFloodElevationFt: null },
+        },
         nearbyAtOtherRadii: [{ radiusM: 100, sfha: inside, floodway: null, moderate: null }],
       },
     });
@@ -1522,8 +2024,10 @@ function buildAnswerPartPlaces(
     const staticAe = { lat: 35.925, lon: -86.849 };
     const zoneA = { lat: 35.925, lon: -86.829 };
     nfhlArea(b, zctas, [p, staticAe, zoneA], {
-      dfirm, jurisdiction: { name1: 'City of Franklin', cid: '470206', stFips: '47', coFips: '187' },
-      panel: { pcomm: '187C', panel: '0209', suffix: 'F', eff: utcDate('2006-12-22') }, zcta: ['37064', 7101],
+      dfirm,
+      jurisdiction: { name1: 'City of Franklin', cid: '470206', stFips: '47', coFips: '187' },
+      panel: { pcomm: '187C', panel: '0209', suffix: 'F', eff: utcDate('2006-12-22') },
+      zcta: ['37064', 7101],
     });
     b.zone([squareAt(p, 500)], dfirm, { FLD_ZONE: 'AE', STUDY_TYP: 'SFHA with BFE and floodway', SFHA_TF: 'T' });
     b.bfeLine(lineAcross(p, 270, 41), { dfirm, elev: 612 }); // L1
@@ -1534,22 +2038,45 @@ function buildAnswerPartPlaces(
     b.bfeLine(lineAcross(p, 90, 50), { dfirm, elev: 614, datum: 'NGVD29' }); // other side but another datum: never L2
     b.bfeLine(lineAcross(p, 270, 52), { dfirm, elev: 611 }); // different ELEV, same side as L1 (0 degrees): not L2
     seeds.push({
-      id: 'franklin-bfe-bracketed', description: 'Franklin, TN: AE without a static BFE between BFE lines 612 (41 m W) and 613 (62 m E), with distractors: estimate 612.4 ft NAVD88',
-      ...p, zone: mapped('AE', { sfha: true, risk: 'high' }),
+      id: 'franklin-bfe-bracketed',
+      description: 'Franklin, TN: AE without a static BFE between BFE lines 612 (41 m W) and 613 (62 m E), with distractors: estimate 612.4 ft NAVD88',
+      ...p,
+      zone: mapped('AE', { sfha: true, risk: 'high' }),
       parts: {
         // 612 + (613 - 612) * 41 / (41 + 62) = 612.398
-        estimatedBaseFloodElevation: { elevationFt: 612.4, verticalDatum: 'NAVD88', method: 'interpolated', lines: [{ elevationFt: 612, distanceM: 41 }, { elevationFt: 613, distanceM: 62 }] },
+        estimatedBaseFloodElevation: {
+          elevationFt: 612.4,
+          verticalDatum: 'NAVD88',
+          method: 'interpolated',
+          lines: [
+            { elevationFt: 612, distanceM: 41 },
+            { elevationFt: 613, distanceM: 62 },
+          ],
+        },
       },
     });
     b.zone([squareAt(staticAe, 300)], dfirm, AE(640));
     b.bfeLine(lineAcross(staticAe, 0, 30), { dfirm, elev: 641 });
-    seeds.push({ id: 'franklin-ae-static-bfe-near-line', description: 'Franklin, TN: AE with a static BFE (640 ft) and a BFE line 30 m away: no estimate',
-      ...staticAe, zone: mapped('AE', { sfha: true, risk: 'high', bfe: 640, datum: 'NAVD88' }) });
+    seeds.push({
+      id: 'franklin-ae-static-bfe-near-line',
+      description: 'Franklin, TN: AE with a static BFE (640 ft) and a BFE line 30 m away: no estimate',
+      ...staticAe,
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 640, datum: 'NAVD88' }),
+    });
     b.zone([squareAt(zoneA, 300)], dfirm, { FLD_ZONE: 'A', STUDY_TYP: 'SFHA without BFE', SFHA_TF: 'T' });
     b.bfeLine(lineAcross(zoneA, 0, 30), { dfirm, elev: 655 });
-    seeds.push({ id: 'franklin-a-near-line', description: 'Franklin, TN: zone A (no BFE) with a BFE line 30 m away: A does not call for an estimate',
-      ...zoneA, zone: mapped('A', { sfha: true, risk: 'high' }) });
-    counties.push(countyRecord({ name: 'Williamson County', basename: 'Williamson', state: '47', county: '187', countyns: '01639799', oid: 4701 }, boxAround([p, zoneA], 15000)));
+    seeds.push({
+      id: 'franklin-a-near-line',
+      description: 'Franklin, TN: zone A (no BFE) with a BFE line 30 m away: A does not call for an estimate',
+      ...zoneA,
+      zone: mapped('A', { sfha: true, risk: 'high' }),
+    });
+    counties.push(
+      countyRecord(
+        { name: 'Williamson County', basename: 'Williamson', state: '47', county: '187', countyns: '01639799', oid: 4701 },
+        boxAround([p, zoneA], 15000),
+      ),
+    );
   }
 
   // ----- Ponce, PR (DFIRM 72000C): BFE lines in metres, interpolated and converted to feet
@@ -1557,22 +2084,39 @@ function buildAnswerPartPlaces(
     const dfirm = '72000C';
     const p = { lat: 18.0115, lon: -66.6141 };
     nfhlArea(b, zctas, [p], {
-      dfirm, jurisdiction: { name1: 'Commonwealth of Puerto Rico', cid: '720000', stFips: '72', coFips: '113' },
-      panel: { pcomm: '000C', panel: '1715', suffix: 'H', eff: utcDate('2009-11-18') }, zcta: ['00716', 5102],
+      dfirm,
+      jurisdiction: { name1: 'Commonwealth of Puerto Rico', cid: '720000', stFips: '72', coFips: '113' },
+      panel: { pcomm: '000C', panel: '1715', suffix: 'H', eff: utcDate('2009-11-18') },
+      zcta: ['00716', 5102],
     });
     b.zone([squareAt(p, 300)], dfirm, { FLD_ZONE: 'AE', STUDY_TYP: 'SFHA with BFE and floodway', SFHA_TF: 'T' });
     b.bfeLine(lineAcross(p, 90, 30), { dfirm, elev: 10, unit: 'Meters', datum: 'PRVD02' }); // L1
     b.bfeLine(lineAcross(p, 270, 70), { dfirm, elev: 11, unit: 'Meters', datum: 'PRVD02' }); // L2
     b.bfeLine(lineAcross(p, 270, 45), { dfirm, elev: 35, unit: 'Feet', datum: 'PRVD02' }); // other unit: never L2
     seeds.push({
-      id: 'ponce-bfe-meters', description: 'Ponce, PR: AE without a static BFE between BFE lines 10 m (30 m E) and 11 m (70 m W), PRVD02: estimate 33.8 ft',
-      ...p, zone: mapped('AE', { sfha: true, risk: 'high' }),
+      id: 'ponce-bfe-meters',
+      description: 'Ponce, PR: AE without a static BFE between BFE lines 10 m (30 m E) and 11 m (70 m W), PRVD02: estimate 33.8 ft',
+      ...p,
+      zone: mapped('AE', { sfha: true, risk: 'high' }),
       parts: {
         // (10 + 1 * 30 / 100) m = 10.3 m = 33.79 ft; lines 10 m = 32.81 ft, 11 m = 36.09 ft
-        estimatedBaseFloodElevation: { elevationFt: 33.8, verticalDatum: 'PRVD02', method: 'interpolated', lines: [{ elevationFt: 32.8, distanceM: 30 }, { elevationFt: 36.1, distanceM: 70 }] },
+        estimatedBaseFloodElevation: {
+          elevationFt: 33.8,
+          verticalDatum: 'PRVD02',
+          method: 'interpolated',
+          lines: [
+            { elevationFt: 32.8, distanceM: 30 },
+            { elevationFt: 36.1, distanceM: 70 },
+          ],
+        },
       },
     });
-    counties.push(countyRecord({ name: 'Ponce Municipio', basename: 'Ponce', state: '72', county: '113', countyns: '01804537', lsadc: '13', oid: 3218 }, boxAround([p], 8000)));
+    counties.push(
+      countyRecord(
+        { name: 'Ponce Municipio', basename: 'Ponce', state: '72', county: '113', countyns: '01804537', lsadc: '13', oid: 3218 },
+        boxAround([p], 8000),
+      ),
+    );
   }
 
   // ----- Charleston, SC (DFIRM 45019C): coming map changes. Preliminary map over cols 0-3, pending over col 1.
@@ -1586,55 +2130,117 @@ function buildAnswerPartPlaces(
     const at = (col: number) => cell(c, col);
     const cols = [0, 1, 2, 3, 4].map(at);
     nfhlArea(b, zctas, cols, {
-      dfirm, jurisdiction: { name1: 'City of Charleston', cid: '455412', stFips: '45', coFips: '019' },
-      panel: { pcomm: '019C', panel: '0514', suffix: 'K', eff: utcDate('2021-01-29') }, zcta: ['29401', 8101],
+      dfirm,
+      jurisdiction: { name1: 'City of Charleston', cid: '455412', stFips: '45', coFips: '019' },
+      panel: { pcomm: '019C', panel: '0514', suffix: 'K', eff: utcDate('2021-01-29') },
+      zcta: ['29401', 8101],
     });
     const prelimIssued = 1747306800000; // 2025-05-15T11:00Z, a real value (these dates sit at 11:00 UTC)
     const pendingIssued = Date.UTC(2024, 5, 27, 11); // 2024-06-27T11:00Z
     preliminaryAvailability.add([boxRing(boxAround([at(0), at(3)], 300))], {
-      DFIRM_ID: dfirm, PRELM_CODE: `${dfirm}_P1`, PRELM_ISSUE_DATE: prelimIssued, CREATE_DATE: utcDate('2025-04-30'),
+      DFIRM_ID: dfirm,
+      PRELM_CODE: `${dfirm}_P1`,
+      PRELM_ISSUE_DATE: prelimIssued,
+      CREATE_DATE: utcDate('2025-04-30'),
     });
     pendingAvailability.add([squareAt(at(1), 500)], {
-      DFIRM_ID: dfirm, PRELM_CODE: `${dfirm}_P0`, PRELM_ISSUE_DATE: pendingIssued, CREATE_DATE: utcDate('2024-06-01'),
+      DFIRM_ID: dfirm,
+      PRELM_CODE: `${dfirm}_P0`,
+      PRELM_ISSUE_DATE: pendingIssued,
+      CREATE_DATE: utcDate('2024-06-01'),
     });
     const sq = (col: number) => squareAt(at(col), ZONE_SIDE_M);
 
     b.zone([sq(0)], dfirm, X_MINIMAL);
     preliminaryZones.zone([sq(0)], dfirm, AE(9));
     seeds.push({
-      id: 'charleston-preliminary-into-sfha', description: 'Charleston, SC: effective X; preliminary AE 9 issued 2025-05-15: into the SFHA',
-      ...at(0), zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
-      parts: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 9, sfhaChange: 'into_sfha' } },
+      id: 'charleston-preliminary-into-sfha',
+      description: 'Charleston, SC: effective X; preliminary AE 9 issued 2025-05-15: into the SFHA',
+      ...at(0),
+      zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+      parts: {
+        mapChange: {
+          status: 'preliminary',
+          issuedDate: '2025-05-15',
+          floodZone: 'AE',
+          zoneSubtype: null,
+          inSpecialFloodHazardArea: true,
+          staticBaseFloodElevationFt: 9,
+          sfhaChange: 'into_sfha',
+        },
+      },
     });
 
     b.zone([sq(1)], dfirm, AE(11));
     preliminaryZones.zone([sq(1)], dfirm, AE(12));
     pendingZones.zone([sq(1)], dfirm, X_SHADED);
     seeds.push({
-      id: 'charleston-pending-out-of-sfha', description: 'Charleston, SC: effective AE 11; pending X shaded (issued 2024-06-27) wins over the preliminary AE 12: out of the SFHA',
-      ...at(1), zone: mapped('AE', { sfha: true, risk: 'high', bfe: 11, datum: 'NAVD88' }),
-      parts: { mapChange: { status: 'pending', issuedDate: '2024-06-27', floodZone: 'X', zoneSubtype: SHADED_SUBTYPE, inSpecialFloodHazardArea: false, staticBaseFloodElevationFt: null, sfhaChange: 'out_of_sfha' } },
+      id: 'charleston-pending-out-of-sfha',
+      description: 'Charleston, SC: effective AE 11; pending X shaded (issued 2024-06-27) wins over the preliminary AE 12: out of the SFHA',
+      ...at(1),
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 11, datum: 'NAVD88' }),
+      parts: {
+        mapChange: {
+          status: 'pending',
+          issuedDate: '2024-06-27',
+          floodZone: 'X',
+          zoneSubtype: SHADED_SUBTYPE,
+          inSpecialFloodHazardArea: false,
+          staticBaseFloodElevationFt: null,
+          sfhaChange: 'out_of_sfha',
+        },
+      },
     });
 
     b.zone([sq(2)], dfirm, X_MINIMAL);
     seeds.push({
-      id: 'charleston-preliminary-no-zone', description: 'Charleston, SC: effective X; inside the preliminary map\'s availability but no preliminary zone polygon: change unknown',
-      ...at(2), zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
-      parts: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: null, zoneSubtype: null, inSpecialFloodHazardArea: null, staticBaseFloodElevationFt: null, sfhaChange: 'unknown' } },
+      id: 'charleston-preliminary-no-zone',
+      description: "Charleston, SC: effective X; inside the preliminary map's availability but no preliminary zone polygon: change unknown",
+      ...at(2),
+      zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+      parts: {
+        mapChange: {
+          status: 'preliminary',
+          issuedDate: '2025-05-15',
+          floodZone: null,
+          zoneSubtype: null,
+          inSpecialFloodHazardArea: null,
+          staticBaseFloodElevationFt: null,
+          sfhaChange: 'unknown',
+        },
+      },
     });
 
     b.zone([sq(3)], dfirm, AE(10));
     preliminaryZones.zone([sq(3)], dfirm, AE(11));
     seeds.push({
-      id: 'charleston-preliminary-unchanged', description: 'Charleston, SC: effective AE 10; preliminary AE 11: SFHA unchanged',
-      ...at(3), zone: mapped('AE', { sfha: true, risk: 'high', bfe: 10, datum: 'NAVD88' }),
-      parts: { mapChange: { status: 'preliminary', issuedDate: '2025-05-15', floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 11, sfhaChange: 'unchanged' } },
+      id: 'charleston-preliminary-unchanged',
+      description: 'Charleston, SC: effective AE 10; preliminary AE 11: SFHA unchanged',
+      ...at(3),
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 10, datum: 'NAVD88' }),
+      parts: {
+        mapChange: {
+          status: 'preliminary',
+          issuedDate: '2025-05-15',
+          floodZone: 'AE',
+          zoneSubtype: null,
+          inSpecialFloodHazardArea: true,
+          staticBaseFloodElevationFt: 11,
+          sfhaChange: 'unchanged',
+        },
+      },
     });
 
     b.zone([sq(4)], dfirm, X_SHADED);
-    seeds.push({ id: 'charleston-no-coming-map', description: 'Charleston, SC: effective X shaded; no preliminary or pending map here',
-      ...at(4), zone: mapped('X', { subtype: SHADED_SUBTYPE, sfha: false, risk: 'moderate' }) });
-    counties.push(countyRecord({ name: 'Charleston County', basename: 'Charleston', state: '45', county: '019', countyns: '01252294', oid: 4501 }, boxAround(cols, 15000)));
+    seeds.push({
+      id: 'charleston-no-coming-map',
+      description: 'Charleston, SC: effective X shaded; no preliminary or pending map here',
+      ...at(4),
+      zone: mapped('X', { subtype: SHADED_SUBTYPE, sfha: false, risk: 'moderate' }),
+    });
+    counties.push(
+      countyRecord({ name: 'Charleston County', basename: 'Charleston', state: '45', county: '019', countyns: '01252294', oid: 4501 }, boxAround(cols, 15000)),
+    );
   }
 
   // ----- Fernandina Beach, FL (Nassau County, DFIRM 12089C): Coastal Barrier Resources System
@@ -1647,8 +2253,10 @@ function buildAnswerPartPlaces(
     const at = (col: number) => cell(c, col);
     const cols = [0, 1, 2, 3].map(at);
     nfhlArea(b, zctas, cols, {
-      dfirm, jurisdiction: { name1: 'City of Fernandina Beach', cid: '120172', stFips: '12', coFips: '089' },
-      panel: { pcomm: '089C', panel: '0188', suffix: 'F', eff: utcDate('2017-12-07') }, zcta: ['32034', 9101],
+      dfirm,
+      jurisdiction: { name1: 'City of Fernandina Beach', cid: '120172', stFips: '12', coFips: '089' },
+      panel: { pcomm: '089C', panel: '0188', suffix: 'F', eff: utcDate('2017-12-07') },
+      zcta: ['32034', 9101],
     });
     const sq = (col: number) => squareAt(at(col), ZONE_SIDE_M);
     const unitArea = (col: number) => squareAt(at(col), 400);
@@ -1657,8 +2265,10 @@ function buildAnswerPartPlaces(
     cbrsUnits.add([unitArea(0)], { Unit: 'FL-05', Name: 'Amelia Island', Unit_Type: 'System Unit' });
     cbrsProhibitions.add([unitArea(0)], { Unit: 'FL-05', CBRS_Type: 'System Unit', FI_Date: utcDate('1983-10-01'), SU_Date: '10/18/1982' });
     seeds.push({
-      id: 'fernandina-cbrs-system-unit', description: 'Fernandina Beach, FL: VE 14 inside CBRS System Unit FL-05 (FI_Date as epoch ms, 1983-10-01)',
-      ...at(0), zone: mapped('VE', { sfha: true, risk: 'very_high', bfe: 14, datum: 'NAVD88' }),
+      id: 'fernandina-cbrs-system-unit',
+      description: 'Fernandina Beach, FL: VE 14 inside CBRS System Unit FL-05 (FI_Date as epoch ms, 1983-10-01)',
+      ...at(0),
+      zone: mapped('VE', { sfha: true, risk: 'very_high', bfe: 14, datum: 'NAVD88' }),
       parts: { coastalBarrier: { status: 'inside', unit: 'FL-05', type: 'System Unit', floodInsuranceProhibitionDate: '1983-10-01' } },
     });
 
@@ -1666,23 +2276,33 @@ function buildAnswerPartPlaces(
     cbrsUnits.add([unitArea(1)], { Unit: 'FL-64P', Name: 'Fort Clinch', Unit_Type: 'Otherwise Protected Area' });
     cbrsProhibitions.add([unitArea(1)], { Unit: 'FL-64P', CBRS_Type: 'Otherwise Protected Area', FI_Date: '11/16/1990', SU_Date: 'Null' });
     seeds.push({
-      id: 'fernandina-cbrs-opa', description: 'Fernandina Beach, FL: AE 9 inside Otherwise Protected Area FL-64P (FI_Date as the text "11/16/1990", SU_Date "Null")',
-      ...at(1), zone: mapped('AE', { sfha: true, risk: 'high', bfe: 9, datum: 'NAVD88' }),
+      id: 'fernandina-cbrs-opa',
+      description: 'Fernandina Beach, FL: AE 9 inside Otherwise Protected Area FL-64P (FI_Date as the text "11/16/1990", SU_Date "Null")',
+      ...at(1),
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 9, datum: 'NAVD88' }),
       parts: { coastalBarrier: { status: 'inside', unit: 'FL-64P', type: 'Otherwise Protected Area', floodInsuranceProhibitionDate: '1990-11-16' } },
     });
 
     b.zone([sq(2)], dfirm, X_SHADED);
     cbrsBuffer.add([unitArea(2)], { Unit: 'FL-05' });
     seeds.push({
-      id: 'fernandina-cbrs-buffer', description: 'Fernandina Beach, FL: X shaded in the CBRS buffer zone only',
-      ...at(2), zone: mapped('X', { subtype: SHADED_SUBTYPE, sfha: false, risk: 'moderate' }),
+      id: 'fernandina-cbrs-buffer',
+      description: 'Fernandina Beach, FL: X shaded in the CBRS buffer zone only',
+      ...at(2),
+      zone: mapped('X', { subtype: SHADED_SUBTYPE, sfha: false, risk: 'moderate' }),
       parts: { coastalBarrier: { status: 'buffer', unit: null, type: null, floodInsuranceProhibitionDate: null } },
     });
 
     b.zone([sq(3)], dfirm, X_MINIMAL);
-    seeds.push({ id: 'fernandina-cbrs-outside', description: 'Fernandina Beach, FL: X minimal outside every CBRS polygon',
-      ...at(3), zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }) });
-    counties.push(countyRecord({ name: 'Nassau County', basename: 'Nassau', state: '12', county: '089', countyns: '00295755', oid: 1201 }, boxAround(cols, 15000)));
+    seeds.push({
+      id: 'fernandina-cbrs-outside',
+      description: 'Fernandina Beach, FL: X minimal outside every CBRS polygon',
+      ...at(3),
+      zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+    });
+    counties.push(
+      countyRecord({ name: 'Nassau County', basename: 'Nassau', state: '12', county: '089', countyns: '00295755', oid: 1201 }, boxAround(cols, 15000)),
+    );
   }
 
   return {

@@ -9,7 +9,7 @@ import { Answer, CallRecord, jsonAnswer, parseFaults, RequestContext, UpstreamEm
 import { metersToDegrees, type Position } from './geometry';
 import { applyOfflineControls } from './offline-controls';
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 const dc = demoPlace('dc-white-house-ae');
 const houston = demoPlace('houston-a');
@@ -70,9 +70,7 @@ describe('control endpoint /_emulator', () => {
   it('POST /faults sets a fault on a layer by name, DELETE /faults clears it, neither counted as a call', async () => {
     const added = await control(nfhl, 'POST', '/faults', { kind: 'http-status', status: 503, match: 'Flood Hazard Zones' });
     expect(added.status).toBe(201);
-    expect(added.body.added).toEqual([
-      { kind: 'http-status', status: 503, match: 'Flood Hazard Zones', id: expect.any(Number), remaining: null, hits: 0 },
-    ]);
+    expect(added.body.added).toEqual([{ kind: 'http-status', status: 503, match: 'Flood Hazard Zones', id: expect.any(Number), remaining: null, hits: 0 }]);
 
     const failed = await zones();
     expect(failed.status).toBe(503);
@@ -94,7 +92,10 @@ describe('control endpoint /_emulator', () => {
       { kind: 'http-status', status: 500, match: ['root'] },
     ]);
     expect(status).toBe(201);
-    expect(body.added.map((f: Json) => [f.kind, f.remaining])).toEqual([['arcgis-error', 1], ['http-status', null]]);
+    expect(body.added.map((f: Json) => [f.kind, f.remaining])).toEqual([
+      ['arcgis-error', 1],
+      ['http-status', null],
+    ]);
     expect(((await (await zones()).json()) as Json).error).toEqual({ code: 500, message: 'Error performing query operation', details: [] });
     expect((await zones()).status).toBe(200);
     expect((await fetch(`${nfhl.baseUrl}?f=json`)).status).toBe(500);
@@ -132,7 +133,11 @@ describe('control endpoint /_emulator', () => {
       body: { error: 'send {"ms": N} with N a number of milliseconds >= 0' },
     });
     expect(await control(nfhl, 'GET', '/faults')).toEqual({ status: 405, allow: 'POST, DELETE', body: { error: 'GET is not allowed on /_emulator/faults' } });
-    expect(await control(nfhl, 'GET', '/nothing')).toEqual({ status: 404, allow: null, body: { error: 'no control route /_emulator/nothing; see GET /_emulator' } });
+    expect(await control(nfhl, 'GET', '/nothing')).toEqual({
+      status: 404,
+      allow: null,
+      body: { error: 'no control route /_emulator/nothing; see GET /_emulator' },
+    });
     expect(nfhl.activeFaults).toEqual([]);
     expect(nfhl.latency).toBe(0);
     expect(nfhl.totalCalls).toBe(0);
@@ -144,7 +149,12 @@ describe('control endpoint /_emulator', () => {
     expect((await zones(north(dc, 30))).status).toBe(503);
     expect((await zones(north(dc, 80))).status).toBe(200);
     expect((await zones(houston)).status).toBe(200);
-    expect(nfhl.calls.map((c) => c.point)).toEqual([[dc.lon, dc.lat], [dc.lon, north(dc, 30).lat], [dc.lon, north(dc, 80).lat], [houston.lon, houston.lat]]);
+    expect(nfhl.calls.map((c) => c.point)).toEqual([
+      [dc.lon, dc.lat],
+      [dc.lon, north(dc, 30).lat],
+      [dc.lon, north(dc, 80).lat],
+      [houston.lon, houston.lat],
+    ]);
   });
 
   it('NFHL: a `near` fault reads the point of a POST form and of a JSON or Web Mercator geometry', async () => {
@@ -156,11 +166,19 @@ describe('control endpoint /_emulator', () => {
     });
     expect(((await post.json()) as Json).error).toBeDefined();
     const geometry = encodeURIComponent(JSON.stringify({ x: houston.lon, y: houston.lat, spatialReference: { wkid: 4326 } }));
-    const json = await fetch(`${nfhl.queryUrl('floodHazardZones')}?${pointQuery(dc).replace(/geometry=[^&]*/, `geometry=${geometry}`).replace('&inSR=4326', '')}`);
+    const json = await fetch(
+      `${nfhl.queryUrl('floodHazardZones')}?${pointQuery(dc)
+        .replace(/geometry=[^&]*/, `geometry=${geometry}`)
+        .replace('&inSR=4326', '')}`,
+    );
     expect(((await json.json()) as Json).error).toBeDefined();
     const x = (houston.lon * Math.PI * 6378137) / 180;
     const y = 6378137 * Math.log(Math.tan(Math.PI / 4 + (houston.lat * Math.PI) / 360));
-    const mercator = await fetch(`${nfhl.queryUrl('floodHazardZones')}?${pointQuery(dc).replace(/geometry=[^&]*/, `geometry=${x},${y}`).replace('inSR=4326', 'inSR=3857')}`);
+    const mercator = await fetch(
+      `${nfhl.queryUrl('floodHazardZones')}?${pointQuery(dc)
+        .replace(/geometry=[^&]*/, `geometry=${x},${y}`)
+        .replace('inSR=4326', 'inSR=3857')}`,
+    );
     expect(((await mercator.json()) as Json).error).toBeDefined();
     expect(((await (await zones(dc)).json()) as Json).features).toEqual([{ attributes: { FLD_ZONE: 'AE' } }]);
   });
@@ -233,9 +251,17 @@ describe('request bodies handed to the handlers', () => {
 
   it('parses urlencoded forms into params where the emulator accepts forms, and still hands over the body', async () => {
     const body = 'a=1&b=two%20words';
-    const form = (await (await fetch(`${forms.baseUrl}/x?a=query`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body })).json()) as Json;
-    expect(form).toEqual({ params: { a: 'query', b: 'two words' }, contentType: 'application/x-www-form-urlencoded', body: Buffer.from(body).toString('base64') });
-    const notParsed = (await (await fetch(`${raw.baseUrl}/x`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body })).json()) as Json;
+    const form = (await (
+      await fetch(`${forms.baseUrl}/x?a=query`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body })
+    ).json()) as Json;
+    expect(form).toEqual({
+      params: { a: 'query', b: 'two words' },
+      contentType: 'application/x-www-form-urlencoded',
+      body: Buffer.from(body).toString('base64'),
+    });
+    const notParsed = (await (
+      await fetch(`${raw.baseUrl}/x`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body })
+    ).json()) as Json;
     expect(notParsed.params).toEqual({});
     const get = (await (await fetch(`${forms.baseUrl}/x?a=1`)).json()) as Json;
     expect(get).toEqual({ params: { a: '1' }, contentType: null, body: null });
@@ -283,12 +309,18 @@ describe('offline controls from the environment and the command line', () => {
       { nfhl, census },
       {
         EMULATOR_LATENCY_MS: '120',
-        EMULATOR_FAULTS: JSON.stringify({ nfhl: { kind: 'http-status', status: 503, match: 'Flood Hazard Zones' }, census: [{ kind: 'empty-object', match: 'coordinates', times: 1 }] }),
+        EMULATOR_FAULTS: JSON.stringify({
+          nfhl: { kind: 'http-status', status: 503, match: 'Flood Hazard Zones' },
+          census: [{ kind: 'empty-object', match: 'coordinates', times: 1 }],
+        }),
       },
       [],
     );
     expect(applied.latencyMs).toBe(120);
-    expect(applied.faults.map((f) => [f.emulator, f.fault.kind])).toEqual([['nfhl', 'http-status'], ['census', 'empty-object']]);
+    expect(applied.faults.map((f) => [f.emulator, f.fault.kind])).toEqual([
+      ['nfhl', 'http-status'],
+      ['census', 'empty-object'],
+    ]);
     expect(applied.summary).toEqual([
       'every emulator answers 120 ms late',
       'nfhl: fault #1 {"kind":"http-status","status":503,"match":"Flood Hazard Zones"}',
@@ -312,7 +344,10 @@ describe('offline controls from the environment and the command line', () => {
     ]);
     expect([nfhl.latency, census.latency]).toEqual([40, 40]);
     expect(nfhl.activeFaults.map((f) => [f.kind, f.match])).toEqual([['http-status', 'root']]);
-    expect(census.activeFaults.map((f) => [f.kind, f.match])).toEqual([['http-status', 'root'], ['reset', 'benchmarks']]);
+    expect(census.activeFaults.map((f) => [f.kind, f.match])).toEqual([
+      ['http-status', 'root'],
+      ['reset', 'benchmarks'],
+    ]);
     expect((await fetch(`${nfhl.baseUrl}?f=json`)).status).toBe(500);
     expect((await fetch(`${nfhl.baseUrl}?f=json`)).status).toBe(200);
     await expect(fetch(`${census.baseUrl}/benchmarks?format=json`)).rejects.toThrow();
@@ -324,13 +359,20 @@ describe('offline controls from the environment and the command line', () => {
   });
 
   it('refuses a bad setting with a message that names it, before applying anything', () => {
-    const apply = (env: NodeJS.ProcessEnv, argv: string[] = []) => () => applyOfflineControls({ nfhl, census }, env, argv);
+    const apply =
+      (env: NodeJS.ProcessEnv, argv: string[] = []) =>
+      () =>
+        applyOfflineControls({ nfhl, census }, env, argv);
     expect(apply({ EMULATOR_LATENCY_MS: 'fast' })).toThrow('EMULATOR_LATENCY_MS must be a whole number of milliseconds, got "fast"');
     expect(apply({}, ['--latency-ms', '-3'])).toThrow("Option '--latency-ms' argument is ambiguous");
     expect(apply({}, ['--latency-ms=1.5'])).toThrow('--latency-ms must be a whole number of milliseconds, got "1.5"');
-    expect(apply({ EMULATOR_FAULTS: '{"kind":' })).toThrow('EMULATOR_FAULTS must be JSON (a fault, a list of faults, or faults by emulator name), got {"kind":');
+    expect(apply({ EMULATOR_FAULTS: '{"kind":' })).toThrow(
+      'EMULATOR_FAULTS must be JSON (a fault, a list of faults, or faults by emulator name), got {"kind":',
+    );
     expect(apply({ EMULATOR_FAULTS: '{"fema":{"kind":"reset"}}' })).toThrow('EMULATOR_FAULTS names no emulator "fema": the emulators are nfhl, census');
-    expect(apply({}, ['--fault', '{"nfhl":{"kind":"boom"}}'])).toThrow(/^--fault \(nfhl\): the fault is not valid: kind must be equal to one of the allowed values/);
+    expect(apply({}, ['--fault', '{"nfhl":{"kind":"boom"}}'])).toThrow(
+      /^--fault \(nfhl\): the fault is not valid: kind must be equal to one of the allowed values/,
+    );
     expect(apply({}, ['--faults', '[]'])).toThrow("Unknown option '--faults'");
     expect(apply({ EMULATOR_LATENCY_MS: '10', EMULATOR_FAULTS: '[{"kind":"reset"},{"kind":"nope"}]' })).toThrow(/^EMULATOR_FAULTS: fault 2 is not valid/);
     expect([nfhl.latency, census.latency, nfhl.activeFaults.length, census.activeFaults.length]).toEqual([0, 0, 0, 0]);

@@ -111,9 +111,7 @@ export interface CallRecord {
   fault?: FaultKind;
 }
 
-export type CallFilter =
-  | { endpoint?: string; layerId?: number; layerName?: string; path?: string }
-  | ((call: CallRecord) => boolean);
+export type CallFilter = { endpoint?: string; layerId?: number; layerName?: string; path?: string } | ((call: CallRecord) => boolean);
 
 export interface EmulatorOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
@@ -208,10 +206,12 @@ export function parseFaults(value: unknown): Fault[] {
 
 /** Faults as JSON: unlimited `remaining` shows as null, a predicate as "(predicate)". */
 function faultsAsJson(faults: readonly ActiveFault[]): unknown {
-  return JSON.parse(JSON.stringify(faults, (_key, value: unknown) => {
-    if (typeof value === 'function') return '(predicate)';
-    return value === Infinity ? null : value;
-  }));
+  return JSON.parse(
+    JSON.stringify(faults, (_key, value: unknown) => {
+      if (typeof value === 'function') return '(predicate)';
+      return value === Infinity ? null : value;
+    }),
+  );
 }
 
 export function jsonAnswer(value: unknown, status = 200, contentType = 'application/json;charset=UTF-8', pretty = false): Answer {

@@ -4,7 +4,7 @@ import { CensusGeocoderEmulator, LAYER_ERROR_STATUS } from './census-emulator';
 import { DEMO_ADDRESSES, demoPlace } from './demo-map';
 import { startEmulators } from './offline';
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 const dc = demoPlace('dc-white-house-ae');
 const Q = `geometry=${dc.lon},${dc.lat}&geometryType=esriGeometryPoint&inSR=4326&spatialRel=esriSpatialRelIntersects&outFields=FLD_ZONE&returnGeometry=false&f=json`;

@@ -56,7 +56,12 @@ describe('point in polygon (esriSpatialRelIntersects over ArcGIS rings)', () => 
     const twoParts = [rectRing(0, 0, 1, 1), rectRing(2, 0, 3, 1)];
     expect(polygonIntersectsPoint(twoParts, 2.5, 0.5)).toBe(true);
     expect(polygonIntersectsPoint(twoParts, 1.5, 0.5)).toBe(false);
-    const triangle: [number, number][] = [[0, 0], [0, 4], [4, 0], [0, 0]];
+    const triangle: [number, number][] = [
+      [0, 0],
+      [0, 4],
+      [4, 0],
+      [0, 0],
+    ];
     expect(polygonIntersectsPoint([triangle], 1, 1)).toBe(true);
     expect(polygonIntersectsPoint([triangle], 2, 2)).toBe(true); // on the hypotenuse
     expect(polygonIntersectsPoint([triangle], 2.1, 2.1)).toBe(false);
@@ -110,21 +115,84 @@ describe('envelopes, lines and points (esriSpatialRelIntersects with an envelope
   });
 
   it('intersects polylines by any segment and points by position', () => {
-    expect(shapeIntersectsEnvelope({ paths: [[[0, 0], [0, 6], [6, 6], [6, 3], [1, 3]]] }, box)).toBe(true);
-    expect(shapeIntersectsEnvelope({ paths: [[[0, 0], [0, 6], [6, 6]]] }, box)).toBe(false);
+    expect(
+      shapeIntersectsEnvelope(
+        {
+          paths: [
+            [
+              [0, 0],
+              [0, 6],
+              [6, 6],
+              [6, 3],
+              [1, 3],
+            ],
+          ],
+        },
+        box,
+      ),
+    ).toBe(true);
+    expect(
+      shapeIntersectsEnvelope(
+        {
+          paths: [
+            [
+              [0, 0],
+              [0, 6],
+              [6, 6],
+            ],
+          ],
+        },
+        box,
+      ),
+    ).toBe(false);
     expect(shapeIntersectsEnvelope({ point: [4, 3] }, box)).toBe(true);
     expect(shapeIntersectsEnvelope({ point: [4.1, 3] }, box)).toBe(false);
   });
 
   it('intersects a point with a polyline on it and with the same point', () => {
-    expect(shapeIntersectsPoint({ paths: [[[0, 0], [2, 2]]] }, 1, 1)).toBe(true);
-    expect(shapeIntersectsPoint({ paths: [[[0, 0], [2, 2]]] }, 1, 1.1)).toBe(false);
+    expect(
+      shapeIntersectsPoint(
+        {
+          paths: [
+            [
+              [0, 0],
+              [2, 2],
+            ],
+          ],
+        },
+        1,
+        1,
+      ),
+    ).toBe(true);
+    expect(
+      shapeIntersectsPoint(
+        {
+          paths: [
+            [
+              [0, 0],
+              [2, 2],
+            ],
+          ],
+        },
+        1,
+        1.1,
+      ),
+    ).toBe(false);
     expect(shapeIntersectsPoint({ point: [1, 1] }, 1, 1)).toBe(true);
     expect(shapeIntersectsPoint({ point: [1, 1] }, 1, 1.001)).toBe(false);
   });
 
   it('measures bounding boxes of every shape', () => {
-    expect(bboxOfShape({ paths: [[[1, 2], [3, -1]]] })).toEqual({ xmin: 1, ymin: -1, xmax: 3, ymax: 2 });
+    expect(
+      bboxOfShape({
+        paths: [
+          [
+            [1, 2],
+            [3, -1],
+          ],
+        ],
+      }),
+    ).toEqual({ xmin: 1, ymin: -1, xmax: 3, ymax: 2 });
     expect(bboxOfShape({ point: [1, 2] })).toEqual({ xmin: 1, ymin: 2, xmax: 1, ymax: 2 });
   });
 });
@@ -146,7 +214,18 @@ describe('distances to shapes (great circle)', () => {
   });
 
   it('measures to the nearest segment of any path and to a point', () => {
-    const line = { paths: [[[lon - 5 * dLon, lat + dLat], [lon + 5 * dLon, lat + dLat]], [[lon, lat - 4 * dLat], [lon + dLon, lat - 4 * dLat]]] as Position[][] };
+    const line = {
+      paths: [
+        [
+          [lon - 5 * dLon, lat + dLat],
+          [lon + 5 * dLon, lat + dLat],
+        ],
+        [
+          [lon, lat - 4 * dLat],
+          [lon + dLon, lat - 4 * dLat],
+        ],
+      ] as Position[][],
+    };
     near(shapeDistanceMeters(line, lon, lat), dLat * M_PER_DEG_LAT);
     near(shapeDistanceMeters({ point: [lon + 0.3 * dLon, lat + 0.4 * dLat] }, lon, lat), Math.hypot(0.3 * dLon * M_PER_DEG_LON, 0.4 * dLat * M_PER_DEG_LAT));
   });
@@ -154,7 +233,20 @@ describe('distances to shapes (great circle)', () => {
   it('measures planar degrees for unit-less buffers', () => {
     expect(shapeDistanceDegrees({ rings: [rectRing(0, 0, 1, 1)] }, 0.5, 0.5)).toBe(0);
     expect(shapeDistanceDegrees({ rings: [rectRing(0, 0, 1, 1)] }, 3, 0.5)).toBeCloseTo(2, 12);
-    expect(shapeDistanceDegrees({ paths: [[[0, 0], [0, 10]]] }, 0.25, 5)).toBeCloseTo(0.25, 12);
+    expect(
+      shapeDistanceDegrees(
+        {
+          paths: [
+            [
+              [0, 0],
+              [0, 10],
+            ],
+          ],
+        },
+        0.25,
+        5,
+      ),
+    ).toBeCloseTo(0.25, 12);
     expect(shapeDistanceDegrees({ point: [3, 4] }, 0, 0)).toBe(5);
   });
 });
@@ -169,15 +261,50 @@ describe('geometry output helpers', () => {
   });
 
   it('thins vertices closer than the offset, keeping both ends and never collapsing a ring', () => {
-    const line: Position[] = [[0, 0], [0.1, 0], [0.2, 0], [1, 0], [1.05, 0], [2, 0]];
-    expect(thinVertices(line, 0.5, 2)).toEqual([[0, 0], [1, 0], [2, 0]]);
+    const line: Position[] = [
+      [0, 0],
+      [0.1, 0],
+      [0.2, 0],
+      [1, 0],
+      [1.05, 0],
+      [2, 0],
+    ];
+    expect(thinVertices(line, 0.5, 2)).toEqual([
+      [0, 0],
+      [1, 0],
+      [2, 0],
+    ]);
     expect(thinVertices(line, 0, 2)).toBe(line);
     const ring = rectRing(0, 0, 0.1, 0.1);
     expect(thinVertices(ring, 1, 4)).toBe(ring);
   });
 
   it('writes paths as GeoJSON lines', () => {
-    expect(pathsToGeoJson([[[0, 0], [1, 1]]])).toEqual({ type: 'LineString', coordinates: [[0, 0], [1, 1]] });
-    expect(pathsToGeoJson([[[0, 0], [1, 1]], [[2, 2], [3, 3]]]).type).toBe('MultiLineString');
+    expect(
+      pathsToGeoJson([
+        [
+          [0, 0],
+          [1, 1],
+        ],
+      ]),
+    ).toEqual({
+      type: 'LineString',
+      coordinates: [
+        [0, 0],
+        [1, 1],
+      ],
+    });
+    expect(
+      pathsToGeoJson([
+        [
+          [0, 0],
+          [1, 1],
+        ],
+        [
+          [2, 2],
+          [3, 3],
+        ],
+      ]).type,
+    ).toBe('MultiLineString');
   });
 });

@@ -57,15 +57,7 @@ export function bboxContains(b: BBox, x: number, y: number, tol = EDGE_TOLERANCE
 }
 
 /** True when (px, py) lies on segment a-b (within tol). */
-export function pointOnSegment(
-  px: number,
-  py: number,
-  ax: number,
-  ay: number,
-  bx: number,
-  by: number,
-  tol = EDGE_TOLERANCE,
-): boolean {
+export function pointOnSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number, tol = EDGE_TOLERANCE): boolean {
   if (px < Math.min(ax, bx) - tol || px > Math.max(ax, bx) + tol) return false;
   if (py < Math.min(ay, by) - tol || py > Math.max(ay, by) + tol) return false;
   const dx = bx - ax;
@@ -236,12 +228,7 @@ export function segmentIntersectsBBox(a: Position, b: Position, box: BBox, tol =
     }
     return true;
   };
-  return (
-    clip(-dx, x0 - (box.xmin - tol)) &&
-    clip(dx, box.xmax + tol - x0) &&
-    clip(-dy, y0 - (box.ymin - tol)) &&
-    clip(dy, box.ymax + tol - y0)
-  );
+  return clip(-dx, x0 - (box.xmin - tol)) && clip(dx, box.xmax + tol - x0) && clip(-dy, y0 - (box.ymin - tol)) && clip(dy, box.ymax + tol - y0);
 }
 
 function anySegmentTouches(lines: Position[][], box: BBox): boolean {
@@ -291,9 +278,7 @@ export function shapeDistanceMeters(shape: Shape, lon: number, lat: number): num
   if (shape.paths) {
     return Math.min(
       ...shape.paths.map((path) =>
-        path.length === 1
-          ? haversineMeters(lat, lon, path[0][1], path[0][0])
-          : pointToLineDistance([lon, lat], lineString(path), { units: 'meters' }),
+        path.length === 1 ? haversineMeters(lat, lon, path[0][1], path[0][0]) : pointToLineDistance([lon, lat], lineString(path), { units: 'meters' }),
       ),
     );
   }

@@ -69,5 +69,4 @@ export async function apiRequest(baseUrl: string, pathAndQuery: string, init: Re
   return { status: response.status, headers: response.headers, body, text };
 }
 
-export const apiGet = (baseUrl: string, pathAndQuery: string, headers: Record<string, string> = {}) =>
-  apiRequest(baseUrl, pathAndQuery, { headers });
+export const apiGet = (baseUrl: string, pathAndQuery: string, headers: Record<string, string> = {}) => apiRequest(baseUrl, pathAndQuery, { headers });

@@ -27,10 +27,7 @@ export const FAST_FAULTS = {
   CIRCUIT_BREAKER_MIN_CALLS: '100000',
 } as const;
 
-export async function startStack(
-  env: Record<string, string | undefined> = {},
-  emulatorOptions: StartEmulatorsOptions = {},
-): Promise<Stack> {
+export async function startStack(env: Record<string, string | undefined> = {}, emulatorOptions: StartEmulatorsOptions = {}): Promise<Stack> {
   const emulators = await startEmulators({ latencyMs: 0, ...emulatorOptions });
   let app: RunningApp;
   try {
@@ -92,8 +89,7 @@ export const pointQuery = (p: { lat: number; lon: number }) => `/flood-zone?lat=
 export const addressQuery = (address: string) => `/flood-zone?address=${encodeURIComponent(address)}`;
 
 /** The FEMA Map Service Center link of an answer: `AddressQuery=<lat>%2C<lon>`. */
-export const femaMapUrlOf = (p: { lat: number; lon: number }) =>
-  `https://msc.fema.gov/portal/search?AddressQuery=${p.lat}%2C${p.lon}`;
+export const femaMapUrlOf = (p: { lat: number; lon: number }) => `https://msc.fema.gov/portal/search?AddressQuery=${p.lat}%2C${p.lon}`;
 
 /** Opt-in parts of an answer (the `include` items). */
 export type IncludeItem = 'nearby' | 'preliminary' | 'cbrs';
@@ -149,9 +145,7 @@ export const MEANING_BY_RISK: Record<string, RegExp> = {
 export function expectErrorEnvelope(res: ApiResponse, status: number, code: string): void {
   expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
   expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
-  expect(res.body).toEqual(
-    expect.objectContaining({ error: expect.any(String), statusCode: status, code, requestId: expect.any(String) }),
-  );
+  expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String), statusCode: status, code, requestId: expect.any(String) }));
   expect(res.body.error.trim().length).toBeGreaterThan(0);
   expect(res.body.requestId.length).toBeGreaterThan(0);
   expect(res.body.requestId).toBe(res.headers.get('x-request-id'));

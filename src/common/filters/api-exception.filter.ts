@@ -25,7 +25,13 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
  * internals. Pure, so a batch row gets exactly the body GET would send (`requestId` is the request's id).
  */
 export function errorAnswerOf(exception: unknown, request: { id: string; method: string; path: string }): ErrorAnswer {
-  const answer = (status: number, code: ErrorCode, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}): ErrorAnswer => ({
+  const answer = (
+    status: number,
+    code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ): ErrorAnswer => ({
     status,
     body: { error: message, statusCode: status, code, requestId: request.id, ...details },
     headers,

@@ -68,9 +68,7 @@ describe('ResilientUpstream batch lane (asBatchWork)', () => {
   it('lets batch work use at most half of UPSTREAM_MAX_CONCURRENCY, leaving the rest to interactive calls', async () => {
     const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, maxConcurrency: 4 });
     const calls = new RecordingCalls();
-    const batch = asBatchWork(() =>
-      Promise.all(Array.from({ length: 6 }, (_, i) => upstream.request(calls.call(`batch-${i}`), never))),
-    );
+    const batch = asBatchWork(() => Promise.all(Array.from({ length: 6 }, (_, i) => upstream.request(calls.call(`batch-${i}`), never))));
     await sleep(5);
     expect(calls.started).toEqual(['batch-0', 'batch-1']);
 
@@ -180,8 +178,14 @@ describe('ResilientUpstream circuit breakers', () => {
 
   it('reports every circuit as closed when created', () => {
     const upstream = new ResilientUpstream('geocoder', OPTIONS, observer, ['geocoder_point']);
-    expect(changes).toEqual([['geocoder', 'closed'], ['geocoder_point', 'closed']]);
-    expect(upstream.circuitStates).toEqual([['geocoder', 'closed'], ['geocoder_point', 'closed']]);
+    expect(changes).toEqual([
+      ['geocoder', 'closed'],
+      ['geocoder_point', 'closed'],
+    ]);
+    expect(upstream.circuitStates).toEqual([
+      ['geocoder', 'closed'],
+      ['geocoder_point', 'closed'],
+    ]);
   });
 
   it('never opens on failures that are not outages, however many', async () => {
@@ -246,7 +250,10 @@ describe('ResilientUpstream circuit breakers', () => {
     const upstream = new ResilientUpstream('geocoder', { ...OPTIONS, breakerMinCalls: 2 }, observer, ['geocoder_point']);
     await lookup(upstream, fail(true), 'geocoder_point');
     await lookup(upstream, fail(true), 'geocoder_point');
-    expect(upstream.circuitStates).toEqual([['geocoder', 'closed'], ['geocoder_point', 'open']]);
+    expect(upstream.circuitStates).toEqual([
+      ['geocoder', 'closed'],
+      ['geocoder_point', 'open'],
+    ]);
     expect(await lookup(upstream, async () => 'answer')).toBe('ok');
     expect(await lookup(upstream, async () => 'answer', 'geocoder_point')).toBe('circuit open after an outage; not called');
   });
@@ -293,9 +300,7 @@ describe('ResilientUpstream failure kinds', () => {
     expect(cut).not.toBeInstanceOf(UpstreamOutageError);
 
     let attempts = 0;
-    const afterOutage = await upstream
-      .request((signal) => (++attempts === 1 ? fail(true)() : hang(signal)), AbortSignal.timeout(300))
-      .catch((e: unknown) => e);
+    const afterOutage = await upstream.request((signal) => (++attempts === 1 ? fail(true)() : hang(signal)), AbortSignal.timeout(300)).catch((e: unknown) => e);
     expect(afterOutage).toBeInstanceOf(UpstreamOutageError);
     expect(attempts).toBe(2);
   });

@@ -166,7 +166,10 @@ export class ResilientUpstream {
     const inLane = batchWork.getStore() ? (signal: AbortSignal) => this.batchLane.run(() => inSlot(signal), signal) : inSlot;
     try {
       // cockatiel's pause between attempts does not listen to the signal: the request is abandoned all the same.
-      return await untilAborted(this.retryOutages.execute(({ signal }) => inLane(signal), deadline), deadline);
+      return await untilAborted(
+        this.retryOutages.execute(({ signal }) => inLane(signal), deadline),
+        deadline,
+      );
     } catch (error) {
       if (error instanceof UpstreamUnavailableError) throw error;
       // Running out of the lookup's time (perhaps spent on another upstream) is an outage of this one

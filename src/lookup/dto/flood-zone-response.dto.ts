@@ -4,10 +4,8 @@ import { ANSWER_PARTS } from '../parts/answer-parts';
 
 /** OpenAPI description of the GET /flood-zone answer (docs/api.md). Every field is always present. */
 
-const nullableString = (description: string, example?: unknown) =>
-  ApiProperty({ type: String, nullable: true, description, example });
-const nullableNumber = (description: string, example?: unknown) =>
-  ApiProperty({ type: Number, nullable: true, description, example });
+const nullableString = (description: string, example?: unknown) => ApiProperty({ type: String, nullable: true, description, example });
+const nullableNumber = (description: string, example?: unknown) => ApiProperty({ type: Number, nullable: true, description, example });
 
 export class QueryEchoDto {
   @nullableString('The address as sent, or null for a lat/lon query.', '1600 pennsylvania ave nw, washington dc')
@@ -53,7 +51,13 @@ export class FirmPanelDto {
   @nullableString('Panel suffix letter.', 'C')
   suffix: string | null;
 
-  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'Effective date, YYYY-MM-DD (UTC); null when not published.', example: '2010-09-27' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date',
+    description: 'Effective date, YYYY-MM-DD (UTC); null when not published.',
+    example: '2010-09-27',
+  })
   effectiveDate: string | null;
 
   @nullableString('Panel type as published by FEMA.', 'Countywide, Panel Printed')
@@ -94,12 +98,19 @@ export class LomaDto {
   @nullableString('LOMA case number (CASENUMBER).', '15-10-1489A')
   caseNumber: string | null;
 
-  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'Effective date (DATEENDED), YYYY-MM-DD (UTC); null when not published.', example: '2015-06-02' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date',
+    description: 'Effective date (DATEENDED), YYYY-MM-DD (UTC); null when not published.',
+    example: '2015-06-02',
+  })
   effectiveDate: string | null;
 
   @ApiProperty({
     enum: ['valid', 'denied', 'incorporated', 'superseded', 'contact_community', 'reevaluation_needed'],
-    description: "FEMA's own reading of the letter (the LOMAs layer's renderer rule): denied by its outcome, otherwise its revalidation status, otherwise valid.",
+    description:
+      "FEMA's own reading of the letter (the LOMAs layer's renderer rule): denied by its outcome, otherwise its revalidation status, otherwise valid.",
   })
   status: string;
 
@@ -125,21 +136,27 @@ export class EstimatedBaseFloodElevationDto {
   @ApiProperty({ description: 'Estimated base flood elevation in feet (one decimal).', example: 612.4 })
   elevationFt: number;
 
-  @nullableString("Vertical datum of the lines used (V_DATUM); datums are never converted or mixed.", 'NAVD88')
+  @nullableString('Vertical datum of the lines used (V_DATUM); datums are never converted or mixed.', 'NAVD88')
   verticalDatum: string | null;
 
-  @ApiProperty({ enum: ['interpolated', 'nearest_line'], description: 'interpolated between two lines on either side of the point, or the nearest line alone.' })
+  @ApiProperty({
+    enum: ['interpolated', 'nearest_line'],
+    description: 'interpolated between two lines on either side of the point, or the nearest line alone.',
+  })
   method: string;
 
   @ApiProperty({ type: [BfeLineUsedDto], description: 'The lines used, nearest first.' })
   lines: BfeLineUsedDto[];
 
-  @ApiProperty({ description: 'Says that this is an estimate, not an official BFE.', example: "Estimated from FEMA's whole-foot BFE lines; not an official base flood elevation." })
+  @ApiProperty({
+    description: 'Says that this is an estimate, not an official BFE.',
+    example: "Estimated from FEMA's whole-foot BFE lines; not an official base flood elevation.",
+  })
   note: string;
 }
 
 export class NearbyHazardDto {
-  @ApiProperty({ type: 'integer', description: 'Whole metres from the point to the polygon\'s nearest edge; 0 inside it.', example: 37 })
+  @ApiProperty({ type: 'integer', description: "Whole metres from the point to the polygon's nearest edge; 0 inside it.", example: 37 })
   distanceM: number;
 
   @ApiProperty({ description: 'Flood zone code of the polygon.', example: 'AE' })
@@ -156,7 +173,11 @@ export class NearbyHazardsDto {
   @ApiProperty({ type: 'integer', description: 'The search radius in metres (the `radius` parameter, default 500).', example: 500 })
   radiusM: number;
 
-  @ApiProperty({ type: NearbyHazardDto, nullable: true, description: 'Nearest Special Flood Hazard Area polygon (A or V zones) within the radius; null when none.' })
+  @ApiProperty({
+    type: NearbyHazardDto,
+    nullable: true,
+    description: 'Nearest Special Flood Hazard Area polygon (A or V zones) within the radius; null when none.',
+  })
   sfha: NearbyHazardDto | null;
 
   @ApiProperty({ type: NearbyHazardDto, nullable: true, description: 'Nearest regulatory floodway within the radius; null when none.' })
@@ -167,10 +188,19 @@ export class NearbyHazardsDto {
 }
 
 export class MapChangeDto {
-  @ApiProperty({ enum: ['pending', 'preliminary', 'none'], description: 'pending: adopted, with an effective date set; preliminary: issued, still open to appeal; none: no coming map here.' })
+  @ApiProperty({
+    enum: ['pending', 'preliminary', 'none'],
+    description: 'pending: adopted, with an effective date set; preliminary: issued, still open to appeal; none: no coming map here.',
+  })
   status: string;
 
-  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'When the coming map was issued (PRELM_ISSUE_DATE), YYYY-MM-DD (UTC); null for none.', example: '2025-05-15' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date',
+    description: 'When the coming map was issued (PRELM_ISSUE_DATE), YYYY-MM-DD (UTC); null for none.',
+    example: '2025-05-15',
+  })
   issuedDate: string | null;
 
   @nullableString('Governing flood zone on the coming map.', 'AE')
@@ -185,15 +215,24 @@ export class MapChangeDto {
   @nullableNumber('Static base flood elevation on the coming map, in feet.', 9)
   staticBaseFloodElevationFt: number | null;
 
-  @ApiProperty({ enum: ['into_sfha', 'out_of_sfha', 'unchanged', 'unknown'], description: 'How the SFHA status changes from the effective map to the coming one; unknown when either has no zone here.' })
+  @ApiProperty({
+    enum: ['into_sfha', 'out_of_sfha', 'unchanged', 'unknown'],
+    description: 'How the SFHA status changes from the effective map to the coming one; unknown when either has no zone here.',
+  })
   sfhaChange: string;
 
-  @ApiProperty({ description: 'Says that a coming map does not yet set flood insurance requirements.', example: 'A preliminary map is not the effective map and does not yet set flood insurance requirements.' })
+  @ApiProperty({
+    description: 'Says that a coming map does not yet set flood insurance requirements.',
+    example: 'A preliminary map is not the effective map and does not yet set flood insurance requirements.',
+  })
   note: string;
 }
 
 export class CoastalBarrierDto {
-  @ApiProperty({ enum: ['inside', 'buffer', 'outside'], description: 'inside a CBRS unit (System Unit or Otherwise Protected Area), only in its buffer zone (an official determination is advised), or outside.' })
+  @ApiProperty({
+    enum: ['inside', 'buffer', 'outside'],
+    description: 'inside a CBRS unit (System Unit or Otherwise Protected Area), only in its buffer zone (an official determination is advised), or outside.',
+  })
   status: string;
 
   @nullableString('CBRS unit id; null unless inside.', 'FL-64P')
@@ -202,7 +241,13 @@ export class CoastalBarrierDto {
   @ApiProperty({ type: String, nullable: true, enum: ['System Unit', 'Otherwise Protected Area'], description: 'Unit type; null unless inside.' })
   type: string | null;
 
-  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'When the federal flood insurance prohibition began (FI_Date), YYYY-MM-DD (UTC); null unless inside.', example: '1990-11-16' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date',
+    description: 'When the federal flood insurance prohibition began (FI_Date), YYYY-MM-DD (UTC); null unless inside.',
+    example: '1990-11-16',
+  })
   floodInsuranceProhibitionDate: string | null;
 
   @ApiProperty({ description: 'What the status means for federal flood insurance.' })
@@ -210,7 +255,11 @@ export class CoastalBarrierDto {
 }
 
 export class FloodDeterminationDto {
-  @ApiProperty({ enum: ['mapped', 'mapped_no_zone', 'unmapped'], description: 'mapped: a zone polygon covers the point. mapped_no_zone: inside FEMA coverage but no zone at this exact point (not a safe result). unmapped: no digital flood map here (unknown, not "no risk").' })
+  @ApiProperty({
+    enum: ['mapped', 'mapped_no_zone', 'unmapped'],
+    description:
+      'mapped: a zone polygon covers the point. mapped_no_zone: inside FEMA coverage but no zone at this exact point (not a safe result). unmapped: no digital flood map here (unknown, not "no risk").',
+  })
   coverage: string;
 
   @ApiProperty({ description: 'True for mapped and mapped_no_zone.' })
@@ -258,7 +307,10 @@ export class FloodDeterminationDto {
   @ApiProperty({ type: [ZoneAtPointDto], description: 'Every distinct zone polygon at the point, most severe first.' })
   zonesAtPoint: ZoneAtPointDto[];
 
-  @ApiProperty({ description: 'FEMA Flood Map Service Center search for the point.', example: 'https://msc.fema.gov/portal/search?AddressQuery=38.8987%2C-77.0352' })
+  @ApiProperty({
+    description: 'FEMA Flood Map Service Center search for the point.',
+    example: 'https://msc.fema.gov/portal/search?AddressQuery=38.8987%2C-77.0352',
+  })
   femaMapUrl: string;
 
   @ApiProperty({
@@ -279,7 +331,11 @@ export class FloodDeterminationDto {
   })
   estimatedBaseFloodElevation: EstimatedBaseFloodElevationDto | null;
 
-  @ApiProperty({ type: NearbyHazardsDto, nullable: true, description: 'With include=nearby: the nearest flood hazards around the point (a geocoded point can be tens of metres off). Null when not asked for.' })
+  @ApiProperty({
+    type: NearbyHazardsDto,
+    nullable: true,
+    description: 'With include=nearby: the nearest flood hazards around the point (a geocoded point can be tens of metres off). Null when not asked for.',
+  })
   nearby: NearbyHazardsDto | null;
 
   @ApiProperty({
@@ -293,7 +349,8 @@ export class FloodDeterminationDto {
   @ApiProperty({
     type: CoastalBarrierDto,
     nullable: true,
-    description: "With include=cbrs: the U.S. Fish and Wildlife Service's Coastal Barrier Resources System, where new federal flood insurance is generally barred. Null when not asked for.",
+    description:
+      "With include=cbrs: the U.S. Fish and Wildlife Service's Coastal Barrier Resources System, where new federal flood insurance is generally barred. Null when not asked for.",
   })
   coastalBarrier: CoastalBarrierDto | null;
 
@@ -331,7 +388,11 @@ export class FloodZoneLookupDto {
   @ApiProperty({ type: SourceDto })
   source: SourceDto;
 
-  @ApiProperty({ format: 'date-time', description: 'When the flood data was fetched from FEMA (ISO 8601 UTC, milliseconds); a cached answer keeps it.', example: '2026-11-22T10:00:00.000Z' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the flood data was fetched from FEMA (ISO 8601 UTC, milliseconds); a cached answer keeps it.',
+    example: '2026-11-22T10:00:00.000Z',
+  })
   retrievedAt: string;
 
   @ApiProperty({ description: 'Informational-use notice.' })

@@ -6,7 +6,8 @@ import { optionalPart, pointKey } from './answer-part';
 export const coastalBarrierPart = optionalPart({
   include: 'cbrs',
   field: 'coastalBarrier',
-  description: 'whether the point lies in a Coastal Barrier Resources System unit or its buffer zone, where new federal flood insurance is restricted (result.coastalBarrier)',
+  description:
+    'whether the point lies in a Coastal Barrier Resources System unit or its buffer zone, where new federal flood insurance is restricted (result.coastalBarrier)',
   upstream: 'coastal_barrier',
   source: CoastalBarrierSource,
   cacheKey: (point) => `coastal-barrier:${pointKey(point)}`,

@@ -2,13 +2,7 @@ import type { UpstreamName } from '../../common/api-error';
 import { estimateBaseFloodElevation, needsBfeEstimate } from '../../flood-hazard/bfe-estimate';
 import { determineFloodHazard, governingZone } from '../../flood-hazard/classification';
 import type { FloodHazardSource } from '../../flood-hazard/flood-hazard-source';
-import type {
-  EstimatedBaseFloodElevation,
-  FloodDetermination,
-  FloodHazardZoneAttributes,
-  GeoPoint,
-  Loma,
-} from '../../flood-hazard/flood-hazard.types';
+import type { EstimatedBaseFloodElevation, FloodDetermination, FloodHazardZoneAttributes, GeoPoint, Loma } from '../../flood-hazard/flood-hazard.types';
 import { lomasNear } from '../../flood-hazard/loma-status';
 import { AnswerPart, inDocumentedOrder } from './answer-parts';
 

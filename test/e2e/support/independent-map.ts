@@ -51,7 +51,15 @@ export function boxRing(centre: LonLat, southM: number, northM: number, westM: n
   const north = pointAt(centre, 0, northM)[1];
   const west = pointAt(centre, 270, westM)[0];
   const east = pointAt(centre, 90, eastM)[0];
-  return ring([[west, south], [west, north], [east, north], [east, south]], hole);
+  return ring(
+    [
+      [west, south],
+      [west, north],
+      [east, north],
+      [east, south],
+    ],
+    hole,
+  );
 }
 
 export const squareRing = (centre: LonLat, halfM: number) => boxRing(centre, halfM, halfM, halfM, halfM);

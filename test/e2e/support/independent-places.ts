@@ -2,17 +2,7 @@
  * The places of the independent map (independent-map.ts) and the features whose distances the spec
  * measures. What each place should answer is written in the spec, not here.
  */
-import {
-  IndependentMap,
-  NFHL_NO_DATE,
-  boxRing,
-  circleRing,
-  epochMs,
-  lineAcross,
-  pointAt,
-  rectangleBeyond,
-  squareRing,
-} from './independent-map';
+import { IndependentMap, NFHL_NO_DATE, boxRing, circleRing, epochMs, lineAcross, pointAt, rectangleBeyond, squareRing } from './independent-map';
 import type { LonLat } from './vincenty';
 
 export const SHADED = '0.2 PCT ANNUAL CHANCE FLOOD HAZARD';
@@ -79,16 +69,57 @@ laLine(180, 320, { ELEV: 8 });
 
 /** LOMAs around `la`, by case number: where each lies (bearing, metres) and what FEMA published. */
 export const laLomas: Record<string, { bearing: number; metres: number; attributes: Record<string, string | number | null> }> = {
-  '19-06-1234A': { bearing: 10, metres: 20, attributes: { OUTCOME: '  structure DENIED  ', REVAL_STAT: null, PROJECTCATEGORY: 'LOMA', DATEENDED: day('2019-03-14') } },
-  '20-06-0456A': { bearing: 100, metres: 45, attributes: { OUTCOME: 'Property out as shown', REVAL_STAT: ' Superseded', PROJECTCATEGORY: 'LOMR-F', DATEENDED: epochMs('2020-07-01T05:00:00Z') } },
-  '12-06-0789A': { bearing: 200, metres: 60, attributes: { OUTCOME: 'PORTION OF PROPERTY DENIED AND IN FLOODWAY', REVAL_STAT: 'Superseded', PROJECTCATEGORY: 'LOMA', DATEENDED: day('2012-01-09') } },
-  '15-06-1111A': { bearing: 250, metres: 72, attributes: { OUTCOME: 'Structure removed-Property partially inundated', REVAL_STAT: 'CONTACT COMMUNITY', PROJECTCATEGORY: 'LOMA', DATEENDED: NFHL_NO_DATE } },
+  '19-06-1234A': {
+    bearing: 10,
+    metres: 20,
+    attributes: { OUTCOME: '  structure DENIED  ', REVAL_STAT: null, PROJECTCATEGORY: 'LOMA', DATEENDED: day('2019-03-14') },
+  },
+  '20-06-0456A': {
+    bearing: 100,
+    metres: 45,
+    attributes: { OUTCOME: 'Property out as shown', REVAL_STAT: ' Superseded', PROJECTCATEGORY: 'LOMR-F', DATEENDED: epochMs('2020-07-01T05:00:00Z') },
+  },
+  '12-06-0789A': {
+    bearing: 200,
+    metres: 60,
+    attributes: { OUTCOME: 'PORTION OF PROPERTY DENIED AND IN FLOODWAY', REVAL_STAT: 'Superseded', PROJECTCATEGORY: 'LOMA', DATEENDED: day('2012-01-09') },
+  },
+  '15-06-1111A': {
+    bearing: 250,
+    metres: 72,
+    attributes: {
+      OUTCOME: 'Structure removed-Property partially inundated',
+      REVAL_STAT: 'CONTACT COMMUNITY',
+      PROJECTCATEGORY: 'LOMA',
+      DATEENDED: NFHL_NO_DATE,
+    },
+  },
   '16-06-2222A': { bearing: 300, metres: 85, attributes: { OUTCOME: '   ', REVAL_STAT: 'Reevaluation Needed', PROJECTCATEGORY: '  ', DATEENDED: null } },
-  '17-06-3333A': { bearing: 330, metres: 95, attributes: { OUTCOME: 'Multiple', REVAL_STAT: 'incorporated ', PROJECTCATEGORY: 'LOMR-FW', DATEENDED: day('2017-10-02') } },
-  '18-06-4444A': { bearing: 135, metres: 98, attributes: { OUTCOME: 'Denied-In Floodway', REVAL_STAT: 'Valid', PROJECTCATEGORY: 'LOMA', DATEENDED: day('2018-05-30') } },
-  '21-06-5555A': { bearing: 160, metres: 99, attributes: { OUTCOME: 'Structure  denied', REVAL_STAT: null, PROJECTCATEGORY: 'LOMR-VZ', DATEENDED: day('2021-12-31') } },
-  '22-06-6666A': { bearing: 45, metres: 103, attributes: { OUTCOME: 'Property out as shown', REVAL_STAT: null, PROJECTCATEGORY: 'LOMA', DATEENDED: day('2022-02-02') } },
-  '23-06-7777A': { bearing: 45, metres: 130, attributes: { OUTCOME: 'Property out as shown', REVAL_STAT: null, PROJECTCATEGORY: 'LOMA', DATEENDED: day('2023-03-03') } },
+  '17-06-3333A': {
+    bearing: 330,
+    metres: 95,
+    attributes: { OUTCOME: 'Multiple', REVAL_STAT: 'incorporated ', PROJECTCATEGORY: 'LOMR-FW', DATEENDED: day('2017-10-02') },
+  },
+  '18-06-4444A': {
+    bearing: 135,
+    metres: 98,
+    attributes: { OUTCOME: 'Denied-In Floodway', REVAL_STAT: 'Valid', PROJECTCATEGORY: 'LOMA', DATEENDED: day('2018-05-30') },
+  },
+  '21-06-5555A': {
+    bearing: 160,
+    metres: 99,
+    attributes: { OUTCOME: 'Structure  denied', REVAL_STAT: null, PROJECTCATEGORY: 'LOMR-VZ', DATEENDED: day('2021-12-31') },
+  },
+  '22-06-6666A': {
+    bearing: 45,
+    metres: 103,
+    attributes: { OUTCOME: 'Property out as shown', REVAL_STAT: null, PROJECTCATEGORY: 'LOMA', DATEENDED: day('2022-02-02') },
+  },
+  '23-06-7777A': {
+    bearing: 45,
+    metres: 130,
+    attributes: { OUTCOME: 'Property out as shown', REVAL_STAT: null, PROJECTCATEGORY: 'LOMA', DATEENDED: day('2023-03-03') },
+  },
 };
 for (const [caseNumber, { bearing, metres, attributes }] of Object.entries(laLomas)) {
   map.loma(pointAt(at.la, bearing, metres), { CASENUMBER: caseNumber, ...attributes });
@@ -170,7 +201,12 @@ map.cbrsProhibition([squareRing(at.wv, 500)], { Unit: 'WV-01P', CBRS_Type: 'Othe
 // ----- Lafourche Parish, Louisiana (22057C) -----
 map.area(at.hole, 1500, { dfirm: '22057C', panel: '22057C0450F', effective: '2019-05-14', community: 'Lafourche Parish', cid: '220108' });
 /** The hole around the point: its south edge 30 m away is the nearest edge of the AE polygon. */
-export const holeAe = map.zone([squareRing(at.hole, 600), boxRing(at.hole, 30, 50, 45, 45, true)], '22057C', { FLD_ZONE: 'AE', SFHA_TF: 'T', V_DATUM: 'NAVD88', LEN_UNIT: 'Feet' });
+export const holeAe = map.zone([squareRing(at.hole, 600), boxRing(at.hole, 30, 50, 45, 45, true)], '22057C', {
+  FLD_ZONE: 'AE',
+  SFHA_TF: 'T',
+  V_DATUM: 'NAVD88',
+  LEN_UNIT: 'Feet',
+});
 // an X polygon filling the hole, published with a contradicting SFHA_TF
 map.zone([boxRing(at.hole, 30, 50, 45, 45)], '22057C', { FLD_ZONE: 'X', ZONE_SUBTY: MINIMAL, SFHA_TF: 'T' });
 export const holeFloodway = map.zone([rectangleBeyond(at.hole, 0, 400), rectangleBeyond(at.hole, 90, 120)], '22057C', {
@@ -212,7 +248,12 @@ export const pagedFloodway = map.zone([rectangleBeyond(at.paged, 10, 333, 40, 40
 /** Seven LOMAs within 100 m: three pages at maxRecordCount 3. */
 export const pagedLomas = [90, 15, 60, 45, 75, 30, 5].map((metres, i) => ({ caseNumber: `24-06-00${i}0A`, metres, bearing: 50 * i }));
 for (const l of pagedLomas) {
-  map.loma(pointAt(at.paged, l.bearing, l.metres), { CASENUMBER: l.caseNumber, OUTCOME: 'Property out as shown', PROJECTCATEGORY: 'LOMA', DATEENDED: day('2024-06-01') });
+  map.loma(pointAt(at.paged, l.bearing, l.metres), {
+    CASENUMBER: l.caseNumber,
+    OUTCOME: 'Property out as shown',
+    PROJECTCATEGORY: 'LOMA',
+    DATEENDED: day('2024-06-01'),
+  });
 }
 const pagedLine = (bearing: number, metres: number, elev: number) =>
   map.bfeLine(lineAcross(at.paged, bearing, metres, 10), { DFIRM_ID: '22033C', ELEV: elev, LEN_UNIT: 'Feet', V_DATUM: 'NAVD88' });

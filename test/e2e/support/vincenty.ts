@@ -68,7 +68,8 @@ export function geodesicDestination([lon1, lat1]: LonLat, bearingDeg: number, me
     const deltaSigma =
       bigB *
       sinSigma *
-      (cos2SigmaM + (bigB / 4) * (Math.cos(sigma) * (-1 + 2 * cos2SigmaM ** 2) - (bigB / 6) * cos2SigmaM * (-3 + 4 * sinSigma ** 2) * (-3 + 4 * cos2SigmaM ** 2)));
+      (cos2SigmaM +
+        (bigB / 4) * (Math.cos(sigma) * (-1 + 2 * cos2SigmaM ** 2) - (bigB / 6) * cos2SigmaM * (-3 + 4 * sinSigma ** 2) * (-3 + 4 * cos2SigmaM ** 2)));
     const next = metres / (B * bigA) + deltaSigma;
     if (Math.abs(next - sigma) < 1e-14) {
       sigma = next;
