@@ -132,7 +132,10 @@ export function typeOf(schema: Json | undefined): string {
   if (types.length === 0) return 'any';
   return types
     .map((type) => {
-      if (type === 'array') return `array of ${typeOf(schema.items)}`;
+      if (type === 'array') {
+        const items = typeOf(schema.items);
+        return `array of ${/ or | and /.test(items) ? `(${items})` : items}`;
+      }
       if (type === 'object' && !schema.properties && schema.additionalProperties && typeof schema.additionalProperties === 'object') {
         return `object of ${typeOf(schema.additionalProperties)} by key`;
       }

@@ -27,14 +27,14 @@ import { answerFormat, locationReader, readLocations } from './batch-request';
 import { BATCH_BUSY_RETRY_AFTER_SECONDS, BatchSlots } from './batch-slots';
 import { CSV_ANSWER_COLUMNS } from './csv-answer';
 import { BatchAnswerDto, BatchRowAnswerDto, NDJSON_STREAM } from './dto/batch-answer.dto';
-import { BatchRequestDto, CSV_BATCH_EXAMPLE } from './dto/batch-request.dto';
+import { BatchLocationDto, BatchRequestDto, CSV_BATCH_EXAMPLE, otherJsonTypes } from './dto/batch-request.dto';
 
 const BATCH_PATH = '/flood-zone/batch';
 /** How long the rows already written to a cut answer may take to leave before its connection is dropped. */
 const CUT_FLUSH_MS = 250;
 
 @ApiTags('flood zone')
-@ApiExtraModels(BatchRequestDto, BatchRowAnswerDto, BatchAnswerDto)
+@ApiExtraModels(BatchRequestDto, BatchLocationDto, BatchRowAnswerDto, BatchAnswerDto)
 @Controller(BATCH_PATH)
 export class BatchController {
   private readonly logger = new Logger(BatchController.name);
@@ -63,12 +63,15 @@ export class BatchController {
       'answers it (status and body), in input order, streamed as rows finish. A bad row is its own 400/422, an upstream failure its own 502. ' +
       '`include` and `radius` apply to every row. Addresses go to the Census batch geocoder; each distinct point is looked up once per batch.',
     // Two bodies with different schemas, which @ApiBody (one schema for every media type) cannot say.
+    // Not `required`: an empty body is the service's 400 INVALID_BATCH, not a gateway's 422.
     requestBody: {
-      required: true,
-      description: "At most 10 MiB. A malformed location is its own row's 400, never the whole request's.",
+      required: false,
+      description:
+        "Needed (an empty body is a 400 INVALID_BATCH): at most 10 MiB, as application/json or text/csv. A malformed location is its own row's 400, never the whole request's; " +
+        'a JSON body that is not an object with a `locations` array is a 400 INVALID_BATCH, and a body of any other type a 415 UNSUPPORTED_MEDIA_TYPE.',
       content: {
         'application/json': {
-          schema: { $ref: getSchemaPath(BatchRequestDto) },
+          schema: { anyOf: [{ $ref: getSchemaPath(BatchRequestDto) }, ...otherJsonTypes('object')] },
           example: {
             locations: [
               { id: 'r1', address: '1600 Pennsylvania Ave NW, Washington, DC 20500' },
@@ -84,6 +87,9 @@ export class BatchController {
           },
           example: CSV_BATCH_EXAMPLE,
         },
+        // Any other type, so that a validating gateway forwards it and the client gets the service's 415, not the gateway's
+        // own 422. Last, since a typed client sends the first media type listed.
+        '*/*': { schema: {} },
       },
     },
   })
@@ -99,7 +105,7 @@ export class BatchController {
     name: 'radius',
     required: false,
     description: `As for GET /flood-zone, for every row. ${RADIUS_PARAMETER.description}`,
-    schema: { type: 'integer', minimum: RADIUS_PARAMETER.minimum, maximum: RADIUS_PARAMETER.maximum },
+    schema: { anyOf: RADIUS_PARAMETER.anyOf },
   })
   @ApiResponse({
     status: 200,

@@ -49,7 +49,7 @@ const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   RATE_LIMITED: 'Too many requests: at most 60 per minute from one client. Retry after 42 seconds.',
   INVALID_BATCH: 'The JSON body is malformed at line 1, column 14.',
   BATCH_TOO_LARGE: 'A batch holds at most 10000 locations.',
-  UNSUPPORTED_MEDIA_TYPE: 'A batch body must be application/json or text/csv.',
+  UNSUPPORTED_MEDIA_TYPE: 'A batch is sent as application/json ({"locations": [...]}) or text/csv (a header row naming id, address, lat, lon), not text/plain.',
   BATCH_BUSY: 'Too many batches are running; retry after 5 seconds.',
   UPSTREAM_UNAVAILABLE: 'FEMA National Flood Hazard Layer is unavailable or returned an error; no answer can be given. Retry shortly.',
   INTERNAL_ERROR: 'Internal error. The request id identifies it in the logs.',

@@ -26,6 +26,8 @@ export type ContractChecks = [
   Assert<Equals<NonNullable<FloodDetermination['firmPanel']>['panel'], string>>,
   Assert<Equals<FloodZoneLookup['query']['lat'], number | null>>,
   Assert<Equals<FloodZoneLookup['retrievedAt'], string>>,
+  // A number, or text the service reads by its plain-decimal rule (declared so that a validating gateway forwards it).
+  Assert<Equals<NonNullable<paths['/flood-zone']['get']['parameters']['query']>['lat'], number | string | undefined>>,
 ];
 
 export interface PointLookup {

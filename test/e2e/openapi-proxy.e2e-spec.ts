@@ -6,10 +6,11 @@
  * `sl-violations` header; so an answer that reaches the client with the service's status, the service's
  * X-Request-Id and no such header is one the document describes exactly.
  *
- * Where Prism answers itself, the test says why and pins what it answers: a value outside its declared range
- * (Prism's 422, the service's 422), a path the document cannot list (both 404), a request outside the declared
- * types or media types (Prism's 422, the service's 400 or 415: Prism answers every request violation 422), and
- * HEAD of a JSON answer (a Prism 5.14 defect). Everything else reaches the service and comes back unchanged.
+ * Where Prism answers itself, the test says why and pins what it answers: an `include` item the document does not
+ * list and a parameter given twice (Prism's 422, the service's 400), a body that is not JSON under a JSON type (Prism's
+ * own 400 envelope), a path the document cannot list (both 404), and HEAD of a JSON answer (a Prism 5.14 defect).
+ * Everything else, malformed numbers, out-of-range values, other body types and bodies or rows of the wrong shape
+ * included, reaches the service and comes back unchanged.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
@@ -185,7 +186,7 @@ describe("every error status through the proxy is the service's own answer", () 
     ['an address over 200 characters', `/flood-zone?address=${'a'.repeat(201)}`, 400, 'INVALID_PARAMETERS'],
     ['an address nobody knows', `/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.noMatch)}`, 404, 'ADDRESS_NOT_FOUND'],
     ['an ambiguous address', `/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.ambiguous)}`, 404, 'AMBIGUOUS_ADDRESS'],
-  ])('GET %s → %i %s', async (_what, pathAndQuery, status, code) => {
+  ])('%s (GET %s) → %i %s', async (_what, pathAndQuery, status, code) => {
     expectForwarded(await viaProxy('GET', pathAndQuery), status, code);
   });
 
@@ -257,55 +258,93 @@ describe("every error status through the proxy is the service's own answer", () 
     expectForwarded(await viaProxy('POST', '/flood-zone/batch', { headers: { 'Content-Type': type }, body }), 400, 'INVALID_BATCH');
   });
 
-  it('415 for a body of another type: the service says 415; Prism refuses an undeclared media type itself, with 422', async () => {
-    // Prism answers every request violation 422, an undeclared Content-Type included; a document cannot list "every other type".
-    const request = { headers: { 'Content-Type': 'text/plain' }, body: 'lat,lon\n1,2\n' };
-    const served = await direct('POST', '/flood-zone/batch', request);
-    expect({ status: served.status, code: served.body.code }).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
-    const proxied = await viaProxy('POST', '/flood-zone/batch', request);
-    expect({ status: proxied.status, type: proxied.body.type }).toEqual({ status: 422, type: 'https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY' });
+  it.each(['text/plain', 'application/xml'])('415 UNSUPPORTED_MEDIA_TYPE for a body of type %s: the document declares */* for any other type', async (type) => {
+    const answer = await viaProxy('POST', '/flood-zone/batch', { headers: { 'Content-Type': type }, body: type === 'text/plain' ? 'lat,lon\n1,2\n' : '<a/>' });
+    expectForwarded(answer, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect(answer.body).toEqual({
+      error: `A batch is sent as application/json ({"locations": [...]}) or text/csv (a header row naming id, address, lat, lon), not ${type}.`,
+      statusCode: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      requestId: answer.headers.get('x-request-id'),
+    });
   });
 
-  // The document types every parameter and body for generated clients (lat a number, include a list of its parts,
-  // a batch an object with `locations`); a request outside those types is refused by Prism, which answers every
-  // request violation 422, while the service answers 400 (or, for one bad row, 200 with that row's 400).
+  // lat, lon and radius are a number or text, a batch body and its rows any JSON value after their declared type:
+  // the service answers what is not a plain decimal 400, a whole body of the wrong shape 400 and a bad row as that row's 400.
   it.each([
-    ['lat that is not a number', 400, 'GET', '/flood-zone?lat=north&lon=2', undefined, ['query', 'lat']],
-    ['lat given twice', 400, 'GET', '/flood-zone?lat=1&lat=2&lon=3', undefined, ['query', 'lat']],
-    ['an include item the document does not list', 400, 'GET', '/flood-zone?lat=1&lon=2&include=elevation', undefined, ['query', 'include', '0']],
-    ['a batch without `locations`', 400, 'POST', '/flood-zone/batch', '{"places":[]}', ['body']],
+    ['lat that is not a number', 'GET', '/flood-zone?lat=north&lon=2', undefined, 400, 'INVALID_PARAMETERS'],
+    ['lon in exponent notation', 'GET', '/flood-zone?lat=1&lon=2e1', undefined, 400, 'INVALID_PARAMETERS'],
+    ['a radius that is not whole', 'GET', '/flood-zone?lat=1&lon=2&include=nearby&radius=300.5', undefined, 400, 'INVALID_PARAMETERS'],
     [
-      'a batch row whose lat is neither number nor text',
-      200,
+      'a batch radius that is not a number',
       'POST',
-      '/flood-zone/batch',
-      '{"locations":[{"lat":true,"lon":2}]}',
-      ['body', 'locations', '0', 'lat'],
+      '/flood-zone/batch?include=nearby&radius=far',
+      '{"locations":[{"lat":1,"lon":2}]}',
+      400,
+      'INVALID_PARAMETERS',
     ],
-  ])('outside the declared types, %s: the service answers %i, Prism its own 422', async (_what, status, method, pathAndQuery, body, location) => {
+    ['a batch without `locations`', 'POST', '/flood-zone/batch', '{"places":[]}', 400, 'INVALID_BATCH'],
+    ['a batch whose `locations` is not an array', 'POST', '/flood-zone/batch', '{"locations":{"lat":1,"lon":2}}', 400, 'INVALID_BATCH'],
+    ['a batch body that is an array', 'POST', '/flood-zone/batch', '[{"lat":1,"lon":2}]', 400, 'INVALID_BATCH'],
+    ['an empty JSON batch body', 'POST', '/flood-zone/batch', '', 400, 'INVALID_BATCH'],
+  ])("%s: the service's own %s answer", async (_what, method, pathAndQuery, body, status, code) => {
     const request = body === undefined ? {} : { headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body };
-    const served = await direct(method, pathAndQuery, request);
-    const proxied = await viaProxy(method, pathAndQuery, request);
-    expect({ service: served.status, gateway: proxied.status, where: proxied.body.validation[0].location }).toEqual({
-      service: status,
-      gateway: 422,
+    const answer = await viaProxy(method, pathAndQuery, request);
+    expectForwarded(answer, status, code);
+    expect(answer.body).toEqual({ error: expect.any(String), statusCode: status, code, requestId: answer.headers.get('x-request-id') });
+  });
+
+  it("batch rows of the wrong JSON type reach the service, which answers each as that row's 400", async () => {
+    const body = JSON.stringify({
+      locations: [{ id: 'a', lat: true, lon: 2 }, { id: 'b', lat: 1, lon: null }, { id: 'c', lat: [1], lon: { deg: 2 } }, 5, { id: 7, address: 5 }],
+    });
+    const answer = await viaProxy('POST', '/flood-zone/batch', { headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body });
+    expectForwarded(answer, 200);
+    expect(answer.body.results.map((row: { id: string | null; status: number; body: { code?: string } }) => [row.id, row.status, row.body.code])).toEqual([
+      ['a', 400, 'INVALID_PARAMETERS'],
+      ['b', 400, 'INVALID_PARAMETERS'],
+      ['c', 400, 'INVALID_PARAMETERS'],
+      [null, 400, 'INVALID_PARAMETERS'],
+      ['7', 400, 'INVALID_PARAMETERS'],
+    ]);
+  });
+
+  // What Prism still answers itself, each with the service's own answer beside it.
+  it.each([
+    // `include` is declared an array of its enum values (form style, not exploded) so that generated clients send
+    // exactly the parts the service knows; the price is that a gateway checks the enum and refuses any other item itself.
+    ['an include item the document does not list', '/flood-zone?lat=1&lon=2&include=elevation', ['query', 'include', '0']],
+    // Each parameter is declared as one value: declaring a list too would have generated clients offer to send one,
+    // which the service always refuses. So a repeated parameter breaks the schema before it reaches the service.
+    ['lat given twice', '/flood-zone?lat=1&lat=2&lon=3', ['query', 'lat']],
+  ])('%s: the service answers 400 INVALID_PARAMETERS, Prism its own 422', async (_what, pathAndQuery, location) => {
+    const served = await direct('GET', pathAndQuery);
+    expect({ status: served.status, code: served.body.code }).toEqual({ status: 400, code: 'INVALID_PARAMETERS' });
+    const proxied = await viaProxy('GET', pathAndQuery);
+    expect({ status: proxied.status, type: proxied.body.type, where: proxied.body.validation[0].location }).toEqual({
+      status: 422,
+      type: 'https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY',
       where: location,
     });
   });
 
+  it('a JSON batch body that is not JSON: both answer 400, Prism with its own body (it parses JSON before it validates)', async () => {
+    const request = { headers: { 'Content-Type': 'application/json' }, body: '{"locations":[' };
+    const served = await direct('POST', '/flood-zone/batch', request);
+    expect({ status: served.status, code: served.body.code }).toEqual({ status: 400, code: 'INVALID_BATCH' });
+    const proxied = await viaProxy('POST', '/flood-zone/batch', request);
+    expect({ status: proxied.status, body: proxied.body }).toEqual({ status: 400, body: { error: { code: 'invalid_json', message: 'Invalid JSON' } } });
+  });
+
   it.each([
-    ['lat out of range', `/flood-zone?lat=90.5&lon=2`, 'COORDINATES_OUT_OF_RANGE', ['query', 'lat']],
-    ['lon out of range', `/flood-zone?lat=1&lon=-181`, 'COORDINATES_OUT_OF_RANGE', ['query', 'lon']],
-    ['radius out of range', `/flood-zone?lat=1&lon=2&include=nearby&radius=5`, 'RADIUS_OUT_OF_RANGE', ['query', 'radius']],
-    ['a batch radius out of range', `/flood-zone/batch?include=nearby&radius=2001`, 'RADIUS_OUT_OF_RANGE', ['query', 'radius']],
-  ])("422 %s: the declared range makes the gateway answer the service's 422", async (_what, pathAndQuery, code, location) => {
+    ['lat out of range', `/flood-zone?lat=90.5&lon=2`, 'COORDINATES_OUT_OF_RANGE'],
+    ['lon out of range', `/flood-zone?lat=1&lon=-181`, 'COORDINATES_OUT_OF_RANGE'],
+    ['radius out of range', `/flood-zone?lat=1&lon=2&include=nearby&radius=5`, 'RADIUS_OUT_OF_RANGE'],
+    ['a batch radius out of range', `/flood-zone/batch?include=nearby&radius=2001`, 'RADIUS_OUT_OF_RANGE'],
+  ])("422 %s: the service's own answer", async (_what, pathAndQuery, code) => {
     const method = pathAndQuery.startsWith('/flood-zone/batch') ? 'POST' : 'GET';
     const request = method === 'POST' ? { headers: { 'Content-Type': 'text/csv' }, body: 'lat,lon\n1,2\n' } : {};
-    const served = await direct(method, pathAndQuery, request);
-    expect({ status: served.status, code: served.body.code }).toEqual({ status: 422, code });
-    const proxied = await viaProxy(method, pathAndQuery, request);
-    expect(proxied.status).toBe(422);
-    expect(proxied.body.validation.map((v: { location: string[] }) => v.location)).toEqual([location]);
+    expectForwarded(await viaProxy(method, pathAndQuery, request), 422, code);
   });
 
   it('429 RATE_LIMITED once a client has used its minute, with Retry-After', async () => {

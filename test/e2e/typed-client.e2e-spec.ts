@@ -87,13 +87,14 @@ const WRONG_USAGES: Array<{ name: string; code: number; message: string; source:
       }`,
   },
   {
-    name: 'passes lat as a string',
+    // lat is a number or text (text the service reads by its plain-decimal rule), never anything else.
+    name: 'passes lat as a boolean',
     code: 2322,
-    message: "Type 'string' is not assignable to type 'number'",
+    message: "Type 'true' is not assignable to type 'string | number | undefined'",
     source: `
       import { floodZoneClient } from './lookup-client';
       export async function wrong(baseUrl: string): Promise<unknown> {
-        const { data } = await floodZoneClient(baseUrl).GET('/flood-zone', { params: { query: { lat: 'x', lon: 2 } } });
+        const { data } = await floodZoneClient(baseUrl).GET('/flood-zone', { params: { query: { lat: true, lon: 2 } } });
         return data;
       }`,
   },
@@ -187,9 +188,15 @@ describe('a typed client generated from /openapi.json', () => {
   });
 
   it('documents the lookup parameters address, lat, lon, include and radius as query parameters', () => {
-    const parameters = (document.paths['/flood-zone']?.get?.parameters ?? []) as Array<{ name: string; in: string; schema?: { type?: unknown } }>;
-    const query = Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.schema?.type]));
-    expect(query).toEqual({ address: 'string', lat: 'number', lon: 'number', include: 'array', radius: 'integer' });
+    const parameters = (document.paths['/flood-zone']?.get?.parameters ?? []) as Array<{
+      name: string;
+      in: string;
+      schema?: { type?: unknown; anyOf?: Array<{ type: unknown }> };
+    }>;
+    const typeOf = ({ schema }: (typeof parameters)[number]) => schema?.type ?? schema?.anyOf?.map(({ type }) => type);
+    const query = Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, typeOf(p)]));
+    // A number or text: a validating gateway then forwards malformed text, which the service answers 400 itself.
+    expect(query).toEqual({ address: 'string', lat: ['number', 'string'], lon: ['number', 'string'], include: 'array', radius: ['integer', 'string'] });
   });
 
   it('declares include as an array of its parts (include=nearby,cbrs) and radius with no default a client would send', () => {
@@ -206,7 +213,7 @@ describe('a typed client generated from /openapi.json', () => {
       explode: false,
       items: { type: 'string', enum: ['nearby', 'preliminary', 'cbrs'] },
     });
-    expect(byName.radius!.schema).toEqual({ type: 'integer', minimum: 10, maximum: 2000 });
+    expect(byName.radius!.schema).toEqual({ anyOf: [{ type: 'integer', minimum: 10, maximum: 2000 }, { type: 'string' }] });
     expect(byName.radius!.description).toContain('500 when not given');
   });
 

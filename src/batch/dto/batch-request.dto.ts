@@ -1,46 +1,58 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { ID_MAX_LENGTH } from '../batch-row';
+
+const JSON_TYPES = ['string', 'number', 'boolean', 'null', 'object', 'array'] as const;
+
+/**
+ * The JSON types other than the ones a value is declared as. The service answers a location or a field of another
+ * type as that row's 400 inside a 200 answer, and a body that is not an object 400 INVALID_BATCH; a validating gateway
+ * answers a request its schema does not admit with its own 422. So each also admits the rest, after its own type,
+ * which a generated client keeps (e.g. `number | string | boolean | ...` for a row's lat).
+ */
+export const otherJsonTypes = (...declared: Array<(typeof JSON_TYPES)[number]>) =>
+  JSON_TYPES.filter((type) => !declared.includes(type)).map((type) => (type === 'array' ? { type, items: {} } : { type }));
 
 /** One location of a JSON batch: the GET /flood-zone parameters, checked by the same rules, plus an id. */
 export class BatchLocationDto {
   @ApiPropertyOptional({
     // No maxLength: a longer id is that row's 400 inside a 200 answer, which a gateway checking the length would refuse whole.
-    oneOf: [{ type: 'string' }, { type: 'number' }],
+    anyOf: [{ type: 'string' }, { type: 'number' }, ...otherJsonTypes('string', 'number')],
     description: `Echoed back with the row's answer (a number as its text). Another type, or more than ${ID_MAX_LENGTH} characters, is that row's 400.`,
     example: 'r1',
   })
   id?: string | number;
 
   @ApiPropertyOptional({
-    type: String,
-    description: 'US street address (as GET `address`). Not together with lat/lon.',
+    anyOf: [{ type: 'string' }, ...otherJsonTypes('string')],
+    description: "US street address (as GET `address`). Not together with lat/lon. Another type is that row's 400.",
     example: '1600 Pennsylvania Ave NW, Washington, DC 20500',
   })
   address?: string;
 
   @ApiPropertyOptional({
-    oneOf: [{ type: 'number' }, { type: 'string' }],
-    description: 'Latitude, -90 to 90: a number, or text by the GET `lat` rules. Requires lon.',
+    anyOf: [{ type: 'number' }, { type: 'string' }, ...otherJsonTypes('number', 'string')],
+    description: "Latitude, -90 to 90: a number, or text by the GET `lat` rules; another type is that row's 400. Requires lon.",
     example: 29.9511,
   })
   lat?: number | string;
 
   @ApiPropertyOptional({
-    oneOf: [{ type: 'number' }, { type: 'string' }],
-    description: 'Longitude, -180 to 180: a number, or text by the GET `lon` rules. Requires lat.',
+    anyOf: [{ type: 'number' }, { type: 'string' }, ...otherJsonTypes('number', 'string')],
+    description: "Longitude, -180 to 180: a number, or text by the GET `lon` rules; another type is that row's 400. Requires lat.",
     example: -90.0715,
   })
   lon?: number | string;
 }
 
 export class BatchRequestDto {
-  @ApiProperty({
-    type: [BatchLocationDto],
+  // Neither required nor only an array: a body without a `locations` array is the service's 400 INVALID_BATCH, not a gateway's 422.
+  @ApiPropertyOptional({
+    anyOf: [{ type: 'array', items: { anyOf: [{ $ref: getSchemaPath(BatchLocationDto) }, ...otherJsonTypes('object')] } }, ...otherJsonTypes('array')],
     description:
-      'The locations, answered in this order: at least one (none is a 400 INVALID_BATCH) and at most BATCH_MAX_LOCATIONS (a 413). ' +
-      "A malformed element is its own row's 400, never the whole request's.",
+      'The locations, answered in this order: at least one (none, or no `locations` array, is a 400 INVALID_BATCH) and at most ' +
+      "BATCH_MAX_LOCATIONS (a 413). A malformed element is its own row's 400, never the whole request's.",
   })
-  locations: BatchLocationDto[];
+  locations?: BatchLocationDto[];
 }
 
 /** The `text/csv` body as OpenAPI shows it. */

@@ -108,13 +108,19 @@ export const INCLUDE_PARAMETER = {
   example: ['nearby', 'cbrs'],
 };
 
+/**
+ * A number a client may also give as text. A validating gateway answers every request its schema refuses with its
+ * own 422, while the service answers text that is not a plain decimal (`lat=abc`, `radius=1.5`) 400 and an
+ * out-of-range number 422: the text branch lets the gateway forward both, so the client gets the service's answer,
+ * and the number branch keeps a generated client's parameter a number with its range.
+ */
+const numberOrText = (number: { type: 'number' | 'integer'; minimum: number; maximum: number }) => ({ anyOf: [number, { type: 'string' as const }] });
+
 export const RADIUS_PARAMETER = {
   description:
     `Search radius in metres for include=nearby, a whole number from ${RADIUS_MIN_M} to ${RADIUS_MAX_M}; ${RADIUS_DEFAULT_M} when not given. ` +
-    'Only with include=nearby.',
-  type: 'integer' as const,
-  minimum: RADIUS_MIN_M,
-  maximum: RADIUS_MAX_M,
+    'Only with include=nearby. Text other than digits is answered 400 INVALID_PARAMETERS by the service.',
+  ...numberOrText({ type: 'integer', minimum: RADIUS_MIN_M, maximum: RADIUS_MAX_M }),
 };
 
 /**
@@ -138,10 +144,9 @@ export class FloodZoneQueryDto {
   address?: unknown;
 
   @ApiPropertyOptional({
-    description: 'Latitude in decimal degrees (WGS84), -90 to 90, written as a plain decimal. Requires lon.',
-    minimum: -90,
-    maximum: 90,
-    type: Number,
+    description:
+      'Latitude in decimal degrees (WGS84), -90 to 90, written as a plain decimal (digits, an optional sign and fraction). Requires lon. Other text is answered 400 INVALID_PARAMETERS by the service.',
+    ...numberOrText({ type: 'number', minimum: -90, maximum: 90 }),
   })
   @ValidateIf((query: FloodZoneQueryDto) => query.lat !== undefined)
   @IsString({ message: onceAs('lat', 'lat must be a plain decimal number such as 38.8987') })
@@ -150,10 +155,9 @@ export class FloodZoneQueryDto {
   lat?: unknown;
 
   @ApiPropertyOptional({
-    description: 'Longitude in decimal degrees (WGS84), -180 to 180, written as a plain decimal. Requires lat.',
-    minimum: -180,
-    maximum: 180,
-    type: Number,
+    description:
+      'Longitude in decimal degrees (WGS84), -180 to 180, written as a plain decimal (digits, an optional sign and fraction). Requires lat. Other text is answered 400 INVALID_PARAMETERS by the service.',
+    ...numberOrText({ type: 'number', minimum: -180, maximum: 180 }),
   })
   @ValidateIf((query: FloodZoneQueryDto) => query.lon !== undefined)
   @IsString({ message: onceAs('lon', 'lon must be a plain decimal number such as -77.0352') })
