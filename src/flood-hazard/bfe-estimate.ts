@@ -38,7 +38,7 @@ interface MeasuredLine {
 
 /**
  * The estimated BFE at the point from the BFE lines around it, or null when no usable line lies
- * within 300 m. Usable: ELEV > 0 (FEMA's -1 and 0 are placeholders), a known LEN_UNIT, and the
+ * within BFE_LINE_REACH_M. Usable: ELEV > 0 (FEMA's -1 and 0 are placeholders), a known LEN_UNIT, and the
  * governing polygon's DFIRM_ID (another study's lines may use other data or datums).
  */
 export function estimateBaseFloodElevation(point: GeoPoint, governingDfirmId: string | null, lines: BfeLineFeature[]): EstimatedBaseFloodElevation | null {

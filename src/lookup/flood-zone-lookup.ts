@@ -5,7 +5,7 @@ import type { AnswerPart, OptionalFields } from './parts/answer-parts';
 export interface FloodZoneResult extends FloodDetermination, OptionalFields {
   /** FEMA's Map Service Center at the queried point (not the rounded one the determination is cached under). */
   femaMapUrl: string;
-  /** LOMAs within 100 m, nearest first; null when their query failed. */
+  /** LOMAs within LOMA_REACH_M, nearest first; null when their query failed. */
   lomas: Loma[] | null;
   estimatedBaseFloodElevation: EstimatedBaseFloodElevation | null;
   /** Parts whose query failed; [] when the answer is complete. */

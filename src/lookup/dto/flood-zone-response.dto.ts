@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ERROR_CODES } from '../../common/api-error';
+import { BFE_LINE_REACH_M } from '../../flood-hazard/bfe-estimate';
+import { LOMA_REACH_M } from '../../flood-hazard/loma-status';
 import { ANSWER_PARTS } from '../parts/answer-parts';
 
 /** OpenAPI description of the GET /flood-zone answer (docs/api.md). Every field is always present. */
@@ -317,7 +319,7 @@ export class FloodDeterminationDto {
     type: [LomaDto],
     nullable: true,
     description:
-      'Letters of Map Amendment within 100 m, nearest first; null when unknown. A LOMA is evidence about one structure or lot, ' +
+      `Letters of Map Amendment within ${LOMA_REACH_M} m, nearest first; null when unknown. A LOMA is evidence about one structure or lot, ` +
       'located by its own geocode: it does not change the zone of this point, and may concern a neighbouring building.',
   })
   lomas: LomaDto[] | null;
@@ -326,7 +328,7 @@ export class FloodDeterminationDto {
     type: EstimatedBaseFloodElevationDto,
     nullable: true,
     description:
-      'For AE and AH zones without a printed BFE: an estimate from the BFE lines within 300 m of the same study. ' +
+      `For AE and AH zones without a printed BFE: an estimate from the BFE lines within ${BFE_LINE_REACH_M} m of the same study. ` +
       'It is not an official base flood elevation and not an elevation certificate. Null when the zone does not call for it, a static BFE exists, or no usable line is near.',
   })
   estimatedBaseFloodElevation: EstimatedBaseFloodElevationDto | null;
