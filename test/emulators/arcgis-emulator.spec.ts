@@ -677,7 +677,7 @@ describe('FEMA preliminary and pending, and USFWS CBRS MapServer emulators', () 
   });
 });
 
-describe('startEmulators: all five upstreams', () => {
+describe('startEmulators: every upstream', () => {
   let emulators: RunningEmulators;
   beforeAll(async () => {
     emulators = await startEmulators({ latencyMs: 0 });
@@ -688,11 +688,20 @@ describe('startEmulators: all five upstreams', () => {
 
   it('gives the service a base URL for each', () => {
     const { env } = emulators;
-    expect(Object.keys(env).sort()).toEqual(['CBRS_BASE_URL', 'GEOCODER_BASE_URL', 'NFHL_BASE_URL', 'PENDING_NFHL_BASE_URL', 'PRELIMINARY_NFHL_BASE_URL']);
+    expect(Object.keys(env).sort()).toEqual([
+      'CBRS_BASE_URL',
+      'ELEVATION_BASE_URL',
+      'GEOCODER_BASE_URL',
+      'NFHL_BASE_URL',
+      'OPENFEMA_BASE_URL',
+      'PENDING_NFHL_BASE_URL',
+      'PRELIMINARY_NFHL_BASE_URL',
+    ]);
     expect(env.PRELIMINARY_NFHL_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/arcgis\/rest\/services\/PrelimPending\/Prelim_NFHL\/MapServer$/);
     expect(env.PENDING_NFHL_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/arcgis\/rest\/services\/PrelimPending\/Pending_NFHL\/MapServer$/);
     expect(env.CBRS_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/arcgis\/rest\/services\/CoastalBarrierResourcesSystem\/MapServer$/);
-    expect(new Set(Object.values(env).map((u) => new URL(u).port)).size).toBe(5);
+    expect(env.OPENFEMA_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/open$/);
+    expect(new Set(Object.values(env).map((u) => new URL(u).port)).size).toBe(Object.keys(env).length);
   });
 
   it('serves the demo preliminary, pending and CBRS maps under the real layer names', async () => {
@@ -705,7 +714,7 @@ describe('startEmulators: all five upstreams', () => {
   });
 
   it('clears faults and call logs of every emulator at once', async () => {
-    const all = [emulators.nfhl, emulators.preliminary, emulators.pending, emulators.cbrs, emulators.census];
+    const all = [emulators.nfhl, emulators.preliminary, emulators.pending, emulators.cbrs, emulators.census, emulators.openfema];
     for (const e of all) {
       e.resetCalls();
       e.injectFault({ kind: 'reset' });

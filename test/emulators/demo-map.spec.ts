@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import {
   DEMO_ADDRESSES,
   DEMO_CBRS,
+  DEMO_ELEVATIONS,
   DEMO_MAP,
   DEMO_PENDING,
   DEMO_PLACES,
@@ -21,6 +22,7 @@ import { Position, haversineMeters, shapeDistanceMeters } from './geometry';
 import type { ArcGisServiceData } from './map-data';
 import { normaliseAddress } from './census-emulator';
 import { exampleUrls } from './offline';
+import { EPQS_DEFAULT_WITHIN_M, EPQS_NO_DATA_VALUE } from './epqs-emulator';
 
 const METADATA: Record<NfhlLayerKey, string> = {
   availability: 'nfhl-layer-0-nfhl-availability.metadata.json',
@@ -221,7 +223,10 @@ describe('demo map: LOMAs, estimated BFE, nearby, map changes, CBRS', () => {
     const withPart = (test: (p: DemoPlace) => boolean) => DEMO_PLACES.filter(test).map((p) => p.id);
     expect(withPart((p) => p.expect.lomas.length > 0)).toEqual(['houston-lomas']);
     expect(withPart((p) => p.expect.estimatedBaseFloodElevation?.method === 'interpolated')).toEqual(['franklin-bfe-bracketed', 'ponce-bfe-meters']);
-    expect(withPart((p) => p.expect.estimatedBaseFloodElevation?.method === 'nearest_line')).toEqual(['houston-ah-one-bfe-line']);
+    expect(withPart((p) => p.expect.estimatedBaseFloodElevation?.method === 'nearest_line')).toEqual([
+      'houston-ah-one-bfe-line',
+      'norfolk-ground-above-estimated-bfe',
+    ]);
     expect(withPart((p) => p.expect.nearby !== undefined)).toEqual(['houston-nearby-hazards', 'houston-nearby-inside-ae']);
     expect(new Set(DEMO_PLACES.map((p) => `${p.expect.mapChange.status}/${p.expect.mapChange.sfhaChange}`))).toEqual(
       new Set(['none/unchanged', 'preliminary/into_sfha', 'pending/out_of_sfha', 'preliminary/unknown', 'preliminary/unchanged']),
@@ -317,6 +322,11 @@ describe('demo map: LOMAs, estimated BFE, nearby, map changes, CBRS', () => {
     ]);
     const beyond = DEMO_MAP.nfhl.bfeLines.filter((f) => f.attributes.ELEV === 48 && f.attributes.DFIRM_ID === '48201C');
     expect(beyond.map((f) => wholeMetres(ah, f))).toEqual([320]);
+
+    const norfolk = demoPlace('norfolk-ground-above-estimated-bfe');
+    expect(within(norfolk, DEMO_MAP.nfhl.bfeLines, 300).map((f) => [f.attributes.ELEV, f.attributes.V_DATUM, wholeMetres(norfolk, f)])).toEqual([
+      [8, 'NAVD88', 100],
+    ]);
   });
 
   it('has no usable BFE line within 300 m of any other AE or AH place without a static BFE', () => {
@@ -410,6 +420,115 @@ describe('demo map: LOMAs, estimated BFE, nearby, map changes, CBRS', () => {
       }
     }
     expect(layerOf(DEMO_PRELIMINARY, 'Flood Hazard Zones')[0].attributes).toMatchObject({ FLD_ZONE: 'AE', STATIC_BFE: 9, DFIRM_ID: '45019C' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The ground at every place (include=elevation)
+// ---------------------------------------------------------------------------------------------
+
+describe('demo map: the ground at every place', () => {
+  const all = [...DEMO_PLACES, ...FAULT_DEMO_PLACES];
+  const groundAt = (p: DemoPlace) => DEMO_ELEVATIONS.filter((e) => e.at[0] === p.lon && e.at[1] === p.lat);
+  /** The 48 states and DC by state FIPS. */
+  const CONTERMINOUS = new Set(
+    '01 04 05 06 08 09 10 11 12 13 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 44 45 46 47 48 49 50 51 53 54 55 56'.split(
+      ' ',
+    ),
+  );
+
+  it('gives the elevation emulator one point per place, the only one within its reach', () => {
+    expect(DEMO_ELEVATIONS).toHaveLength(all.length);
+    for (const place of all) {
+      expect({ id: place.id, points: groundAt(place).length }).toEqual({ id: place.id, points: 1 });
+      const reached = DEMO_ELEVATIONS.filter((e) => haversineMeters(place.lat, place.lon, e.at[1], e.at[0]) <= EPQS_DEFAULT_WITHIN_M);
+      expect({ id: place.id, reached: reached.length }).toEqual({ id: place.id, reached: 1 });
+    }
+  });
+
+  it("sets each place's expected ground from what the emulator answers there", () => {
+    for (const place of all) {
+      const [point] = groundAt(place);
+      const g = place.expect.groundElevation;
+      const noData = point.callFailed === true || point.valueFt === null || point.valueFt <= -1000;
+      expect({ id: place.id, noData }).toEqual({ id: place.id, noData: g.elevationFt === null });
+      if (noData || point.valueFt === null) {
+        expect(g).toEqual({ elevationFt: null, verticalDatum: null, resolutionM: null, acquisitionDate: null, uncertaintyFt: null, comparedWith: null });
+        continue;
+      }
+      expect({ id: place.id, elevationFt: Math.round(point.valueFt * 10) / 10 }).toEqual({ id: place.id, elevationFt: g.elevationFt });
+      expect(g.resolutionM).toBe(point.resolution);
+      expect(g.uncertaintyFt).toBe((point.resolution ?? 1) <= 3 ? 1.7 : 5.1);
+      const [month, day, year] = (point.acquisitionDate ?? '').split('/');
+      expect(g.acquisitionDate).toBe(point.acquisitionDate ? `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}` : null);
+      expect({ id: place.id, datum: g.verticalDatum }).toEqual({
+        id: place.id,
+        datum: CONTERMINOUS.has(place.expect.countyFips?.slice(0, 2) ?? '') ? 'NAVD88' : null,
+      });
+      const c = g.comparedWith;
+      if (c === null) continue;
+      const bfe = c.bfe === 'static' ? place.expect.staticBaseFloodElevationFt : place.expect.estimatedBaseFloodElevation?.elevationFt;
+      expect({ id: place.id, bfeFt: c.bfeFt }).toEqual({ id: place.id, bfeFt: bfe });
+      expect(c.differenceFt).toBeCloseTo((g.elevationFt as number) - c.bfeFt, 9);
+      const position = Math.abs(c.differenceFt) <= (g.uncertaintyFt as number) ? 'within_uncertainty' : c.differenceFt > 0 ? 'above' : 'below';
+      expect({ id: place.id, position: c.position }).toEqual({ id: place.id, position });
+    }
+  });
+
+  it('compares the ground only with a NAVD88 BFE, inside the conterminous US', () => {
+    for (const place of DEMO_PLACES) {
+      const e = place.expect;
+      const bfe = e.staticBaseFloodElevationFt !== null ? e.verticalDatum : (e.estimatedBaseFloodElevation?.verticalDatum ?? null);
+      const comparable = e.groundElevation.verticalDatum === 'NAVD88' && bfe === 'NAVD88';
+      expect({ id: place.id, compared: e.groundElevation.comparedWith !== null }).toEqual({ id: place.id, compared: comparable });
+    }
+  });
+
+  it('has the Norfolk places: static BFE 9 ft NAVD88, an estimate from one line, an NGVD29 BFE, and both no-data answers', () => {
+    const norfolk = (id: string) => demoPlace(`norfolk-${id}`);
+    for (const id of ['ground-above-bfe', 'ground-below-bfe', 'ground-within-bfe-uncertainty']) {
+      expect(norfolk(id).expect).toMatchObject({ floodZone: 'AE', staticBaseFloodElevationFt: 9, verticalDatum: 'NAVD88', countyFips: '51710' });
+    }
+    expect(['ground-above-bfe', 'ground-below-bfe', 'ground-within-bfe-uncertainty'].map((id) => norfolk(id).expect.groundElevation.comparedWith)).toEqual([
+      { bfe: 'static', bfeFt: 9, differenceFt: 4.6, position: 'above' },
+      { bfe: 'static', bfeFt: 9, differenceFt: -4.7, position: 'below' },
+      { bfe: 'static', bfeFt: 9, differenceFt: 1, position: 'within_uncertainty' },
+    ]);
+    expect(norfolk('ground-above-estimated-bfe').expect).toMatchObject({
+      staticBaseFloodElevationFt: null,
+      estimatedBaseFloodElevation: { elevationFt: 8, verticalDatum: 'NAVD88', method: 'nearest_line' },
+      groundElevation: { elevationFt: 11.4, comparedWith: { bfe: 'estimated', bfeFt: 8, differenceFt: 3.4, position: 'above' } },
+    });
+    const ngvd = norfolk('bfe-ngvd29');
+    expect(ngvd.expect).toMatchObject({
+      staticBaseFloodElevationFt: 8,
+      verticalDatum: 'NGVD29',
+      groundElevation: { elevationFt: 6.5, verticalDatum: 'NAVD88', comparedWith: null },
+    });
+    expect(featuresAt(DEMO_MAP.nfhl.floodHazardZones, ngvd.lon, ngvd.lat)[0].attributes).toMatchObject({ STATIC_BFE: 8, V_DATUM: 'NGVD29' });
+    expect(groundAt(norfolk('elevation-call-failed'))[0]).toMatchObject({ callFailed: true });
+    expect(groundAt(norfolk('elevation-null'))[0]).toMatchObject({ valueFt: null });
+    expect(groundAt(demoPlace('outside-us-atlantic'))[0]).toMatchObject({ valueFt: EPQS_NO_DATA_VALUE });
+  });
+
+  it('offline mode lists every place, with include=elevation wherever the ground is compared, not compared beside a BFE, or has no data', () => {
+    const lines = exampleUrls('http://localhost:3000');
+    const withElevation = (p: DemoPlace) => lines.some((l) => l.includes(`lat=${p.lat}&lon=${p.lon}&include=`) && /include=[a-z,]*elevation/.test(l));
+    for (const place of DEMO_PLACES) {
+      const e = place.expect;
+      expect(lines).toContain(`curl 'http://localhost:3000/flood-zone?lat=${place.lat}&lon=${place.lon}'`);
+      const shows = e.groundElevation.comparedWith !== null || e.groundElevation.elevationFt === null || e.staticBaseFloodElevationFt !== null;
+      if (shows) expect({ id: place.id, listed: withElevation(place) }).toEqual({ id: place.id, listed: true });
+    }
+    expect(lines.filter((l) => l.startsWith('# norfolk-'))).toEqual([
+      '# norfolk-ground-above-bfe: mapped AE; NFIP: participating, CRS class 7 (15% off in the SFHA); ground 13.6 ft, 4.6 ft above the static BFE',
+      '# norfolk-ground-below-bfe: mapped AE; NFIP: participating, CRS class 7 (15% off in the SFHA); ground 4.3 ft, 4.7 ft below the static BFE',
+      '# norfolk-ground-within-bfe-uncertainty: mapped AE; NFIP: participating, CRS class 7 (15% off in the SFHA); ground 10 ft, 1 ft above the static BFE, within 1.7 ft uncertainty',
+      '# norfolk-ground-above-estimated-bfe: mapped AE; NFIP: participating, CRS class 7 (15% off in the SFHA); estimated BFE 8 ft (nearest_line); ground 11.4 ft, 3.4 ft above the estimated BFE',
+      '# norfolk-bfe-ngvd29: mapped AE; NFIP: participating, CRS class 7 (15% off in the SFHA); ground 6.5 ft, not compared (BFE in NGVD29)',
+      '# norfolk-elevation-call-failed: mapped X (0.2 PCT ANNUAL CHANCE FLOOD HAZARD); NFIP: participating, CRS class 7 (15% off in the SFHA); ground: no data',
+      '# norfolk-elevation-null: mapped X (AREA OF MINIMAL FLOOD HAZARD); NFIP: participating, CRS class 7 (15% off in the SFHA); ground: no data',
+    ]);
   });
 });
 

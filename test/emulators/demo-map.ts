@@ -14,7 +14,8 @@
  *
  * The places of the answer parts (LOMAs, BFE estimates, nearby hazards, coming map changes, CBRS) sit kilometres from every
  * other area, with their features at whole-metre distances by construction; `DEMO_PRELIMINARY`,
- * `DEMO_PENDING` and `DEMO_CBRS` hold the other MapServers' data for them.
+ * `DEMO_PENDING` and `DEMO_CBRS` hold the other MapServers' data for them. Every place also stands on ground of its
+ * own (`DEMO_ELEVATIONS`, for the USGS elevation emulator); the Norfolk places show how it stands against the BFE.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -33,6 +34,7 @@ import {
   squareAround,
 } from './geometry';
 import type { ArcGisFeature, ArcGisField, ArcGisLayerData, ArcGisServiceData } from './map-data';
+import { EPQS_NO_DATA_VALUE, type EpqsPoint } from './epqs-emulator';
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -269,6 +271,8 @@ export interface DemoExpectation {
   mapChange: MapChangeExpectation;
   /** include=cbrs: the Coastal Barrier Resources System at the point (`note` left out). */
   coastalBarrier: CoastalBarrierExpectation;
+  /** include=elevation: the ground at the point from the EPQS emulator, against the BFE (`note` left out). */
+  groundElevation: GroundElevationExpectation;
   /** From the Census coordinates lookup. */
   county: string | null;
   countyFips: string | null;
@@ -321,6 +325,15 @@ export interface CoastalBarrierExpectation {
   unit: string | null;
   type: 'System Unit' | 'Otherwise Protected Area' | null;
   floodInsuranceProhibitionDate: string | null;
+}
+
+export interface GroundElevationExpectation {
+  elevationFt: number | null;
+  verticalDatum: 'NAVD88' | null;
+  resolutionM: number | null;
+  acquisitionDate: string | null;
+  uncertaintyFt: number | null;
+  comparedWith: { bfe: 'static' | 'estimated'; bfeFt: number; differenceFt: number; position: 'above' | 'below' | 'within_uncertainty' } | null;
 }
 
 export interface DemoPlace {
@@ -761,6 +774,7 @@ const STATES: Array<[string, string, string, string, string, string]> = [
   ['45', 'South Carolina', 'SC', '01779799', '3', '5'],
   ['47', 'Tennessee', 'TN', '01325873', '3', '6'],
   ['48', 'Texas', 'TX', '01779801', '3', '7'],
+  ['51', 'Virginia', 'VA', '01779803', '3', '5'],
   ['53', 'Washington', 'WA', '01779804', '4', '9'],
   ['72', 'Puerto Rico', 'PR', '01779808', '9', '0'],
 ];
@@ -840,7 +854,7 @@ interface PlaceSeed {
   lat: number;
   lon: number;
   address?: string;
-  zone: Omit<DemoExpectation, 'firmPanel' | 'community' | 'lomrs' | 'county' | 'countyFips' | 'zcta' | AnswerPartKey>;
+  zone: Omit<DemoExpectation, 'firmPanel' | 'community' | 'lomrs' | 'county' | 'countyFips' | 'zcta' | 'groundElevation' | AnswerPartKey>;
   /** The answer parts where they differ from "nothing around" (no LOMA, no estimate, no coming map, outside CBRS). */
   parts?: Partial<Pick<DemoExpectation, AnswerPartKey>>;
 }
@@ -2305,11 +2319,217 @@ function buildAnswerPartPlaces(
     );
   }
 
+  // ----- Norfolk, VA (DFIRM 510104, tidal AE): the ground against the BFE (include=elevation; grounds in DEMO_GROUND).
+  // Above, below and within the uncertainty of a static BFE; above an estimate from one BFE line; a BFE in NGVD29;
+  // and the USGS elevation service's no-data answers ("Call failed." and a null value).
+  {
+    const dfirm = '510104';
+    const c = cluster(36.8468, -76.2852);
+    const at = (col: number) => cell(c, col);
+    const cols = [0, 1, 2, 3, 4, 5, 6].map(at);
+    nfhlArea(b, zctas, cols, {
+      dfirm,
+      jurisdiction: { name1: 'City of Norfolk', cid: '510104', stFips: '51', coFips: '710' },
+      panel: { pcomm: '0104', panel: '0035', suffix: 'G', eff: utcDate('2016-02-17') },
+      zcta: ['23510', 10101],
+    });
+    const sq = (col: number) => squareAt(at(col), ZONE_SIDE_M);
+    const staticBfe: Array<[string, string]> = [
+      ['norfolk-ground-above-bfe', 'ground 13.6 ft, 4.6 ft above the BFE'],
+      ['norfolk-ground-below-bfe', 'ground 4.3 ft, 4.7 ft below the BFE'],
+      ['norfolk-ground-within-bfe-uncertainty', 'ground 10 ft, 1 ft above the BFE: within the 1.7 ft uncertainty'],
+    ];
+    staticBfe.forEach(([id, ground], col) => {
+      b.zone([sq(col)], dfirm, AE(9));
+      seeds.push({
+        id,
+        description: `Norfolk, VA: AE, BFE 9 ft NAVD88; ${ground}`,
+        ...at(col),
+        zone: mapped('AE', { sfha: true, risk: 'high', bfe: 9, datum: 'NAVD88' }),
+      });
+    });
+
+    b.zone([sq(3)], dfirm, { FLD_ZONE: 'AE', STUDY_TYP: 'SFHA with BFE no floodway', SFHA_TF: 'T' });
+    b.bfeLine(lineAcross(at(3), 0, 100), { dfirm, elev: 8 });
+    seeds.push({
+      id: 'norfolk-ground-above-estimated-bfe',
+      description: 'Norfolk, VA: AE without a static BFE, one BFE line (8 ft NAVD88) 100 m away; ground 11.4 ft, 3.4 ft above the estimate',
+      ...at(3),
+      zone: mapped('AE', { sfha: true, risk: 'high' }),
+      parts: {
+        estimatedBaseFloodElevation: { elevationFt: 8, verticalDatum: 'NAVD88', method: 'nearest_line', lines: [{ elevationFt: 8, distanceM: 100 }] },
+      },
+    });
+
+    b.zone([sq(4)], dfirm, AE(8, 'NGVD29'));
+    seeds.push({
+      id: 'norfolk-bfe-ngvd29',
+      description: 'Norfolk, VA: AE, BFE 8 ft NGVD29; ground 6.5 ft NAVD88, not compared (datums are never converted)',
+      ...at(4),
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 8, datum: 'NGVD29' }),
+    });
+
+    b.zone([sq(5)], dfirm, X_SHADED);
+    seeds.push({
+      id: 'norfolk-elevation-call-failed',
+      description: 'Norfolk, VA: X shaded; the elevation service answers "Call failed." (no data here)',
+      ...at(5),
+      zone: mapped('X', { subtype: SHADED_SUBTYPE, sfha: false, risk: 'moderate' }),
+    });
+
+    b.zone([sq(6)], dfirm, X_MINIMAL);
+    seeds.push({
+      id: 'norfolk-elevation-null',
+      description: 'Norfolk, VA: X minimal; the elevation service answers "value": null (no data here)',
+      ...at(6),
+      zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+    });
+    counties.push(
+      countyRecord(
+        { name: 'Norfolk city', basename: 'Norfolk', state: '51', county: '710', countyns: '01498557', lsadc: '25', oid: 5101 },
+        boxAround(cols, 15000),
+      ),
+    );
+  }
+
   return {
     preliminary: { serviceName: 'PrelimPending/Prelim_NFHL', layers: [preliminaryAvailability.data, preliminaryZones.data] },
     pending: { serviceName: 'PrelimPending/Pending_NFHL', layers: [pendingAvailability.data, pendingZones.data] },
     cbrs: { serviceName: 'CoastalBarrierResourcesSystem', layers: [cbrsUnits.data, cbrsProhibitions.data, cbrsBuffer.data] },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ground at every place (include=elevation): what the USGS elevation (EPQS) emulator answers there, and the
+// `result.groundElevation` that follows, worked out by hand: elevationFt is the value to one decimal; 1 m lidar
+// (resolution <= 3 m) is uncertain by 1.7 ft, coarser models by 5.1 ft; the datum is NAVD88 only in the 48 states
+// and DC; differenceFt = elevationFt - BFE, within the uncertainty when no larger than it. Only a NAVD88 BFE
+// (static, else estimated) is compared.
+// ---------------------------------------------------------------------------------------------
+
+/** What the EPQS emulator answers at a place (at the place's own point) and what the service makes of it. */
+interface DemoGround {
+  epqs: Omit<EpqsPoint, 'at'>;
+  expect: GroundElevationExpectation;
+}
+
+type GroundComparison = NonNullable<GroundElevationExpectation['comparedWith']>;
+
+const vs = (bfe: GroundComparison['bfe'], bfeFt: number, differenceFt: number, position: GroundComparison['position']): GroundComparison => ({
+  bfe,
+  bfeFt,
+  differenceFt,
+  position,
+});
+
+/** 1 m lidar flown on 3/1/2020, inside the conterminous US. */
+function lidar(valueFt: number, elevationFt: number, comparedWith: GroundComparison | null = null): DemoGround {
+  return {
+    epqs: { valueFt, resolution: 1, acquisitionDate: '3/1/2020' },
+    expect: { elevationFt, verticalDatum: 'NAVD88', resolutionM: 1, acquisitionDate: '2020-03-01', uncertaintyFt: 1.7, comparedWith },
+  };
+}
+
+/** 1 m lidar outside the conterminous US (Puerto Rico): 3DEP's datum varies there, so no datum and no comparison. */
+function lidarOutsideConus(valueFt: number, elevationFt: number): DemoGround {
+  return {
+    epqs: { valueFt, resolution: 1, acquisitionDate: '3/1/2020' },
+    expect: { elevationFt, verticalDatum: null, resolutionM: 1, acquisitionDate: '2020-03-01', uncertaintyFt: 1.7, comparedWith: null },
+  };
+}
+
+/** The service has no elevation here: every field null (the note says so). */
+function noGround(epqs: DemoGround['epqs']): DemoGround {
+  return { epqs, expect: { elevationFt: null, verticalDatum: null, resolutionM: null, acquisitionDate: null, uncertaintyFt: null, comparedWith: null } };
+}
+
+/** Every demo place's ground, by place id (a fault walkthrough's place stands on its twin's ground). */
+const DEMO_GROUND: Readonly<Record<string, DemoGround>> = {
+  'dc-white-house-ae': lidar(579.96, 580, vs('static', 583, -3, 'below')),
+  'houston-ae-floodway': lidar(38.41, 38.4),
+  'houston-ah': lidar(43.92, 43.9, vs('static', 42, 1.9, 'above')),
+  'houston-ao': lidar(40.17, 40.2),
+  'houston-a': lidar(41.04, 41),
+  'houston-x-shaded': lidar(44.73, 44.7),
+  'houston-x-unshaded': lidar(47.28, 47.3),
+  'houston-x-null-subtype': lidar(46.61, 46.6),
+  'houston-x-blank-subtype': lidar(45.88, 45.9),
+  // the floodway governs and has no BFE
+  'houston-seam': lidar(39.52, 39.5),
+  // 43.3 - 45 = -1.7: on the edge of the 1.7 ft uncertainty, still within it
+  'houston-duplicate-ae': lidar(43.31, 43.3, vs('static', 45, -1.7, 'within_uncertainty')),
+  'houston-gap': lidar(42.66, 42.7),
+  'houston-open-water': lidar(30.14, 30.1),
+  'houston-area-not-included': lidar(44.02, 44),
+  'sacramento-ar': lidar(16.83, 16.8),
+  'sacramento-a99': lidar(17.49, 17.5),
+  'sacramento-x-levee': lidar(19.22, 19.2),
+  'sacramento-d': lidar(21.66, 21.7),
+  'menominee-ve': lidar(583.14, 583.1, vs('static', 586, -2.9, 'below')),
+  'menominee-v': lidar(581.92, 581.9),
+  'menominee-overlap': lidar(587.37, 587.4, vs('static', 586, 1.4, 'within_uncertainty')),
+  'menominee-placeholder-panel-date': lidar(596.08, 596.1),
+  'toa-baja-ae': lidarOutsideConus(12.57, 12.6),
+  'pr-ae-meters': lidarOutsideConus(30.22, 30.2),
+  'pr-ae-centimeters': lidarOutsideConus(9.84, 9.8),
+  'pr-ae-datum-9999': lidarOutsideConus(13.06, 13.1),
+  'renton-ae-floodway': lidar(36.47, 36.5),
+  'renton-x-shaded': lidar(39.81, 39.8),
+  'renton-x-unshaded': lidar(52.39, 52.4),
+  // only the 1/3 arc-second (10 m) model, with no acquisition date: 5.1 ft
+  'lampasas-paper-only': {
+    epqs: { valueFt: 1031.42, resolution: 10, acquisitionDate: null },
+    expect: { elevationFt: 1031.4, verticalDatum: 'NAVD88', resolutionM: 10, acquisitionDate: null, uncertaintyFt: 5.1, comparedWith: null },
+  },
+  // a 3 m model is still fine: 1.7 ft
+  'mount-vernon-unmapped': {
+    epqs: { valueFt: 24.96, resolution: 3, acquisitionDate: '6/20/2017' },
+    expect: { elevationFt: 25, verticalDatum: 'NAVD88', resolutionM: 3, acquisitionDate: '2017-06-20', uncertaintyFt: 1.7, comparedWith: null },
+  },
+  // the open ocean: the service's own no-data number
+  'outside-us-atlantic': noGround({ valueFt: EPQS_NO_DATA_VALUE }),
+  'houston-lomas': lidar(38.58, 38.6, vs('static', 38, 0.6, 'within_uncertainty')),
+  'houston-ah-one-bfe-line': lidar(48.23, 48.2, vs('estimated', 47, 1.2, 'within_uncertainty')),
+  'houston-nearby-hazards': lidar(52.11, 52.1),
+  'houston-nearby-inside-ae': lidar(24.36, 24.4, vs('static', 20, 4.4, 'above')),
+  'franklin-bfe-bracketed': lidar(608.14, 608.1, vs('estimated', 612.4, -4.3, 'below')),
+  'franklin-ae-static-bfe-near-line': lidar(646.72, 646.7, vs('static', 640, 6.7, 'above')),
+  'franklin-a-near-line': lidar(657.03, 657),
+  'ponce-bfe-meters': lidarOutsideConus(35.19, 35.2),
+  'charleston-preliminary-into-sfha': lidar(8.62, 8.6),
+  'charleston-pending-out-of-sfha': lidar(13.07, 13.1, vs('static', 11, 2.1, 'above')),
+  'charleston-preliminary-no-zone': lidar(12.44, 12.4),
+  'charleston-preliminary-unchanged': lidar(6.81, 6.8, vs('static', 10, -3.2, 'below')),
+  'charleston-no-coming-map': lidar(11.93, 11.9),
+  // 9.5 - 14 = -4.5: below the BFE, yet within the 5.1 ft of the coarse model
+  'fernandina-cbrs-system-unit': {
+    epqs: { valueFt: 9.46, resolution: 10, acquisitionDate: '1/15/2013' },
+    expect: {
+      elevationFt: 9.5,
+      verticalDatum: 'NAVD88',
+      resolutionM: 10,
+      acquisitionDate: '2013-01-15',
+      uncertaintyFt: 5.1,
+      comparedWith: vs('static', 14, -4.5, 'within_uncertainty'),
+    },
+  },
+  'fernandina-cbrs-opa': lidar(10.38, 10.4, vs('static', 9, 1.4, 'within_uncertainty')),
+  'fernandina-cbrs-buffer': lidar(11.62, 11.6),
+  'fernandina-cbrs-outside': lidar(15.29, 15.3),
+  'norfolk-ground-above-bfe': lidar(13.62, 13.6, vs('static', 9, 4.6, 'above')),
+  'norfolk-ground-below-bfe': lidar(4.27, 4.3, vs('static', 9, -4.7, 'below')),
+  'norfolk-ground-within-bfe-uncertainty': lidar(9.96, 10, vs('static', 9, 1, 'within_uncertainty')),
+  'norfolk-ground-above-estimated-bfe': lidar(11.42, 11.4, vs('estimated', 8, 3.4, 'above')),
+  // NAVD88 ground, NGVD29 BFE: never compared
+  'norfolk-bfe-ngvd29': lidar(6.51, 6.5),
+  'norfolk-elevation-call-failed': noGround({ valueFt: 7.2, callFailed: true }),
+  'norfolk-elevation-null': noGround({ valueFt: null }),
+};
+
+function groundOf(seed: PlaceSeed): DemoGround {
+  const ground = DEMO_GROUND[FAULT_DEMO_TWIN_OF[seed.id] ?? seed.id];
+  if (!ground) throw new Error(`demo place ${seed.id} has no ground elevation`);
+  return ground;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2345,6 +2565,7 @@ function expectationFor(map: DemoMap, seed: PlaceSeed): DemoExpectation {
     mapChange: NO_MAP_CHANGE,
     coastalBarrier: OUTSIDE_CBRS,
     ...seed.parts,
+    groundElevation: groundOf(seed).expect,
     firmPanel: panel
       ? {
           panel: String(panel.FIRM_PAN),
@@ -2392,6 +2613,12 @@ export const DEMO_PLACES: readonly DemoPlace[] = BUILT.seeds.map(demoPlaceOf);
  * the demo place its description names; listed nowhere else, so no earlier step has cached them.
  */
 export const FAULT_DEMO_PLACES: readonly DemoPlace[] = BUILT.faultSeeds.map(demoPlaceOf);
+
+/** The ground the USGS elevation (EPQS) emulator answers, one point per demo place and fault walkthrough place. */
+export const DEMO_ELEVATIONS: readonly EpqsPoint[] = [...BUILT.seeds, ...BUILT.faultSeeds].map((seed) => ({
+  at: [seed.lon, seed.lat],
+  ...groundOf(seed).epqs,
+}));
 
 function demoPlaceOf(seed: PlaceSeed): DemoPlace {
   return {

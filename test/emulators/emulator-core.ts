@@ -103,6 +103,8 @@ export interface CallRecord {
   layerName?: string;
   /** Query parameters (and, for ArcGIS POST, form parameters). */
   query: Record<string, string>;
+  /** The query string exactly as sent (without '?'), to check how a client encodes it (OpenFEMA's `%24top`). */
+  rawQuery: string;
   /** The query's point geometry as [lon, lat] (WGS84), when it has one; what a `near` fault matches. */
   point?: Position;
   /** Date.now() at arrival. */
@@ -357,6 +359,10 @@ export abstract class UpstreamEmulator {
   protected queryPoint(_params: Record<string, string>): Position | undefined {
     return undefined;
   }
+  /** How much later than the latency this call is answered by its own data (a slow place), before any fault's wait. */
+  protected answerDelayMs(_call: CallRecord): number {
+    return 0;
+  }
 
   // ----- machinery -----
 
@@ -416,13 +422,21 @@ export abstract class UpstreamEmulator {
     else if (path.startsWith(`${this.basePath}/`)) subPath = path.slice(this.basePath.length + 1).replace(/\/+$/, '');
     const described = subPath === null ? { endpoint: 'unknown' } : this.describe(subPath, params);
     const point = subPath === null ? undefined : this.queryPoint(params);
-    const call: CallRecord = { method: req.method ?? 'GET', path, ...described, query: params, ...(point ? { point } : {}), at: Date.now() };
+    const call: CallRecord = {
+      method: req.method ?? 'GET',
+      path,
+      ...described,
+      query: params,
+      rawQuery: url.search.slice(1),
+      ...(point ? { point } : {}),
+      at: Date.now(),
+    };
     this.totalCalls += 1;
     this.calls.push(call);
     if (this.calls.length > this.callLogLimit) this.calls.splice(0, this.calls.length - this.callLogLimit);
 
     // faults: every matching delay applies (stacking); then the first matching non-delay fault
-    let wait = this.latencyMs;
+    let wait = this.latencyMs + this.answerDelayMs(call);
     let fault: ActiveFault | undefined;
     for (const f of this.faults) {
       if (f.remaining <= 0 || !this.faultMatches(f, call)) continue;

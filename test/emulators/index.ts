@@ -1,4 +1,4 @@
-/** The upstream emulators (FEMA NFHL, preliminary and pending MapServers, USFWS CBRS MapServer, Census geocoder) and their demo map. */
+/** The upstream emulators (FEMA NFHL, preliminary and pending MapServers, USFWS CBRS MapServer, Census geocoder, USGS elevation, OpenFEMA) and their demo map. */
 export * from './geometry';
 export * from './demo-map';
 export * from './emulator-core';
@@ -7,5 +7,8 @@ export * from './arcgis-query';
 export * from './arcgis-emulator';
 export * from './arcgis-service-emulator';
 export * from './census-emulator';
+export * from './epqs-emulator';
+export * from './community-status-book';
+export * from './openfema-emulator';
 export { startEmulators, exampleUrls } from './offline';
 export type { StartEmulatorsOptions, RunningEmulators, ServiceEmulatorOptions } from './offline';

@@ -1,12 +1,12 @@
 /**
  * Offline mode: `npm run start:offline` (= `npm run build && node -r ts-node/register/transpile-only test/emulators/offline.ts`).
  *
- * Starts the five upstream emulators on fixed ports (NFHL 4010, FEMA preliminary 4011, FEMA pending 4012,
- * USFWS CBRS 4013, Census 4020; override with NFHL_EMULATOR_PORT, PRELIMINARY_EMULATOR_PORT,
- * PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT; a port already in use is one line naming it,
+ * Starts the upstream emulators on fixed ports (NFHL 4010, FEMA preliminary 4011, FEMA pending 4012,
+ * USFWS CBRS 4013, Census 4020, OpenFEMA 4030, USGS elevation 4040; override with NFHL_EMULATOR_PORT, PRELIMINARY_EMULATOR_PORT,
+ * PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT, OPENFEMA_EMULATOR_PORT, ELEVATION_EMULATOR_PORT; a port already in use is one line naming it,
  * its emulator and its variable, and exit 1), then runs the built service (`node dist/main.js`, on PORT, default
- * 3000) with NFHL_BASE_URL, PRELIMINARY_NFHL_BASE_URL, PENDING_NFHL_BASE_URL, CBRS_BASE_URL and
- * GEOCODER_BASE_URL pointed at them (every other variable passed through). Once the service answers /health it
+ * 3000) with NFHL_BASE_URL, PRELIMINARY_NFHL_BASE_URL, PENDING_NFHL_BASE_URL, CBRS_BASE_URL, GEOCODER_BASE_URL,
+ * OPENFEMA_BASE_URL and ELEVATION_BASE_URL pointed at them (every other variable passed through). Once the service answers /health it
  * prints "listening on http://HOST:PORT" and example URLs for every demo place (the fault walkthroughs' places,
  * FAULT_DEMO_PLACES, are left out so that nothing printed here caches them); it forwards SIGINT/SIGTERM to the
  * service and exits with it. Latency and faults can be set before the service starts (EMULATOR_LATENCY_MS,
@@ -19,7 +19,10 @@ import * as path from 'node:path';
 import { ArcGisEmulatorOptions, NfhlEmulatorOptions, NfhlMapServerEmulator } from './arcgis-emulator';
 import { ArcGisServiceEmulator } from './arcgis-service-emulator';
 import { CensusEmulatorOptions, CensusGeocoderEmulator } from './census-emulator';
-import { DEMO_ADDRESSES, DEMO_CBRS, DEMO_PENDING, DEMO_PLACES, DEMO_PRELIMINARY, DemoPlace } from './demo-map';
+import { EpqsEmulator, EpqsEmulatorOptions } from './epqs-emulator';
+import { DEMO_COMMUNITY_STATUSES } from './community-status-book';
+import { OpenFemaEmulator, OpenFemaEmulatorOptions } from './openfema-emulator';
+import { DEMO_ADDRESSES, DEMO_CBRS, DEMO_ELEVATIONS, DEMO_PENDING, DEMO_PLACES, DEMO_PRELIMINARY, DemoPlace } from './demo-map';
 import type { UpstreamEmulator } from './emulator-core';
 import { shapeDistanceMeters } from './geometry';
 import type { ArcGisServiceData } from './map-data';
@@ -39,6 +42,10 @@ export interface StartEmulatorsOptions {
   /** USFWS Coastal Barrier Resources System. */
   cbrs?: ServiceEmulatorOptions;
   census?: CensusEmulatorOptions;
+  /** USGS Elevation Point Query Service. */
+  elevation?: EpqsEmulatorOptions;
+  /** OpenFEMA (the NFIP Community Status Book). */
+  openfema?: OpenFemaEmulatorOptions;
   /** Applied to every emulator unless set per emulator. */
   latencyMs?: number;
 }
@@ -49,6 +56,8 @@ export interface RunningEmulators {
   pending: ArcGisServiceEmulator;
   cbrs: ArcGisServiceEmulator;
   census: CensusGeocoderEmulator;
+  elevation: EpqsEmulator;
+  openfema: OpenFemaEmulator;
   /** The environment the service needs to use them. */
   env: {
     NFHL_BASE_URL: string;
@@ -56,6 +65,8 @@ export interface RunningEmulators {
     PENDING_NFHL_BASE_URL: string;
     CBRS_BASE_URL: string;
     GEOCODER_BASE_URL: string;
+    ELEVATION_BASE_URL: string;
+    OPENFEMA_BASE_URL: string;
   };
   clearFaults(): void;
   resetCalls(): void;
@@ -66,26 +77,32 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
   const { latencyMs } = options;
   const service = (fallback: ArcGisServiceData, { data, ...rest }: ServiceEmulatorOptions = {}) =>
     ArcGisServiceEmulator.start(data ?? fallback, { latencyMs, ...rest });
-  const [nfhl, preliminary, pending, cbrs, census] = await Promise.all([
+  const [nfhl, preliminary, pending, cbrs, census, elevation, openfema] = await Promise.all([
     NfhlMapServerEmulator.start({ latencyMs, ...options.nfhl }),
     service(DEMO_PRELIMINARY, options.preliminary),
     service(DEMO_PENDING, options.pending),
     service(DEMO_CBRS, options.cbrs),
     CensusGeocoderEmulator.start({ latencyMs, ...options.census }),
+    EpqsEmulator.start({ latencyMs, points: [...DEMO_ELEVATIONS], ...options.elevation }),
+    OpenFemaEmulator.start({ latencyMs, ...options.openfema }),
   ]);
-  const all: UpstreamEmulator[] = [nfhl, preliminary, pending, cbrs, census];
+  const all: UpstreamEmulator[] = [nfhl, preliminary, pending, cbrs, census, elevation, openfema];
   return {
     nfhl,
     preliminary,
     pending,
     cbrs,
     census,
+    elevation,
+    openfema,
     env: {
       NFHL_BASE_URL: nfhl.baseUrl,
       PRELIMINARY_NFHL_BASE_URL: preliminary.baseUrl,
       PENDING_NFHL_BASE_URL: pending.baseUrl,
       CBRS_BASE_URL: cbrs.baseUrl,
       GEOCODER_BASE_URL: census.baseUrl,
+      ELEVATION_BASE_URL: elevation.baseUrl,
+      OPENFEMA_BASE_URL: openfema.baseUrl,
     },
     clearFaults() {
       for (const e of all) e.clearFaults();
@@ -111,7 +128,7 @@ function portFromEnv(name: string, fallback: number): number {
 }
 
 interface EmulatorPort {
-  key: 'nfhl' | 'preliminary' | 'pending' | 'cbrs' | 'census';
+  key: 'nfhl' | 'preliminary' | 'pending' | 'cbrs' | 'census' | 'elevation' | 'openfema';
   label: string;
   variable: string;
   port: number;
@@ -124,6 +141,8 @@ const EMULATOR_PORTS: readonly EmulatorPort[] = [
   { key: 'pending', label: 'FEMA pending MapServer emulator', variable: 'PENDING_EMULATOR_PORT', port: 4012 },
   { key: 'cbrs', label: 'USFWS CBRS MapServer emulator', variable: 'CBRS_EMULATOR_PORT', port: 4013 },
   { key: 'census', label: 'Census geocoder emulator', variable: 'CENSUS_EMULATOR_PORT', port: 4020 },
+  { key: 'elevation', label: 'USGS elevation (EPQS) emulator', variable: 'ELEVATION_EMULATOR_PORT', port: 4040 },
+  { key: 'openfema', label: 'OpenFEMA emulator', variable: 'OPENFEMA_EMULATOR_PORT', port: 4030 },
 ];
 
 /** The emulator ports from the environment; two emulators given one port is one line and exit 1. */
@@ -168,9 +187,27 @@ function nearAny(p: DemoPlace, services: ArcGisServiceData[]): boolean {
   return services.some((s) => s.layers.some((l) => l.features.some((f) => shapeDistanceMeters(f, p.lon, p.lat) <= INCLUDE_NEAR_M)));
 }
 
+/** A place whose ground shows an elevation case: there is a BFE to compare with (or not), or no data at all. */
+function showsGround(p: DemoPlace): boolean {
+  const e = p.expect;
+  return e.groundElevation.elevationFt === null || e.staticBaseFloodElevationFt !== null || e.estimatedBaseFloodElevation !== null;
+}
+
+/** The ground at a place, for its comment line. */
+function groundOf(p: DemoPlace): string {
+  const g = p.expect.groundElevation;
+  if (g.elevationFt === null) return 'ground: no data';
+  const c = g.comparedWith;
+  if (c === null)
+    return `ground ${g.elevationFt} ft, not compared (${g.verticalDatum === null ? 'outside the conterminous US' : `BFE in ${p.expect.verticalDatum}`})`;
+  const where = `${Math.abs(c.differenceFt)} ft ${c.differenceFt > 0 ? 'above' : 'below'} the ${c.bfe} BFE`;
+  return `ground ${g.elevationFt} ft, ${where}${c.position === 'within_uncertainty' ? `, within ${g.uncertaintyFt} ft uncertainty` : ''}`;
+}
+
 /**
  * The `include` items worth showing at a place (docs/api.md): `nearby` where its expectations pin the
- * nearby hazards down; `preliminary` / `cbrs` near those maps, so "none" and "outside" are shown too.
+ * nearby hazards down; `preliminary` / `cbrs` near those maps, so "none" and "outside" are shown too;
+ * `elevation` where the ground is compared with a BFE, is not although there is one, or has no data.
  */
 function includesFor(p: DemoPlace): string[] {
   const e = p.expect;
@@ -178,18 +215,33 @@ function includesFor(p: DemoPlace): string[] {
     ...(e.nearby || e.nearbyAtOtherRadii?.length ? ['nearby'] : []),
     ...(nearAny(p, [DEMO_PRELIMINARY, DEMO_PENDING]) ? ['preliminary'] : []),
     ...(nearAny(p, [DEMO_CBRS]) ? ['cbrs'] : []),
+    ...(showsGround(p) ? ['elevation'] : []),
   ];
+}
+
+/** The community's standing in the NFIP, as the demo Community Status Book gives it (every answer shows it). */
+function nfipOf(p: DemoPlace): string {
+  const id = p.expect.community?.communityId;
+  if (!id) return '';
+  const status = DEMO_COMMUNITY_STATUSES.find((c) => c.communityId === id)?.expect;
+  if (!status) return 'NFIP: community not listed';
+  if (!status.participating) return 'NFIP: not participating';
+  return status.crsClass === null
+    ? 'NFIP: participating, not in the CRS'
+    : `NFIP: participating, CRS class ${status.crsClass} (${status.sfhaDiscountPercent}% off in the SFHA)`;
 }
 
 /** What a place shows beyond the zone, for its comment line. */
 function extrasOf(p: DemoPlace, include: string[]): string {
   const e = p.expect;
   return [
+    nfipOf(p),
     e.lomas.length ? `${e.lomas.length} LOMA(s) (${e.lomas.map((l) => `${l.status} ${l.distanceM} m`).join(', ')})` : '',
     e.estimatedBaseFloodElevation ? `estimated BFE ${e.estimatedBaseFloodElevation.elevationFt} ft (${e.estimatedBaseFloodElevation.method})` : '',
     e.nearby ? 'nearby hazards' : '',
     include.includes('preliminary') ? `map change: ${e.mapChange.status}, ${e.mapChange.sfhaChange}` : '',
     include.includes('cbrs') ? `CBRS ${e.coastalBarrier.status}${e.coastalBarrier.unit ? ` ${e.coastalBarrier.unit}` : ''}` : '',
+    include.includes('elevation') ? groundOf(p) : '',
   ]
     .filter(Boolean)
     .join('; ');
@@ -228,6 +280,8 @@ async function main(): Promise<void> {
       pending: portOf('pending'),
       cbrs: portOf('cbrs'),
       census: portOf('census'),
+      elevation: portOf('elevation'),
+      openfema: portOf('openfema'),
     });
   } catch (error) {
     const line = cannotListen(error as NodeJS.ErrnoException, ports);
@@ -235,9 +289,9 @@ async function main(): Promise<void> {
     console.error(line);
     process.exit(1);
   }
-  const { nfhl, preliminary, pending, cbrs, census } = emulators;
+  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema } = emulators;
   try {
-    const controls = applyOfflineControls({ nfhl, preliminary, pending, cbrs, census });
+    const controls = applyOfflineControls({ nfhl, preliminary, pending, cbrs, census, elevation, openfema });
     for (const line of controls.summary) console.log(`[offline] ${line}`);
   } catch (error) {
     console.error(`[offline] ${(error as Error).message}`);
@@ -253,6 +307,8 @@ async function main(): Promise<void> {
   console.log(`[offline] FEMA pending MapServer emulator: ${emulators.pending.baseUrl}`);
   console.log(`[offline] USFWS CBRS MapServer emulator: ${emulators.cbrs.baseUrl}`);
   console.log(`[offline] Census geocoder emulator: ${emulators.census.baseUrl}`);
+  console.log(`[offline] USGS elevation (EPQS) emulator: ${emulators.elevation.baseUrl}`);
+  console.log(`[offline] OpenFEMA emulator: ${emulators.openfema.baseUrl}`);
   console.log(`[offline] starting the service on ${serviceBase} (node dist/main.js)`);
 
   const root = path.resolve(__dirname, '..', '..');
