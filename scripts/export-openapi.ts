@@ -4,7 +4,8 @@
  *
  * Builds the real application (AppModule + configureApp, as src/main.ts does) from the process
  * environment, serves it on an ephemeral loopback port only long enough to read /openapi.json, then
- * closes it. No upstream (FEMA, Census) is called and no Redis is used: the document is static.
+ * closes it. No upstream answer is awaited and no Redis is used: the document is static (the NFIP Community
+ * Status Book download every app starts in the background is abandoned when it closes).
  * PUBLIC_BASE_URL, when set, goes into `servers` as it does for the running service. The output is
  * generated, so /openapi.json is git-ignored.
  *

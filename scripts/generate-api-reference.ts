@@ -34,6 +34,10 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   PRELIMINARY_NFHL_BASE_URL: "FEMA's preliminary flood maps (proposed, not yet effective), asked only with `include=preliminary`.",
   PENDING_NFHL_BASE_URL: "FEMA's pending flood maps (adopted, about to become effective), asked only with `include=preliminary`.",
   CBRS_BASE_URL: 'The Coastal Barrier Resources System map (U.S. Fish and Wildlife Service), asked only with `include=cbrs`.',
+  OPENFEMA_BASE_URL: "OpenFEMA, whose NFIP Community Status Book (`v1/NfipCommunityStatusBook`) gives a community's NFIP participation and CRS class.",
+  COMMUNITY_STATUS_REFRESH_HOURS:
+    'Hours between downloads of the NFIP Community Status Book (loaded in the background at start-up; a failed download keeps the table already held; with REDIS_URL the replicas share one download per period).',
+  ELEVATION_BASE_URL: 'The USGS Elevation Point Query Service (3DEP ground elevation), asked only with `include=elevation`.',
   BATCH_MAX_LOCATIONS: 'Most rows in one `POST /flood-zone/batch` request; more is a `413` `BATCH_TOO_LARGE`.',
   BATCH_MAX_CONCURRENT: 'Batches running at once in one process; one more is a `429` `BATCH_BUSY` with `Retry-After`.',
   BATCH_UPLOAD_GRACE_MS:

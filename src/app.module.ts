@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import type { AppConfig } from './config/app-config';
 import { BatchModule } from './batch/batch.module';
 import { ServiceLog } from './common/request-log';
+import { CommunityStatusModule } from './community-status/community-status.module';
 import { HealthModule } from './health/health.module';
 import { LookupModule } from './lookup/lookup.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -18,6 +19,7 @@ export class AppModule {
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => ({ ...config })] }),
         MetricsModule,
         HealthModule,
+        CommunityStatusModule,
         LookupModule,
         BatchModule,
         RateLimitModule.forRoot(config),

@@ -111,7 +111,9 @@ export class BatchController {
     status: 200,
     description:
       `One answer per location, in input order, by Accept: application/json (the one typed clients should ask for), ${NDJSON} (the default, also for */*: ` +
-      `one BatchRowAnswerDto per line, streamed) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}; a text cell a spreadsheet would run as a formula is written with a leading ').`,
+      `one BatchRowAnswerDto per line, streamed) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}: nfip_participating, crs_class and ` +
+      `sfha_discount_percent are result.community.nfip's, ground_elevation_ft and ground_minus_bfe_ft result.groundElevation's (include=elevation), ` +
+      `empty when null; a text cell a spreadsheet would run as a formula is written with a leading ').`,
     content: {
       'application/json': { schema: { $ref: getSchemaPath(BatchAnswerDto) } },
       // A stream of lines, not one JSON value: declared as text (OpenAPI 3.1 has no per-line schema), each line described.

@@ -25,11 +25,12 @@ const lookup = {
     verticalDatum: 'NAVD88',
     depthFt: null,
     firmPanel: { panel: '22071C0230F', effectiveDate: '2016-09-30' },
-    community: { communityId: '225203' },
+    community: { communityId: '225203', nfip: { participating: true, crsClass: 8, sfhaDiscountPercent: 10 } },
     lomas: [{}, {}],
     nearby: { sfha: { distanceM: 0 } },
     mapChange: { status: 'preliminary', floodZone: 'VE' },
     coastalBarrier: null,
+    groundElevation: { elevationFt: 609.9, comparedWith: { differenceFt: -2.5 } },
     unavailable: ['community', 'lomrs'],
   },
   retrievedAt: '2026-11-22T10:00:00.000Z',
@@ -40,7 +41,7 @@ const cells = (line: string) => parse(line)[0] as string[];
 describe('the CSV answer', () => {
   it('has the documented header', () => {
     expect(csvHeader()).toBe(`${CSV_ANSWER_COLUMNS.join(',')}\n`);
-    expect(CSV_ANSWER_COLUMNS.length).toBe(33);
+    expect(CSV_ANSWER_COLUMNS.length).toBe(38);
   });
 
   it('writes a 200 row: booleans as words, nulls empty, parts summarised, unavailable joined by ;', () => {
@@ -77,14 +78,49 @@ describe('the CSV answer', () => {
       'preliminary',
       'VE',
       '',
+      'true',
+      '8',
+      '10',
+      '609.9',
+      '-2.5',
       'community;lomrs',
       '2026-11-22T10:00:00.000Z',
     ]);
   });
 
+  it('leaves the NFIP and elevation cells empty when the community has no status, or the ground is not compared or not asked for', () => {
+    const notListed = { ...lookup.result, community: { communityId: '225203', nfip: { participating: null, crsClass: null, sfhaDiscountPercent: null } } };
+    const noComparison = { ...notListed, groundElevation: { elevationFt: 12.3, comparedWith: null } };
+    const cellsOf = (result: object) => cells(csvRow({ index: 0, id: null, status: 200, body: { ...lookup, result }, asked: {} } as unknown as RowAnswer));
+    const at = (names: string[]) => names.map((name) => CSV_ANSWER_COLUMNS.indexOf(name));
+    const nfipAndGround = at(['nfip_participating', 'crs_class', 'sfha_discount_percent', 'ground_elevation_ft', 'ground_minus_bfe_ft']);
+    expect(nfipAndGround.map((column) => cellsOf(noComparison)[column])).toEqual(['', '', '', '12.3', '']);
+    expect(nfipAndGround.map((column) => cellsOf({ ...lookup.result, community: null, groundElevation: undefined })[column])).toEqual(['', '', '', '', '']);
+    expect(nfipAndGround.map((column) => cellsOf({ ...lookup.result, community: { communityId: '225203', nfip: { participating: false } } })[column])).toEqual([
+      'false',
+      '',
+      '',
+      '609.9',
+      '-2.5',
+    ]);
+  });
+
+  it('keeps unavailable and retrieved_at last, after the NFIP and ground elevation columns', () => {
+    expect(CSV_ANSWER_COLUMNS.slice(-8)).toEqual([
+      'cbrs_status',
+      'nfip_participating',
+      'crs_class',
+      'sfha_discount_percent',
+      'ground_elevation_ft',
+      'ground_minus_bfe_ft',
+      'unavailable',
+      'retrieved_at',
+    ]);
+  });
+
   it('writes an error row with its index, id, status, code and query only', () => {
     const row = { index: 0, id: null, status: 422, body: { code: 'COORDINATES_OUT_OF_RANGE' }, asked: { lat: '91', lon: '0' } } as unknown as RowAnswer;
-    expect(cells(csvRow(row))).toEqual(['0', '', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', '0', ...Array(26).fill('')]);
+    expect(cells(csvRow(row))).toEqual(['0', '', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', '0', ...Array(31).fill('')]);
   });
 
   it('writes text cells that start a formula as text, and leaves numbers (negative ones too) as numbers', () => {

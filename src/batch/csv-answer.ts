@@ -33,6 +33,13 @@ const COLUMNS: Array<[string, (lookup: FloodZoneLookup) => Cell]> = [
   ['map_change_status', (b) => b.result.mapChange?.status],
   ['map_change_zone', (b) => b.result.mapChange?.floodZone],
   ['cbrs_status', (b) => b.result.coastalBarrier?.status],
+  // The community's standing in the NFIP: empty when there is no community, the table is not held, or it does not say.
+  ['nfip_participating', (b) => b.result.community?.nfip?.participating],
+  ['crs_class', (b) => b.result.community?.nfip?.crsClass],
+  ['sfha_discount_percent', (b) => b.result.community?.nfip?.sfhaDiscountPercent],
+  // Filled only when the request asked for include=elevation; the difference only where ground and BFE share a datum.
+  ['ground_elevation_ft', (b) => b.result.groundElevation?.elevationFt],
+  ['ground_minus_bfe_ft', (b) => b.result.groundElevation?.comparedWith?.differenceFt],
   ['unavailable', (b) => b.result.unavailable.join(';')],
   ['retrieved_at', (b) => b.retrievedAt],
 ];

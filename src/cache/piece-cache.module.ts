@@ -18,6 +18,7 @@ import { PieceCache } from './piece-cache';
     }),
   ],
   providers: [PieceCache],
-  exports: [PieceCache],
+  // The cache tiers themselves (CACHE_MANAGER) too: the NFIP table is shared through the Redis tier.
+  exports: [PieceCache, CacheModule],
 })
 export class PieceCacheModule {}

@@ -161,10 +161,11 @@ export class PieceCache {
   }
 }
 
-async function withinBudget<T>(operation: Promise<T>): Promise<T | undefined> {
+/** A cache operation's result, or undefined when it fails or takes longer than `budgetMs`: the cache never makes its caller fail or hang. */
+export async function withinBudget<T>(operation: Promise<T>, budgetMs = CACHE_OPERATION_BUDGET_MS): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const giveUp = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), CACHE_OPERATION_BUDGET_MS);
+    timer = setTimeout(() => resolve(undefined), budgetMs);
   });
   try {
     return await Promise.race([operation.catch(() => undefined), giveUp]);

@@ -462,6 +462,14 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
     expect(await run(['--version'])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
   });
 
+  it('--help names every include value the service accepts', async () => {
+    for (const command of ['batch', 'lookup']) {
+      const result = await run([command, '--help']);
+      expect(result.status).toBe(0);
+      expect(result.stdout.replace(/\s+/g, ' ')).toContain('opt-in parts, comma-separated: nearby, preliminary, cbrs, elevation');
+    }
+  });
+
   it('--help names every exit status', async () => {
     const result = await run(['batch', '--help']);
     expect(result.status).toBe(0);
@@ -479,6 +487,15 @@ describe('flood-zone lookup (against a fake service on loopback)', () => {
     expect(result).toEqual({
       status: 0,
       stdout: `${JSON.stringify({ query: { lat: '29.763', lon: '-95.39', include: 'nearby', radius: '100' } }, null, 2)}\n`,
+      stderr: '',
+    });
+  });
+
+  it('sends include=elevation as given', async () => {
+    const result = await run(['lookup', '29.763', '-95.39', '--url', fake.url, '--include', 'elevation,nearby']);
+    expect(result).toEqual({
+      status: 0,
+      stdout: `${JSON.stringify({ query: { lat: '29.763', lon: '-95.39', include: 'elevation,nearby' } }, null, 2)}\n`,
       stderr: '',
     });
   });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { INCLUDE_ITEMS } from '../lookup/parts/answer-parts';
 import { CommandFailure, ROWS_FAILED_STATUS } from './command-failure';
 import { DEFAULT_SERVICE_URL, FloodZoneApi, ServiceOptions } from './flood-zone-api';
 import { lookUpFloodZone } from './flood-zone-lookup-command';
@@ -28,7 +29,7 @@ const wholeNumberFrom = (min: number, max: number) => (value: string) => {
 function withServiceOptions(command: Command, env: NodeJS.ProcessEnv): Command {
   return command
     .option('--url <base-url>', 'the flood-zone service (env FLOOD_ZONE_URL)', env.FLOOD_ZONE_URL || DEFAULT_SERVICE_URL)
-    .option('--include <list>', 'opt-in parts, comma-separated: nearby, preliminary, cbrs')
+    .option('--include <list>', `opt-in parts, comma-separated: ${INCLUDE_ITEMS.join(', ')}`)
     .option('--radius <m>', 'metres around the point for nearby (10-2000, default 500)');
 }
 

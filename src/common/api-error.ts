@@ -38,9 +38,10 @@ export class ApiError extends HttpException {
 
 /**
  * One upstream service (its own concurrency limit, metrics label and breakers): FEMA's effective,
- * preliminary and pending NFHL maps, the USFWS Coastal Barrier Resources System, the Census geocoder.
+ * preliminary and pending NFHL maps, the USFWS Coastal Barrier Resources System, the Census geocoder, the
+ * USGS Elevation Point Query Service, OpenFEMA (the NFIP Community Status Book).
  */
-export type UpstreamName = 'flood_data' | 'flood_data_preliminary' | 'flood_data_pending' | 'coastal_barrier' | 'geocoder';
+export type UpstreamName = 'flood_data' | 'flood_data_preliminary' | 'flood_data_pending' | 'coastal_barrier' | 'geocoder' | 'elevation' | 'openfema';
 
 /**
  * An upstream (FEMA NFHL or the Census geocoder) could not give a trustworthy answer. Never turned

@@ -13,6 +13,9 @@ describe('loadAppConfig', () => {
       PRELIMINARY_NFHL_BASE_URL: 'https://hazards.fema.gov/arcgis/rest/services/PrelimPending/Prelim_NFHL/MapServer',
       PENDING_NFHL_BASE_URL: 'https://hazards.fema.gov/arcgis/rest/services/PrelimPending/Pending_NFHL/MapServer',
       CBRS_BASE_URL: 'https://cbrsgis.wim.usgs.gov/arcgis/rest/services/CoastalBarrierResourcesSystem/MapServer',
+      OPENFEMA_BASE_URL: 'https://www.fema.gov/api/open',
+      COMMUNITY_STATUS_REFRESH_HOURS: 24,
+      ELEVATION_BASE_URL: 'https://epqs.nationalmap.gov',
       BATCH_MAX_LOCATIONS: 10000,
       BATCH_MAX_CONCURRENT: 2,
       BATCH_UPLOAD_GRACE_MS: 10000,
@@ -88,6 +91,8 @@ describe('loadAppConfig', () => {
     ['BATCH_MAX_CONCURRENT', '0', 'Invalid configuration: BATCH_MAX_CONCURRENT="0": must be an integer from 1 to 64'],
     ['BATCH_UPLOAD_GRACE_MS', '50', 'Invalid configuration: BATCH_UPLOAD_GRACE_MS="50": must be an integer from 100 to 600000'],
     ['BATCH_ANSWER_STALL_MS', '5s', 'Invalid configuration: BATCH_ANSWER_STALL_MS="5s": must be an integer from 100 to 600000'],
+    ['OPENFEMA_BASE_URL', 'www.fema.gov', 'Invalid configuration: OPENFEMA_BASE_URL="www.fema.gov": must be an http:// or https:// URL'],
+    ['COMMUNITY_STATUS_REFRESH_HOURS', '0', 'Invalid configuration: COMMUNITY_STATUS_REFRESH_HOURS="0": must be an integer from 1 to 8760'],
   ])('says in one phrase what %s=%s must be', (name, value, message) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(message);
   });

@@ -68,6 +68,16 @@ export class AppConfig {
   @IsUrl(HTTP_URL, URL_MESSAGE)
   CBRS_BASE_URL = 'https://cbrsgis.wim.usgs.gov/arcgis/rest/services/CoastalBarrierResourcesSystem/MapServer';
 
+  @IsUrl(HTTP_URL, URL_MESSAGE)
+  OPENFEMA_BASE_URL = 'https://www.fema.gov/api/open';
+
+  /** How often the NFIP Community Status Book is downloaded again (a failed download keeps the table held). */
+  @IntegerIn(1, 8760)
+  COMMUNITY_STATUS_REFRESH_HOURS = 24;
+
+  @IsUrl(HTTP_URL, URL_MESSAGE)
+  ELEVATION_BASE_URL = 'https://epqs.nationalmap.gov';
+
   /** Rows accepted in one POST /flood-zone/batch request. */
   @IntegerIn(1, 100000)
   BATCH_MAX_LOCATIONS = 10000;

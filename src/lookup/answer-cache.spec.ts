@@ -3,8 +3,12 @@ import type { AppConfig } from '../config/app-config';
 import { AnswerCache, answerKey, entityTag, matchesEtag } from './answer-cache';
 import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
+import type { NfipStatusSource } from './parts/nfip-status-source';
 
-const cacheOf = (maxEntries: number) => new AnswerCache({ get: () => maxEntries } as unknown as ConfigService<AppConfig, true>);
+/** The NFIP table held: only its version matters to the answer cache. */
+const nfipTable = { tableVersion: 1 };
+const cacheOf = (maxEntries: number) =>
+  new AnswerCache({ get: () => maxEntries } as unknown as ConfigService<AppConfig, true>, nfipTable as unknown as NfipStatusSource);
 const point = (lat: number, lon: number, include: string[] = [], radiusM = 500): LocationQuery =>
   ({ kind: 'point', lat, lon, include: new Set(include), radiusM }) as LocationQuery;
 const answer = (cacheStatus: LookupAnswer['cacheStatus'], maxAgeSeconds: number, marker = 'x'): LookupAnswer =>
@@ -26,6 +30,15 @@ describe('AnswerCache', () => {
     const cache = cacheOf(10);
     cache.remember(point(1, 2), given);
     expect(cache.find(point(1, 2))).toBeUndefined();
+  });
+
+  it('stops serving an answer once a newer NFIP table is held (its community.nfip came from the older one)', () => {
+    const cache = cacheOf(10);
+    cache.remember(point(1, 2), answer('MISS', 86_400));
+    nfipTable.tableVersion += 1;
+    expect(cache.find(point(1, 2))).toBeUndefined();
+    const rebuilt = cache.remember(point(1, 2), answer('MISS', 86_400, 'joined with the newer table'));
+    expect(cache.find(point(1, 2))).toEqual(rebuilt);
   });
 
   it('holds at most CACHE_MAX_ENTRIES answers, dropping the least recently used', () => {

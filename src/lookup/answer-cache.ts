@@ -5,6 +5,7 @@ import { CacheableMemory } from 'cacheable';
 import type { AppConfig } from '../config/app-config';
 import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
+import { NfipStatusSource } from './parts/nfip-status-source';
 
 export const LOOKUP_PATH = '/flood-zone';
 
@@ -40,13 +41,17 @@ export function answerKey(query: LocationQuery): string {
 /**
  * Serialised fresh answers, so that a repeated lookup is answered without rebuilding, re-serialising
  * and re-hashing it. Bounded like the lookup cache (CACHE_MAX_ENTRIES, least recently used out); an
- * entry lives only as long as the answer's max-age. Never holds a STALE answer or an error.
+ * entry lives only as long as the answer's max-age, and only while the NFIP table it was joined with is the
+ * one held (a table loaded or refreshed since shows at once). Never holds a STALE answer or an error.
  */
 @Injectable()
 export class AnswerCache {
   private readonly answers: CacheableMemory;
 
-  constructor(config: ConfigService<AppConfig, true>) {
+  constructor(
+    config: ConfigService<AppConfig, true>,
+    private readonly nfipStatus: NfipStatusSource,
+  ) {
     this.answers = new CacheableMemory({ lruSize: config.get('CACHE_MAX_ENTRIES', { infer: true }), useClone: false });
   }
 
@@ -54,12 +59,16 @@ export class AnswerCache {
   remember(query: LocationQuery, answer: LookupAnswer): ServedAnswer {
     const json = JSON.stringify(answer.body);
     const served = { json, byteLength: Buffer.byteLength(json), etag: entityTag(json), expiresAt: Date.now() + answer.maxAgeSeconds * 1000 };
-    if (answer.cacheStatus !== 'STALE' && answer.maxAgeSeconds > 0) this.answers.set(answerKey(query), served, answer.maxAgeSeconds * 1000);
+    if (answer.cacheStatus !== 'STALE' && answer.maxAgeSeconds > 0) this.answers.set(this.keyOf(query), served, answer.maxAgeSeconds * 1000);
     return served;
   }
 
   find(query: LocationQuery): ServedAnswer | undefined {
-    const served = this.answers.get<ServedAnswer>(answerKey(query));
+    const served = this.answers.get<ServedAnswer>(this.keyOf(query));
     return served && served.expiresAt > Date.now() ? served : undefined;
+  }
+
+  private keyOf(query: LocationQuery): string {
+    return `${answerKey(query)}|nfip-table:${this.nfipStatus.tableVersion}`;
   }
 }

@@ -1,8 +1,16 @@
-import type { EstimatedBaseFloodElevation, FloodDetermination, Loma } from '../flood-hazard/flood-hazard.types';
+import type { Community, EstimatedBaseFloodElevation, FloodDetermination, Loma } from '../flood-hazard/flood-hazard.types';
 import type { AnswerPart, OptionalFields } from './parts/answer-parts';
+import type { NfipStatus } from './parts/nfip-status';
+
+/** `result.community`: the NFIP community at the point, with its standing in the program joined at answer time. */
+export interface CommunityWithNfip extends Community {
+  /** Null when no Community Status Book could be had (then `nfipStatus` is unavailable). */
+  nfip: Readonly<NfipStatus> | null;
+}
 
 /** The whole `result` of a lookup: the determination, the supplementary parts, and the opt-in parts `include` asked for. */
-export interface FloodZoneResult extends FloodDetermination, OptionalFields {
+export interface FloodZoneResult extends Omit<FloodDetermination, 'community'>, OptionalFields {
+  community: CommunityWithNfip | null;
   /** FEMA's Map Service Center at the queried point (not the rounded one the determination is cached under). */
   femaMapUrl: string;
   /** LOMAs within LOMA_REACH_M, nearest first; null when their query failed. */

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
@@ -7,13 +8,14 @@ import type { AppConfig } from '../config/app-config';
 import { CachePolicy, CacheRead, CacheStatus, PieceCache, PieceWait } from '../cache/piece-cache';
 import { femaMapUrl } from '../flood-hazard/classification';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
-import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
+import type { Community, GeoPoint } from '../flood-hazard/flood-hazard.types';
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import type { LocationQuery, LookupOptions } from './location-query';
-import { DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
-import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, pointKey, roundPoint } from './parts/answer-part';
+import { CommunityWithNfip, DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, PartContext, pointKey, roundPoint } from './parts/answer-part';
 import { AnswerPart, IncludeItem, OPTIONAL_PARTS, OptionalField, OptionalFields, inDocumentedOrder } from './parts/answer-parts';
 import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './parts/effective-map.part';
+import { NfipStatusSource } from './parts/nfip-status-source';
 
 /** Every opt-in field as it is when its part was not asked for. */
 const NOT_ASKED = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, null])) as OptionalFields;
@@ -78,11 +80,14 @@ export class LookupService {
   private readonly geocodePolicy: CachePolicy;
   private readonly deadlineMs: number;
   private readonly optionalParts: BoundPart[];
+  /** Whether the start-up wait for the Community Status Book is over: only the lookups before its end wait for the table. */
+  private nfipStartUpWaitOver = false;
 
   constructor(
     private readonly floodSource: FloodHazardSource,
     private readonly geocoder: Geocoder,
     private readonly cache: PieceCache,
+    private readonly nfipStatus: NfipStatusSource,
     config: ConfigService<AppConfig, true>,
     sources: ModuleRef,
   ) {
@@ -114,22 +119,47 @@ export class LookupService {
     const waitFor: WaitFor = (upstream) => ({ signal: waitEnds, gaveUp: () => (deadline.aborted ? deadlineExceeded(upstream) : waitEnds.reason) });
     const pieces = batchRow?.pieces ?? this.cache;
     const geocode = batchRow?.geocode ?? ((address, signal) => this.geocoder.geocodeAddress(address, signal));
-    return query.kind === 'address' ? this.lookupAddress(query.address, query, pieces, waitFor, geocode) : this.lookupPoint(query, query, pieces, waitFor);
+    const nfipTable = this.nfipTableAtStartUp(waitEnds);
+    return query.kind === 'address'
+      ? this.lookupAddress(query.address, query, pieces, waitFor, geocode, nfipTable)
+      : this.lookupPoint(query, query, pieces, waitFor, nfipTable);
   }
 
-  private async lookupAddress(address: string, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor, geocode: AddressGeocode): Promise<LookupAnswer> {
+  /**
+   * The Community Status Book is downloaded in the background from start-up: the lookups that come before the
+   * first of them has stopped waiting for that download wait for it, each at most until `signal` (its deadline);
+   * every later lookup answers with the table held, never waiting for a download.
+   */
+  private async nfipTableAtStartUp(signal: AbortSignal): Promise<void> {
+    if (this.nfipStartUpWaitOver) return;
+    try {
+      if (!signal.aborted) await Promise.race([this.nfipStatus.loadInProgress(), once(signal, 'abort')]);
+    } finally {
+      this.nfipStartUpWaitOver = true;
+    }
+  }
+
+  private async lookupAddress(
+    address: string,
+    options: LookupOptions,
+    pieces: PieceReader,
+    waitFor: WaitFor,
+    geocode: AddressGeocode,
+    nfipTable: Promise<void>,
+  ): Promise<LookupAnswer> {
     const load = (signal: AbortSignal) => geocode(address, signal);
     const geocoded = await pieces.getOrLoad('geocode', normaliseAddress(address), this.geocodePolicy, load, waitFor('geocoder'));
     const match = singlePlace(geocoded.entry.value);
-    const flood = await this.floodAt(match, options, pieces, waitFor);
+    const [flood] = await Promise.all([this.floodAt(match, options, pieces, waitFor), nfipTable]);
     return this.answer({ address, lat: null, lon: null }, locationOf(match.matchedAddress, match, match, 'census_geocoder'), flood, [geocoded]);
   }
 
-  private async lookupPoint(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<LookupAnswer> {
+  private async lookupPoint(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor, nfipTable: Promise<void>): Promise<LookupAnswer> {
     const [flood, place] = await Promise.all([
       this.floodAt(point, options, pieces, waitFor),
       // County and ZCTA are context: their failure leaves them unknown, never the flood answer.
       placeAt(pieces, this.geocoder, this.geocodePolicy, point, waitFor('geocoder')).catch(() => undefined),
+      nfipTable,
     ]);
     const area: PlaceArea = place?.entry.value ?? { county: null, countyFips: null, zip: null };
     return this.answer({ address: null, lat: point.lat, lon: point.lon }, locationOf(null, point, area, 'coordinates'), flood, [place ?? { status: 'MISS' }]);
@@ -162,6 +192,8 @@ export class LookupService {
     const { determination, lomas, estimatedBaseFloodElevation, unavailable } = flood.effective.entry.value;
     const result: FloodZoneResult = {
       ...determination,
+      // Joined here, not in the cached effective-map piece: a table loaded or refreshed later shows at once.
+      community: determination.community && this.withNfipStatus(determination.community),
       // The flood answer is shared by every query rounding to the same point; the map link is this query's own.
       femaMapUrl: femaMapUrl(location),
       lomas,
@@ -170,13 +202,16 @@ export class LookupService {
       unavailable: [],
     };
     const missing: AnswerPart[] = [...unavailable];
+    if (result.community?.nfip === null) missing.push('nfipStatus');
+    const point = { lat: location.lat, lon: location.lon };
+    const context: PartContext = { determination, estimatedBaseFloodElevation, point, locationSource: location.source, countyFips: location.countyFips };
     for (const { part, read } of flood.optional) {
-      if (read) Object.assign(result, { [part.field]: part.read(read.entry.value, determination) });
+      if (read) Object.assign(result, { [part.field]: part.read(read.entry.value, context) });
       else missing.push(part.field);
     }
     result.unavailable = inDocumentedOrder(missing);
 
-    // A failed opt-in part has no entry: it was not cached, and it caps the answer's life at 60 s.
+    // A failed opt-in part has no entry: it was not cached; it, like a missing NFIP table, caps the answer's life at 60 s.
     const reads: PieceRead[] = [flood.effective, ...flood.optional.flatMap(({ read }) => (read ? [read] : [])), ...others];
     const partFailed = flood.optional.some(({ read }) => !read);
     const stale = reads.some((piece) => piece.status === 'STALE');
@@ -195,6 +230,13 @@ export class LookupService {
       cacheStatus: stale ? 'STALE' : !partFailed && reads.every((piece) => piece.status === 'HIT') ? 'HIT' : 'MISS',
       maxAgeSeconds: stale ? 0 : Math.max(0, Math.min(freshFor, cap)),
     };
+  }
+
+  /** The community with its NFIP standing; `nfip` null while no Community Status Book is held. */
+  private withNfipStatus(community: Community): CommunityWithNfip {
+    // A community without an id cannot be found in the book: as for an id the book lacks, its standing is unknown.
+    const nfip = this.nfipStatus.lookup(community.communityId ?? '');
+    return { ...community, nfip: nfip ?? null };
   }
 }
 

@@ -47,13 +47,13 @@ afterAll(async () => {
 });
 
 describe('the demo places built for the answer parts', () => {
-  it('are all in the demo map, and the only places with LOMAs or an estimated BFE', () => {
+  it('are all in the demo map, and the only places with LOMAs or an estimated BFE (besides the estimate the ground is compared with)', () => {
     expect(ANSWER_PART_PLACES.map((p) => p.id)).toEqual(ANSWER_PART_PLACE_IDS);
     expect(
       DEMO_PLACES.filter((p) => p.expect.lomas.length > 0 || p.expect.estimatedBaseFloodElevation !== null)
         .map((p) => p.id)
         .sort(),
-    ).toEqual(['franklin-bfe-bracketed', 'houston-ah-one-bfe-line', 'houston-lomas', 'ponce-bfe-meters']);
+    ).toEqual(['franklin-bfe-bracketed', 'houston-ah-one-bfe-line', 'houston-lomas', 'norfolk-ground-above-estimated-bfe', 'ponce-bfe-meters']);
   });
 });
 
@@ -150,6 +150,7 @@ describe('result.estimatedBaseFloodElevation: interpolated between the BFE lines
       },
     ],
     ['houston-ah-one-bfe-line', { elevationFt: 47, verticalDatum: 'NAVD88', method: 'nearest_line', lines: [{ elevationFt: 47, distanceM: 120 }] }],
+    ['norfolk-ground-above-estimated-bfe', { elevationFt: 8, verticalDatum: 'NAVD88', method: 'nearest_line', lines: [{ elevationFt: 8, distanceM: 100 }] }],
     ['franklin-ae-static-bfe-near-line', null],
     ['franklin-a-near-line', null],
   ] as const)('%s', async (id, expected) => {

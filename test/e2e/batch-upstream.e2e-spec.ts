@@ -1,8 +1,8 @@
 /**
  * What POST /flood-zone/batch asks of its upstreams (caching off, so every call shows in the emulators'
  * counts): addresses through the Census batch geocoder in chunks of at most 1,000 with one-line fallbacks,
- * one lookup per distinct point, nothing new once the client has gone, and at most BATCH_MAX_CONCURRENT
- * batches at once.
+ * one lookup per distinct point (one elevation call per distinct point with include=elevation), nothing new
+ * once the client has gone, and at most BATCH_MAX_CONCURRENT batches at once.
  */
 import { connect } from 'node:net';
 import { DEMO_ADDRESSES, demoPlace } from '../emulators';
@@ -122,6 +122,59 @@ describe('one lookup per distinct point', () => {
     expect(rows.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(nfhlQueries(stack.emulators)).toBe(nfhlPerTwoPoints);
     expect(census('coordinates')).toBe(coordinatesPerTwoPoints);
+  });
+});
+
+describe('include=elevation', () => {
+  async function withElevation(locations: unknown[]): Promise<Array<{ status: number; body: any }>> {
+    const res = await fetch(`${stack.url}${BATCH}?include=elevation`, {
+      method: 'POST',
+      body: JSON.stringify({ locations }),
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { results: Array<{ status: number; body: any }> }).results;
+  }
+
+  it('asks the elevation service about each rounded point once per batch, even with caching off', async () => {
+    const a = demoPlace('dc-white-house-ae');
+    const b = demoPlace('houston-ah-one-bfe-line');
+    // Around b the service answers late, so that the rows there hold the batch's 16 running slots (UPSTREAM_MAX_CONCURRENCY)
+    // and the last row, at a again, starts only after a's answer is in: found in the batch's memo, not asked again.
+    stack.emulators.elevation.setPoints([
+      { at: [a.lon, a.lat], valueFt: 590.04 },
+      { at: [b.lon, b.lat], valueFt: 44.5, delayMs: 400 },
+    ]);
+    const nearB = Array.from({ length: 16 }, (_, i) => ({ lat: b.lat + (i + 1) * 1e-5, lon: b.lon }));
+    const locations = [
+      { lat: a.lat, lon: a.lon },
+      { lat: String(a.lat), lon: String(a.lon) },
+      { lat: a.lat + 1e-8, lon: a.lon - 2e-8 },
+      ...nearB,
+      { lat: a.lat, lon: a.lon },
+      nearB[0],
+    ];
+    const results = await withElevation(locations);
+    expect(results.map((r) => [r.status, r.body.result.groundElevation?.elevationFt])).toEqual([
+      [200, 590],
+      [200, 590],
+      [200, 590],
+      ...nearB.map(() => [200, 44.5]),
+      [200, 590],
+      [200, 44.5],
+    ]);
+    expect(stack.emulators.elevation.callCount({ endpoint: 'json' })).toBe(1 + nearB.length);
+    // The service asks about the point rounded to 6 decimals (its cache key).
+    const micro = (degrees: number) => Math.round(degrees * 1e6);
+    const asked = (lon: number, lat: number) =>
+      stack.emulators.elevation.callCount((call) => micro(Number(call.query.x)) === micro(lon) && micro(Number(call.query.y)) === micro(lat));
+    expect(asked(a.lon, a.lat)).toBe(1);
+    expect(nearB.map((p) => asked(p.lon, p.lat))).toEqual(nearB.map(() => 1));
+
+    // The next batch asks again: the memo lives as long as its batch (and caching is off).
+    stack.emulators.resetCalls();
+    expect((await withElevation([{ lat: a.lat, lon: a.lon }]))[0].body.result.groundElevation.elevationFt).toBe(590);
+    expect(stack.emulators.elevation.callCount({ endpoint: 'json' })).toBe(1);
   });
 });
 

@@ -3,6 +3,7 @@
  * to GET /flood-zone for the same input (status and body), input order kept when later rows finish first,
  * every whole-request error, and a 10,000-row body.
  */
+import { parse } from 'csv-parse/sync';
 import { DEMO_ADDRESSES, DEMO_PLACES, demoPlace, type DemoPlace } from '../emulators';
 import { Stack, expectErrorEnvelope, startStack } from '../support/stack';
 import type { ApiResponse } from '../support/api-client';
@@ -11,7 +12,8 @@ const BATCH = '/flood-zone/batch';
 const CSV_COLUMNS =
   'index,id,status,error_code,query_address,query_lat,query_lon,matched_address,lat,lon,county,county_fips,zip,coverage,flood_zone,' +
   'zone_subtype,in_sfha,risk_level,is_floodway,static_bfe_ft,estimated_bfe_ft,vertical_datum,depth_ft,firm_panel,firm_effective_date,' +
-  'community_id,loma_count,nearest_sfha_m,map_change_status,map_change_zone,cbrs_status,unavailable,retrieved_at';
+  'community_id,loma_count,nearest_sfha_m,map_change_status,map_change_zone,cbrs_status,nfip_participating,crs_class,sfha_discount_percent,' +
+  'ground_elevation_ft,ground_minus_bfe_ft,unavailable,retrieved_at';
 
 interface BatchRow {
   index: number;
@@ -237,14 +239,67 @@ describe('formats in and out', () => {
       '',
       '',
       '',
+      r.community?.nfip?.participating,
+      r.community?.nfip?.crsClass,
+      r.community?.nfip?.sfhaDiscountPercent,
+      '',
+      '',
       r.unavailable.join(';'),
       get.body.retrievedAt,
     ].map(cells);
     expect(ok.split(',')).toEqual(expected);
     expect(ok).toMatch(/,(true|false),/);
-    const empties = Array(26).fill('');
+    const empties = Array(31).fill('');
     expect(bad.split(',')).toEqual(['1', 'bad', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', String(b.lon), ...empties]);
     expect(none).toBe(['2', 'none', '404', 'ADDRESS_NOT_FOUND', `"${DEMO_ADDRESSES.noMatch}"`, '', '', ...empties].join(','));
+  });
+});
+
+describe('the NFIP and ground elevation columns', () => {
+  it("fill with the community's NFIP standing and, with include=elevation, the ground and its difference from the BFE", async () => {
+    const houston = demoPlace('houston-ah-one-bfe-line');
+    const dc = demoPlace('dc-white-house-ae');
+    stack.emulators.elevation.setPoints([
+      { at: [houston.lon, houston.lat], valueFt: 44.5, resolution: 1 },
+      { at: [dc.lon, dc.lat], valueFt: 590.04, resolution: 1 },
+    ]);
+    const body = `id,lat,lon\nhouston,${houston.lat},${houston.lon}\ndc,${dc.lat},${dc.lon}\nbad,91,0\n`;
+    const res = await postBatch(body, 'text/csv', { accept: 'text/csv', query: '?include=elevation' });
+    expect(res.status).toBe(200);
+    const [header, ...rows] = parse(res.text) as string[][];
+    const columns = [
+      'id',
+      'community_id',
+      'nfip_participating',
+      'crs_class',
+      'sfha_discount_percent',
+      'ground_elevation_ft',
+      'ground_minus_bfe_ft',
+      'unavailable',
+    ];
+    const pick = (row: string[]) => columns.map((name) => row[header.indexOf(name)]);
+    // Houston: CRS class 5 (25% in the SFHA); 44.5 ft ground, 2.5 ft under the estimated 47 ft BFE. DC: CRS class 10
+    // (no class, no discount); 590 ft ground, 7 ft over the static 583 ft BFE.
+    expect(rows.map(pick)).toEqual([
+      ['houston', '480296', 'true', '5', '25', '44.5', '-2.5', ''],
+      ['dc', '110001', 'true', '', '', '590', '7', ''],
+      ['bad', '', '', '', '', '', '', ''],
+    ]);
+    const get = await stack.get(`/flood-zone?lat=${houston.lat}&lon=${houston.lon}&include=elevation`);
+    expect(get.body.result.groundElevation).toMatchObject({ elevationFt: 44.5, comparedWith: { bfe: 'estimated', bfeFt: 47, differenceFt: -2.5 } });
+    expect(get.body.result.community.nfip).toMatchObject({ participating: true, crsClass: 5, sfhaDiscountPercent: 25 });
+  });
+
+  it('stay empty for the ground without include=elevation', async () => {
+    const houston = demoPlace('houston-ah-one-bfe-line');
+    const res = await postBatch(`lat,lon\n${houston.lat},${houston.lon}\n`, 'text/csv', { accept: 'text/csv' });
+    const [header, row] = parse(res.text) as string[][];
+    expect(['nfip_participating', 'crs_class', 'ground_elevation_ft', 'ground_minus_bfe_ft'].map((name) => row[header.indexOf(name)])).toEqual([
+      'true',
+      '5',
+      '',
+      '',
+    ]);
   });
 });
 

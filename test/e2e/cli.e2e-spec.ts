@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { CSV_ANSWER_COLUMNS } from '../../src/batch/csv-answer';
-import { DEMO_ADDRESSES, DEMO_PLACES, RunningEmulators, startEmulators } from '../emulators';
+import { DEMO_ADDRESSES, DEMO_PLACES, RunningEmulators, demoPlace, startEmulators } from '../emulators';
 import { BuiltService } from '../support/built-service';
 import { closedPort } from '../support/redis-server';
 import { addressQuery, FAST_FAULTS, ISO_UTC_MS, NO_CACHE, pointQuery, sleep, Stack, startStack } from '../support/stack';
@@ -128,6 +128,25 @@ describe('flood-zone command line, built, against the app and the emulators', ()
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: 'flood-zone: 4 of 4 rows written; by status 200: 4\n' });
     const expected = await endpointAnswer(stack.url, stringify(rows), '?include=nearby&radius=200');
     expect(withoutRetrievedAt(answerPart(parse(result.stdout)))).toEqual(withoutRetrievedAt(expected));
+  });
+
+  it("batch --include elevation: the ground and its difference from the BFE beside the community's NFIP standing", async () => {
+    const place = demoPlace('houston-ah-one-bfe-line');
+    stack.emulators.elevation.setPoints([{ at: [place.lon, place.lat], valueFt: 44.5, resolution: 1 }]);
+    const rows = [
+      ['id', 'lat', 'lon'],
+      [place.id, String(place.lat), String(place.lon)],
+    ];
+    const input = join(dir, 'elevation.csv');
+    writeFileSync(input, stringify(rows));
+    const result = await runCli(['batch', input, '--url', stack.url, '--include', 'elevation']);
+    expect(result.status).toBe(0);
+    const [header, written] = parse(result.stdout) as string[][];
+    const columns = ['nfip_participating', 'crs_class', 'sfha_discount_percent', 'ground_elevation_ft', 'ground_minus_bfe_ft'];
+    expect(columns.map((name) => written[header.indexOf(name)])).toEqual(['true', '5', '25', '44.5', '-2.5']);
+    expect(withoutRetrievedAt(answerPart([header, written]))).toEqual(
+      withoutRetrievedAt(await endpointAnswer(stack.url, stringify(rows), '?include=elevation')),
+    );
   });
 
   it('lookup: prints the GET answer as JSON and exits 0; an address with no match prints the envelope and exits 1', async () => {

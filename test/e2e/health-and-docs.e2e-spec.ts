@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoPlace } from '../emulators';
 import { openApiProblems } from './support/openapi-validate';
-import { FAST_FAULTS, NO_CACHE, Stack, pointQuery, startStack } from '../support/stack';
+import { COMMUNITY_STATUS_FIELDS } from '../../src/lookup/parts/nfip-status';
+import { FAST_FAULTS, NO_CACHE, Stack, pointQuery, sleep, startStack } from '../support/stack';
 
 const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string; version: string };
 const dc = demoPlace('dc-white-house-ae');
@@ -149,11 +150,13 @@ describe("GET /health upstreams: each upstream's state in words", () => {
     const upstreams = await upstreamsNow();
     expect(Object.keys(upstreams).sort()).toEqual([
       'coastal_barrier',
+      'elevation',
       'flood_data',
       'flood_data_pending',
       'flood_data_preliminary',
       'geocoder',
       'geocoder_point',
+      'openfema',
     ]);
     expect(upstreams.flood_data).toStrictEqual({
       state: 'not_called_yet',
@@ -165,6 +168,20 @@ describe("GET /health upstreams: each upstream's state in words", () => {
       startUpError: null,
     });
     expect(upstreams.geocoder_point.host).toBe(new URL(own.emulators.census.baseUrl).host);
+  });
+
+  it('openfema: the NFIP Community Status Book is downloaded in the background from start-up, by %24-encoded pages', async () => {
+    for (let waited = 0; (await upstreamsNow()).openfema.lastCall !== 'ok' && waited < 5000; waited += 50) await sleep(50);
+    expect((await upstreamsNow()).openfema).toMatchObject({
+      state: 'answering',
+      circuit: 'closed',
+      lastCall: 'ok',
+      host: new URL(own.emulators.openfema.baseUrl).host,
+    });
+    // the demo table fits in one page of 10,000 rows
+    expect(own.emulators.openfema.callsMatching({ endpoint: 'NfipCommunityStatusBook' }).map((call) => call.rawQuery)).toEqual([
+      `%24select=${COMMUNITY_STATUS_FIELDS.join('%2C')}&%24top=10000&%24skip=0`,
+    ]);
   });
 
   it('after a lookup that succeeded: answering, last call ok, when', async () => {
@@ -206,6 +223,24 @@ describe('GET /health/ready', () => {
     expect(res.status).toBe(200);
     expect(res.body).toStrictEqual({ status: 'ok' });
   });
+});
+
+describe('start-up never waits for the NFIP Community Status Book', () => {
+  it('OpenFEMA answering nothing: the app is ready and answers lookups while the download waits; shutdown does not wait for it', async () => {
+    const slow = await startStack({ ...NO_CACHE, LOOKUP_DEADLINE_MS: '1500' }, { openfema: { latencyMs: 60_000 } });
+    try {
+      expect((await slow.get('/health/ready')).status).toBe(200);
+      // the first lookup waits for the download no longer than its deadline, then answers without the NFIP status
+      const lookup = await slow.get(pointQuery(dc));
+      expect(lookup.status).toBe(200);
+      expect(lookup.body.result.community.nfip).toBeNull();
+      expect(lookup.body.result.unavailable).toEqual(['nfipStatus']);
+      // the download is under way, unanswered
+      expect(slow.emulators.openfema.callCount({ endpoint: 'NfipCommunityStatusBook' })).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  }, 20_000);
 });
 
 describe('GET /openapi.json', () => {

@@ -313,7 +313,7 @@ describe("every error status through the proxy is the service's own answer", () 
   it.each([
     // `include` is declared an array of its enum values (form style, not exploded) so that generated clients send
     // exactly the parts the service knows; the price is that a gateway checks the enum and refuses any other item itself.
-    ['an include item the document does not list', '/flood-zone?lat=1&lon=2&include=elevation', ['query', 'include', '0']],
+    ['an include item the document does not list', '/flood-zone?lat=1&lon=2&include=flood', ['query', 'include', '0']],
     // Each parameter is declared as one value: declaring a list too would have generated clients offer to send one,
     // which the service always refuses. So a repeated parameter breaks the schema before it reaches the service.
     ['lat given twice', '/flood-zone?lat=1&lat=2&lon=3', ['query', 'lat']],

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { OpenFemaEmulator } from '../emulators/openfema-emulator';
 import { BuiltService } from '../support/built-service';
 import { closedPort } from '../support/redis-server';
 import { sleep } from '../support/stack';
@@ -60,6 +61,7 @@ describe('start-up failures of dist/main.js', () => {
 describe('upstreams unreachable at start-up', () => {
   let listening: Server;
   let service: BuiltService;
+  let openfema: OpenFemaEmulator;
   let nfhlPort: number;
   let connections = 0;
 
@@ -72,16 +74,21 @@ describe('upstreams unreachable at start-up', () => {
     await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
     const open = `http://127.0.0.1:${(listening.address() as { port: number }).port}`;
     nfhlPort = await closedPort();
+    // OpenFEMA answers (the Community Status Book is downloaded at start-up) on a host of its own
+    openfema = await OpenFemaEmulator.start();
     service = await BuiltService.start({
       NFHL_BASE_URL: `http://127.0.0.1:${nfhlPort}/arcgis/rest/services/public/NFHL/MapServer`,
       PRELIMINARY_NFHL_BASE_URL: `${open}/arcgis/rest/services/PrelimPending/Prelim_NFHL/MapServer`,
       PENDING_NFHL_BASE_URL: `${open}/arcgis/rest/services/PrelimPending/Pending_NFHL/MapServer`,
       CBRS_BASE_URL: `${open}/arcgis/rest/services/CoastalBarrierResourcesSystem/MapServer`,
       GEOCODER_BASE_URL: `${open}/geocoder`,
+      ELEVATION_BASE_URL: open,
+      OPENFEMA_BASE_URL: openfema.baseUrl,
     });
   }, 30_000);
   afterAll(async () => {
     await service?.stop();
+    await openfema?.close();
     await new Promise<void>((resolve) => listening.close(() => resolve()));
   });
 
@@ -96,7 +103,7 @@ describe('upstreams unreachable at start-up', () => {
       `upstream flood_data (${host}) unreachable at start-up: connect ECONNREFUSED ${host}; lookups will answer 502 until it is back`,
     ]);
     expect(warnings()[0]).toMatchObject({ upstream: 'flood_data', host, error: `connect ECONNREFUSED ${host}` });
-    // the four upstreams on the listening port share one check: one connection, nothing sent, no retry
+    // the upstreams on the listening port share one check: one connection, nothing sent, no retry
     expect(connections).toBe(1);
   }, 15_000);
 
@@ -113,9 +120,18 @@ describe('upstreams unreachable at start-up', () => {
       atStartUp: 'unreachable',
       startUpError: `connect ECONNREFUSED ${host}`,
     });
-    for (const name of ['flood_data_preliminary', 'flood_data_pending', 'coastal_barrier', 'geocoder', 'geocoder_point']) {
+    for (const name of ['flood_data_preliminary', 'flood_data_pending', 'coastal_barrier', 'geocoder', 'geocoder_point', 'elevation']) {
       expect({ name, ...upstreams[name] }).toMatchObject({ name, state: 'not_called_yet', atStartUp: 'reachable', startUpError: null });
     }
+  }, 15_000);
+
+  it('the NFIP Community Status Book is downloaded in the background: openfema answering, no warning of its own', async () => {
+    const openfemaNow = async () =>
+      ((await (await fetch(`${service.url}/health`)).json()) as { upstreams: Record<string, Record<string, unknown>> }).upstreams.openfema;
+    for (let waited = 0; (await openfemaNow()).lastCall !== 'ok' && waited < 5000; waited += 50) await sleep(50);
+    expect(await openfemaNow()).toMatchObject({ state: 'answering', lastCall: 'ok', atStartUp: 'reachable', host: new URL(openfema.baseUrl).host });
+    expect(openfema.callCount({ endpoint: 'NfipCommunityStatusBook' })).toBe(1);
+    expect(service.logs().filter((line) => line.level === 40 && line.context === 'CommunityStatusBook')).toEqual([]);
   }, 15_000);
 });
 
@@ -134,6 +150,8 @@ const EPHEMERAL_EMULATOR_PORTS = {
   PENDING_EMULATOR_PORT: '0',
   CBRS_EMULATOR_PORT: '0',
   CENSUS_EMULATOR_PORT: '0',
+  ELEVATION_EMULATOR_PORT: '0',
+  OPENFEMA_EMULATOR_PORT: '0',
 };
 
 describe('offline mode start-up (test/emulators/offline.ts)', () => {

@@ -122,10 +122,10 @@ const WRONG_USAGES: Array<{ name: string; code: number; message: string; source:
   {
     name: 'asks for a part the document does not list',
     code: 2322,
-    message: 'Type \'"elevation"\' is not assignable to type',
+    message: 'Type \'"flood"\' is not assignable to type',
     source: `
       import { lookupPoint } from './lookup-client';
-      export const wrong = (baseUrl: string) => lookupPoint(baseUrl, 1, 2, ['elevation']);`,
+      export const wrong = (baseUrl: string) => lookupPoint(baseUrl, 1, 2, ['flood']);`,
   },
   {
     name: 'calls a path the service does not have',
@@ -211,7 +211,7 @@ describe('a typed client generated from /openapi.json', () => {
     expect({ style: byName.include!.style, explode: byName.include!.explode, items: byName.include!.schema.items }).toEqual({
       style: 'form',
       explode: false,
-      items: { type: 'string', enum: ['nearby', 'preliminary', 'cbrs'] },
+      items: { type: 'string', enum: ['nearby', 'preliminary', 'cbrs', 'elevation'] },
     });
     expect(byName.radius!.schema).toEqual({ anyOf: [{ type: 'integer', minimum: 10, maximum: 2000 }, { type: 'string' }] });
     expect(byName.radius!.description).toContain('500 when not given');

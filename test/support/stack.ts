@@ -3,6 +3,7 @@
  * emulators, and assertions that every suite makes the same way (error envelope, lookup body shape).
  */
 import { startEmulators, type RunningEmulators, type StartEmulatorsOptions, type DemoPlace } from '../emulators';
+import { DEMO_COMMUNITY_STATUSES } from '../emulators/community-status-book';
 import { startApp, type RunningApp } from './app-harness';
 import { apiGet, type ApiResponse } from './api-client';
 
@@ -75,6 +76,7 @@ export const RESULT_KEYS = [
   'nearby',
   'mapChange',
   'coastalBarrier',
+  'groundElevation',
   'unavailable',
 ].sort();
 
@@ -92,7 +94,7 @@ export const addressQuery = (address: string) => `/flood-zone?address=${encodeUR
 export const femaMapUrlOf = (p: { lat: number; lon: number }) => `https://msc.fema.gov/portal/search?AddressQuery=${p.lat}%2C${p.lon}`;
 
 /** Opt-in parts of an answer (the `include` items). */
-export type IncludeItem = 'nearby' | 'preliminary' | 'cbrs';
+export type IncludeItem = 'nearby' | 'preliminary' | 'cbrs' | 'elevation';
 
 /**
  * The `result` object a lookup of a demo place must give (its `expect`, less the Census parts), for a lookup
@@ -108,6 +110,7 @@ export function expectedResult(place: DemoPlace, include: readonly IncludeItem[]
     mapChange,
     coastalBarrier,
     estimatedBaseFloodElevation,
+    groundElevation,
     ...flood
   } = place.expect;
   void _county;
@@ -119,6 +122,7 @@ export function expectedResult(place: DemoPlace, include: readonly IncludeItem[]
   const withNote = <T extends object>(part: T | null) => (part === null ? null : { ...part, note: expect.any(String) });
   return {
     ...flood,
+    community: flood.community === null ? null : { ...flood.community, nfip: expectedNfip(flood.community.communityId) },
     isMapped: place.expect.coverage !== 'unmapped',
     femaMapUrl: femaMapUrlOf(place),
     meaning: expect.any(String),
@@ -127,8 +131,45 @@ export function expectedResult(place: DemoPlace, include: readonly IncludeItem[]
     nearby: include.includes('nearby') ? nearby : null,
     mapChange: include.includes('preliminary') ? withNote(mapChange) : null,
     coastalBarrier: include.includes('cbrs') ? withNote(coastalBarrier) : null,
+    groundElevation: include.includes('elevation') ? withNote(groundElevation) : null,
     unavailable: [],
   };
+}
+
+/** Said of a community the demo Community Status Book lacks. */
+export const NOT_LISTED_NOTE = "This community is not in FEMA's Community Status Book; whether federal flood insurance is available here is unknown.";
+
+/**
+ * `result.community.nfip` of a demo community, read from the demo table's stated expectations (not by the service's
+ * rule): insurance is available exactly where the community participates, every row is as of the table's refresh
+ * date, and the note names the CRS class and its discounts.
+ */
+export function expectedNfip(communityId: string | null): Record<string, unknown> {
+  const status = DEMO_COMMUNITY_STATUSES.find((c) => c.communityId === communityId);
+  if (status === undefined) {
+    return {
+      listed: false,
+      participating: null,
+      floodInsuranceAvailable: null,
+      crsClass: null,
+      sfhaDiscountPercent: null,
+      nonSfhaDiscountPercent: null,
+      currentEffectiveMapDate: null,
+      programEntryDate: null,
+      asOf: null,
+      note: NOT_LISTED_NOTE,
+    };
+  }
+  const { crsClass, sfhaDiscountPercent, nonSfhaDiscountPercent, participating } = status.expect;
+  const note =
+    participating === false
+      ? expect.stringMatching(/not available/)
+      : crsClass === null
+        ? expect.stringMatching(/^Federal flood insurance \(NFIP\) is available.*not in the Community Rating System/)
+        : expect.stringMatching(
+            new RegExp(`^Federal flood insurance \\(NFIP\\) is available.*class ${crsClass} .*${sfhaDiscountPercent}%.*${nonSfhaDiscountPercent}%`),
+          );
+  return { ...status.expect, floodInsuranceAvailable: participating, asOf: '2026-11-22', note };
 }
 
 /** The meaning is in the service's own words, but names the risk: coastal, 1%, 0.2%, minimal, undetermined or unknown. */

@@ -9,6 +9,8 @@ const UPSTREAM_LABEL: Record<UpstreamName, string> = {
   flood_data_pending: "FEMA's pending flood map service",
   coastal_barrier: 'The U.S. Fish and Wildlife Service Coastal Barrier Resources System service',
   geocoder: 'The U.S. Census geocoder',
+  elevation: 'The USGS Elevation Point Query Service',
+  openfema: "FEMA's OpenFEMA service (NFIP Community Status Book)",
 };
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {

@@ -11,6 +11,8 @@ export interface UpstreamJson {
 export interface UpstreamJsonOptions {
   /** A 404 means "nothing here" (Census outside its coverage): an answer whatever its body, returned without one. */
   notFoundMeansNone?: boolean;
+  /** A 2xx body that is not JSON means "nothing here" (the elevation service's `Call failed.`): returned without one. */
+  notJsonMeansNone?: boolean;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function getUpstreamJson(
   try {
     return { status, body: JSON.parse(text) };
   } catch {
+    if (options.notJsonMeansNone && status >= 200 && status < 300) return { status, body: undefined };
     throw new UpstreamFailure(`malformed JSON (HTTP ${status})`, false);
   }
 }

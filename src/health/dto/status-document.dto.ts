@@ -51,8 +51,9 @@ export class StatusDocumentDto {
       'The state of each upstream operation (information only: /health never calls an upstream), one per upstream operation that fails on its own: `flood_data` (FEMA NFHL, ' +
       'effective maps), `flood_data_preliminary` and `flood_data_pending` (FEMA preliminary and pending maps), ' +
       '`coastal_barrier` (USFWS CBRS), `geocoder` (Census, address geocoding), `geocoder_point` (Census, county and ' +
-      'ZIP of a point). A circuit opens only on an outage: a high rate of timeouts, connection failures, 5xx or HTML ' +
-      'answers among enough calls.',
+      'ZIP of a point), `elevation` (USGS Elevation Point Query Service), `openfema` (OpenFEMA: the NFIP Community ' +
+      'Status Book, downloaded in the background). A circuit opens only on an outage: a high rate of timeouts, ' +
+      'connection failures, 5xx or HTML answers among enough calls.',
     example: {
       flood_data: {
         state: 'answering',

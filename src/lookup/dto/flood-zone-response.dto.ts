@@ -8,6 +8,8 @@ import { ANSWER_PARTS } from '../parts/answer-parts';
 
 const nullableString = (description: string, example?: unknown) => ApiProperty({ type: String, nullable: true, description, example });
 const nullableNumber = (description: string, example?: unknown) => ApiProperty({ type: Number, nullable: true, description, example });
+const nullableDate = (description: string, example: string | null) => ApiProperty({ type: String, nullable: true, format: 'date', description, example });
+const nullableBoolean = (description: string, example: boolean) => ApiProperty({ type: Boolean, nullable: true, description, example });
 
 export class QueryEchoDto {
   @nullableString('The address as sent, or null for a lat/lon query.', '1600 pennsylvania ave nw, washington dc')
@@ -66,12 +68,83 @@ export class FirmPanelDto {
   panelType: string | null;
 }
 
+export class NfipStatusDto {
+  @ApiProperty({
+    description:
+      "Whether FEMA's Community Status Book lists the community. When false every other field is null: whether federal flood insurance is " +
+      'available is then unknown, not "no".',
+    example: true,
+  })
+  listed: boolean;
+
+  @nullableBoolean('Whether the community participates in the National Flood Insurance Program (NFIP); null when not listed or not stated.', true)
+  participating: boolean | null;
+
+  @nullableBoolean(
+    'Whether federal flood insurance (an NFIP policy) can be bought here: exactly `participating`. It says nothing of private flood insurance, ' +
+      'nor whether a lender requires a policy.',
+    true,
+  )
+  floodInsuranceAvailable: boolean | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: 9,
+    description: 'Community Rating System (CRS) class, 1 (best) to 9; null when the community is not in the CRS (class 10 or none) or not listed.',
+    example: 5,
+  })
+  crsClass: number | null;
+
+  @nullableNumber(
+    "The CRS discount, in whole percent, on NFIP premiums for policies inside the Special Flood Hazard Area; null when none. It is the community's " +
+      'discount, not a quote: a policy premium depends on the building.',
+    25,
+  )
+  sfhaDiscountPercent: number | null;
+
+  @nullableNumber("The CRS discount, in whole percent, on NFIP premiums for policies outside the SFHA; null when none. The community's, not a quote.", 10)
+  nonSfhaDiscountPercent: number | null;
+
+  @nullableDate("The community's current effective flood map date as the book lists it, YYYY-MM-DD (UTC); null when none or unreadable.", '2007-06-18')
+  currentEffectiveMapDate: string | null;
+
+  @nullableDate(
+    'The date the community entered the program (the regular program, or the emergency program), YYYY-MM-DD (UTC); null when none or unreadable.',
+    '1979-09-28',
+  )
+  programEntryDate: string | null;
+
+  @nullableDate(
+    "The date FEMA last refreshed the community's row, YYYY-MM-DD (UTC): the age of this answer's NFIP data (an old table is still used, and shows its age here).",
+    '2026-11-22',
+  )
+  asOf: string | null;
+
+  @ApiProperty({
+    description: 'What the standing means for federal flood insurance here, in one or two sentences (the wording may change).',
+    example:
+      'Federal flood insurance (NFIP) is available: the community participates. Its Community Rating System class 5 gives a 25% discount in the SFHA and 10% outside it.',
+  })
+  note: string;
+}
+
 export class CommunityDto {
   @nullableString('NFIP community name.', 'District of Columbia')
   name: string | null;
 
   @nullableString('6-character NFIP community id (CID).', '110001')
   communityId: string | null;
+
+  @ApiProperty({
+    type: NfipStatusDto,
+    nullable: true,
+    description:
+      "The community's standing in the NFIP, from FEMA's Community Status Book (OpenFEMA), joined on the community id. Null only when no " +
+      'copy of the book could be had, and then `nfipStatus` is in `unavailable`.',
+  })
+  nfip: NfipStatusDto | null;
 }
 
 export class LomrDto {
@@ -256,6 +329,73 @@ export class CoastalBarrierDto {
   note: string;
 }
 
+export class GroundElevationComparisonDto {
+  @ApiProperty({
+    enum: ['static', 'estimated'],
+    description: "static: the map's own BFE (staticBaseFloodElevationFt); estimated: estimatedBaseFloodElevation.",
+  })
+  bfe: string;
+
+  @ApiProperty({ description: 'The base flood elevation compared with, in feet (NAVD88).', example: 38 })
+  bfeFt: number;
+
+  @ApiProperty({ description: 'Ground minus BFE in feet (one decimal): negative when the ground is below it.', example: -7.3 })
+  differenceFt: number;
+
+  @ApiProperty({
+    enum: ['above', 'below', 'within_uncertainty'],
+    description: 'within_uncertainty when the difference is no larger than uncertaintyFt; otherwise above or below.',
+  })
+  position: string;
+}
+
+export class GroundElevationDto {
+  @nullableNumber('Bare-earth ground elevation at the point in feet (one decimal), from USGS 3DEP; null where 3DEP has no data here.', 30.7)
+  elevationFt: number | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['NAVD88'],
+    description: "NAVD88 in the 48 conterminous states and DC; null elsewhere, where 3DEP's vertical datum varies, and where there is no data.",
+  })
+  verticalDatum: string | null;
+
+  @nullableNumber('Resolution of the elevation model at the point, in metres (1 for lidar); null when not given.', 1)
+  resolutionM: number | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date',
+    description: 'When the elevation data was acquired, YYYY-MM-DD; null when not given.',
+    example: '2020-03-01',
+  })
+  acquisitionDate: string | null;
+
+  @nullableNumber(
+    'Vertical uncertainty of the elevation in feet: 1.7 where the model is 3 m or finer (USGS: 0.53 m RMSE), else 5.1 (3.04 m at 95%); null where there is no data.',
+    1.7,
+  )
+  uncertaintyFt: number | null;
+
+  @ApiProperty({
+    type: GroundElevationComparisonDto,
+    nullable: true,
+    description:
+      'The ground against the base flood elevation (static, else estimated), only when both are in NAVD88: datums are never converted. Null otherwise; the note says why.',
+  })
+  comparedWith: GroundElevationComparisonDto | null;
+
+  @ApiProperty({
+    description:
+      'What the elevation is and is not (not the lowest adjacent grade, a floor elevation or an elevation certificate), why it was not compared, and for an address that the point may lie on the street.',
+    example:
+      'Bare-earth ground at the point from USGS 3DEP, 7.3 ft below the base flood elevation. Not the lowest adjacent grade or a floor elevation, and not an elevation certificate.',
+  })
+  note: string;
+}
+
 export class FloodDeterminationDto {
   @ApiProperty({
     enum: ['mapped', 'mapped_no_zone', 'unmapped'],
@@ -357,10 +497,19 @@ export class FloodDeterminationDto {
   coastalBarrier: CoastalBarrierDto | null;
 
   @ApiProperty({
+    type: GroundElevationDto,
+    nullable: true,
+    description:
+      'With include=elevation: the ground at the point from the USGS Elevation Point Query Service (3DEP bare earth), against the base flood elevation. ' +
+      'A terrain model is not an elevation certificate. Null when not asked for.',
+  })
+  groundElevation: GroundElevationDto | null;
+
+  @ApiProperty({
     type: 'array',
     items: { type: 'string', enum: [...ANSWER_PARTS] },
     description:
-      'Parts whose upstream query failed: each is null in this answer (unknown, not "none"), and the answer is cached for at most 60 seconds. [] when the answer is complete; a part not asked for is null and not listed.',
+      'Parts whose upstream query failed: each is null in this answer (unknown, not "none"; `nfipStatus` is `community.nfip`), and the answer is cached for at most 60 seconds. [] when the answer is complete; a part not asked for is null and not listed.',
     example: [],
   })
   unavailable: string[];

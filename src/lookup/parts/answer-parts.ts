@@ -1,4 +1,5 @@
 import { coastalBarrierPart } from './coastal-barrier.part';
+import { groundElevationPart } from './ground-elevation.part';
 import { mapChangePart } from './map-change.part';
 import { nearbyPart } from './nearby.part';
 
@@ -7,7 +8,7 @@ import { nearbyPart } from './nearby.part';
  * their types, their OpenAPI text and what a lookup asks are all read from this list: adding a part is its
  * file beside these and one line here.
  */
-export const OPTIONAL_PARTS = [nearbyPart, mapChangePart, coastalBarrierPart] as const;
+export const OPTIONAL_PARTS = [nearbyPart, mapChangePart, coastalBarrierPart, groundElevationPart] as const;
 
 type AnyOptionalPart = (typeof OPTIONAL_PARTS)[number];
 
@@ -23,8 +24,11 @@ export const INCLUDE_ITEMS: readonly IncludeItem[] = OPTIONAL_PARTS.map((part) =
 /** The fields of `result` the opt-in parts fill, each typed by what its rule reads. */
 export type OptionalFields = { [P in AnyOptionalPart as P['field']]: ReturnType<P['read']> | null };
 
-/** The supplementary parts every lookup looks up, with the effective map: their failure leaves them null and named. */
-export const SUPPLEMENTARY_PARTS = ['community', 'lomrs', 'lomas', 'estimatedBaseFloodElevation'] as const;
+/**
+ * The supplementary parts every lookup looks up, with the effective map: their failure leaves them null and named.
+ * `nfipStatus` (the community's NFIP standing, `result.community.nfip`) follows the community it belongs to.
+ */
+export const SUPPLEMENTARY_PARTS = ['community', 'nfipStatus', 'lomrs', 'lomas', 'estimatedBaseFloodElevation'] as const;
 
 /** A part of an answer that may be missing, by its name in `unavailable`. */
 export type AnswerPart = (typeof SUPPLEMENTARY_PARTS)[number] | OptionalField;

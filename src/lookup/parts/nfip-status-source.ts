@@ -1,0 +1,17 @@
+import type { NfipStatus } from './nfip-status';
+
+/**
+ * Where the lookup finds a community's NFIP standing. Declared here and provided by the community-status
+ * feature (which holds FEMA's table), so the lookup never imports that feature and that feature may use
+ * this folder's rule without an import cycle.
+ */
+export abstract class NfipStatusSource {
+  /** The community's standing (`listed: false` when the table lacks it); undefined while no table is held. */
+  abstract lookup(communityId: string): Readonly<NfipStatus> | undefined;
+
+  /** Counts the tables held so far: an answer joined with an earlier table is not served again once a newer one is held. */
+  abstract get tableVersion(): number;
+
+  /** The download under way, settled whatever its outcome; resolved when none is (a lookup waits for it at most its deadline). */
+  abstract loadInProgress(): Promise<void>;
+}
