@@ -38,6 +38,8 @@ export const CFG = {
     faultStatus: 500,
   },
   includes: { lookups: QUICK ? 40 : 100, block: 10 },
+  elevation: { lookups: QUICK ? 40 : 100, block: 10 },
+  nfipJoin: { joins: QUICK ? 200_000 : 2_000_000, loads: QUICK ? 2 : 5 },
   batch: {
     rows: intEnv('BENCH_BATCH_ROWS', QUICK ? 3000 : 10_000, 100, 10_000),
     // The default 16 would make a 10,000-row batch take 3.5 minutes at 50 ms per call: the floor scales with it.

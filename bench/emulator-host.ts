@@ -1,11 +1,13 @@
 /**
  * Child process of the benchmark: runs the upstream emulators (NFHL, FEMA preliminary and pending, USFWS CBRS
- * MapServers, Census geocoder) on loopback, so that their work does not share an event loop with the load
+ * MapServers, Census geocoder, USGS elevation, OpenFEMA) on loopback, so that their work does not share an event loop with the load
  * generator. Driven over the IPC channel: every message `{ id, cmd, args }` gets `{ id, ok, result | error }` back.
  */
 import { DEMO_MAP, DemoMap } from '../test/emulators/demo-map';
 import type { UpstreamEmulator } from '../test/emulators/emulator-core';
+import type { EpqsPoint } from '../test/emulators/epqs-emulator';
 import { startEmulators, RunningEmulators } from '../test/emulators/offline';
+import { syntheticCommunityStatusBook } from './community-status-table';
 import { portfolioAddressBook } from './portfolio';
 
 interface Request {
@@ -43,8 +45,8 @@ function counts() {
 
 /** Calls per emulator and endpoint, queries per layer: `nfhl query Flood Hazard Zones`, `census coordinates`, ... */
 function breakdown(): Record<string, number> {
-  const { nfhl, preliminary, pending, cbrs, census } = need();
-  const all: Record<string, UpstreamEmulator> = { nfhl, preliminary, pending, cbrs, census };
+  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema } = need();
+  const all: Record<string, UpstreamEmulator> = { nfhl, preliminary, pending, cbrs, census, elevation, openfema };
   const out: Record<string, number> = {};
   for (const [name, emulator] of Object.entries(all)) {
     for (const call of emulator.calls) {
@@ -77,9 +79,18 @@ async function handle(req: Request): Promise<unknown> {
       return emulators.env;
     }
     case 'setLatency': {
-      const { nfhl, preliminary, pending, cbrs, census } = need();
-      for (const e of [nfhl, preliminary, pending, cbrs, census]) e.setLatency(Number(args.ms));
+      const { nfhl, preliminary, pending, cbrs, census, elevation, openfema } = need();
+      for (const e of [nfhl, preliminary, pending, cbrs, census, elevation, openfema]) e.setLatency(Number(args.ms));
       return null;
+    }
+    case 'setElevationPoints':
+      need().elevation.setPoints(args.points as EpqsPoint[]);
+      return null;
+    case 'setCommunityStatusRows': {
+      // Built here, not sent over IPC: the table is megabytes of JSON.
+      const rows = syntheticCommunityStatusBook(Number(args.count));
+      need().openfema.setRows(rows);
+      return { rows: rows.length };
     }
     case 'injectRandomNfhlQueryFault': {
       // The emulator's fault API has no probability option: a predicate that strikes ~p of the layer queries.

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import type { EpqsPoint } from '../test/emulators/epqs-emulator';
 
 export const ROOT = path.resolve(__dirname, '..');
 
@@ -140,6 +141,8 @@ export type UpstreamEnv = {
   PENDING_NFHL_BASE_URL: string;
   CBRS_BASE_URL: string;
   GEOCODER_BASE_URL: string;
+  ELEVATION_BASE_URL: string;
+  OPENFEMA_BASE_URL: string;
 };
 
 /** The upstream emulators, in their own process. */
@@ -158,6 +161,14 @@ export class Emulators {
 
   setLatency(ms: number): Promise<void> {
     return this.ipc.call('setLatency', { ms });
+  }
+  /** The ground the elevation (EPQS) emulator answers, replacing what it had. */
+  setElevationPoints(points: EpqsPoint[]): Promise<void> {
+    return this.ipc.call('setElevationPoints', { points });
+  }
+  /** OpenFEMA serves a Community Status Book of `count` rows (community-status-table.ts). */
+  setCommunityStatusRows(count: number): Promise<{ rows: number }> {
+    return this.ipc.call('setCommunityStatusRows', { count });
   }
   injectRandomNfhlQueryFault(probability: number, kind: string, status?: number): Promise<void> {
     return this.ipc.call('injectRandomNfhlQueryFault', { probability, kind, status });

@@ -8,7 +8,7 @@
  *   BENCH_MEMORY_SECONDS=n time cap of the memory scenario (default 900; 30 with BENCH_QUICK): it stops at the
  *                          first checkpoint (every twentieth of the lookups) past the cap and reports how far it got
  *   BENCH_ONLY=a,b         run only these scenarios (cacheHitVsExpress, cold, burst, memory, memoryLarge, mixed,
- *                          includes, batch, batchFairness)
+ *                          includes, batch, batchFairness, elevation, nfipJoin)
  *   BENCH_MEMORY_LARGE_ENTRIES=n  also measure memory with CACHE_MAX_ENTRIES=n (default off)
  *   BENCH_BATCH_ROWS=n     rows of each batch (default 10000; 3000 with BENCH_QUICK)
  *   BENCH_BATCH_CONCURRENCY=n  UPSTREAM_MAX_CONCURRENCY of the batch scenarios' service (default 64; a batch gets half)
@@ -17,6 +17,7 @@
  *   cacheHitVsExpress: cache-hit-vs-express.ts   cold: cold.ts   burst: burst.ts
  *   memory, memoryLarge: memory.ts               mixed: mixed.ts   includes: includes.ts
  *   batch: batch.ts                              batchFairness: batch-fairness.ts
+ *   elevation: elevation.ts                      nfipJoin: nfip-join.ts
  * What they share: config.ts (the figures above, read from the environment), report.ts (table rows, results,
  * log), lib.ts (child processes, HTTP, statistics), points.ts and portfolio.ts (what they ask about).
  *
@@ -36,9 +37,11 @@ import { batchFairness } from './scenarios/batch-fairness';
 import { burst } from './scenarios/burst';
 import { cacheHitVsExpress } from './scenarios/cache-hit-vs-express';
 import { coldLookups } from './scenarios/cold';
+import { elevationVsPlain } from './scenarios/elevation';
 import { includesVsPlain } from './scenarios/includes';
 import { memory } from './scenarios/memory';
 import { mixed } from './scenarios/mixed';
+import { nfipJoin } from './scenarios/nfip-join';
 
 /** Scenarios by BENCH_ONLY name, in order; `byDefault: false` ones run only when BENCH_ONLY names them. */
 const SCENARIOS: Array<{ name: string; run: (emulators: Emulators) => Promise<void>; byDefault?: boolean }> = [
@@ -51,6 +54,8 @@ const SCENARIOS: Array<{ name: string; run: (emulators: Emulators) => Promise<vo
   { name: 'includes', run: includesVsPlain },
   { name: 'batch', run: batch },
   { name: 'batchFairness', run: batchFairness },
+  { name: 'elevation', run: elevationVsPlain },
+  { name: 'nfipJoin', run: nfipJoin },
 ];
 
 /** The scenarios BENCH_ONLY names; a name no scenario has stops the run before anything starts (a typo would print an empty table). */
