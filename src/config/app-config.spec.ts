@@ -16,6 +16,7 @@ describe('loadAppConfig', () => {
       OPENFEMA_BASE_URL: 'https://www.fema.gov/api/open',
       COMMUNITY_STATUS_REFRESH_HOURS: 24,
       ELEVATION_BASE_URL: 'https://epqs.nationalmap.gov',
+      BASEMAP_BASE_URL: 'https://basemap.nationalmap.gov/arcgis/rest/services/USGSTopo/MapServer',
       BATCH_MAX_LOCATIONS: 10000,
       BATCH_MAX_CONCURRENT: 2,
       BATCH_UPLOAD_GRACE_MS: 10000,
@@ -33,12 +34,17 @@ describe('loadAppConfig', () => {
       CIRCUIT_BREAKER_WINDOW_MS: 30000,
       CIRCUIT_BREAKER_MIN_CALLS: 20,
       CIRCUIT_BREAKER_HALF_OPEN_MS: 5000,
+      JOB_MAX_LOCATIONS: 1000000,
+      JOB_WORKERS: 2,
+      JOB_UPSTREAM_RATE_PER_SECOND: 20,
+      JOB_TTL_HOURS: 48,
       RATE_LIMIT_PER_MINUTE: 0,
       TRUST_PROXY: false,
       LOG_LEVEL: 'info',
     });
     expect(config.PUBLIC_BASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
+    expect(config.JOBS_REDIS_URL).toBeUndefined();
   });
 
   it('reads numbers, booleans and URLs from the environment', () => {

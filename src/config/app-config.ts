@@ -78,6 +78,10 @@ export class AppConfig {
   @IsUrl(HTTP_URL, URL_MESSAGE)
   ELEVATION_BASE_URL = 'https://epqs.nationalmap.gov';
 
+  /** The USGS National Map basemap drawn under the flood zones of GET /flood-zone/map. */
+  @IsUrl(HTTP_URL, URL_MESSAGE)
+  BASEMAP_BASE_URL = 'https://basemap.nationalmap.gov/arcgis/rest/services/USGSTopo/MapServer';
+
   /** Rows accepted in one POST /flood-zone/batch request. */
   @IntegerIn(1, 100000)
   BATCH_MAX_LOCATIONS = 10000;
@@ -142,6 +146,27 @@ export class AppConfig {
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['redis', 'rediss'] }, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
+  /** The Redis holding the portfolio job queue and job data (unset: REDIS_URL; neither: the job endpoints answer 503). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['redis', 'rediss'] }, { message: 'must be a redis:// or rediss:// URL' })
+  JOBS_REDIS_URL?: string;
+
+  /** Rows accepted in one portfolio job. */
+  @IntegerIn(1, 1000000)
+  JOB_MAX_LOCATIONS = 1000000;
+
+  /** Chunk workers in this process. */
+  @IntegerIn(1, 64)
+  JOB_WORKERS = 2;
+
+  /** Job calls per upstream service per second, all replicas together. */
+  @IntegerIn(1, 100000)
+  JOB_UPSTREAM_RATE_PER_SECOND = 20;
+
+  /** How long a finished job's results are kept. */
+  @IntegerIn(1, 8760)
+  JOB_TTL_HOURS = 48;
+
   @IntegerFrom(0)
   RATE_LIMIT_PER_MINUTE = 0;
 
@@ -162,7 +187,7 @@ export class InvalidConfigurationError extends Error {}
 export function loadAppConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): AppConfig {
   const defaults = new AppConfig();
   const given: Record<string, unknown> = {};
-  for (const key of Object.keys(defaults).concat('PUBLIC_BASE_URL', 'REDIS_URL')) {
+  for (const key of Object.keys(defaults).concat('PUBLIC_BASE_URL', 'REDIS_URL', 'JOBS_REDIS_URL')) {
     const raw = env[key];
     if (raw === undefined || raw.trim() === '') continue;
     const value = raw.trim();
