@@ -152,6 +152,7 @@ const EPHEMERAL_EMULATOR_PORTS = {
   CENSUS_EMULATOR_PORT: '0',
   ELEVATION_EMULATOR_PORT: '0',
   OPENFEMA_EMULATOR_PORT: '0',
+  BASEMAP_EMULATOR_PORT: '0',
 };
 
 describe('offline mode start-up (test/emulators/offline.ts)', () => {

@@ -689,6 +689,7 @@ describe('startEmulators: every upstream', () => {
   it('gives the service a base URL for each', () => {
     const { env } = emulators;
     expect(Object.keys(env).sort()).toEqual([
+      'BASEMAP_BASE_URL',
       'CBRS_BASE_URL',
       'ELEVATION_BASE_URL',
       'GEOCODER_BASE_URL',

@@ -6,6 +6,8 @@
  *   GET {base}/{id}?f=json|pjson             layer metadata
  *   GET|POST {base}/{id}/query?...           the query operation (arcgis-query.ts: point, envelope, distance
  *                                            buffer, geometry in outSR, paging, where, outFields, f=json|pjson|geojson)
+ *   GET|POST {base}/export?bbox=...&size=... a PNG picture of the layers that have a `drawingInfo` (map-export.ts;
+ *                                            f=image the PNG, f=json|pjson where it is and what it covers)
  *
  * Behaviour copied from the real server: errors are HTTP 200 with {"error":{code,message,details}}; an unknown
  * outFields name fails the whole query ("Failed to execute query.", code 400); no match is `features: []`;
@@ -18,6 +20,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { QueryableLayer, QuerySettings, invalidParams, queryFocus, queryLayer } from './arcgis-query';
+import { DrawingInfo, ExportLimits, ExportRequest, Picture, drawLayer, exportDescription, exportFocus, layerDrawn, parseExportRequest } from './map-export';
 import { DEMO_MAP, DemoMap, NFHL_DEFAULT_LAYER_IDS, NFHL_LAYER_NAMES, NfhlLayerKey } from './demo-map';
 import { Answer, CallRecord, EmulatorOptions, RequestContext, UpstreamEmulator, escapeHtml, htmlAnswer, jsonAnswer } from './emulator-core';
 import type { Position } from './geometry';
@@ -25,6 +28,8 @@ import type { ArcGisField, ArcGisGeometryType } from './map-data';
 
 /** The real services answer at most this many features per query. */
 export const DEFAULT_MAX_RECORD_COUNT = 2000;
+/** The largest picture side of an export when the root document names none (maxImageWidth / maxImageHeight). */
+const MAX_IMAGE_SIDE = 4096;
 
 export interface ArcGisEmulatorOptions extends EmulatorOptions {
   /** Most features one query answer holds (default 2000, as the real services); lower it to exercise paging. */
@@ -61,6 +66,8 @@ export class ArcGisMapServerEmulator extends UpstreamEmulator {
   private readonly title: string;
   private readonly rootDoc: Record<string, unknown>;
   private readonly layersById: Map<number, ServedLayer>;
+  /** What the root document says about pictures (`export`). */
+  private readonly exportLimits: ExportLimits;
 
   protected constructor(basePath: string, options: ArcGisEmulatorOptions, service: MapServiceDefinition) {
     super(basePath, options);
@@ -69,6 +76,12 @@ export class ArcGisMapServerEmulator extends UpstreamEmulator {
     this.title = service.title;
     this.rootDoc = service.root;
     this.layersById = new Map(service.layers.map((l) => [l.id, l]));
+    const sr = (service.root.spatialReference ?? {}) as { wkid?: number; latestWkid?: number };
+    this.exportLimits = {
+      wkid: sr.latestWkid ?? sr.wkid ?? 4269,
+      maxImageWidth: (service.root.maxImageWidth as number | undefined) ?? MAX_IMAGE_SIDE,
+      maxImageHeight: (service.root.maxImageHeight as number | undefined) ?? MAX_IMAGE_SIDE,
+    };
   }
 
   /** URL of a layer's query endpoint. */
@@ -76,16 +89,22 @@ export class ArcGisMapServerEmulator extends UpstreamEmulator {
     return `${this.baseUrl}/${layerId}/query`;
   }
 
+  /** URL of the export operation. */
+  get exportUrl(): string {
+    return `${this.baseUrl}/export`;
+  }
+
   protected acceptsPostForm(): boolean {
     return true;
   }
 
   protected queryPoint(params: Record<string, string>): Position | undefined {
-    return queryFocus(params);
+    return queryFocus(params) ?? exportFocus(params, this.exportLimits.wkid);
   }
 
   protected describe(subPath: string): Pick<CallRecord, 'endpoint' | 'layerId' | 'layerName'> {
     if (subPath === '') return { endpoint: 'root' };
+    if (subPath === 'export') return { endpoint: 'export' };
     const m = /^(\d+)(?:\/(query))?$/.exec(subPath);
     if (!m) return { endpoint: 'unknown' };
     const layerId = Number(m[1]);
@@ -106,6 +125,7 @@ export class ArcGisMapServerEmulator extends UpstreamEmulator {
       if (f !== 'json' && f !== 'pjson') return htmlAnswer(directoryPage(this.title, this.rootDoc));
       return jsonAnswer({ ...this.rootDoc, maxRecordCount: this.maxRecordCount }, 200, undefined, pretty);
     }
+    if (call.endpoint === 'export') return this.exportAnswer(ctx.params);
     const layer = this.layersById.get(call.layerId as number);
     const missing = () => jsonAnswer(invalidParams([`The requested layer (layerId: ${call.layerId}) was not found.`]));
     if (call.endpoint === 'layer') {
@@ -125,6 +145,29 @@ export class ArcGisMapServerEmulator extends UpstreamEmulator {
 
   private settings(): QuerySettings {
     return { maxRecordCount: this.maxRecordCount, ignoreWhere: this.ignoreWhere };
+  }
+
+  private exportAnswer(params: Record<string, string>): Answer {
+    const f = (params.f ?? '').toLowerCase();
+    if (f !== 'image' && f !== 'json' && f !== 'pjson') return htmlAnswer(exportFormPage(this.title));
+    const req = parseExportRequest(params, this.exportLimits);
+    if ('error' in req) return jsonAnswer(req);
+    if (f === 'image') return { status: 200, contentType: 'image/png', body: this.drawExport(req).png() };
+    // the real href names a file in the server's output directory; here it is the same picture as f=image
+    const href = `${this.exportUrl}?${new URLSearchParams({ ...params, f: 'image' }).toString()}`;
+    return jsonAnswer(exportDescription(req, href), 200, undefined, f === 'pjson');
+  }
+
+  /** The picture of an export: every layer asked for that has a renderer, the bottom of the layer list first. */
+  protected drawExport(req: ExportRequest): Picture {
+    const picture = new Picture(req.width, req.height);
+    if (!req.transparent) picture.fill([255, 255, 255, 255]);
+    for (const layer of [...this.layersById.values()].reverse()) {
+      const drawingInfo = layer.metadata.drawingInfo as DrawingInfo | undefined;
+      if (!drawingInfo?.renderer || !layerDrawn(req, { ...layer.rootEntry, id: layer.id })) continue;
+      drawLayer(picture, layer.data.features, drawingInfo, req);
+    }
+    return picture;
   }
 }
 
@@ -184,6 +227,10 @@ const NFHL_METADATA_FILES: Readonly<Record<string, string>> = {
   'Political Jurisdictions': 'nfhl-layer-22-political-jurisdictions.metadata.excerpt.json',
   'Flood Hazard Zones': 'nfhl-layer-28-flood-hazard-zones.metadata.excerpt.json',
   LOMAs: 'nfhl-layer-34-lomas.metadata.excerpt.json',
+};
+/** The recorded renderer (and transparency) of the layers an export draws, by the real layer name. */
+const NFHL_DRAWING_INFO_FILES: Readonly<Record<string, string>> = {
+  'Flood Hazard Zones': 'nfhl-layer-28-drawing-info.json',
 };
 
 const OBJECTID_ONLY: ArcGisField[] = [{ name: 'OBJECTID', type: 'esriFieldTypeOID', alias: 'OBJECTID', domain: null }];
@@ -252,9 +299,11 @@ function buildNfhlService(options: NfhlEmulatorOptions): {
     const name = entry.name as string;
     const file = NFHL_METADATA_FILES[name];
     const geometryType = entry.geometryType as ArcGisGeometryType | undefined;
-    const metadata = file
-      ? readFixture(file)
-      : layerMetadata({ id, name, type: entry.type as string, geometryType, displayField: 'OBJECTID', fields: OBJECTID_ONLY });
+    const drawingInfoFile = NFHL_DRAWING_INFO_FILES[name];
+    const metadata: Record<string, unknown> = {
+      ...(file ? readFixture(file) : layerMetadata({ id, name, type: entry.type as string, geometryType, displayField: 'OBJECTID', fields: OBJECTID_ONLY })),
+      ...(drawingInfoFile ? { drawingInfo: readFixture(drawingInfoFile) } : {}),
+    };
     const key = keyByName.get(name);
     return {
       id,
@@ -286,6 +335,10 @@ function directoryPage(title: string, doc: Record<string, unknown>): string {
         .join('')}</ul>`
     : '';
   return `<html lang="en"><head><title>${escapeHtml(title)}</title></head><body><table width="100%" class="userTable"><tr><td class="titlecell">ArcGIS REST Services Directory</td></tr></table><h2>${escapeHtml(title)}</h2>${layers}<p>Supported Operations: <a href="?f=json">JSON</a></p></body></html>`;
+}
+
+function exportFormPage(title: string): string {
+  return `<html lang="en"><head><title>Export Map (${escapeHtml(title)})</title></head><body><table width="100%" class="userTable"><tr><td class="titlecell">ArcGIS REST Services Directory</td></tr></table><h2>Export Map: ${escapeHtml(title)}</h2><form action="export"><table><tr><td>Bounding Box:</td><td><input name="bbox"/></td></tr><tr><td>Image Size:</td><td><input name="size" value="400,400"/></td></tr><tr><td>Format:</td><td><select name="f"><option value="html">HTML</option><option value="image">Image</option><option value="pjson">JSON</option></select></td></tr></table></form></body></html>`;
 }
 
 function queryFormPage(layer: ServedLayer): string {

@@ -1,10 +1,12 @@
-/** The upstream emulators (FEMA NFHL, preliminary and pending MapServers, USFWS CBRS MapServer, Census geocoder, USGS elevation, OpenFEMA) and their demo map. */
+/** The upstream emulators (FEMA NFHL, preliminary and pending MapServers, USFWS CBRS MapServer, Census geocoder, USGS elevation, OpenFEMA, USGS basemap) and their demo map. */
 export * from './geometry';
 export * from './demo-map';
 export * from './emulator-core';
 export * from './map-data';
 export * from './arcgis-query';
 export * from './arcgis-emulator';
+export * from './map-export';
+export * from './basemap-emulator';
 export * from './arcgis-service-emulator';
 export * from './census-emulator';
 export * from './epqs-emulator';

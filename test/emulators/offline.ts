@@ -2,11 +2,12 @@
  * Offline mode: `npm run start:offline` (= `npm run build && node -r ts-node/register/transpile-only test/emulators/offline.ts`).
  *
  * Starts the upstream emulators on fixed ports (NFHL 4010, FEMA preliminary 4011, FEMA pending 4012,
- * USFWS CBRS 4013, Census 4020, OpenFEMA 4030, USGS elevation 4040; override with NFHL_EMULATOR_PORT, PRELIMINARY_EMULATOR_PORT,
- * PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT, OPENFEMA_EMULATOR_PORT, ELEVATION_EMULATOR_PORT; a port already in use is one line naming it,
+ * USFWS CBRS 4013, Census 4020, OpenFEMA 4030, USGS elevation 4040, USGS basemap 4050; override with NFHL_EMULATOR_PORT,
+ * PRELIMINARY_EMULATOR_PORT, PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT, OPENFEMA_EMULATOR_PORT,
+ * ELEVATION_EMULATOR_PORT, BASEMAP_EMULATOR_PORT; a port already in use is one line naming it,
  * its emulator and its variable, and exit 1), then runs the built service (`node dist/main.js`, on PORT, default
  * 3000) with NFHL_BASE_URL, PRELIMINARY_NFHL_BASE_URL, PENDING_NFHL_BASE_URL, CBRS_BASE_URL, GEOCODER_BASE_URL,
- * OPENFEMA_BASE_URL and ELEVATION_BASE_URL pointed at them (every other variable passed through). Once the service answers /health it
+ * OPENFEMA_BASE_URL, ELEVATION_BASE_URL and BASEMAP_BASE_URL pointed at them (every other variable passed through). Once the service answers /health it
  * prints "listening on http://HOST:PORT" and example URLs for every demo place (the fault walkthroughs' places,
  * FAULT_DEMO_PLACES, are left out so that nothing printed here caches them); it forwards SIGINT/SIGTERM to the
  * service and exits with it. Latency and faults can be set before the service starts (EMULATOR_LATENCY_MS,
@@ -18,6 +19,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { ArcGisEmulatorOptions, NfhlEmulatorOptions, NfhlMapServerEmulator } from './arcgis-emulator';
 import { ArcGisServiceEmulator } from './arcgis-service-emulator';
+import { BasemapEmulator, BasemapEmulatorOptions } from './basemap-emulator';
 import { CensusEmulatorOptions, CensusGeocoderEmulator } from './census-emulator';
 import { EpqsEmulator, EpqsEmulatorOptions } from './epqs-emulator';
 import { DEMO_COMMUNITY_STATUSES } from './community-status-book';
@@ -46,6 +48,8 @@ export interface StartEmulatorsOptions {
   elevation?: EpqsEmulatorOptions;
   /** OpenFEMA (the NFIP Community Status Book). */
   openfema?: OpenFemaEmulatorOptions;
+  /** USGS National Map basemap (USGSTopo MapServer). */
+  basemap?: BasemapEmulatorOptions;
   /** Applied to every emulator unless set per emulator. */
   latencyMs?: number;
 }
@@ -58,6 +62,7 @@ export interface RunningEmulators {
   census: CensusGeocoderEmulator;
   elevation: EpqsEmulator;
   openfema: OpenFemaEmulator;
+  basemap: BasemapEmulator;
   /** The environment the service needs to use them. */
   env: {
     NFHL_BASE_URL: string;
@@ -67,6 +72,7 @@ export interface RunningEmulators {
     GEOCODER_BASE_URL: string;
     ELEVATION_BASE_URL: string;
     OPENFEMA_BASE_URL: string;
+    BASEMAP_BASE_URL: string;
   };
   clearFaults(): void;
   resetCalls(): void;
@@ -77,7 +83,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
   const { latencyMs } = options;
   const service = (fallback: ArcGisServiceData, { data, ...rest }: ServiceEmulatorOptions = {}) =>
     ArcGisServiceEmulator.start(data ?? fallback, { latencyMs, ...rest });
-  const [nfhl, preliminary, pending, cbrs, census, elevation, openfema] = await Promise.all([
+  const [nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap] = await Promise.all([
     NfhlMapServerEmulator.start({ latencyMs, ...options.nfhl }),
     service(DEMO_PRELIMINARY, options.preliminary),
     service(DEMO_PENDING, options.pending),
@@ -85,8 +91,9 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     CensusGeocoderEmulator.start({ latencyMs, ...options.census }),
     EpqsEmulator.start({ latencyMs, points: [...DEMO_ELEVATIONS], ...options.elevation }),
     OpenFemaEmulator.start({ latencyMs, ...options.openfema }),
+    BasemapEmulator.start({ latencyMs, ...options.basemap }),
   ]);
-  const all: UpstreamEmulator[] = [nfhl, preliminary, pending, cbrs, census, elevation, openfema];
+  const all: UpstreamEmulator[] = [nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap];
   return {
     nfhl,
     preliminary,
@@ -95,6 +102,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     census,
     elevation,
     openfema,
+    basemap,
     env: {
       NFHL_BASE_URL: nfhl.baseUrl,
       PRELIMINARY_NFHL_BASE_URL: preliminary.baseUrl,
@@ -103,6 +111,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
       GEOCODER_BASE_URL: census.baseUrl,
       ELEVATION_BASE_URL: elevation.baseUrl,
       OPENFEMA_BASE_URL: openfema.baseUrl,
+      BASEMAP_BASE_URL: basemap.baseUrl,
     },
     clearFaults() {
       for (const e of all) e.clearFaults();
@@ -128,7 +137,7 @@ function portFromEnv(name: string, fallback: number): number {
 }
 
 interface EmulatorPort {
-  key: 'nfhl' | 'preliminary' | 'pending' | 'cbrs' | 'census' | 'elevation' | 'openfema';
+  key: 'nfhl' | 'preliminary' | 'pending' | 'cbrs' | 'census' | 'elevation' | 'openfema' | 'basemap';
   label: string;
   variable: string;
   port: number;
@@ -143,6 +152,7 @@ const EMULATOR_PORTS: readonly EmulatorPort[] = [
   { key: 'census', label: 'Census geocoder emulator', variable: 'CENSUS_EMULATOR_PORT', port: 4020 },
   { key: 'elevation', label: 'USGS elevation (EPQS) emulator', variable: 'ELEVATION_EMULATOR_PORT', port: 4040 },
   { key: 'openfema', label: 'OpenFEMA emulator', variable: 'OPENFEMA_EMULATOR_PORT', port: 4030 },
+  { key: 'basemap', label: 'USGS basemap (National Map) emulator', variable: 'BASEMAP_EMULATOR_PORT', port: 4050 },
 ];
 
 /** The emulator ports from the environment; two emulators given one port is one line and exit 1. */
@@ -282,6 +292,7 @@ async function main(): Promise<void> {
       census: portOf('census'),
       elevation: portOf('elevation'),
       openfema: portOf('openfema'),
+      basemap: portOf('basemap'),
     });
   } catch (error) {
     const line = cannotListen(error as NodeJS.ErrnoException, ports);
@@ -289,9 +300,9 @@ async function main(): Promise<void> {
     console.error(line);
     process.exit(1);
   }
-  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema } = emulators;
+  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap } = emulators;
   try {
-    const controls = applyOfflineControls({ nfhl, preliminary, pending, cbrs, census, elevation, openfema });
+    const controls = applyOfflineControls({ nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap });
     for (const line of controls.summary) console.log(`[offline] ${line}`);
   } catch (error) {
     console.error(`[offline] ${(error as Error).message}`);
@@ -309,6 +320,7 @@ async function main(): Promise<void> {
   console.log(`[offline] Census geocoder emulator: ${emulators.census.baseUrl}`);
   console.log(`[offline] USGS elevation (EPQS) emulator: ${emulators.elevation.baseUrl}`);
   console.log(`[offline] OpenFEMA emulator: ${emulators.openfema.baseUrl}`);
+  console.log(`[offline] USGS basemap (National Map) emulator: ${emulators.basemap.baseUrl}`);
   console.log(`[offline] starting the service on ${serviceBase} (node dist/main.js)`);
 
   const root = path.resolve(__dirname, '..', '..');
