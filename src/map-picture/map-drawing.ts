@@ -1,0 +1,232 @@
+/**
+ * Everything drawn over the map, as one SVG the size of the picture: the pin, the caption (zone, risk,
+ * FIRM panel and date), the place, the legend, the scale bar and the attribution. Words are outlines (see
+ * picture-text). Boxes keep clear of the middle of the picture, where the pin and the zone under it are.
+ */
+import type { Rgba, ZoneSymbol } from '../flood-hazard/nfhl-symbols';
+import { PictureFrame, scaleBar } from './map-area';
+import type { LegendEntry } from './map-legend';
+import { PictureText, TextStyle, lineMetrics, textWidth, wrapSegments } from './picture-text';
+
+export const ATTRIBUTION = 'FEMA National Flood Hazard Layer · USGS The National Map · informational only';
+const BASEMAP_UNAVAILABLE_WORDS = 'Basemap unavailable: the zones on a plain background';
+
+export interface PictureContent {
+  frame: PictureFrame;
+  /** Caption segments, joined by " · " (see captionSegments). */
+  caption: readonly string[];
+  /** Where: the matched address, or the coordinates. */
+  place: string;
+  legend: readonly LegendEntry[];
+  basemapShown: boolean;
+}
+
+/** The pin: a ring around the point, leaving the pixels within 6 px of it showing the zone beneath. */
+const PIN_RING_RADIUS = 9;
+const PIN_HALO_WIDTH = 5;
+const PIN_LINE_WIDTH = 2.5;
+/** Boxes stay this far (vertically) from the point: the ring and its halo, and a margin. */
+const PIN_CLEARANCE = PIN_RING_RADIUS + PIN_HALO_WIDTH / 2 + 6;
+
+const INK = '#1a1a1a';
+const SECONDARY_INK = '#454545';
+const BOX = 'fill="#ffffff" fill-opacity="0.9" stroke="#8c8c8c" stroke-width="1"';
+
+/** Sizes of one picture's drawing, from its size: words from 9 px (200 px wide) to 15 px (1000 px and wider). */
+interface Layout {
+  text: TextStyle;
+  bold: TextStyle;
+  small: TextStyle;
+  lineHeight: number;
+  smallLineHeight: number;
+  margin: number;
+  padding: number;
+}
+
+function layoutOf({ width, height }: PictureFrame): Layout {
+  const size = Math.max(9, Math.min(15, Math.round(Math.min(width, (height * 4) / 3) / 66)));
+  const small = Math.max(8, size - 2);
+  return {
+    text: { size, weight: 'regular' },
+    bold: { size, weight: 'bold' },
+    small: { size: small, weight: 'regular' },
+    lineHeight: Math.round(size * 1.35),
+    smallLineHeight: Math.round(small * 1.3),
+    margin: Math.round(size * 0.6),
+    padding: Math.round(size * 0.5),
+  };
+}
+
+const colour = ([r, g, b]: Rgba) => `rgb(${r},${g},${b})`;
+const n = (value: number) => String(Math.round(value * 100) / 100);
+
+/** The SVG drawn over the map. */
+export function pictureDecorations(content: PictureContent): string {
+  const { frame } = content;
+  const layout = layoutOf(frame);
+  const text = new PictureText();
+  const shapes: string[] = [];
+  const patterns = new Map<string, string>();
+
+  // Top: the caption and the place, as many lines as fit above the pin.
+  const topLimit = frame.height / 2 - PIN_CLEARANCE;
+  const innerWidth = frame.width - 2 * (layout.margin + layout.padding);
+  const captionLines = wrapSegments(content.caption, innerWidth, layout.bold).map((line) => ({ line, style: layout.bold, ink: INK }));
+  const placeLines = wrapSegments([content.place], innerWidth, layout.small).map((line) => ({ line, style: layout.small, ink: SECONDARY_INK }));
+  const topLines = fitLines([...captionLines, ...placeLines], layout, topLimit - layout.margin - 2 * layout.padding);
+  if (topLines.length > 0) {
+    const height = 2 * layout.padding + topLines.reduce((sum, { style }) => sum + heightOf(style, layout), 0);
+    const width = 2 * layout.padding + Math.max(...topLines.map(({ line, style }) => textWidth(line, style)));
+    shapes.push(`<rect x="${layout.margin}" y="${layout.margin}" width="${n(width)}" height="${n(height)}" rx="3" ${BOX}/>`);
+    let y = layout.margin + layout.padding;
+    for (const { line, style, ink } of topLines) {
+      y += heightOf(style, layout);
+      text.line(line, layout.margin + layout.padding, y - lineMetrics(style).descent - 1, style, ink);
+    }
+  }
+
+  // Bottom: the attribution across the foot, the scale bar on the left and the legend on the right above it.
+  const bottomLimit = frame.height / 2 + PIN_CLEARANCE;
+  const footLines = wrapSegments(
+    content.basemapShown ? [ATTRIBUTION] : [ATTRIBUTION, BASEMAP_UNAVAILABLE_WORDS],
+    frame.width - 2 * layout.padding,
+    layout.small,
+  );
+  const footHeight = footLines.length * layout.smallLineHeight + layout.padding;
+  const footTop = frame.height - footHeight;
+  shapes.push(`<rect x="0" y="${n(footTop)}" width="${frame.width}" height="${n(footHeight)}" fill="#ffffff" fill-opacity="0.85"/>`);
+  footLines.forEach((line, i) => {
+    const y = footTop + (i + 1) * layout.smallLineHeight - lineMetrics(layout.small).descent;
+    text.line(line, frame.width - layout.padding - textWidth(line, layout.small), y, layout.small, SECONDARY_INK);
+  });
+
+  const scale = drawScaleBar(frame, layout, text, footTop - layout.margin);
+  shapes.push(scale.svg);
+  drawLegend(
+    content.legend,
+    frame,
+    layout,
+    { text, shapes, patterns },
+    { bottom: footTop - layout.margin, clearLeft: scale.right, above: scale.top, limit: bottomLimit },
+  );
+
+  // The point is the picture's centre: the corner (even size) or the middle (odd size) of its pixel (pinPixel).
+  const [cx, cy] = [frame.width / 2, frame.height / 2];
+  shapes.push(
+    `<circle cx="${n(cx)}" cy="${n(cy)}" r="${PIN_RING_RADIUS}" fill="none" stroke="#ffffff" stroke-width="${PIN_HALO_WIDTH}"/>`,
+    `<circle cx="${n(cx)}" cy="${n(cy)}" r="${PIN_RING_RADIUS}" fill="none" stroke="${INK}" stroke-width="${PIN_LINE_WIDTH}"/>`,
+  );
+
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${frame.width}" height="${frame.height}" viewBox="0 0 ${frame.width} ${frame.height}">` +
+    `<defs>${[...patterns.values()].join('')}</defs>${shapes.join('')}${text.svg}</svg>`
+  );
+}
+
+function heightOf(style: TextStyle, layout: Layout): number {
+  return style.size === layout.small.size && style.weight === 'regular' ? layout.smallLineHeight : layout.lineHeight;
+}
+
+/** The lines that fit in `height`; a cut ends on "…". */
+function fitLines<T extends { line: string; style: TextStyle }>(lines: T[], layout: Layout, height: number): T[] {
+  const kept: T[] = [];
+  let used = 0;
+  for (const line of lines) {
+    used += heightOf(line.style, layout);
+    if (used > height) {
+      if (kept.length > 0) kept[kept.length - 1] = { ...kept[kept.length - 1], line: `${kept[kept.length - 1].line} …` };
+      break;
+    }
+    kept.push(line);
+  }
+  return kept;
+}
+
+/** The scale bar in the bottom-left corner: metres above the bar, feet below. Returns where it ends. */
+function drawScaleBar(frame: PictureFrame, layout: Layout, text: PictureText, bottom: number): { svg: string; right: number; top: number } {
+  const { metric, imperial } = scaleBar(frame, Math.round(frame.width / 4));
+  const barWidth = Math.max(metric.pixels, imperial.pixels);
+  const width = 2 * layout.padding + Math.max(barWidth, textWidth(metric.label, layout.small), textWidth(imperial.label, layout.small));
+  const height = 2 * layout.padding + 2 * layout.smallLineHeight + 8;
+  const [x, top] = [layout.margin, bottom - height];
+  const left = x + layout.padding;
+  const barY = top + layout.padding + layout.smallLineHeight + 4;
+  text.line(metric.label, left, top + layout.padding + layout.smallLineHeight - lineMetrics(layout.small).descent, layout.small, INK);
+  text.line(imperial.label, left, barY + 4 + layout.smallLineHeight - lineMetrics(layout.small).descent, layout.small, INK);
+  const ticks = (length: number, down: boolean) => {
+    const dy = down ? 4 : -4;
+    return `M${n(left)},${n(barY + dy)}V${n(barY)}H${n(left + length)}V${n(barY + dy)}`;
+  };
+  const svg =
+    `<rect x="${x}" y="${n(top)}" width="${n(width)}" height="${n(height)}" rx="3" ${BOX}/>` +
+    `<path d="${ticks(metric.pixels, false)}${ticks(imperial.pixels, true)}" fill="none" stroke="${INK}" stroke-width="1.5"/>`;
+  return { svg, right: x + width, top };
+}
+
+interface Drawing {
+  text: PictureText;
+  shapes: string[];
+  patterns: Map<string, string>;
+}
+
+/**
+ * The legend in the bottom-right corner, above the foot: beside the scale bar when both fit across the
+ * picture, else above it; as many entries as fit below the pin, then "and N more".
+ */
+function drawLegend(
+  legend: readonly LegendEntry[],
+  frame: PictureFrame,
+  layout: Layout,
+  drawing: Drawing,
+  room: { bottom: number; clearLeft: number; above: number; limit: number },
+): void {
+  if (legend.length === 0) return;
+  const swatch = layout.text.size + 1;
+  const gap = Math.round(layout.text.size / 2);
+  const maxTextWidth = Math.max(frame.width * 0.6, 120) - 2 * layout.padding - swatch - gap;
+  const entries = legend.map((entry) => ({ entry, lines: wrapSegments([`${entry.zone} — ${entry.label}`], maxTextWidth, layout.small) }));
+  const entryHeight = (lines: string[]) => Math.max(swatch + 2, lines.length * layout.smallLineHeight) + 3;
+  const measure = (shown: typeof entries, more: number) => {
+    const moreLine = more > 0 ? `and ${more} more` : null;
+    const height = 2 * layout.padding + shown.reduce((sum, { lines }) => sum + entryHeight(lines), 0) + (moreLine ? layout.smallLineHeight : 0);
+    const widest = Math.max(
+      ...shown.flatMap(({ lines }) => lines.map((line) => swatch + gap + textWidth(line, layout.small))),
+      moreLine ? textWidth(moreLine, layout.small) : 0,
+    );
+    return { height, width: 2 * layout.padding + widest, moreLine };
+  };
+  let shown = entries;
+  let box = measure(shown, 0);
+  const besideScale = frame.width - layout.margin - box.width > room.clearLeft + layout.margin;
+  const bottom = besideScale ? room.bottom : room.above - layout.margin;
+  while (shown.length > 1 && bottom - box.height < room.limit) {
+    shown = shown.slice(0, -1);
+    box = measure(shown, entries.length - shown.length);
+  }
+  const x = frame.width - layout.margin - box.width;
+  let y = bottom - box.height + layout.padding;
+  drawing.shapes.push(`<rect x="${n(x)}" y="${n(y - layout.padding)}" width="${n(box.width)}" height="${n(box.height)}" rx="3" ${BOX}/>`);
+  const descent = lineMetrics(layout.small).descent;
+  for (const { entry, lines } of shown) {
+    drawing.shapes.push(swatchOf(entry.symbol, x + layout.padding, y + 1, swatch, drawing.patterns));
+    lines.forEach((line, i) => drawing.text.line(line, x + layout.padding + swatch + gap, y + (i + 1) * layout.smallLineHeight - descent, layout.small, INK));
+    y += entryHeight(lines);
+  }
+  if (box.moreLine) drawing.text.line(box.moreLine, x + layout.padding, y + layout.smallLineHeight - descent, layout.small, SECONDARY_INK);
+}
+
+/** A legend swatch as FEMA's map draws the zone: solid, hatched, outlined, or a clear box for a zone it leaves clear. */
+function swatchOf(symbol: ZoneSymbol | null, x: number, y: number, size: number, patterns: Map<string, string>): string {
+  const at = `x="${n(x)}" y="${n(y)}" width="${size}" height="${size}"`;
+  if (symbol === null) return `<rect ${at} fill="#ffffff" stroke="#8c8c8c" stroke-width="1" stroke-dasharray="2 2"/>`;
+  const outline = symbol.outline ? `stroke="${colour(symbol.outline)}" stroke-width="1"` : 'stroke="#8c8c8c" stroke-width="0.5"';
+  if (symbol.style === 'solid') return `<rect ${at} fill="${colour(symbol.color)}" ${outline}/>`;
+  // FEMA's backward diagonal: lines from top left to bottom right, on the clear ground beneath.
+  const id = `hatch-${symbol.color.slice(0, 3).join('-')}`;
+  patterns.set(
+    id,
+    `<pattern id="${id}" patternUnits="userSpaceOnUse" width="5" height="5">` +
+      `<path d="M0,0L5,5M-1,4L1,6M4,-1L6,1" stroke="${colour(symbol.color)}" stroke-width="1.3"/></pattern>`,
+  );
+  return `<rect ${at} fill="#ffffff"/><rect ${at} fill="url(#${id})" ${outline}/>`;
+}

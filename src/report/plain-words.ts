@@ -1,0 +1,109 @@
+/**
+ * What a lookup's answer means, in the words the report page prints. Pure: no I/O, no clock, no locale (numbers
+ * are written as the JSON answer writes them, dates as its YYYY-MM-DD). Nothing here ever turns "unknown" into
+ * "none" or "low risk".
+ */
+import type { CoastalBarrier, Coverage, LomaStatus, MapChange, RiskLevel } from '../flood-hazard/flood-hazard.types';
+import type { GroundElevationComparison } from '../flood-hazard/ground-elevation';
+import type { AnswerPart } from '../lookup/parts/answer-parts';
+
+/** The headline of the answer: the zone, or for a point without one, that its risk is unknown. */
+export function zoneHeadline(coverage: Coverage, floodZone: string | null): string {
+  if (coverage === 'unmapped') return 'No digital flood map here (unknown, not low risk)';
+  if (coverage === 'mapped_no_zone' || floodZone === null) return 'No flood zone at this exact point (unknown, not low risk)';
+  return `Zone ${floodZone}`;
+}
+
+export const RISK_WORDS: Record<RiskLevel, string> = {
+  very_high: 'Very high risk (coastal, with waves)',
+  high: 'High risk',
+  moderate: 'Moderate risk',
+  minimal: 'Minimal risk (flooding can still happen)',
+  undetermined: 'Undetermined risk (not studied)',
+  unknown: 'Unknown risk',
+};
+
+/** Whether the point is in a Special Flood Hazard Area, and what that means for insurance and lending. */
+export interface SfhaWords {
+  answer: string;
+  lending: string;
+}
+
+export function sfhaWords(inSpecialFloodHazardArea: boolean | null): SfhaWords {
+  if (inSpecialFloodHazardArea === true) {
+    return {
+      answer: 'Yes: in a Special Flood Hazard Area (SFHA)',
+      lending:
+        'A loan on a building here from a federally regulated or insured lender requires flood insurance (the mandatory purchase ' +
+        'requirement); the lender must tell the borrower that the building is in the SFHA.',
+    };
+  }
+  if (inSpecialFloodHazardArea === false) {
+    return {
+      answer: 'No: outside the Special Flood Hazard Area (SFHA)',
+      lending: 'Federal law does not require flood insurance for a mortgage here, but a lender may, and flooding can still happen.',
+    };
+  }
+  return {
+    answer: 'Unknown: FEMA gives no flood zone at this point',
+    lending:
+      "Whether the point is in the SFHA, and so whether a lender must require flood insurance, is unknown here: a lender's flood " +
+      'determination or the local floodplain administrator decides.',
+  };
+}
+
+/** FEMA's own LOMA status, as words. */
+export const LOMA_STATUS_WORDS: Record<LomaStatus, string> = {
+  valid: 'valid',
+  denied: 'denied',
+  incorporated: 'incorporated',
+  superseded: 'superseded',
+  contact_community: 'contact community',
+  reevaluation_needed: 'reevaluation needed',
+};
+
+export const MAP_CHANGE_WORDS: Record<MapChange['status'], string> = {
+  pending: 'Pending map (adopted; it takes effect on a set date)',
+  preliminary: 'Preliminary map (proposed, still open to appeal)',
+  none: 'No preliminary or pending map here',
+};
+
+export const SFHA_CHANGE_WORDS: Record<MapChange['sfhaChange'], string> = {
+  into_sfha: 'the point would move into the SFHA',
+  out_of_sfha: 'the point would move out of the SFHA',
+  unchanged: 'the SFHA status would not change',
+  unknown: 'whether the SFHA status would change is unknown (a map has no zone at the point)',
+};
+
+export const COASTAL_BARRIER_WORDS: Record<CoastalBarrier['status'], string> = {
+  inside: 'Inside a Coastal Barrier Resources System unit',
+  buffer: 'In the buffer zone at the edge of a Coastal Barrier Resources System unit',
+  outside: 'Outside the Coastal Barrier Resources System',
+};
+
+/** The ground against the base flood elevation, e.g. "7.3 ft below the static base flood elevation of 38 ft". */
+export function groundAgainstBfe(comparison: GroundElevationComparison, uncertaintyFt: number | null): string {
+  const bfe = `the ${comparison.bfe} BFE of ${comparison.bfeFt} ft`;
+  const difference = Math.abs(comparison.differenceFt);
+  const where = difference === 0 ? `at ${bfe}` : `${difference} ft ${comparison.differenceFt > 0 ? 'above' : 'below'} ${bfe}`;
+  if (comparison.position !== 'within_uncertainty') return where;
+  return uncertaintyFt === null ? `${where}, within the terrain model's uncertainty` : `${where}, within the terrain model's ${uncertaintyFt} ft uncertainty`;
+}
+
+/** Where each part that may be missing comes from, as said within a sentence, to say which source did not answer. */
+const PART_SOURCES: Record<AnswerPart, string> = {
+  community: "FEMA's map of NFIP communities",
+  nfipStatus: "FEMA's Community Status Book (OpenFEMA)",
+  lomrs: "FEMA's map of Letters of Map Revision",
+  lomas: "FEMA's map of Letters of Map Amendment",
+  estimatedBaseFloodElevation: "FEMA's base flood elevation lines",
+  nearby: "FEMA's flood hazard zones around the point",
+  mapChange: "FEMA's preliminary and pending maps",
+  coastalBarrier: "the U.S. Fish and Wildlife Service's Coastal Barrier Resources System map",
+  groundElevation: 'the USGS Elevation Point Query Service',
+};
+
+/** Said of a part whose source failed this time: unknown, never "none". */
+export function couldNotBeChecked(part: AnswerPart): string {
+  return `Could not be checked: ${PART_SOURCES[part]} did not answer this time. This is unknown, not "none"; retry shortly.`;
+}

@@ -1,0 +1,491 @@
+import { DISCLAIMER, FLOOD_DATA_NAME, type FloodZoneLookup } from '../lookup/flood-zone-lookup';
+import { ANSWER_PARTS, type AnswerPart } from '../lookup/parts/answer-parts';
+import { NOT_LISTED, NOT_LISTED_NOTE } from '../lookup/parts/nfip-status';
+import { errorPage } from './error-page';
+import { couldNotBeChecked } from './plain-words';
+import { LOMAS_LISTED, ReportLinks, reportPage } from './report-page';
+
+/** A complete answer with every part, as GET /flood-zone?…&include=nearby,preliminary,cbrs,elevation gives it. */
+function completeAnswer(): FloodZoneLookup {
+  return {
+    query: { address: '7400 Buffalo Speedway, Houston, TX 77025', lat: null, lon: null },
+    location: {
+      matchedAddress: '7400 BUFFALO SPEEDWAY, HOUSTON, TX, 77025',
+      lat: 29.7,
+      lon: -95.43,
+      county: 'Harris County',
+      countyFips: '48201',
+      zip: '77025',
+      source: 'census_geocoder',
+    },
+    result: {
+      coverage: 'mapped',
+      isMapped: true,
+      floodZone: 'AE',
+      zoneSubtype: null,
+      isFloodway: false,
+      inSpecialFloodHazardArea: true,
+      riskLevel: 'high',
+      staticBaseFloodElevationFt: 38,
+      verticalDatum: 'NAVD88',
+      depthFt: null,
+      meaning: 'High-risk area (1% annual chance flood) with a base flood elevation determined.',
+      guidance: null,
+      firmPanel: { panel: '48201C0865L', panelNumber: '0865', suffix: 'L', effectiveDate: '2007-06-18', panelType: 'Countywide, Panel Printed' },
+      community: {
+        name: 'City of Houston',
+        communityId: '480296',
+        nfip: {
+          listed: true,
+          participating: true,
+          floodInsuranceAvailable: true,
+          crsClass: 5,
+          sfhaDiscountPercent: 25,
+          nonSfhaDiscountPercent: 10,
+          currentEffectiveMapDate: '2007-06-18',
+          programEntryDate: '1979-09-28',
+          asOf: '2026-11-22',
+          note: 'Federal flood insurance (NFIP) is available: the community participates. Its Community Rating System class 5 gives a 25% discount in the SFHA and 10% outside it.',
+        },
+      },
+      lomrs: [{ caseNumber: '19-06-0123P', effectiveDate: '2020-02-14' }],
+      zonesAtPoint: [{ floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 38 }],
+      femaMapUrl: 'https://msc.fema.gov/portal/search?AddressQuery=29.7%2C-95.43',
+      lomas: [
+        {
+          caseNumber: '15-06-1489A',
+          effectiveDate: '2015-06-02',
+          status: 'valid',
+          outcome: 'Structure removed-Property partially inundated',
+          category: 'LOMA',
+          distanceM: 23,
+        },
+        { caseNumber: '12-06-1170A', effectiveDate: '2012-04-24', status: 'reevaluation_needed', outcome: 'Multiple', category: 'LOMA', distanceM: 72 },
+        { caseNumber: '99-06-1002A', effectiveDate: null, status: 'contact_community', outcome: null, category: 'LOMR-F', distanceM: 95 },
+      ],
+      estimatedBaseFloodElevation: null,
+      nearby: {
+        radiusM: 500,
+        sfha: { distanceM: 0, floodZone: 'AE', zoneSubtype: null, staticBaseFloodElevationFt: 38 },
+        floodway: { distanceM: 120, floodZone: 'AE', zoneSubtype: 'FLOODWAY', staticBaseFloodElevationFt: null },
+        moderate: null,
+      },
+      mapChange: {
+        status: 'preliminary',
+        issuedDate: '2025-05-15',
+        floodZone: 'VE',
+        zoneSubtype: null,
+        inSpecialFloodHazardArea: true,
+        staticBaseFloodElevationFt: 41,
+        sfhaChange: 'unchanged',
+        note: 'A preliminary map is not the effective map and does not yet set flood insurance requirements.',
+      },
+      coastalBarrier: {
+        status: 'inside',
+        unit: 'TX-04P',
+        type: 'Otherwise Protected Area',
+        floodInsuranceProhibitionDate: '1990-11-16',
+        note: 'New federal flood insurance is generally unavailable here for buildings built or substantially improved after the prohibition date.',
+      },
+      groundElevation: {
+        elevationFt: 30.7,
+        verticalDatum: 'NAVD88',
+        resolutionM: 1,
+        acquisitionDate: '2020-03-01',
+        uncertaintyFt: 1.7,
+        comparedWith: { bfe: 'static', bfeFt: 38, differenceFt: -7.3, position: 'below' },
+        note: 'Bare-earth ground at the point from USGS 3DEP, 7.3 ft below the base flood elevation. Not the lowest adjacent grade or a floor elevation, and not an elevation certificate.',
+      },
+      unavailable: [],
+    },
+    source: {
+      floodData: FLOOD_DATA_NAME,
+      floodService: 'https://hazards.fema.gov/arcgis/rest/services/public/NFHL/MapServer',
+      geocoder: 'U.S. Census Bureau Geocoder (Public_AR_Current)',
+    },
+    retrievedAt: '2026-11-22T06:56:31.963Z',
+    disclaimer: DISCLAIMER,
+  };
+}
+
+const PICTURE = { src: '/flood-zone/map?lat=29.7&lon=-95.43&width=560&height=420&span=600', width: 560, height: 420, spanM: 600 };
+const LINKS: ReportLinks = {
+  jsonAnswer: '/flood-zone?address=7400%20Buffalo%20Speedway&include=nearby,preliminary,cbrs,elevation',
+  picture: PICTURE,
+};
+
+/** What a reader sees: the body's text, tags and style dropped, entities decoded, white space collapsed. */
+function textOf(page: string): string {
+  return page
+    .replace(/<head>[\s\S]*<\/head>/, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+}
+
+type Result = FloodZoneLookup['result'];
+const withResult = (changes: Partial<Result>): FloodZoneLookup => {
+  const answer = completeAnswer();
+  return { ...answer, result: { ...answer.result, ...changes } };
+};
+
+describe('reportPage: the answer in words', () => {
+  const page = reportPage(completeAnswer(), LINKS);
+  const text = textOf(page);
+
+  it.each([
+    ['the place', '7400 BUFFALO SPEEDWAY, HOUSTON, TX, 77025'],
+    ['the address asked and where it was placed', 'Asked: 7400 Buffalo Speedway, Houston, TX 77025 · geocoded to 29.7, -95.43, along the street'],
+    ['the county and ZIP', 'Harris County · ZIP 77025'],
+    ['the zone', 'Zone AE'],
+    ['the SFHA', 'Yes: in a Special Flood Hazard Area (SFHA)'],
+    ['what the SFHA means for lending', 'requires flood insurance (the mandatory purchase requirement)'],
+    ['the meaning', 'High-risk area (1% annual chance flood) with a base flood elevation determined.'],
+    ['the static BFE', '38 ft NAVD88, static, printed on the flood map'],
+    ['the ground against the BFE', '30.7 ft NAVD88, 7.3 ft below the static BFE of 38 ft'],
+    ['the ground model', 'Ground 30.7 ft from USGS 3DEP: 1 m terrain model, acquired 2020-03-01, uncertainty 1.7 ft.'],
+    ['the ground note', 'not an elevation certificate'],
+    ['the FIRM panel and its date', '48201C0865L, effective 2007-06-18 (Countywide, Panel Printed)'],
+    ['the community', 'City of Houston, community ID 480296'],
+    [
+      "the NFIP status, in the answer's words",
+      'Federal flood insurance (NFIP) Federal flood insurance (NFIP) is available: the community participates. Its Community Rating System class 5 gives a 25% discount in the SFHA and 10% outside it.',
+    ],
+    [
+      'the CRS class, its discounts and the NFIP dates',
+      "CRS class 5: 25% discount in the SFHA, 10% outside (the community's discount on NFIP premiums, not a quote for any building); in the NFIP since 1979-09-28; current effective map 2007-06-18; Community Status Book as of 2026-11-22.",
+    ],
+    ['a LOMR', '19-06-0123P (effective 2020-02-14)'],
+    ['a LOMA', '15-06-1489A LOMA valid Structure removed-Property partially inundated 2015-06-02 23 m'],
+    ['a LOMA status in words', '12-06-1170A LOMA reevaluation needed Multiple 2012-04-24 72 m'],
+    ['a LOMA without date or outcome', '99-06-1002A LOMR-F contact community - - 95 m'],
+    ['the nearest SFHA (inside)', 'Nearest SFHA 0 m (the point is inside) zone AE, BFE 38 ft'],
+    ['the nearest floodway', 'Nearest floodway 120 m zone AE FLOODWAY'],
+    ['no moderate risk within the radius', 'Nearest moderate risk none within 500 m'],
+    [
+      'the coming map',
+      'Preliminary map (proposed, still open to appeal): issued 2025-05-15; zone VE; in the SFHA; BFE 41 ft; the SFHA status would not change.',
+    ],
+    ['the coming map note', 'does not yet set flood insurance requirements'],
+    [
+      'the coastal barrier',
+      'Inside a Coastal Barrier Resources System unit: unit TX-04P, Otherwise Protected Area, flood insurance prohibition since 1990-11-16.',
+    ],
+    ['the retrieval time', `${FLOOD_DATA_NAME}, retrieved 2026-11-22 06:56:31 UTC from https://hazards.fema.gov/arcgis/rest/services/public/NFHL/MapServer`],
+    ['the geocoder', 'Address matched by U.S. Census Bureau Geocoder (Public_AR_Current)'],
+    ['the NFIP source', 'FEMA Community Status Book (OpenFEMA), as of 2026-11-22'],
+    ['the disclaimer', DISCLAIMER],
+  ])('says %s', (_what, words) => {
+    expect(text).toContain(words);
+  });
+
+  it('links to the JSON answer and to FEMA, and shows the picture of this service', () => {
+    expect(page).toContain(`<a href="${LINKS.jsonAnswer.replace(/&/g, '&amp;')}">The same answer as JSON</a>`);
+    expect(page).toContain(
+      '<a href="https://msc.fema.gov/portal/search?AddressQuery=29.7%2C-95.43">https://msc.fema.gov/portal/search?AddressQuery=29.7%2C-95.43</a>',
+    );
+    const image = /<img\s([^>]*)\/?>/.exec(page)![1]!.replace(/\s*\/$/, '');
+    expect(image.trim().split(/"\s+/)).toEqual([
+      `src="${PICTURE.src.replace(/&/g, '&amp;')}`,
+      'width="560',
+      'height="420',
+      'style="aspect-ratio: 560 / 420',
+      'alt="Map of the flood zones around the point, 600 m across"',
+    ]);
+    expect(text).toContain('Flood zones around the point (600 m across)');
+  });
+
+  it('is one HTML document with no script and no resource but its picture', () => {
+    expect(page.startsWith('<!DOCTYPE html>\n')).toBe(true);
+    expect(page).toMatch(/<html lang="en">\s*<head>\s*<meta charset="utf-8" \/>/);
+    expect(page).not.toMatch(/<script|<link|<iframe|<object|<embed|<form|<base|\son[a-z]+=|javascript:|url\(|@import/i);
+    expect([...page.matchAll(/\ssrc="([^"]*)"/g)].map((match) => match[1])).toEqual([PICTURE.src.replace(/&/g, '&amp;')]);
+    expect(page).toMatch(/@media print/);
+    expect(page).toMatch(/@page \{ margin: 10mm; \}/);
+  });
+
+  it('says so where no picture can be drawn', () => {
+    const far = reportPage(completeAnswer(), { ...LINKS, picture: null });
+    expect(far).not.toMatch(/<img/);
+    expect(textOf(far)).toContain('No map picture: a Web Mercator map does not reach this latitude.');
+  });
+
+  it('is the same bytes for the same answer', () => {
+    expect(reportPage(completeAnswer(), LINKS)).toBe(page);
+  });
+});
+
+describe('reportPage: text from the request and from upstreams stays text', () => {
+  const hostile = `<script>alert("x")</script> & 'quoted' <img src=x onerror=alert(1)>`;
+
+  it.each([
+    ['the address asked', (answer: FloodZoneLookup) => ({ ...answer, query: { ...answer.query, address: hostile } })],
+    ['the matched address', (answer: FloodZoneLookup) => ({ ...answer, location: { ...answer.location, matchedAddress: hostile } })],
+    ['a LOMA outcome', (answer: FloodZoneLookup) => ({ ...answer, result: { ...answer.result, lomas: [{ ...answer.result.lomas![0]!, outcome: hostile }] } })],
+    [
+      'the community name',
+      (answer: FloodZoneLookup) => ({ ...answer, result: { ...answer.result, community: { ...answer.result.community!, name: hostile } } }),
+    ],
+  ])('escapes %s', (_where, change) => {
+    const page = reportPage(change(completeAnswer()), LINKS);
+    expect(page).not.toContain('<script>');
+    expect(page).not.toContain('<img src=x');
+    expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39; &lt;img src=x onerror=alert(1)&gt;');
+    expect(textOf(page)).toContain(hostile);
+  });
+
+  it('escapes the links it is given', () => {
+    const page = reportPage(completeAnswer(), { ...LINKS, jsonAnswer: '/flood-zone?address="><script>x</script>' });
+    expect(page).toContain('<a href="/flood-zone?address=&quot;&gt;&lt;script&gt;x&lt;/script&gt;">');
+    expect(page).not.toContain('<script>');
+  });
+});
+
+describe('reportPage: a part that could not be checked says so, never "none"', () => {
+  const cases: Array<[AnswerPart, Partial<Result>]> = [
+    ['community', { community: null }],
+    ['nfipStatus', { community: { ...completeAnswer().result.community!, nfip: null } }],
+    ['lomrs', { lomrs: null }],
+    ['lomas', { lomas: null }],
+    ['estimatedBaseFloodElevation', { staticBaseFloodElevationFt: null, estimatedBaseFloodElevation: null }],
+    ['nearby', { nearby: null }],
+    ['mapChange', { mapChange: null }],
+    ['coastalBarrier', { coastalBarrier: null }],
+    ['groundElevation', { groundElevation: null }],
+  ];
+
+  it('covers every part an answer may miss', () => {
+    expect(cases.map(([part]) => part).sort()).toEqual([...ANSWER_PARTS].sort());
+  });
+
+  it.each(cases)('%s', (part, missing) => {
+    // Every other part found something, so that any "none" on the page would be said of the missing part.
+    const moderate = { distanceM: 250, floodZone: 'X', zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', staticBaseFloodElevationFt: null };
+    const text = textOf(reportPage(withResult({ nearby: { ...completeAnswer().result.nearby!, moderate }, ...missing, unavailable: [part] }), LINKS));
+    expect(text).toContain(couldNotBeChecked(part));
+    expect(text).not.toMatch(/none filed|none in effect|none within|None mapped|None on the flood map|Not asked for/);
+  });
+
+  it('a part not asked for is said to be not asked for, naming the include item', () => {
+    const text = textOf(reportPage(withResult({ nearby: null, mapChange: null, coastalBarrier: null, groundElevation: null }), LINKS));
+    for (const item of ['nearby', 'preliminary', 'cbrs', 'elevation']) expect(text).toContain(`Not asked for (add ${item} to include).`);
+    expect(text).not.toContain('Could not be checked');
+  });
+
+  it('an empty part is "none", with its reach', () => {
+    const text = textOf(reportPage(withResult({ lomrs: [], lomas: [] }), LINKS));
+    expect(text).toContain('Letters of Map Revision at the point: none in effect.');
+    expect(text).toContain('Letters of Map Amendment within 100 m: none filed.');
+  });
+});
+
+describe('reportPage: no flood zone is unknown, never low risk', () => {
+  const noZone = {
+    floodZone: null,
+    zoneSubtype: null,
+    isFloodway: null,
+    inSpecialFloodHazardArea: null,
+    riskLevel: 'unknown' as const,
+    staticBaseFloodElevationFt: null,
+    verticalDatum: null,
+    meaning: 'Unknown flood risk: FEMA gives no flood zone for this exact point, so the flood hazard here is unknown.',
+    zonesAtPoint: [],
+    nearby: null,
+    mapChange: null,
+    coastalBarrier: null,
+    lomas: [],
+    lomrs: [],
+  };
+
+  it.each([
+    ['unmapped', 'No digital flood map here (unknown, not low risk)', 'FEMA has no digital flood map (NFHL) for this location.'],
+    ['mapped_no_zone', 'No flood zone at this exact point (unknown, not low risk)', 'Move the point slightly.'],
+  ] as const)('%s: "%s"', (coverage, headline, guidance) => {
+    const page = reportPage(withResult({ ...noZone, coverage, isMapped: coverage !== 'unmapped', guidance }), LINKS);
+    const text = textOf(page);
+    expect(text).toContain(headline);
+    expect(text).toContain(guidance);
+    expect(text).toContain('Unknown: FEMA gives no flood zone at this point');
+    expect(text).toContain('Base flood elevation Unknown: there is no flood zone at this point');
+    expect(text).toContain('is unknown here');
+    expect(text.replace(/not low risk/g, '')).not.toMatch(/low[- ]risk|minimal risk|not in a flood zone|Zone X/i);
+    expect(page).toContain('class="verdict risk-unknown"');
+  });
+});
+
+describe('reportPage: the other forms of each part', () => {
+  it('an estimated BFE, interpolated between two lines, not official', () => {
+    const text = textOf(
+      reportPage(
+        withResult({
+          staticBaseFloodElevationFt: null,
+          estimatedBaseFloodElevation: {
+            elevationFt: 612.4,
+            verticalDatum: 'NAVD88',
+            method: 'interpolated',
+            lines: [
+              { elevationFt: 612, distanceM: 41 },
+              { elevationFt: 613, distanceM: 62 },
+            ],
+            note: "Estimated from FEMA's whole-foot BFE lines; not an official base flood elevation.",
+          },
+          groundElevation: null,
+        }),
+        LINKS,
+      ),
+    );
+    expect(text).toContain('About 612.4 ft NAVD88, estimated: not an official BFE');
+    expect(text).toContain("interpolated between FEMA's BFE lines 612 ft at 41 m and 613 ft at 62 m.");
+  });
+
+  it('a depth (zone AO), several zones at the point, a floodway', () => {
+    const text = textOf(
+      reportPage(
+        withResult({
+          floodZone: 'AO',
+          zoneSubtype: 'FLOODWAY',
+          isFloodway: true,
+          staticBaseFloodElevationFt: null,
+          depthFt: 2,
+          zonesAtPoint: [
+            { floodZone: 'AO', zoneSubtype: 'FLOODWAY', inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: null },
+            { floodZone: 'X', zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', inSpecialFloodHazardArea: false, staticBaseFloodElevationFt: null },
+          ],
+        }),
+        LINKS,
+      ),
+    );
+    expect(text).toContain('Flood zone AO FLOODWAY, in the regulatory floodway (high risk)');
+    expect(text).toContain('Zones at the point AO FLOODWAY; X 0.2 PCT ANNUAL CHANCE FLOOD HAZARD');
+    expect(text).toContain('Flood depth 2 ft');
+    expect(text).toContain('None on the flood map for zone AO');
+  });
+
+  it('outside the SFHA, ground not compared, a community not in the book, no FIRM panel', () => {
+    const answer = completeAnswer();
+    const text = textOf(
+      reportPage(
+        withResult({
+          floodZone: 'X',
+          inSpecialFloodHazardArea: false,
+          riskLevel: 'minimal',
+          staticBaseFloodElevationFt: null,
+          firmPanel: null,
+          community: { ...answer.result.community!, nfip: NOT_LISTED },
+          groundElevation: { ...answer.result.groundElevation!, comparedWith: null, note: 'There is no base flood elevation here to compare it with.' },
+          mapChange: {
+            ...answer.result.mapChange!,
+            status: 'none',
+            issuedDate: null,
+            floodZone: null,
+            inSpecialFloodHazardArea: null,
+            staticBaseFloodElevationFt: null,
+          },
+          coastalBarrier: { status: 'buffer', unit: null, type: null, floodInsuranceProhibitionDate: null, note: 'Ask for an official CBRS determination.' },
+        }),
+        LINKS,
+      ),
+    );
+    expect(text).toContain('No: outside the Special Flood Hazard Area (SFHA)');
+    expect(text).toContain('Federal law does not require flood insurance for a mortgage here');
+    expect(text).toContain('30.7 ft NAVD88, not compared with a BFE');
+    expect(text).toContain('Federal flood insurance (NFIP) ' + NOT_LISTED_NOTE);
+    expect(text).toContain('No FIRM panel contains the point');
+    expect(text).toContain('No preliminary or pending map here.');
+    expect(text).toContain('In the buffer zone at the edge of a Coastal Barrier Resources System unit.');
+  });
+
+  it('no ground elevation data', () => {
+    const answer = completeAnswer();
+    const text = textOf(
+      reportPage(
+        withResult({
+          groundElevation: {
+            ...answer.result.groundElevation!,
+            elevationFt: null,
+            verticalDatum: null,
+            resolutionM: null,
+            acquisitionDate: null,
+            uncertaintyFt: null,
+            comparedWith: null,
+            note: 'USGS 3DEP has no ground elevation at this point.',
+          },
+        }),
+        LINKS,
+      ),
+    );
+    expect(text).toContain('Ground elevation No data: USGS 3DEP has no ground elevation at this point');
+    expect(text).not.toContain('from USGS 3DEP:');
+  });
+
+  it(`lists the nearest ${LOMAS_LISTED} LOMAs and counts the rest`, () => {
+    const loma = completeAnswer().result.lomas![0]!;
+    const many = Array.from({ length: LOMAS_LISTED + 4 }, (_, i) => ({ ...loma, caseNumber: `CASE-${i}`, distanceM: i }));
+    const text = textOf(reportPage(withResult({ lomas: many }), LINKS));
+    expect(text).toContain(`CASE-${LOMAS_LISTED - 1}`);
+    expect(text).not.toContain(`CASE-${LOMAS_LISTED} `);
+    expect(text).toContain('And 4 more within 100 m, listed in the JSON answer.');
+  });
+
+  it('a point given as coordinates: the point is the title, the ZIP is a ZIP code area', () => {
+    const answer = completeAnswer();
+    const text = textOf(
+      reportPage(
+        {
+          ...answer,
+          query: { address: null, lat: 29.7, lon: -95.43 },
+          location: { ...answer.location, matchedAddress: null, source: 'coordinates' },
+          source: { ...answer.source },
+        },
+        LINKS,
+      ),
+    );
+    expect(text).toContain('Flood zone report 29.7, -95.43 Latitude, longitude as given · Harris County · ZIP code area 77025');
+    expect(text).toContain('County and ZIP code area from U.S. Census Bureau Geocoder (Public_AR_Current)');
+  });
+});
+
+describe('errorPage', () => {
+  const reportOf = (candidate: { lat: number; lon: number }) => `/flood-zone/report?lat=${candidate.lat}&lon=${candidate.lon}`;
+
+  it("says the envelope's status, code, message and request id", () => {
+    const page = errorPage({ error: 'lat must be between -90 and 90', statusCode: 422, code: 'COORDINATES_OUT_OF_RANGE', requestId: 'req-1' }, reportOf);
+    const text = textOf(page);
+    expect(page).toContain('<title>Flood zone report: 422 COORDINATES_OUT_OF_RANGE</title>');
+    expect(text).toContain('No report: 422 COORDINATES_OUT_OF_RANGE lat must be between -90 and 90');
+    expect(text).toContain('Request id req-1');
+    expect(page).not.toMatch(/<script|\ssrc=/i);
+  });
+
+  it('lists the matches of an ambiguous address, each linked to its report, escaped', () => {
+    const page = errorPage(
+      {
+        error: 'The address matches several places; retry with the lat and lon of the one you mean.',
+        statusCode: 404,
+        code: 'AMBIGUOUS_ADDRESS',
+        requestId: 'req-2',
+        candidates: [
+          { matchedAddress: '200 MAIN ST, HOUSTON, TX, 77002', lat: 29.7589, lon: -95.3632 },
+          { matchedAddress: '200 <b>MAIN</b> AVE S, RENTON, WA, 98057', lat: 47.4797, lon: -122.2079 },
+        ],
+      },
+      reportOf,
+    );
+    expect(page).toContain('<li><a href="/flood-zone/report?lat=29.7589&amp;lon=-95.3632">200 MAIN ST, HOUSTON, TX, 77002</a> (29.7589, -95.3632)</li>');
+    expect(page).toContain('200 &lt;b&gt;MAIN&lt;/b&gt; AVE S, RENTON, WA, 98057');
+  });
+
+  it('names the upstream that failed', () => {
+    const text = textOf(
+      errorPage(
+        { error: 'The FEMA flood data service (NFHL) is unavailable.', statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', requestId: 'r', upstream: 'flood_data' },
+        reportOf,
+      ),
+    );
+    expect(text).toContain('Service that failed: flood_data');
+  });
+});
