@@ -55,3 +55,11 @@ declare module 'autocannon' {
   }
   export = autocannon;
 }
+
+/** autocannon's queue of requests awaiting their answers, whose addBody appends each body chunk to a string (scenarios/map-picture.ts swaps it). */
+declare module 'autocannon/lib/pipelinedRequestsQueue' {
+  class PipelinedRequestsQueue {
+    addBody(data: Buffer): void;
+  }
+  export = PipelinedRequestsQueue;
+}

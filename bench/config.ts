@@ -40,6 +40,8 @@ export const CFG = {
   includes: { lookups: QUICK ? 40 : 100, block: 10 },
   elevation: { lookups: QUICK ? 40 : 100, block: 10 },
   nfipJoin: { joins: QUICK ? 200_000 : 2_000_000, loads: QUICK ? 2 : 5 },
+  // cached pictures are loaded like cache hits (cacheHit.seconds, cacheHit.connections)
+  picture: { cold: QUICK ? 40 : 100, block: 10 },
   batch: {
     rows: intEnv('BENCH_BATCH_ROWS', QUICK ? 3000 : 10_000, 100, 10_000),
     // The default 16 would make a 10,000-row batch take 3.5 minutes at 50 ms per call: the floor scales with it.
@@ -49,6 +51,18 @@ export const CFG = {
     rssGrowthGoalMB: 100,
     interactiveLookups: QUICK ? 20 : 60,
     interactiveGoalFactor: 2,
+  },
+  jobs: {
+    rows: intEnv('BENCH_JOB_ROWS', QUICK ? 10_000 : 100_000, 3000, 300_000),
+    // JOB_UPSTREAM_RATE_PER_SECOND is set so that the busiest upstream's distinct calls take this long at that rate.
+    floorSeconds: intEnv('BENCH_JOB_FLOOR_SECONDS', QUICK ? 20 : 120, 5, 600),
+    processes: 3,
+    workers: 2,
+    // Half of it per process is the jobs' share of each upstream: 3 x 48 calls of 50 ms at once carry 2,880 a second.
+    concurrency: intEnv('BENCH_JOB_CONCURRENCY', 96, 16, 1024),
+    uploadRows: intEnv('BENCH_JOB_UPLOAD_ROWS', QUICK ? 100_000 : 1_000_000, 10_000, 1_000_000),
+    wallGoalFactor: 1.15,
+    rssGrowthGoalMB: 100,
   },
 };
 

@@ -1,6 +1,6 @@
 /**
  * Child process of the benchmark: runs the upstream emulators (NFHL, FEMA preliminary and pending, USFWS CBRS
- * MapServers, Census geocoder, USGS elevation, OpenFEMA) on loopback, so that their work does not share an event loop with the load
+ * MapServers, Census geocoder, USGS elevation, OpenFEMA, USGS basemap) on loopback, so that their work does not share an event loop with the load
  * generator. Driven over the IPC channel: every message `{ id, cmd, args }` gets `{ id, ok, result | error }` back.
  */
 import { DEMO_MAP, DemoMap } from '../test/emulators/demo-map';
@@ -45,14 +45,30 @@ function counts() {
 
 /** Calls per emulator and endpoint, queries per layer: `nfhl query Flood Hazard Zones`, `census coordinates`, ... */
 function breakdown(): Record<string, number> {
-  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema } = need();
-  const all: Record<string, UpstreamEmulator> = { nfhl, preliminary, pending, cbrs, census, elevation, openfema };
+  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap } = need();
+  const all: Record<string, UpstreamEmulator> = { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap };
   const out: Record<string, number> = {};
   for (const [name, emulator] of Object.entries(all)) {
     for (const call of emulator.calls) {
       const key = call.endpoint === 'query' ? `${name} query ${call.layerName ?? call.layerId}` : `${name} ${call.endpoint}`;
       out[key] = (out[key] ?? 0) + 1;
     }
+  }
+  return out;
+}
+
+/** The most calls each emulator received within one second (by arrival) since the last reset. */
+function busiestSecond(): Record<string, number> {
+  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap } = need();
+  const all: Record<string, UpstreamEmulator> = { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap };
+  const out: Record<string, number> = {};
+  for (const [name, emulator] of Object.entries(all)) {
+    const perSecond = new Map<number, number>();
+    for (const call of emulator.calls) {
+      const second = Math.floor(call.at / 1000);
+      perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+    }
+    out[name] = Math.max(0, ...perSecond.values());
   }
   return out;
 }
@@ -79,8 +95,8 @@ async function handle(req: Request): Promise<unknown> {
       return emulators.env;
     }
     case 'setLatency': {
-      const { nfhl, preliminary, pending, cbrs, census, elevation, openfema } = need();
-      for (const e of [nfhl, preliminary, pending, cbrs, census, elevation, openfema]) e.setLatency(Number(args.ms));
+      const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap } = need();
+      for (const e of [nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap]) e.setLatency(Number(args.ms));
       return null;
     }
     case 'setElevationPoints':
@@ -112,6 +128,8 @@ async function handle(req: Request): Promise<unknown> {
       return counts();
     case 'breakdown':
       return breakdown();
+    case 'busiestSecond':
+      return busiestSecond();
     case 'close':
       if (emulators) await emulators.close();
       emulators = undefined;

@@ -143,6 +143,7 @@ export type UpstreamEnv = {
   GEOCODER_BASE_URL: string;
   ELEVATION_BASE_URL: string;
   OPENFEMA_BASE_URL: string;
+  BASEMAP_BASE_URL: string;
 };
 
 /** The upstream emulators, in their own process. */
@@ -186,6 +187,10 @@ export class Emulators {
   breakdown(): Promise<Tally> {
     return this.ipc.call('breakdown');
   }
+  /** The most calls each emulator received within one second since the last reset (`nfhl`, `census`, ...). */
+  busiestSecond(): Promise<Tally> {
+    return this.ipc.call('busiestSecond');
+  }
   async close(): Promise<void> {
     await this.ipc.call('close').catch(() => undefined);
     await this.ipc.stop();
@@ -216,6 +221,7 @@ const SERVICE_VARIABLES = [
   'PRELIMINARY_NFHL_BASE_URL',
   'PENDING_NFHL_BASE_URL',
   'CBRS_BASE_URL',
+  'BASEMAP_BASE_URL',
   'BATCH_MAX_LOCATIONS',
   'BATCH_MAX_CONCURRENT',
   'UPSTREAM_TIMEOUT_MS',
@@ -235,6 +241,11 @@ const SERVICE_VARIABLES = [
   'CIRCUIT_BREAKER_WINDOW_MS',
   'CIRCUIT_BREAKER_MIN_CALLS',
   'CIRCUIT_BREAKER_HALF_OPEN_MS',
+  'JOBS_REDIS_URL',
+  'JOB_MAX_LOCATIONS',
+  'JOB_WORKERS',
+  'JOB_UPSTREAM_RATE_PER_SECOND',
+  'JOB_TTL_HOURS',
 ];
 
 export async function freePort(): Promise<number> {

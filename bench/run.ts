@@ -8,16 +8,24 @@
  *   BENCH_MEMORY_SECONDS=n time cap of the memory scenario (default 900; 30 with BENCH_QUICK): it stops at the
  *                          first checkpoint (every twentieth of the lookups) past the cap and reports how far it got
  *   BENCH_ONLY=a,b         run only these scenarios (cacheHitVsExpress, cold, burst, memory, memoryLarge, mixed,
- *                          includes, batch, batchFairness, elevation, nfipJoin)
+ *                          includes, batch, batchFairness, elevation, nfipJoin, jobs,
+ *                          cachedPicture, coldPicture)
  *   BENCH_MEMORY_LARGE_ENTRIES=n  also measure memory with CACHE_MAX_ENTRIES=n (default off)
  *   BENCH_BATCH_ROWS=n     rows of each batch (default 10000; 3000 with BENCH_QUICK)
  *   BENCH_BATCH_CONCURRENCY=n  UPSTREAM_MAX_CONCURRENCY of the batch scenarios' service (default 64; a batch gets half)
+ *   BENCH_JOB_ROWS=n       rows of the portfolio job (default 100000; 10000 with BENCH_QUICK)
+ *   BENCH_JOB_FLOOR_SECONDS=n  the job's floor: JOB_UPSTREAM_RATE_PER_SECOND is set to the busiest upstream's distinct
+ *                          calls over n (default 120; 20 with BENCH_QUICK)
+ *   BENCH_JOB_CONCURRENCY=n    UPSTREAM_MAX_CONCURRENCY of the job scenario's processes (default 96)
+ *   BENCH_JOB_UPLOAD_ROWS=n    rows of the body whose storing is measured first (default 1000000; 100000 with BENCH_QUICK)
  *
  * Each scenario has its own file under bench/scenarios/, in the order they run (BENCH_ONLY name: file):
  *   cacheHitVsExpress: cache-hit-vs-express.ts   cold: cold.ts   burst: burst.ts
  *   memory, memoryLarge: memory.ts               mixed: mixed.ts   includes: includes.ts
  *   batch: batch.ts                              batchFairness: batch-fairness.ts
  *   elevation: elevation.ts                      nfipJoin: nfip-join.ts
+ *   jobs: jobs.ts (needs redis-server, like scenario 1)
+ *   cachedPicture, coldPicture: map-picture.ts
  * What they share: config.ts (the figures above, read from the environment), report.ts (table rows, results,
  * log), lib.ts (child processes, HTTP, statistics), points.ts and portfolio.ts (what they ask about).
  *
@@ -39,6 +47,8 @@ import { cacheHitVsExpress } from './scenarios/cache-hit-vs-express';
 import { coldLookups } from './scenarios/cold';
 import { elevationVsPlain } from './scenarios/elevation';
 import { includesVsPlain } from './scenarios/includes';
+import { jobs } from './scenarios/jobs';
+import { cachedPictureVsJson, coldPictureVsLookup } from './scenarios/map-picture';
 import { memory } from './scenarios/memory';
 import { mixed } from './scenarios/mixed';
 import { nfipJoin } from './scenarios/nfip-join';
@@ -56,6 +66,9 @@ const SCENARIOS: Array<{ name: string; run: (emulators: Emulators) => Promise<vo
   { name: 'batchFairness', run: batchFairness },
   { name: 'elevation', run: elevationVsPlain },
   { name: 'nfipJoin', run: nfipJoin },
+  { name: 'jobs', run: jobs },
+  { name: 'cachedPicture', run: cachedPictureVsJson },
+  { name: 'coldPicture', run: coldPictureVsLookup },
 ];
 
 /** The scenarios BENCH_ONLY names; a name no scenario has stops the run before anything starts (a typo would print an empty table). */

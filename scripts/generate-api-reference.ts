@@ -38,6 +38,8 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   COMMUNITY_STATUS_REFRESH_HOURS:
     'Hours between downloads of the NFIP Community Status Book (loaded in the background at start-up; a failed download keeps the table already held; with REDIS_URL the replicas share one download per period).',
   ELEVATION_BASE_URL: 'The USGS Elevation Point Query Service (3DEP ground elevation), asked only with `include=elevation`.',
+  BASEMAP_BASE_URL:
+    'The USGS National Map basemap (an ArcGIS MapServer), exported under the flood zones of `GET /flood-zone/map`; while it fails, pictures show the zones on a plain background (`X-Map-Unavailable: basemap`).',
   BATCH_MAX_LOCATIONS: 'Most rows in one `POST /flood-zone/batch` request; more is a `413` `BATCH_TOO_LARGE`.',
   BATCH_MAX_CONCURRENT: 'Batches running at once in one process; one more is a `429` `BATCH_BUSY` with `Retry-After`.',
   BATCH_UPLOAD_GRACE_MS:
@@ -60,6 +62,13 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   CIRCUIT_BREAKER_HALF_OPEN_MS: 'How long an open circuit fails fast (`502` with `Retry-After`) before it lets one trial call through.',
   REDIS_URL:
     'Redis shared by the instances for the cache and the rate-limit counts. A Redis outage or a hung Redis falls back to the in-memory cache and local counts, never to errors or waits (a Redis command gives up after 200 ms). Unset, everything stays in memory.',
+  JOBS_REDIS_URL:
+    'Redis holding the portfolio job queue (BullMQ) and job data (`/flood-zone/jobs`); unset, `REDIS_URL`. Give it persistence (`appendonly yes`) and `maxmemory-policy noeviction`: job data cannot be rebuilt. Neither set, the job endpoints answer `503` `JOBS_UNAVAILABLE` and nothing else changes.',
+  JOB_MAX_LOCATIONS: 'Rows accepted in one portfolio job; more is a `413` `BATCH_TOO_LARGE` (a job body may also be at most 256 MiB).',
+  JOB_WORKERS: 'Chunks of 1,000 rows this process answers at once; every replica takes chunks of every job.',
+  JOB_UPSTREAM_RATE_PER_SECOND:
+    "Calls per second per upstream service (NFHL, preliminary, pending, CBRS, Census, elevation) of all portfolio jobs on all replicas together, kept in the jobs' Redis (calls are spaced evenly at 95% of it). Interactive lookups do not count against it and keep their own half of each upstream.",
+  JOB_TTL_HOURS: "How long a finished job's status and results are kept in Redis.",
   RATE_LIMIT_PER_MINUTE:
     'Requests per minute per client IP; over it, a `429` `RATE_LIMITED` with `Retry-After`. `0` disables. `/health`, `/health/ready` and `/metrics` are never limited.',
   TRUST_PROXY:

@@ -5,9 +5,12 @@ import { BatchModule } from './batch/batch.module';
 import { ServiceLog } from './common/request-log';
 import { CommunityStatusModule } from './community-status/community-status.module';
 import { HealthModule } from './health/health.module';
+import { JobsModule } from './jobs/jobs.module';
 import { LookupModule } from './lookup/lookup.module';
+import { MapPictureModule } from './map-picture/map-picture.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { ReportModule } from './report/report.module';
 
 /** The application, built from an already validated configuration (so tests can run several side by side). */
 @Module({})
@@ -21,7 +24,10 @@ export class AppModule {
         HealthModule,
         CommunityStatusModule,
         LookupModule,
+        MapPictureModule,
         BatchModule,
+        JobsModule.forRoot(config),
+        ReportModule,
         RateLimitModule.forRoot(config),
       ],
       providers: [{ provide: ServiceLog, useValue: new ServiceLog(config.LOG_LEVEL) }],

@@ -11,7 +11,9 @@ import { buildOpenApiDocument } from './docs/openapi-document';
 import { DrainState } from './common/drain-state';
 import { DOCS_PATH, ENDPOINT_CATALOGUE, methodsAnswered } from './health/service-description';
 import { AnswerCache } from './lookup/answer-cache';
-import { serveCachedAnswers } from './lookup/cache-hit-path';
+import { cachedLookups, serveCachedAnswers } from './lookup/cache-hit-path';
+import { cachedPictures } from './map-picture/map-picture.controller';
+import { MapPictureService } from './map-picture/map-picture.service';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { admitClient } from './rate-limit/client-rate-limit.guard';
 
@@ -29,7 +31,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
 
   const storage = config.RATE_LIMIT_PER_MINUTE > 0 ? app.get<ThrottlerStorage>(getStorageToken(), { strict: false }) : undefined;
   const admit = storage && ((req: Request, res: Response) => admitClient(storage, config.RATE_LIMIT_PER_MINUTE, req, res));
-  const paths = new Map(Object.entries(ENDPOINT_CATALOGUE).map(([path, { method }]) => [path, pathMethods(...methodsAnswered(method))]));
+  const paths = new Map(Object.entries(ENDPOINT_CATALOGUE).map(([path, { methods }]) => [path, pathMethods(...methodsAnswered(methods))]));
   const edge = new HttpEdge({
     log,
     metrics: app.get(ServiceMetrics),
@@ -63,7 +65,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       crossOriginResourcePolicy: { policy: 'cross-origin' },
       crossOriginEmbedderPolicy: false,
     },
-    earlyAnswer: serveCachedAnswers(app.get(AnswerCache), admit),
+    earlyAnswer: serveCachedAnswers([cachedLookups(app.get(AnswerCache)), cachedPictures(app.get(MapPictureService))], admit),
   });
   edge.install(app.getHttpServer());
   app.use(edge.handle);

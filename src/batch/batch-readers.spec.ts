@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { ApiError } from '../common/api-error';
 import { UnreadableRow } from './batch-row';
-import { readCsvLocations } from './csv-locations';
-import { plainDecimal, readJsonLocations } from './json-locations';
+import { csvLocationRows, readCsvLocations } from './csv-locations';
+import { jsonLocationRows, plainDecimal, readJsonLocations } from './json-locations';
 
 const csv = (text: string, maxRows = 10) => readCsvLocations(Readable.from([Buffer.from(text)]), maxRows);
 
@@ -106,6 +106,92 @@ describe('readJsonLocations', () => {
   it('is a 413 BATCH_TOO_LARGE past maxRows elements', async () => {
     const error = await failure(() => json('{"locations": [1, 2, 3]}', 2));
     expect([error.getStatus(), error.code]).toEqual([413, 'BATCH_TOO_LARGE']);
+  });
+});
+
+/** `text` cut into pieces of `size` bytes, as a body may arrive (a character may be cut in two). */
+const pieces = (text: string, size: number) => {
+  const bytes = Buffer.from(text);
+  return Readable.from(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size)));
+};
+
+describe('csvLocationRows: the rows one by one, as readCsvLocations gives them all', () => {
+  it('gives the same rows, whatever pieces the body arrives in', async () => {
+    const text = 'id,lat,lon,address\na,1,2,\n\nb,3,4,5,6\nc,"5\n6",,"Élysée, Paris"\n';
+    const whole = await csv(text);
+    const rows: unknown[] = [];
+    for await (const row of csvLocationRows(pieces(text, 3), 10)) rows.push(row);
+    expect(rows).toEqual(whole);
+    expect(rows[1]).toBeInstanceOf(UnreadableRow);
+  });
+
+  it('gives each row before the body has ended, and fails once it is past maxRows', async () => {
+    const body = new Readable({ read: () => undefined });
+    const rows = csvLocationRows(body, 2);
+    // The parser holds back the last few bytes it has (a delimiter may go on in the next piece).
+    body.push('lat,lon\n1,2\n3,4\n5,6\n7,8\n9,10\n11');
+    expect((await rows.next()).value).toEqual({ lat: '1', lon: '2' });
+    expect((await rows.next()).value).toEqual({ lat: '3', lon: '4' });
+    const error = await failure(() => rows.next());
+    expect([error.getStatus(), error.code]).toEqual([413, 'BATCH_TOO_LARGE']);
+  });
+});
+
+describe('jsonLocationRows: the rows of a JSON body one by one, as readJsonLocations gives them all', () => {
+  const rowsOf = async (text: string, size = 7) => {
+    const rows: unknown[] = [];
+    for await (const row of jsonLocationRows(pieces(text, size), 10)) rows.push(row);
+    return rows;
+  };
+
+  it.each([
+    '{"locations": [{"id": 1, "lat": 2, "lon": 3}, 5], "other": true}',
+    '{"locations": [{"lat": 29.90, "lon": -1.5e-7, "address": 12}, {"lat": [1.0], "lon": null}]}',
+    '{"locations": [{"lat": 90.00000000000000001, "lon": -180.0}, {"lat": -90, "lon": 1.8e2}, {"lat": 89.99999999999999999}]}',
+    '{"locations": [{"lat": 90.0, "lat": -90.000, "lon": "x"}, {"lat": 90.00000000000000001, "lat": 90.0}]}',
+    '{"locations": [{"lat": 1e999, "lon": 1e-401}]}',
+    '\uFEFF{"before": {"locations": [1]}, "locations": [{"id": "é", "address": "1 Rue de l\'Église", "x": {"lat": 90.0}}, [{"lat": 1}], null, "s", true]}',
+    `{"locations": [${'['.repeat(30)}${']'.repeat(30)}]}`,
+  ])('%s', async (text) => {
+    expect(await rowsOf(text)).toEqual(readJsonLocations(Buffer.from(text), 10));
+  });
+
+  it.each([
+    ['{"locations": [\n  {"lat": 1},\n  {"lat": }\n]}', /^The JSON body is malformed at element 1 of "locations": expected a value\.$/],
+    ['{"locations": [1, 2,]}', /at element 2 of "locations": unexpected token/],
+    ['{"locations": [1] x', /after its "locations" array/],
+    ['', /^The JSON body is malformed before its "locations" array: expected a value\.$/],
+    ['{"places": []}', /^The JSON body must be an object with a "locations" array\.$/],
+    ['[]', /"locations" array/],
+    ['{"locations": {"0": {}}}', /"locations" array/],
+    ['{"locations": []}', /empty/],
+    ['{"locations": [1], "locations": [2]}', /"locations" twice/],
+    [`{"locations": [${'['.repeat(31)}${']'.repeat(31)}]}`, /more than 32 levels deep \(at element 0 of "locations"\)/],
+    [`{"other": ${'{"a": '.repeat(40)}1${'}'.repeat(40)}, "locations": [1]}`, /more than 32 levels deep \(before its "locations" array\)/],
+  ])('%p is a 400 INVALID_BATCH saying where or what, in small pieces or whole', async (text, message) => {
+    for (const size of [7, 1 << 20]) {
+      const error = await failure(() => rowsOf(text, size));
+      expect([error.getStatus(), error.code]).toEqual([400, 'INVALID_BATCH']);
+      expect(error.message).toMatch(message);
+    }
+  });
+
+  it('is a 413 BATCH_TOO_LARGE past maxRows elements, having given maxRows', async () => {
+    const rows = jsonLocationRows(Readable.from([Buffer.from('{"locations": [1, 2, 3]}')]), 2);
+    expect([(await rows.next()).value, (await rows.next()).value]).toEqual([1, 2]);
+    const error = await failure(() => rows.next());
+    expect([error.getStatus(), error.code]).toEqual([413, 'BATCH_TOO_LARGE']);
+  });
+
+  it("passes on the body's own failure (a 413 past the byte limit)", async () => {
+    const body = new Readable({ read: () => undefined });
+    const rows = jsonLocationRows(body, 10);
+    body.push('{"locations": [1, ');
+    body.destroy(new ApiError(413, 'BATCH_TOO_LARGE', 'too many bytes'));
+    const error = await failure(async () => {
+      for await (const _row of rows);
+    });
+    expect([error.getStatus(), error.code, error.message]).toEqual([413, 'BATCH_TOO_LARGE', 'too many bytes']);
   });
 });
 

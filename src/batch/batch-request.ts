@@ -2,52 +2,81 @@ import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import { ApiError } from '../common/api-error';
 import { ANSWER_FORMATS, AnswerFormat, NDJSON } from './answer-formats';
-import { readCsvLocations } from './csv-locations';
-import { readJsonLocations } from './json-locations';
+import { csvLocationRows, readCsvLocations } from './csv-locations';
+import { jsonLocationRows, readJsonLocations } from './json-locations';
 import { BodyTooSlowError, bufferedBody, cappedBody, discardRest } from './request-body';
 
 /** Reads a batch body's rows (400 INVALID_BATCH, 413 BATCH_TOO_LARGE), at most `maxRows` of them. */
 type LocationReader = (body: Readable, maxRows: number) => Promise<unknown[]>;
 
-const READERS: Record<string, LocationReader> = {
-  'application/json': async (body, maxRows) => readJsonLocations(await bufferedBody(body), maxRows),
-  'text/csv': (body, maxRows) => readCsvLocations(body, maxRows),
+/** Gives a body's rows one by one as it streams in, with the errors of a LocationReader. */
+type LocationStream = (body: Readable, maxRows: number) => AsyncIterable<unknown>;
+
+/** The readers of each media type: the whole body at once (a batch, at most 10 MiB), or row by row (a portfolio job). */
+const READERS: Record<string, { whole: LocationReader; streamed: LocationStream }> = {
+  'application/json': { whole: async (body, maxRows) => readJsonLocations(await bufferedBody(body), maxRows), streamed: jsonLocationRows },
+  'text/csv': { whole: readCsvLocations, streamed: csvLocationRows },
 };
 
 /**
- * The reader for the request's Content-Type; 415 UNSUPPORTED_MEDIA_TYPE for any other, and for a compressed
+ * The readers for the request's Content-Type; 415 UNSUPPORTED_MEDIA_TYPE for any other, and for a compressed
  * body (any Content-Encoding but identity), which the service does not inflate.
  */
-export function locationReader(req: Request): LocationReader {
+function readersOf(req: Request): { whole: LocationReader; streamed: LocationStream } {
   const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding !== '' && encoding !== 'identity') {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `A batch body is sent uncompressed, not with Content-Encoding: ${encoding}.`);
   }
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  const reader = READERS[mediaType];
-  if (!reader) {
+  const readers = READERS[mediaType];
+  if (!readers) {
     throw new ApiError(
       415,
       'UNSUPPORTED_MEDIA_TYPE',
       `A batch is sent as application/json ({"locations": [...]}) or text/csv (a header row naming id, address, lat, lon), not ${mediaType || 'a body without Content-Type'}.`,
     );
   }
-  return reader;
+  return readers;
 }
 
+/** The reader of the whole body for the request's Content-Type (415 as readersOf). */
+export const locationReader = (req: Request): LocationReader => readersOf(req).whole;
+
+/** The row-by-row reader for the request's Content-Type (415 as readersOf). */
+export const streamedLocationReader = (req: Request): LocationStream => readersOf(req).streamed;
+
 /**
- * The rows of the body (which must keep pace after `graceMs`, see cappedBody). On a whole-request error the
- * rest of the body is read and dropped first, so the answer reaches the client; but a body too slow to wait
- * for is not: its answer closes the connection instead.
+ * `read` over the body (which must keep pace after `graceMs`, and hold at most `maxBytes`, see cappedBody). On
+ * a failure the rest of the body is read and dropped first, so the answer reaches the client; but a body too
+ * slow to wait for is not: its answer closes the connection instead.
  */
-export async function readLocations(req: Request, reader: LocationReader, maxRows: number, graceMs: number): Promise<unknown[]> {
+async function withBody<T>(req: Request, graceMs: number, maxBytes: number | undefined, read: (body: Readable) => Promise<T>): Promise<T> {
   try {
-    return await reader(cappedBody(req, graceMs), maxRows);
+    return await read(cappedBody(req, graceMs, maxBytes));
   } catch (error) {
     if (error instanceof BodyTooSlowError) req.res?.setHeader('Connection', 'close');
     else await discardRest(req);
     throw error;
   }
+}
+
+/** The rows of the body, all at once (see withBody). */
+export function readLocations(req: Request, reader: LocationReader, maxRows: number, graceMs: number): Promise<unknown[]> {
+  return withBody(req, graceMs, undefined, (body) => reader(body, maxRows));
+}
+
+/**
+ * Hands the rows of the body to `store` one by one as they arrive, so that however large the body, only what
+ * `store` holds is in memory (see withBody); `store`'s outcome, or the body's error once `store` has let go of
+ * what it stored.
+ */
+export function storeLocations<T>(
+  req: Request,
+  reader: LocationStream,
+  limits: { maxRows: number; graceMs: number; maxBytes: number },
+  store: (rows: AsyncIterable<unknown>) => Promise<T>,
+): Promise<T> {
+  return withBody(req, limits.graceMs, limits.maxBytes, (body) => store(reader(body, limits.maxRows)));
 }
 
 /** The answer format `Accept` asks for; NDJSON when it names none of them (or anything, or nothing). */

@@ -10,13 +10,13 @@ type CsvRow = Partial<Record<RowField, string>>;
 const EXCERPT_LENGTH = 20;
 
 /**
- * The rows of a `text/csv` batch (UTF-8, RFC 4180), parsed as the body streams in: a header row naming any
- * of id, address, lat, lon (in any case; other columns are ignored), then one location per record, a blank
- * cell counting as not given. A record with more or fewer cells than the header is that row's 400 (an
+ * The rows of a `text/csv` batch (UTF-8, RFC 4180), one by one as the body streams in: a header row naming
+ * any of id, address, lat, lon (in any case; other columns are ignored), then one location per record, a
+ * blank cell counting as not given. A record with more or fewer cells than the header is that row's 400 (an
  * UnreadableRow); a body that cannot be split into records is a 400 INVALID_BATCH naming the line where the
- * bad record starts; more than `maxRows` records is a 413.
+ * bad record starts; more than `maxRows` records is a 413; a body without rows is a 400 once it has ended.
  */
-export async function readCsvLocations(body: Readable, maxRows: number): Promise<Array<CsvRow | UnreadableRow>> {
+export async function* csvLocationRows(body: Readable, maxRows: number): AsyncGenerator<CsvRow | UnreadableRow> {
   // Where the last record ended, tracked as the parser goes (it reads ahead of the loop below, and an error
   // discards what it read ahead): the next record starts on the next line that is not blank.
   let previous = { lines: 0, empty_lines: 0 };
@@ -29,7 +29,7 @@ export async function readCsvLocations(body: Readable, maxRows: number): Promise
   const records = body.pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, on_record: onRecord }));
   // A failure of the body (413) is the parser's failure too.
   body.once('error', (error) => records.destroy(error));
-  const rows: Array<CsvRow | UnreadableRow> = [];
+  let rows = 0;
   let columns: Array<RowField | undefined> | undefined;
   try {
     for await (const record of records as AsyncIterable<ReturnType<typeof onRecord>>) {
@@ -37,14 +37,15 @@ export async function readCsvLocations(body: Readable, maxRows: number): Promise
         columns = usableColumns(record);
         continue;
       }
-      if (rows.length === maxRows) throw tooManyRows(maxRows);
+      if (rows === maxRows) throw tooManyRows(maxRows);
+      rows += 1;
       const row: CsvRow = {};
       record.forEach((cell, position) => {
         const field = columns![position];
         if (field && cell.trim() !== '') row[field] = cell;
       });
       const ragged = record.length !== columns.length;
-      rows.push(ragged ? new UnreadableRow(row, raggedRowProblem(record.line, record.length, columns.length)) : row);
+      yield ragged ? new UnreadableRow(row, raggedRowProblem(record.line, record.length, columns.length)) : row;
     }
   } catch (error) {
     if (error instanceof CsvError) throw invalidBatch(`The CSV body is malformed at line ${startLine(error as CsvError & Info)}: ${problemOf(error)}.`);
@@ -53,7 +54,13 @@ export async function readCsvLocations(body: Readable, maxRows: number): Promise
     records.destroy();
   }
   if (!columns) throw invalidBatch('The CSV body is empty: send a header row (id, address, lat, lon) and one row per location.');
-  if (rows.length === 0) throw invalidBatch('The CSV body has a header row (line 1) but no rows.');
+  if (rows === 0) throw invalidBatch('The CSV body has a header row (line 1) but no rows.');
+}
+
+/** Every row of a `text/csv` batch at once (see csvLocationRows). */
+export async function readCsvLocations(body: Readable, maxRows: number): Promise<Array<CsvRow | UnreadableRow>> {
+  const rows: Array<CsvRow | UnreadableRow> = [];
+  for await (const row of csvLocationRows(body, maxRows)) rows.push(row);
   return rows;
 }
 

@@ -18,12 +18,8 @@ export async function createCacheStores(config: Pick<AppConfig, 'CACHE_MAX_ENTRI
   memory.deserialize = undefined;
   if (!config.REDIS_URL) return [memory];
 
-  const redisStore = new KeyvRedis(nodeRedisOptions(config.REDIS_URL), {
-    throwOnConnectError: false,
-    throwOnErrors: false,
-    connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
-  });
-  const redis = new Keyv({ store: redisStore, namespace: 'flood-zone' });
+  const redisStore = sharedRedisStore(config.REDIS_URL);
+  const redis = sharedRedisTier(redisStore);
   let reported = false;
   const reportOnce = (error: unknown) => {
     if (reported) return;
@@ -37,3 +33,19 @@ export async function createCacheStores(config: Pick<AppConfig, 'CACHE_MAX_ENTRI
   await Promise.race([redisStore.getClient().catch(reportOnce), new Promise((resolve) => setTimeout(resolve, REDIS_CONNECT_TIMEOUT_MS).unref())]);
   return [memory, redis];
 }
+
+/**
+ * A Redis store of the shared cache at `url`, failing fast while Redis is away (see redis-connection); each
+ * command waits at most `commandTimeoutMs` for its answer (the connection's own short timeout by default).
+ */
+export function sharedRedisStore(url: string, commandTimeoutMs?: number): KeyvRedis<unknown> {
+  const options = nodeRedisOptions(url);
+  return new KeyvRedis(commandTimeoutMs === undefined ? options : { ...options, commandOptions: { timeout: commandTimeoutMs } }, {
+    throwOnConnectError: false,
+    throwOnErrors: false,
+    connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
+  });
+}
+
+/** The shared cache's Redis tier over `store`: every reader of it sees its keys and values alike. */
+export const sharedRedisTier = (store: KeyvRedis<unknown>) => new Keyv({ store, namespace: 'flood-zone' });

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { CACHE_MANAGER } from '@nestjs/cache-manager';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Cache } from 'cache-manager';
 import { UpstreamUnavailableError } from '../common/api-error';
+import { inJobWork } from '../common/upstream/resilient-upstream';
 import { CacheName, ServiceMetrics } from '../metrics/service-metrics';
+import { PieceLoadLocks } from './piece-load-locks';
 
 export interface CachedEntry<T> {
   value: T;
@@ -56,11 +59,19 @@ const LOAD_LISTENERS = 64;
 /** An abandoned load settles at once (every upstream call stops on its signal); past this its last caller stops waiting. */
 const ABANDONED_LOAD_GRACE_MS = 100;
 
+/** How long a replica's lock on loading a piece lasts unless renewed: one that died loading it holds the others up no longer. */
+const PIECE_LOCK_MS = 3000;
+/** How often the holder of a piece's lock renews it while it loads. */
+const PIECE_LOCK_RENEW_MS = 1000;
+/** How often a replica waiting for another's load of a piece looks for it in the shared cache. */
+const SHARED_LOAD_POLL_MS = 30;
+
 /**
  * The pieces an answer is made of (a geocode, the effective map at a point, an opt-in part's data, a point's
  * county), each cached with its original retrieval time, and single-flight loading: concurrent
  * callers of the same key share one upstream call. Each caller waits no longer than its own `PieceWait`
- * allows; the shared call is abandoned only when the last caller has stopped waiting for it.
+ * allows; the shared call is abandoned only when the last caller has stopped waiting for it. For the work of
+ * portfolio jobs, which every replica shares, single-flight spans the replicas too (see loadOnceAcrossReplicas).
  */
 @Injectable()
 export class PieceCache {
@@ -69,6 +80,8 @@ export class PieceCache {
   constructor(
     @Inject(CACHE_MANAGER) private readonly cache: Cache,
     private readonly metrics: ServiceMetrics,
+    /** Present with a shared cache (REDIS_URL): without one, replicas have nothing to share. */
+    @Optional() @Inject(PieceLoadLocks) private readonly locks: PieceLoadLocks | null = null,
   ) {}
 
   async getOrLoad<T>(name: CacheName, key: string, policy: CachePolicy<T>, load: PieceLoad<T>, wait: PieceWait): Promise<CacheRead<T>> {
@@ -125,7 +138,8 @@ export class PieceCache {
       wait.signal.addEventListener('abort', giveUp, { once: true });
       shared.entry.then(
         (entry) => finish(() => resolve(entry as CachedEntry<T>)),
-        (error: unknown) => finish(() => reject(error)),
+        // A load abandoned while it waited for another replica's has no failure of its own to tell.
+        (error: unknown) => finish(() => reject(error === shared.abandoned.signal.reason ? wait.gaveUp() : error)),
       );
     });
   }
@@ -133,17 +147,14 @@ export class PieceCache {
   private startLoad<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>): SharedLoad {
     const abandoned = new AbortController();
     setMaxListeners(LOAD_LISTENERS, abandoned.signal);
-    const entry = load(abandoned.signal)
-      .then((value) => {
-        const storedAt = Date.now();
-        const ttlSeconds = Math.min(policy.ttlSeconds, policy.ttlSecondsOf?.(value) ?? policy.ttlSeconds);
-        const loaded: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + ttlSeconds * 1000 };
-        if (ttlSeconds > 0) this.write(cacheKey, loaded, (ttlSeconds + policy.staleIfErrorSeconds) * 1000);
-        return loaded;
-      })
-      .finally(() => {
-        if (this.inFlight.get(cacheKey) === shared) this.inFlight.delete(cacheKey);
-      });
+    // Only what is cached can be shared with other replicas.
+    const locks = inJobWork() && policy.ttlSeconds > 0 ? this.locks : null;
+    const loading = locks
+      ? this.loadOnceAcrossReplicas(locks, cacheKey, policy, load, abandoned.signal)
+      : this.loadAndStore(cacheKey, policy, load, abandoned.signal).then(({ entry: loaded }) => loaded);
+    const entry = loading.finally(() => {
+      if (this.inFlight.get(cacheKey) === shared) this.inFlight.delete(cacheKey);
+    });
     // A load everyone stopped waiting for still settles, often as a failure nobody reads.
     entry.catch(() => undefined);
     const shared: SharedLoad = { entry, abandoned, waiting: 0 };
@@ -151,14 +162,112 @@ export class PieceCache {
     return shared;
   }
 
+  /** Loads a piece and writes it to the cache tiers for `keepMs` (0 when its policy keeps it not at all). */
+  private async loadAndStore<T>(
+    cacheKey: string,
+    policy: CachePolicy<T>,
+    load: PieceLoad<T>,
+    signal: AbortSignal,
+  ): Promise<{ entry: CachedEntry<T>; keepMs: number }> {
+    const value = await load(signal);
+    const storedAt = Date.now();
+    const ttlSeconds = Math.min(policy.ttlSeconds, policy.ttlSecondsOf?.(value) ?? policy.ttlSeconds);
+    const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + ttlSeconds * 1000 };
+    const keepMs = ttlSeconds > 0 ? (ttlSeconds + policy.staleIfErrorSeconds) * 1000 : 0;
+    if (keepMs > 0) this.write(cacheKey, entry, keepMs);
+    return { entry, keepMs };
+  }
+
+  /**
+   * A piece loaded by one replica for all: this one loads it while it holds the piece's lock (renewed as the
+   * load goes on). While another replica holds the lock, this one looks for the piece in the shared cache every
+   * SHARED_LOAD_POLL_MS, and tries for the lock again once it is let go without the piece (a failure is not
+   * cached: the next replica loads it itself) or lapses (its holder died). Rejects with the signal's reason once
+   * the load is abandoned while waiting.
+   */
+  private async loadOnceAcrossReplicas<T>(
+    locks: PieceLoadLocks,
+    cacheKey: string,
+    policy: CachePolicy<T>,
+    load: PieceLoad<T>,
+    signal: AbortSignal,
+  ): Promise<CachedEntry<T>> {
+    const holder = randomUUID();
+    for (;;) {
+      signal.throwIfAborted();
+      if (await locks.take(cacheKey, holder, PIECE_LOCK_MS)) return this.loadHoldingLock(locks, holder, cacheKey, policy, load, signal);
+      do {
+        await pause(SHARED_LOAD_POLL_MS, signal);
+        const stored = await this.storedByReplicas<T>(locks, cacheKey);
+        if (stored) return stored;
+      } while (await locks.isHeld(cacheKey));
+    }
+  }
+
+  /**
+   * Loads the piece under its lock, which it lets go once the piece is where the other replicas look for it
+   * (written there patiently: the cache's own write may be dropped by a busy process), or at once when the
+   * load failed, for the next replica to load the piece itself.
+   */
+  private async loadHoldingLock<T>(
+    locks: PieceLoadLocks,
+    holder: string,
+    cacheKey: string,
+    policy: CachePolicy<T>,
+    load: PieceLoad<T>,
+    signal: AbortSignal,
+  ): Promise<CachedEntry<T>> {
+    const renewal = setInterval(() => void locks.renew(cacheKey, holder, PIECE_LOCK_MS), PIECE_LOCK_RENEW_MS);
+    let storing: Promise<unknown> = Promise.resolve();
+    try {
+      // Another replica may have stored the piece between this one's read and its taking the lock.
+      const earlier = await this.storedByReplicas<T>(locks, cacheKey);
+      if (earlier) return earlier;
+      const { entry, keepMs } = await this.loadAndStore(cacheKey, policy, load, signal);
+      if (keepMs > 0) storing = locks.store(cacheKey, entry, keepMs);
+      return entry;
+    } finally {
+      void storing.finally(() => {
+        clearInterval(renewal);
+        void locks.release(cacheKey, holder);
+      });
+    }
+  }
+
+  /** The piece as fresh in the shared cache, looked up patiently (see PieceLoadLocks.stored). */
+  private async storedByReplicas<T>(locks: PieceLoadLocks, cacheKey: string): Promise<CachedEntry<T> | undefined> {
+    const stored = asEntry<T>(await locks.stored(cacheKey));
+    return stored && stored.freshUntil > Date.now() ? stored : undefined;
+  }
+
   private async read<T>(cacheKey: string): Promise<CachedEntry<T> | undefined> {
-    const value = await withinBudget(this.cache.get<CachedEntry<T>>(cacheKey));
-    return value && typeof value === 'object' && 'storedAt' in value ? value : undefined;
+    return asEntry<T>(await withinBudget(this.cache.get<CachedEntry<T>>(cacheKey)));
   }
 
   private write<T>(cacheKey: string, entry: CachedEntry<T>, ttlMs: number): void {
     void withinBudget(this.cache.set(cacheKey, entry, ttlMs));
   }
+}
+
+/** A cached value that is an entry of this cache (anything else under its key is none). */
+function asEntry<T>(value: unknown): CachedEntry<T> | undefined {
+  return value && typeof value === 'object' && 'storedAt' in value ? (value as CachedEntry<T>) : undefined;
+}
+
+/** Resolves after `ms`; rejects with the signal's reason once it aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
 }
 
 /** A cache operation's result, or undefined when it fails or takes longer than `budgetMs`: the cache never makes its caller fail or hang. */

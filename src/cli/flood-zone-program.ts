@@ -6,6 +6,7 @@ import { INCLUDE_ITEMS } from '../lookup/parts/answer-parts';
 import { CommandFailure, ROWS_FAILED_STATUS } from './command-failure';
 import { DEFAULT_SERVICE_URL, FloodZoneApi, ServiceOptions } from './flood-zone-api';
 import { lookUpFloodZone } from './flood-zone-lookup-command';
+import { cancelJob, jobProgressBar, showJobStatus, submitJob, waitForJob } from './portfolio-job-commands';
 import { screenPortfolio } from './portfolio-screening';
 import { progressBar } from './screening-progress';
 
@@ -26,9 +27,11 @@ const wholeNumberFrom = (min: number, max: number) => (value: string) => {
   return n;
 };
 
+const withServiceUrl = (command: Command, env: NodeJS.ProcessEnv): Command =>
+  command.option('--url <base-url>', 'the flood-zone service (env FLOOD_ZONE_URL)', env.FLOOD_ZONE_URL || DEFAULT_SERVICE_URL);
+
 function withServiceOptions(command: Command, env: NodeJS.ProcessEnv): Command {
-  return command
-    .option('--url <base-url>', 'the flood-zone service (env FLOOD_ZONE_URL)', env.FLOOD_ZONE_URL || DEFAULT_SERVICE_URL)
+  return withServiceUrl(command, env)
     .option('--include <list>', `opt-in parts, comma-separated: ${INCLUDE_ITEMS.join(', ')}`)
     .option('--radius <m>', 'metres around the point for nearby (10-2000, default 500)');
 }
@@ -101,6 +104,42 @@ export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<nu
     .argument('<location...>', '"ADDRESS", or LAT LON')
     .action(async (location: string[], options: ServiceOptions) => {
       status = await lookUpFloodZone(location, FloodZoneApi.fromOptions(options), io.stdout, io.stderr);
+    });
+
+  const job = program
+    .command('job')
+    .description('Portfolio jobs (POST /flood-zone/jobs): up to a million rows answered in the background by every replica of the service.');
+  withServiceOptions(job.command('submit'), io.env)
+    .description('Submit a CSV of locations (columns id, address, lat, lon) as a job; prints its id.')
+    .argument('<input>', 'the CSV file of locations')
+    .action(async (input: string, options: ServiceOptions) => {
+      status = await submitJob(input, FloodZoneApi.fromOptions(options), io.stdout);
+    });
+  withServiceUrl(job.command('status'), io.env)
+    .description("Print a job's status (status, total, done, errors, times, etaSeconds) as JSON.")
+    .argument('<id>', "the job's id")
+    .action(async (id: string, options: ServiceOptions) => {
+      status = await showJobStatus(id, FloodZoneApi.fromOptions(options), io.stdout);
+    });
+  withServiceUrl(job.command('wait'), io.env)
+    .description(
+      'Wait for a job to complete (a progress bar on a terminal), then write its results as CSV. Killed, run it again: it goes on waiting or ' +
+        'downloads again (OUTPUT appears only once whole). Exit 1 when the job failed or was cancelled.',
+    )
+    .argument('<id>', "the job's id")
+    .option('-o, --output <file>', 'write the results CSV here (default: stdout)')
+    .action(async (id: string, options: ServiceOptions & { output?: string }) => {
+      status = await waitForJob(id, FloodZoneApi.fromOptions(options), {
+        output: options.output,
+        stdout: io.stdout,
+        progress: io.stderr.isTTY ? jobProgressBar(io.stderr) : undefined,
+      });
+    });
+  withServiceUrl(job.command('cancel'), io.env)
+    .description('Cancel a job: it takes no more work and its data is deleted.')
+    .argument('<id>', "the job's id")
+    .action(async (id: string, options: ServiceOptions) => {
+      status = await cancelJob(id, FloodZoneApi.fromOptions(options), io.stdout);
     });
 
   try {

@@ -13,11 +13,15 @@ export const ERROR_CODES = [
   'METHOD_NOT_ALLOWED',
   'COORDINATES_OUT_OF_RANGE',
   'RADIUS_OUT_OF_RANGE',
+  'IMAGE_SIZE_OUT_OF_RANGE',
   'RATE_LIMITED',
   'INVALID_BATCH',
   'BATCH_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'BATCH_BUSY',
+  'JOB_NOT_FOUND',
+  'JOB_NOT_FINISHED',
+  'JOBS_UNAVAILABLE',
   'UPSTREAM_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
@@ -39,9 +43,11 @@ export class ApiError extends HttpException {
 /**
  * One upstream service (its own concurrency limit, metrics label and breakers): FEMA's effective,
  * preliminary and pending NFHL maps, the USFWS Coastal Barrier Resources System, the Census geocoder, the
- * USGS Elevation Point Query Service, OpenFEMA (the NFIP Community Status Book).
+ * USGS Elevation Point Query Service, OpenFEMA (the NFIP Community Status Book), the USGS National Map basemap
+ * (under the map picture).
  */
-export type UpstreamName = 'flood_data' | 'flood_data_preliminary' | 'flood_data_pending' | 'coastal_barrier' | 'geocoder' | 'elevation' | 'openfema';
+export type UpstreamName =
+  'flood_data' | 'flood_data_preliminary' | 'flood_data_pending' | 'coastal_barrier' | 'geocoder' | 'elevation' | 'openfema' | 'basemap';
 
 /**
  * An upstream (FEMA NFHL or the Census geocoder) could not give a trustworthy answer. Never turned

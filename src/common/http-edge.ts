@@ -13,7 +13,7 @@ import type { ServiceLog } from './request-log';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 /** What a page of another origin may read from an answer (CORS hides every other header). */
-const EXPOSED_HEADERS = 'X-Request-Id, ETag, X-Cache, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
+const EXPOSED_HEADERS = 'X-Request-Id, ETag, X-Cache, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Map-Legend, X-Map-Unavailable';
 
 /**
  * Node's HTTP server limits: a client gets 20 s to send its headers and 30 s for the whole request
@@ -41,7 +41,7 @@ export interface HttpEdgeOptions {
   log: ServiceLog;
   metrics: RequestObserver;
   drain: DrainState;
-  /** Known paths and what they answer; any other method there is a 405. */
+  /** Known paths and what they answer; any other method there is a 405. A `{name}` segment (`/jobs/{id}`) is any one segment. */
   paths: ReadonlyMap<string, PathMethods>;
   /** Known path prefixes (documentation assets), answering GET. */
   prefixes: readonly string[];
@@ -88,10 +88,13 @@ export class HttpEdge {
   private readonly pageHeaders: EdgeHeaderSet;
   /** Requests whose Expect header asks for something other than 100-continue: each is answered 417 here. */
   private readonly unmetExpectations = new WeakSet<IncomingMessage>();
+  /** The known paths with a `{name}` segment, matched segment by segment. */
+  private readonly templates: PathTemplate[];
 
   constructor(private readonly options: HttpEdgeOptions) {
     this.apiHeaders = edgeHeaderSet(options.apiSecurityHeaders);
     this.pageHeaders = edgeHeaderSet(options.pageSecurityHeaders);
+    this.templates = [...options.paths].filter(([path]) => path.includes('{')).map(([path, methods]) => pathTemplate(path, methods));
   }
 
   readonly handle = (req: Request, res: Response, next: NextFunction): void => {
@@ -148,7 +151,7 @@ export class HttpEdge {
         res,
         405,
         'METHOD_NOT_ALLOWED',
-        `Method ${req.method} is not allowed on ${known.route}; use ${[...known.methods.methods][0]}.`,
+        `Method ${req.method} is not allowed on ${known.path}; use ${[...known.methods.methods].filter((m) => m !== 'HEAD' && m !== 'OPTIONS').join(' or ')}.`,
         {},
         {
           Allow: known.methods.allow,
@@ -215,12 +218,15 @@ export class HttpEdge {
     this.options.log.request({ id, method, url: '', status, durationMs: 0, route: null, cache: null, upstreamMs: null, aborted: false, reason });
   }
 
-  private knownPath(rawPath: string): { route: string; methods: PathMethods } | undefined {
+  /** The known path a request is for: `path` as the catalogue writes it, `route` as the router and the metrics name it. */
+  private knownPath(rawPath: string): { path: string; route: string; methods: PathMethods } | undefined {
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
     const methods = this.options.paths.get(path);
-    if (methods) return { route: path, methods };
+    if (methods) return { path, route: path, methods };
+    const template = this.templates.find(({ pattern }) => pattern.test(path));
+    if (template) return template;
     const prefix = this.options.prefixes.find((p) => path.startsWith(p));
-    return prefix ? { route: `${prefix}*`, methods: READ_METHODS } : undefined;
+    return prefix ? { path: `${prefix}*`, route: `${prefix}*`, methods: READ_METHODS } : undefined;
   }
 
   /** CORS preflight: open to every origin, without credentials; the browser may cache it for a day. */
@@ -250,6 +256,20 @@ export class HttpEdge {
       aborted: !res.writableFinished,
     });
   }
+}
+
+interface PathTemplate {
+  pattern: RegExp;
+  /** As the catalogue writes it: `/flood-zone/jobs/{id}`. */
+  path: string;
+  /** As Express writes it (`/flood-zone/jobs/:id`), so that the metrics of a 405 or a preflight share the label of the routed answers. */
+  route: string;
+  methods: PathMethods;
+}
+
+function pathTemplate(path: string, methods: PathMethods): PathTemplate {
+  const segments = path.split('/').map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return { pattern: new RegExp(`^${segments.join('/')}$`), path, route: path.replace(/\{(\w+)\}/g, ':$1'), methods };
 }
 
 function requestIdOf(req: IncomingMessage): string {

@@ -126,6 +126,17 @@ describe('declareSharedHeaders', () => {
     });
   });
 
+  it('gives each answer headers of its own when a controller gave several answers one headers object', () => {
+    const policy = { 'Content-Security-Policy': { description: 'the page policy', schema: { type: 'string' } } };
+    const document = documentWithResponses({ '400': { description: 'b', headers: policy }, '429': { description: 'r', headers: policy } });
+    declareSharedHeaders(document);
+    expect({ bad: headersOf(document, 'get', '400'), limited: headersOf(document, 'get', '429'), shared: Object.keys(policy) }).toEqual({
+      bad: ['Content-Security-Policy', 'X-Request-Id'],
+      limited: ['Content-Security-Policy', 'X-Request-Id', 'Retry-After'],
+      shared: ['Content-Security-Policy'],
+    });
+  });
+
   it('keeps a header a controller already declared, whatever its case', () => {
     const own = { description: 'seconds, from the limiter', schema: { type: 'integer' } };
     const document = documentWithResponses({ '429': { description: 'r', headers: { 'retry-after': own } } });
@@ -255,6 +266,43 @@ describe('declareEveryMethod', () => {
       }),
     );
     expect(Object.keys(document.paths['/not-catalogued']!)).toEqual(['get']);
+  });
+
+  it('serves every method a path names (a job: GET and DELETE), names the rest after its first, and gives each its path parameter', () => {
+    const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/flood-zone/jobs/{id}': {
+          get: { operationId: 'getJob', parameters: [id], responses: { '200': { description: 'ok', content: { 'application/json': { schema: {} } } } } },
+          delete: { operationId: 'cancelJob', parameters: [id], responses: { '202': { description: 'cancelled' } } },
+        },
+      },
+    } as unknown as OpenAPIObject;
+    declareEveryMethod(document);
+    const item = document.paths['/flood-zone/jobs/{id}']! as Record<string, { operationId: string; parameters?: unknown[]; responses: object }>;
+    expect(Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, [operation.operationId, Object.keys(operation.responses)]]))).toEqual({
+      get: ['getJob', ['200']],
+      delete: ['cancelJob', ['202']],
+      head: ['headGetJob', ['200']],
+      options: ['preflightGetJob', ['204']],
+      post: ['refusePostGetJob', ['405']],
+      put: ['refusePutGetJob', ['405']],
+      patch: ['refusePatchGetJob', ['405']],
+      trace: ['refuseTraceGetJob', ['405']],
+    });
+    expect(Object.values(item).filter((operation) => JSON.stringify(operation.parameters) !== JSON.stringify([id]))).toEqual([]);
+    expect(document.paths['/flood-zone/jobs/{id}']!.options!.responses['204']).toEqual(
+      expect.objectContaining({
+        headers: expect.objectContaining({
+          'Access-Control-Allow-Methods': expect.objectContaining({ schema: { type: 'string', const: 'GET, HEAD, DELETE, OPTIONS' } }),
+        }),
+      }),
+    );
+    expect(document.paths['/flood-zone/jobs/{id}']!.put!.description).toBe(
+      '/flood-zone/jobs/{id} answers GET, HEAD, DELETE, OPTIONS; PUT is a 405 with `Allow: GET, HEAD, DELETE, OPTIONS`.',
+    );
   });
 });
 

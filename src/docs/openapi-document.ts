@@ -28,7 +28,22 @@ const SHARED_HEADERS: Record<string, Json> = {
 
 /** The headers of the answers a client may be rate limited on (RATE_LIMIT_PER_MINUTE): every status but 405 and 429. */
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-const RATE_LIMITED_OPERATIONS = new Set(['lookupFloodZone', 'headLookupFloodZone', 'screenBatch']);
+/** Every operation the router answers but the probes and documents (the edge answers preflights and 405s before any limit). */
+const RATE_LIMITED_OPERATIONS = new Set([
+  'lookupFloodZone',
+  'headLookupFloodZone',
+  'screenBatch',
+  'getFloodZoneMap',
+  'headGetFloodZoneMap',
+  'getFloodZoneReport',
+  'headGetFloodZoneReport',
+  'submitJob',
+  'getJob',
+  'headGetJob',
+  'cancelJob',
+  'getJobResults',
+  'headGetJobResults',
+]);
 
 /**
  * A sample message for each error code, shown as the example of every error answer whose description names the code,
@@ -46,11 +61,15 @@ const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   METHOD_NOT_ALLOWED: 'Method PUT is not allowed on /flood-zone; use GET.',
   COORDINATES_OUT_OF_RANGE: 'lat must be between -90 and 90',
   RADIUS_OUT_OF_RANGE: 'radius must be between 10 and 2000 metres',
+  IMAGE_SIZE_OUT_OF_RANGE: 'width must be a whole number of pixels from 200 to 1600',
   RATE_LIMITED: 'Too many requests: at most 60 per minute from one client. Retry after 42 seconds.',
   INVALID_BATCH: 'The JSON body is malformed at line 1, column 14.',
   BATCH_TOO_LARGE: 'A batch holds at most 10000 locations.',
   UNSUPPORTED_MEDIA_TYPE: 'A batch is sent as application/json ({"locations": [...]}) or text/csv (a header row naming id, address, lat, lon), not text/plain.',
   BATCH_BUSY: 'Too many batches are running; retry after 5 seconds.',
+  JOB_NOT_FOUND: 'No job 3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18: it never existed, was cancelled and deleted, or its results expired.',
+  JOB_NOT_FINISHED: 'Job 3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18 is running (4000 of 250000 rows done); ask for its results once its status is completed.',
+  JOBS_UNAVAILABLE: 'Portfolio jobs need a Redis: set JOBS_REDIS_URL (or REDIS_URL) to a redis:// URL and restart the service.',
   UPSTREAM_UNAVAILABLE: 'FEMA National Flood Hazard Layer is unavailable or returned an error; no answer can be given. Retry shortly.',
   INTERNAL_ERROR: 'Internal error. The request id identifies it in the logs.',
 };
@@ -87,7 +106,8 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl?: stri
     .setTitle('Flood Zone Lookup API')
     .setDescription(
       `${SERVICE_DESCRIPTION}\n\nKeyless and stateless: no API key, no sign-up. Results are informational, not an official flood determination. ` +
-        'Every error uses one JSON envelope with `error`, `statusCode`, `code` and `requestId`. Every response carries `X-Request-Id`; CORS is open.',
+        'Every error uses one JSON envelope with `error`, `statusCode`, `code` and `requestId`, but for the report page, whose errors are HTML pages ' +
+        'saying the same. Every response carries `X-Request-Id`; CORS is open.',
     )
     .setVersion(API_VERSION)
     .addTag('flood zone', 'The lookup')
@@ -131,26 +151,33 @@ const capitalized = (name: string) => name.charAt(0).toUpperCase() + name.slice(
 /**
  * Every method of every catalogued path, so that a spec-driven gateway forwards each request to the service rather
  * than answering it itself: HEAD beside GET (the same answers without a body), OPTIONS (the CORS preflight, 204),
- * and each other method as the 405 the service gives, with its Allow header.
+ * and each other method as the 405 the service gives, with its Allow header. The operations a path adds are named
+ * after the one it is mainly for (the first of its methods), and take its path parameters.
  */
 export function declareEveryMethod(document: OpenAPIObject): void {
-  for (const [path, { method }] of Object.entries(ENDPOINT_CATALOGUE)) {
+  for (const [path, { methods }] of Object.entries(ENDPOINT_CATALOGUE)) {
     const pathItem = document.paths[path] as PathItem | undefined;
-    const served = pathItem?.[method.toLowerCase()];
-    if (!pathItem || !served?.operationId) continue;
-    const allowed = methodsAnswered(method);
-    if (method === 'GET') {
+    const main = pathItem?.[methods[0].toLowerCase()];
+    if (!pathItem || !main?.operationId) continue;
+    const allowed = methodsAnswered(methods);
+    const pathParameters = (main.parameters ?? []).filter((parameter) => (parameter as { in?: string }).in === 'path');
+    const added = (key: string, operation: Omit<Operation, 'tags' | 'parameters'>): Operation => ({
+      tags: main.tags,
+      ...(pathParameters.length > 0 ? { parameters: pathParameters } : {}),
+      ...operation,
+      operationId: `${key}${capitalized(main.operationId!)}`,
+    });
+    const get = methods.includes('GET') ? pathItem.get : undefined;
+    if (get?.operationId) {
       pathItem.head = {
-        ...served,
-        operationId: `head${capitalized(served.operationId)}`,
-        summary: `${served.summary ?? ''} (headers only)`.trim(),
+        ...get,
+        operationId: `head${capitalized(get.operationId)}`,
+        summary: `${get.summary ?? ''} (headers only)`.trim(),
         description: `As GET ${path}, without the body.`,
-        responses: Object.fromEntries(Object.entries(served.responses).map(([status, { content: _content, ...response }]) => [status, response])),
+        responses: Object.fromEntries(Object.entries(get.responses).map(([status, { content: _content, ...response }]) => [status, response])),
       };
     }
-    pathItem.options = {
-      tags: served.tags,
-      operationId: `preflight${capitalized(served.operationId)}`,
+    pathItem.options = added('preflight', {
       summary: 'CORS preflight',
       description: `Open to every origin, without credentials; cached by the browser for a day. The methods ${path} answers: ${allowed.join(', ')}.`,
       responses: {
@@ -162,12 +189,10 @@ export function declareEveryMethod(document: OpenAPIObject): void {
           },
         },
       },
-    };
+    });
     for (const [key, name] of Object.entries(METHOD_NAMES)) {
       if (allowed.includes(name)) continue;
-      pathItem[key] = {
-        tags: served.tags,
-        operationId: `refuse${capitalized(key)}${capitalized(served.operationId)}`,
+      pathItem[key] = added(`refuse${capitalized(key)}`, {
         summary: `${name} is not allowed`,
         description: `${path} answers ${allowed.join(', ')}; ${name} is a 405 with \`Allow: ${allowed.join(', ')}\`.`,
         responses: {
@@ -176,7 +201,7 @@ export function declareEveryMethod(document: OpenAPIObject): void {
             content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } },
           },
         },
-      };
+      });
     }
   }
 }
@@ -223,7 +248,8 @@ export function declareSharedHeaders(document: OpenAPIObject): void {
       const operation = (pathItem as Record<string, { operationId?: string; responses?: Record<string, Json> } | undefined>)[method];
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
         if (response.$ref !== undefined) continue;
-        const headers = (response.headers ?? {}) as Json;
+        // A copy: a controller may give several answers one headers object, and each status gets headers of its own.
+        const headers = { ...(response.headers as Json | undefined) };
         const declared = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
         const rateLimited = RATE_LIMITED_OPERATIONS.has(operation?.operationId ?? '') && status !== '405' && status !== '429';
         for (const name of ['X-Request-Id', ...(HEADERS_BY_STATUS[status] ?? []), ...(rateLimited ? RATE_LIMIT_HEADERS : [])]) {

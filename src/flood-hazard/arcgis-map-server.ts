@@ -1,8 +1,9 @@
 import type { HttpService } from '@nestjs/axios';
 import CheapRuler from 'cheap-ruler';
+import sharp from 'sharp';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
-import { getUpstreamJson, isRecord } from '../common/upstream/upstream-json';
+import { getUpstreamJson, isRecord, rejectServerFailure, sendUpstream } from '../common/upstream/upstream-json';
 import type { GeoPoint } from './flood-hazard.types';
 
 /** How to find a layer in a MapServer's layer list: by its published name; ids move, names do not. */
@@ -28,6 +29,55 @@ export interface GeometryRequest {
   /** Generalisation tolerance in degrees; polygons come back whole and can be large. */
   maxAllowableOffset?: number;
 }
+
+/** A map picture's ground and pixels: a Web Mercator (EPSG:3857) box in metres, xmin,ymin,xmax,ymax, drawn width by height. */
+export interface MapExtent {
+  bbox: readonly [number, number, number, number];
+  width: number;
+  height: number;
+}
+
+/** An exported map image, decoded: `width` x `height` pixels of 4 bytes (red, green, blue, alpha), row after row. */
+export interface MapPixels {
+  width: number;
+  height: number;
+  rgba: Buffer;
+}
+
+/** ArcGIS's screen resolution for scales (dots per inch), and a metre in inches' terms. */
+const METRES_PER_INCH = 0.0254;
+
+/** The scale (1 : scale) at which a MapServer draws the extent at `dpi`, as ArcGIS reckons it for layer scale ranges. */
+export function exportScale(extent: MapExtent, dpi: number): number {
+  return ((extent.bbox[2] - extent.bbox[0]) / extent.width / METRES_PER_INCH) * dpi;
+}
+
+/**
+ * A picture `factor` times smaller on each side, each pixel taken from its block of the larger one without
+ * mixing colours: the block's centre, or, where that is clear, the first coloured pixel of the block (a thin
+ * line or hatch stays visible).
+ */
+export function sampledDown(pixels: MapPixels, factor: number): MapPixels {
+  const width = Math.floor(pixels.width / factor);
+  const height = Math.floor(pixels.height / factor);
+  const rgba = Buffer.alloc(width * height * 4);
+  const centre = Math.floor(factor / 2);
+  const at = (x: number, y: number) => (y * pixels.width + x) * 4;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let from = at(x * factor + centre, y * factor + centre);
+      for (let i = 0; pixels.rgba[from + 3] === 0 && i < factor * factor; i++) {
+        const candidate = at(x * factor + (i % factor), y * factor + Math.floor(i / factor));
+        if (pixels.rgba[candidate + 3] > 0) from = candidate;
+      }
+      pixels.rgba.copy(rgba, (y * width + x) * 4, from, from + 4);
+    }
+  }
+  return { width, height, rgba };
+}
+
+/** Every PNG starts with these 8 bytes. */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** After a failed layer-list fetch, the fallback ids serve for this long before the list is asked again. */
 const LAYER_LIST_RETRY_MS = 60_000;
@@ -101,6 +151,52 @@ export class ArcGisMapServer<L extends string> {
     };
     if (geometry.maxAllowableOffset !== undefined) params.maxAllowableOffset = String(geometry.maxAllowableOffset);
     return (await this.allPages(layer, deadline, params)) as Array<ArcGisFeature<T>>;
+  }
+
+  /**
+   * The MapServer's `export` of the extent as a PNG (`f=image`), decoded; only the layer `showOnly` when
+   * given (its id resolved by name), else the service's default layers. Anything but a PNG of the size
+   * asked for is a failure: an HTML page or a 5xx is an outage, an ArcGIS error in HTTP 200 too when its
+   * code is 5xx; any other body, a PNG of another size or one that does not decode fails at this extent only.
+   */
+  async exportImage(extent: MapExtent, params: Record<string, string>, deadline: AbortSignal, showOnly?: L): Promise<MapPixels> {
+    const layers = showOnly === undefined ? {} : { layers: `show:${await this.layerId(showOnly, deadline)}` };
+    const png = await this.upstream.request(async (signal) => {
+      const response = await sendUpstream(
+        this.http.get<ArrayBuffer>(`${this.serviceUrl}/export`, {
+          params: {
+            bbox: extent.bbox.join(','),
+            bboxSR: '3857',
+            imageSR: '3857',
+            size: `${extent.width},${extent.height}`,
+            ...layers,
+            ...params,
+            f: 'image',
+          },
+          signal,
+          responseType: 'arraybuffer',
+          validateStatus: () => true,
+          headers: { Accept: 'image/png' },
+        }),
+        signal,
+      );
+      rejectServerFailure(response.status);
+      const body = Buffer.from(response.data);
+      const contentType = String(response.headers['content-type'] ?? '');
+      if (response.status === 200 && contentType.startsWith('image/png') && body.subarray(0, 8).equals(PNG_SIGNATURE)) return body;
+      throw notAnImage(response.status, contentType, body);
+    }, deadline);
+    try {
+      // A picture larger than asked is refused before it is decoded.
+      const { data, info } = await sharp(png, { limitInputPixels: extent.width * extent.height })
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      if (info.width === extent.width && info.height === extent.height && info.channels === 4) return { width: info.width, height: info.height, rgba: data };
+      throw new Error(`a ${info.width}x${info.height} picture, asked ${extent.width}x${extent.height}`);
+    } catch (error) {
+      throw new UpstreamUnavailableError(this.upstream.name, `export: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /**
@@ -194,6 +290,18 @@ function arcgisBody(body: unknown): Record<string, unknown> {
     throw new UpstreamFailure(`ArcGIS error ${body.error.code}: ${String(body.error.message ?? '')}`, code >= 500);
   }
   return body;
+}
+
+/** Why an export's answer is not a picture, judged as `arcgisBody` judges an answer: a page or an ArcGIS 5xx is an outage. */
+function notAnImage(status: number, contentType: string, body: Buffer): UpstreamFailure {
+  const text = body.subarray(0, 4096).toString('utf8');
+  if (contentType.includes('html') || /^\s*</.test(text)) return new UpstreamFailure(`export: HTML page instead of a PNG (HTTP ${status})`, true);
+  try {
+    arcgisBody(JSON.parse(body.toString('utf8')));
+  } catch (error) {
+    if (error instanceof UpstreamFailure) return new UpstreamFailure(`export: ${error.reason}`, error.outage);
+  }
+  return new UpstreamFailure(`export: ${contentType || 'an answer'} instead of a PNG (HTTP ${status})`, false);
 }
 
 /** A list of lines or rings as ArcGIS sends them: arrays of [lon, lat] positions. */

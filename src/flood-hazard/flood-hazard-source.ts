@@ -1,3 +1,4 @@
+import type { MapExtent, MapPixels } from './arcgis-map-server';
 import type { BfeLineFeature, ComingMapData, FloodHazardZoneAttributes, GeoPoint, LomaFeature, NfhlPointData, ZonePolygonFeature } from './flood-hazard.types';
 
 /**
@@ -25,6 +26,9 @@ export abstract class FloodHazardSource {
 
   /** Every Flood Hazard Zones polygon within `radiusM` of the point, with its geometry. */
   abstract zonePolygonsNear(point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<ZonePolygonFeature[]>;
+
+  /** The Flood Hazard Zones over the extent as FEMA's own map draws them (its renderer; clear where no zone is drawn). */
+  abstract exportFloodZones(extent: MapExtent, deadline: AbortSignal): Promise<MapPixels>;
 }
 
 /** What FEMA's coming maps say at a point: pending (adopted) and preliminary (still open to appeal). */

@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { UpstreamUnavailableError, unknownOnFailure } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { ResilientUpstream } from '../common/upstream/resilient-upstream';
-import { ArcGisFeature, ArcGisMapServer, isPositionLists, layerNamed } from './arcgis-map-server';
+import { ArcGisFeature, ArcGisMapServer, MapExtent, MapPixels, exportScale, isPositionLists, layerNamed, sampledDown } from './arcgis-map-server';
 import { BFE_LINE_REACH_M } from './bfe-estimate';
 import { LOMA_REACH_M } from './loma-status';
 import { BfeLinesWanted, EffectiveMapData, FloodHazardSource } from './flood-hazard-source';
@@ -50,6 +50,13 @@ const LOMA_FIELDS = ['CASENUMBER', 'DATEENDED', 'OUTCOME', 'REVAL_STAT', 'PROJEC
 const BFE_LINE_FIELDS = ['ELEV', 'LEN_UNIT', 'V_DATUM', 'DFIRM_ID'];
 /** What a nearby polygon is classified by; nothing more is asked for. */
 const NEARBY_ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'STATIC_BFE', 'LEN_UNIT'];
+/** The zones drawn with a transparent background (32-bit PNG), at the screen resolution ArcGIS assumes. */
+const ZONES_EXPORT_DPI = 96;
+const ZONES_EXPORT = { format: 'png32', transparent: 'true', dpi: String(ZONES_EXPORT_DPI) };
+/** The Flood Hazard Zones layer's published `minScale`: FEMA's server draws it only at this scale or larger (finer). */
+const ZONES_MIN_SCALE = 36111.909643;
+/** FEMA's largest export, `maxImageWidth` and `maxImageHeight` of the service. */
+const MAX_EXPORT_SIDE = 4096;
 /** About 1 m: whole polygons come back with far fewer vertices, and distances stay within the metre. */
 const NEARBY_MAX_ALLOWABLE_OFFSET_DEG = 0.00001;
 
@@ -110,6 +117,21 @@ export class NfhlClient extends FloodHazardSource {
     );
     if (failure !== undefined) throw failure;
     return features.map((feature) => ({ attributes: feature.attributes, rings: this.positionLists(feature, 'rings') }));
+  }
+
+  /**
+   * A picture coarser than the layer's scale range would come back empty: it is asked that many times larger
+   * (within FEMA's largest export), then sampled down to the size asked.
+   */
+  exportFloodZones(extent: MapExtent, deadline: AbortSignal): Promise<MapPixels> {
+    // A hair under the range, so that the server's own arithmetic on the box never lands just past it.
+    const needed = Math.ceil(exportScale(extent, ZONES_EXPORT_DPI) / (ZONES_MIN_SCALE * 0.999));
+    const factor = Math.max(1, Math.min(needed, Math.floor(MAX_EXPORT_SIDE / Math.max(extent.width, extent.height))));
+    const asked = { ...extent, width: extent.width * factor, height: extent.height * factor };
+    return this.upstream.operation(async () => {
+      const pixels = await this.map.exportImage(asked, ZONES_EXPORT, deadline, 'zones');
+      return factor === 1 ? pixels : sampledDown(pixels, factor);
+    });
   }
 
   private async lomas(point: GeoPoint, deadline: AbortSignal): Promise<LomaFeature[]> {

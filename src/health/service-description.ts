@@ -24,14 +24,30 @@ const LOOKUP_EXAMPLES = [
   '/flood-zone?lat=18.3985&lon=-66.1&include=nearby,preliminary,cbrs&radius=300',
 ];
 
-/** The methods a catalogued path answers: a GET endpoint also answers HEAD; every path answers preflights. */
-export function methodsAnswered(method: string): string[] {
-  return method === 'GET' ? ['GET', 'HEAD', 'OPTIONS'] : [method, 'OPTIONS'];
+/** A method a catalogued path serves with an operation of its own. */
+export type ServedMethod = 'GET' | 'POST' | 'DELETE';
+
+/** One path of the catalogue: the methods it serves, first the one it is mainly for. A `{name}` segment is any one segment. */
+interface CatalogueEntry {
+  methods: [ServedMethod, ...ServedMethod[]];
+  note: string;
+  params?: Record<string, string>;
+  examples?: string[];
 }
 
-export const ENDPOINT_CATALOGUE = {
+/** Allow's order: as RFC 9110 lists the methods. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The methods a catalogued path answers, in Allow's order: its own, HEAD beside GET, and the preflight every path answers. */
+export function methodsAnswered(methods: readonly ServedMethod[]): string[] {
+  const answered = new Set<string>([...methods, 'OPTIONS', ...(methods.includes('GET') ? ['HEAD'] : [])]);
+  return METHOD_ORDER.filter((method) => answered.has(method));
+}
+
+/** Every path the service serves, keyed by path (as OpenAPI writes a path parameter). */
+const ENDPOINTS: Record<string, CatalogueEntry> = {
   '/flood-zone': {
-    method: 'GET',
+    methods: ['GET'],
     note: 'FEMA flood zone, SFHA status, FIRM panel and plain-language meaning for a US address or a lat/lon, live from the NFHL. Informational only.',
     params: {
       address: 'US street address, geocoded with the keyless U.S. Census geocoder (at most 200 characters). Not together with lat/lon.',
@@ -39,26 +55,66 @@ export const ENDPOINT_CATALOGUE = {
       lon: 'Longitude in decimal degrees, -180 to 180. Requires lat.',
       include:
         'Optional parts, comma-separated: nearby (nearest SFHA, floodway and moderate-risk zone within radius), ' +
-        "preliminary (FEMA's pending or preliminary map at the point), cbrs (Coastal Barrier Resources System).",
+        "preliminary (FEMA's pending or preliminary map at the point), cbrs (Coastal Barrier Resources System), " +
+        'elevation (USGS 3DEP ground elevation, compared with the base flood elevation).',
       radius: 'Search radius in metres for include=nearby, a whole number from 10 to 2000 (default 500). Only with include=nearby.',
     },
     examples: LOOKUP_EXAMPLES,
   },
   '/flood-zone/batch': {
-    method: 'POST',
+    methods: ['POST'],
     note:
       'Many lookups in one request: JSON {"locations": [...]} or CSV (id, address, lat, lon) in; NDJSON (default), CSV or JSON out by Accept. ' +
       'Each row is answered as GET /flood-zone answers it, in input order, streamed as rows finish. include and radius apply to every row.',
   },
+  '/flood-zone/map': {
+    methods: ['GET'],
+    note:
+      "A PNG map of the flood zones around a US address or lat/lon, in FEMA's NFHL colours over the USGS National Map, with the point ringed at " +
+      'its centre, a scale bar, a legend of the zones the /flood-zone answer names, and the zone, FIRM panel and date in words. Same location ' +
+      'parameters as /flood-zone, plus width and height (pixels, 200 to 1600, default 800x600) and span (metres across, 100 to 5000, default 600).',
+    examples: ['/flood-zone/map?lat=18.3985&lon=-66.1'],
+  },
+  '/flood-zone/report': {
+    methods: ['GET'],
+    note:
+      'The answer of /flood-zone as one printable HTML page (one A4 or Letter page) with the map picture, every part in plain words, the sources and ' +
+      'the disclaimer. Same parameters as /flood-zone (every include part when include is not given) plus span, metres across the picture. Errors are HTML pages.',
+    examples: ['/flood-zone/report?lat=18.3985&lon=-66.1'],
+  },
+  '/flood-zone/jobs': {
+    methods: ['POST'],
+    note:
+      'Starts a portfolio job of up to a million rows (the batch body), answered in the background by every replica within one upstream budget: ' +
+      '202 with the job and its Location. Needs a Redis (JOBS_REDIS_URL or REDIS_URL); without one, 503 JOBS_UNAVAILABLE.',
+  },
+  '/flood-zone/jobs/{id}': {
+    methods: ['GET', 'DELETE'],
+    note:
+      'GET: where the job stands (status, rows done, rows failed upstream, its times, seconds left); DELETE: cancels it and deletes its data (202). ' +
+      'An unknown job is a 404 JOB_NOT_FOUND.',
+  },
+  '/flood-zone/jobs/{id}/results': {
+    methods: ['GET'],
+    note: "A completed job's answers, every row in input order as the batch answers them (NDJSON, JSON or CSV by Accept); 409 JOB_NOT_FINISHED before then.",
+  },
   '/health': {
-    method: 'GET',
+    methods: ['GET'],
     note: "This status document, the endpoint catalogue and each upstream's state (information only); the liveness probe. Never calls FEMA or Census.",
   },
-  '/health/ready': { method: 'GET', note: 'Readiness probe: 200 {"status":"ok"} when serving, 503 {"status":"shutting_down"} while draining.' },
-  '/metrics': { method: 'GET', note: 'Prometheus metrics.' },
-  '/openapi.json': { method: 'GET', note: 'OpenAPI 3.1 description of this interface.' },
-  [DOCS_PATH]: { method: 'GET', note: 'Human-readable documentation (Swagger UI).' },
+  '/health/ready': { methods: ['GET'], note: 'Readiness probe: 200 {"status":"ok"} when serving, 503 {"status":"shutting_down"} while draining.' },
+  '/metrics': { methods: ['GET'], note: 'Prometheus metrics.' },
+  '/openapi.json': { methods: ['GET'], note: 'OpenAPI 3.1 description of this interface.' },
+  [DOCS_PATH]: { methods: ['GET'], note: 'Human-readable documentation (Swagger UI).' },
 };
+
+/**
+ * The catalogue as /health lists it: each path with `method`, the one it is mainly for (the field every client of the
+ * status document reads), and `methods`, all it serves.
+ */
+export const ENDPOINT_CATALOGUE = Object.fromEntries(
+  Object.entries(ENDPOINTS).map(([path, { methods, ...entry }]) => [path, { method: methods[0], methods, ...entry }]),
+);
 
 export const COVERAGE_HONESTY =
   'Points outside FEMA\'s digital flood map return coverage "unmapped" with inSpecialFloodHazardArea null: an explicit unknown, ' +

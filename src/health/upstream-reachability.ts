@@ -16,6 +16,7 @@ const UPSTREAM_BASE_URLS: Record<UpstreamName, { variable: keyof AppConfig; whil
   geocoder: { variable: 'GEOCODER_BASE_URL', whileDown: 'address lookups will answer 502 (and points lack county and ZIP) until it is back' },
   elevation: { variable: 'ELEVATION_BASE_URL', whileDown: 'include=elevation will be listed as unavailable until it is back' },
   openfema: { variable: 'OPENFEMA_BASE_URL', whileDown: 'the NFIP status of a community stays unknown until the Community Status Book can be loaded' },
+  basemap: { variable: 'BASEMAP_BASE_URL', whileDown: 'map pictures will show the flood zones on a plain background until it is back' },
 };
 
 /** What the one start-up check found: `not_checked` before it ran (as in tests that never listen), `checking` until it ends. */

@@ -18,8 +18,8 @@ export interface ServedAnswer {
 }
 
 /** Strong entity tag of an answer's bytes. */
-export function entityTag(json: string): string {
-  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
+export function entityTag(body: string | Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 }
 
 /** If-None-Match may list several tags or `*`; weak comparison is allowed for GET (RFC 9110 13.1.2). */

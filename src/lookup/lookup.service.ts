@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
 import { ApiError, UpstreamName, unknownOnFailure } from '../common/api-error';
-import { deadlineExceeded } from '../common/upstream/resilient-upstream';
+import { deadlineExceeded, lookupDeadline } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { CachePolicy, CacheRead, CacheStatus, PieceCache, PieceWait } from '../cache/piece-cache';
 import { femaMapUrl } from '../flood-hazard/classification';
@@ -110,10 +110,11 @@ export class LookupService {
 
   /**
    * One lookup, waiting at most LOOKUP_DEADLINE_MS for its answer (a 502 naming the upstream it waited
-   * for), or, for a batch row, until its batch is cancelled.
+   * for; a portfolio job's row does not count its calls' wait for their turn), or, for a batch row, until its
+   * batch is cancelled.
    */
   async lookup(query: LocationQuery, batchRow?: BatchRowLookup): Promise<LookupAnswer> {
-    const deadline = AbortSignal.timeout(this.deadlineMs);
+    const deadline = lookupDeadline(this.deadlineMs);
     const waitEnds = batchRow ? AbortSignal.any([deadline, batchRow.cancelled]) : deadline;
     // Out of time, the 502 names the upstream of the piece still awaited, as when the lookup's own call runs out.
     const waitFor: WaitFor = (upstream) => ({ signal: waitEnds, gaveUp: () => (deadline.aborted ? deadlineExceeded(upstream) : waitEnds.reason) });

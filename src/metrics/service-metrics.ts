@@ -7,8 +7,11 @@ const CIRCUIT_VALUE: Record<CircuitStateName, number> = { closed: 0, open: 1, ha
 
 type RequestLabel = 'route' | 'method' | 'status';
 
-export type CacheName = 'flood' | 'geocode' | 'place';
+export type CacheName = 'flood' | 'geocode' | 'place' | 'picture';
 export type CacheOutcome = 'hit' | 'miss' | 'stale';
+
+/** Where the job gauges are read from: every job kept in the jobs' Redis, all replicas together. */
+export type JobCensus = () => Promise<{ byStatus: Record<string, number>; rowsPerSecond: number }>;
 
 export interface LastAttempt {
   outcome: CallOutcome;
@@ -58,6 +61,59 @@ export class ServiceMetrics implements UpstreamObserver {
     registers: [this.registry],
   });
 
+  private readonly jobs = new Gauge({
+    name: 'jobs',
+    help: 'Portfolio jobs kept in Redis by status, all replicas together (read at each scrape)',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+    collect: () => this.readJobCensus(),
+  });
+
+  private readonly jobRowsPerSecond = new Gauge({
+    name: 'job_rows_per_second',
+    help: 'Rows per second of the running portfolio jobs since each started, all replicas together (read at each scrape)',
+    registers: [this.registry],
+    collect: () => this.readJobCensus(),
+  });
+
+  private readonly jobRowsDone = new Counter({
+    name: 'job_rows_done_total',
+    help: "Portfolio job rows answered and stored by this process's workers",
+    registers: [this.registry],
+  });
+
+  private readonly jobChunkRetries = new Counter({
+    name: 'job_chunk_retries_total',
+    help: 'Portfolio job chunks taken again (their worker died, was stopped or failed) by this process',
+    registers: [this.registry],
+  });
+
+  private readonly jobLimiterWaits = new Counter({
+    name: 'job_limiter_waits_total',
+    help: 'Upstream calls of portfolio jobs that waited for their turn in the shared per-upstream rate, by upstream',
+    labelNames: ['upstream'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly jobLimiterWaitSeconds = new Counter({
+    name: 'job_limiter_wait_seconds_total',
+    help: 'Time upstream calls of portfolio jobs waited for their turn in the shared per-upstream rate, by upstream',
+    labelNames: ['upstream'] as const,
+    registers: [this.registry],
+  });
+
+  private jobCensus?: JobCensus;
+  /** The census under way: both job gauges of one scrape read the same one. */
+  private censusUnderWay?: Promise<void>;
+
+  private readonly pictureSeconds = new Histogram({
+    name: 'map_picture_compose_seconds',
+    help: 'Time to composite one map picture (the decoded layers in, the PNG out), by whether the basemap was shown; its count is the pictures composed',
+    labelNames: ['basemap'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -95,7 +151,46 @@ export class ServiceMetrics implements UpstreamObserver {
     this.circuit.set({ upstream: circuit }, CIRCUIT_VALUE[state]);
   }
 
+  pictureComposed(basemapShown: boolean, seconds: number): void {
+    this.pictureSeconds.observe({ basemap: basemapShown ? 'shown' : 'unavailable' }, seconds);
+  }
+
   cacheLookup(cache: CacheName, outcome: CacheOutcome): void {
     this.cacheLookups.inc({ cache, outcome });
+  }
+
+  /** Where the job gauges are read from (only when jobs have a Redis). */
+  watchJobs(census: JobCensus): void {
+    this.jobCensus = census;
+  }
+
+  jobRowsStored(rows: number): void {
+    this.jobRowsDone.inc(rows);
+  }
+
+  jobChunkRetried(): void {
+    this.jobChunkRetries.inc();
+  }
+
+  jobLimiterWaited(upstream: UpstreamName, seconds: number): void {
+    this.jobLimiterWaits.inc({ upstream });
+    this.jobLimiterWaitSeconds.inc({ upstream }, seconds);
+  }
+
+  private readJobCensus(): Promise<void> {
+    const census = this.jobCensus;
+    if (!census) return Promise.resolve();
+    this.censusUnderWay ??= (async () => {
+      try {
+        const { byStatus, rowsPerSecond } = await census();
+        for (const [status, count] of Object.entries(byStatus)) this.jobs.set({ status }, count);
+        this.jobRowsPerSecond.set(rowsPerSecond);
+      } catch {
+        // A scrape while Redis is away keeps the last values: the metrics never fail because of it.
+      } finally {
+        this.censusUnderWay = undefined;
+      }
+    })();
+    return this.censusUnderWay;
   }
 }

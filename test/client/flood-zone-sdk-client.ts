@@ -6,7 +6,15 @@
  */
 import { createClient, createConfig, type Client } from './generated/hey-api/client';
 import * as sdk from './generated/hey-api/sdk.gen';
-import type { BatchAnswerDto, ErrorEnvelopeDto, FloodZoneLookupDto, LookupFloodZoneData } from './generated/hey-api/types.gen';
+import type {
+  BatchAnswerDto,
+  ErrorEnvelopeDto,
+  FloodZoneLookupDto,
+  JobAcceptedDto,
+  JobCancelledDto,
+  JobStatusDto,
+  LookupFloodZoneData,
+} from './generated/hey-api/types.gen';
 
 /** The `include` items, as the document's enum gives them to the SDK. */
 export type OptionalPart = NonNullable<NonNullable<LookupFloodZoneData['query']>['include']>[number];
@@ -67,6 +75,75 @@ export async function screenAsText(
   return { status: response.status, type: response.headers.get('content-type'), text: String(data) };
 }
 
+/** GET /flood-zone/map by point: the picture's bytes (typed by the document as binary) and type, or the error envelope. */
+export async function mapPicture(
+  client: Client,
+  lat: number,
+  lon: number,
+  size: { width?: number; height?: number; span?: number } = {},
+): Promise<{ status: number; type: string | null; bytes: Uint8Array | undefined; error: ErrorEnvelopeDto | undefined }> {
+  const { data, error, response } = await sdk.getFloodZoneMap({ client, query: { lat, lon, ...size }, parseAs: 'blob' });
+  const bytes = data === undefined ? undefined : new Uint8Array(await data.arrayBuffer());
+  return { status: response.status, type: response.headers.get('content-type'), bytes, error: error as ErrorEnvelopeDto | undefined };
+}
+
+/** GET /flood-zone/report by point: the page as text, or the HTML page of its error (the report answers errors as pages). */
+export async function floodZoneReport(
+  client: Client,
+  lat: number,
+  lon: number,
+  span?: number,
+): Promise<{ status: number; type: string | null; page: string | undefined; errorPage: string | undefined }> {
+  const { data, error, response } = await sdk.getFloodZoneReport({ client, query: { lat, lon, ...(span ? { span } : {}) }, parseAs: 'text' });
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    page: data === undefined ? undefined : String(data),
+    errorPage: error === undefined ? undefined : String(error),
+  };
+}
+
+/** POST /flood-zone/jobs with a JSON body: the accepted job and its Location. */
+export async function submitJob(
+  client: Client,
+  locations: Array<{ id: string; lat: number; lon: number }>,
+  include: OptionalPart[] = [],
+): Promise<Answer<JobAcceptedDto> & { location: string | null }> {
+  const { data, error, response } = await sdk.submitJob({ client, body: { locations }, ...(include.length ? { query: { include } } : {}) });
+  return { status: response.status, body: data, error: error as ErrorEnvelopeDto | undefined, location: response.headers.get('location') };
+}
+
+/** GET /flood-zone/jobs/{id}: where the job stands. */
+export async function jobStatus(client: Client, id: string): Promise<Answer<JobStatusDto>> {
+  const { data, error, response } = await sdk.getJob({ client, path: { id } });
+  return { status: response.status, body: data, error: error as ErrorEnvelopeDto | undefined };
+}
+
+/** GET /flood-zone/jobs/{id}/results answered as JSON: the typed way to read a finished job. */
+export async function jobResults(client: Client, id: string): Promise<Answer<BatchAnswerDto>> {
+  const { data, error, response } = await sdk.getJobResults({ client, path: { id }, headers: { Accept: 'application/json' } });
+  return { status: response.status, body: data, error: error as ErrorEnvelopeDto | undefined };
+}
+
+/** DELETE /flood-zone/jobs/{id}: cancels the job and deletes its data. */
+export async function cancelJob(client: Client, id: string): Promise<Answer<JobCancelledDto>> {
+  const { data, error, response } = await sdk.cancelJob({ client, path: { id } });
+  return { status: response.status, body: data, error: error as ErrorEnvelopeDto | undefined };
+}
+
+/** HEAD and the preflights of a job and its results, each with its status and content type. */
+export async function jobOperations(client: Client, id: string): Promise<Record<string, { status: number; type: string | null }>> {
+  const answers = {
+    headGetJob: await sdk.headGetJob({ client, path: { id }, parseAs: 'text' }),
+    headGetJobResults: await sdk.headGetJobResults({ client, path: { id }, parseAs: 'text' }),
+    preflightGetJob: await sdk.preflightGetJob({ client, path: { id }, parseAs: 'text' }),
+    preflightGetJobResults: await sdk.preflightGetJobResults({ client, path: { id }, parseAs: 'text' }),
+  };
+  return Object.fromEntries(
+    Object.entries(answers).map(([name, { response }]) => [name, { status: response.status, type: response.headers.get('content-type') }]),
+  );
+}
+
 /** The probes and documents, each with its status and content type. */
 export async function operations(client: Client): Promise<Record<string, { status: number; type: string | null }>> {
   const answers = {
@@ -76,6 +153,8 @@ export async function operations(client: Client): Promise<Record<string, { statu
     getOpenApiDocument: await sdk.getOpenApiDocument({ client }),
     showApiDocs: await sdk.showApiDocs({ client, parseAs: 'text' }),
     headLookupFloodZone: await sdk.headLookupFloodZone({ client, query: { lat: 38.898754, lon: -77.03535 }, parseAs: 'text' }),
+    headGetFloodZoneMap: await sdk.headGetFloodZoneMap({ client, query: { lat: 38.898754, lon: -77.03535 }, parseAs: 'text' }),
+    headGetFloodZoneReport: await sdk.headGetFloodZoneReport({ client, query: { lat: 38.898754, lon: -77.03535 }, parseAs: 'text' }),
     headGetServiceStatus: await sdk.headGetServiceStatus({ client, parseAs: 'text' }),
     headCheckReadiness: await sdk.headCheckReadiness({ client, parseAs: 'text' }),
     headScrapeMetrics: await sdk.headScrapeMetrics({ client, parseAs: 'text' }),
@@ -83,6 +162,9 @@ export async function operations(client: Client): Promise<Record<string, { statu
     headShowApiDocs: await sdk.headShowApiDocs({ client, parseAs: 'text' }),
     preflightLookupFloodZone: await sdk.preflightLookupFloodZone({ client, parseAs: 'text' }),
     preflightScreenBatch: await sdk.preflightScreenBatch({ client, parseAs: 'text' }),
+    preflightGetFloodZoneMap: await sdk.preflightGetFloodZoneMap({ client, parseAs: 'text' }),
+    preflightGetFloodZoneReport: await sdk.preflightGetFloodZoneReport({ client, parseAs: 'text' }),
+    preflightSubmitJob: await sdk.preflightSubmitJob({ client, parseAs: 'text' }),
     preflightGetServiceStatus: await sdk.preflightGetServiceStatus({ client, parseAs: 'text' }),
     preflightCheckReadiness: await sdk.preflightCheckReadiness({ client, parseAs: 'text' }),
     preflightScrapeMetrics: await sdk.preflightScrapeMetrics({ client, parseAs: 'text' }),
@@ -94,18 +176,26 @@ export async function operations(client: Client): Promise<Record<string, { statu
   );
 }
 
-type Refusal = (options: { client: Client }) => Promise<{ response: Response; error?: unknown }>;
+type Refusal = (options: { client: Client; path: { id: string } }) => Promise<{ response: Response; error?: unknown }>;
 
 /**
- * Every operation that refuses a method (405), by its operation id, with the code and Allow header it got.
- * TRACE is left out: fetch, which the SDK uses, refuses to send it.
+ * Every operation that refuses a method (405), by its operation id, with the code and Allow header it got; `jobId`
+ * fills the path of a job (the other paths have no parameter). TRACE is left out: fetch, which the SDK uses, refuses to send it.
  */
-export async function refusals(client: Client): Promise<Record<string, { status: number; code: string | undefined; allow: string | null }>> {
-  const found: Record<string, { status: number; code: string | undefined; allow: string | null }> = {};
+export async function refusals(
+  client: Client,
+  jobId: string,
+): Promise<Record<string, { status: number; code: string | undefined; allow: string | null; url: string }>> {
+  const found: Record<string, { status: number; code: string | undefined; allow: string | null; url: string }> = {};
   for (const [name, operation] of Object.entries(sdk)) {
     if (!name.startsWith('refuse') || name.startsWith('refuseTrace')) continue;
-    const { response, error } = await (operation as Refusal)({ client });
-    found[name] = { status: response.status, code: (error as ErrorEnvelopeDto | undefined)?.code, allow: response.headers.get('allow') };
+    const { response, error } = await (operation as Refusal)({ client, path: { id: jobId } });
+    found[name] = {
+      status: response.status,
+      code: (error as ErrorEnvelopeDto | undefined)?.code,
+      allow: response.headers.get('allow'),
+      url: new URL(response.url).pathname,
+    };
   }
   return found;
 }

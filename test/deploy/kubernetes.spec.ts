@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { ConfigMap, Namespace, Service } from 'kubernetes-models/v1';
-import { Deployment } from 'kubernetes-models/apps/v1';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 
@@ -27,6 +27,7 @@ const MODELS: Record<string, ModelClass> = {
   'v1/ConfigMap': ConfigMap as unknown as ModelClass,
   'v1/Service': Service as unknown as ModelClass,
   'apps/v1/Deployment': Deployment as unknown as ModelClass,
+  'apps/v1/StatefulSet': StatefulSet as unknown as ModelClass,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler as unknown as ModelClass,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget as unknown as ModelClass,
 };

@@ -1,27 +1,46 @@
 /**
  * The operations endpoints (docs/api.md): GET /health, GET /health/ready, GET /openapi.json,
- * GET /api-docs.html and GET /metrics.
+ * GET /api-docs.html and GET /metrics; and the endpoint catalogue of /health against every path it lists.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoPlace } from '../emulators';
 import { openApiProblems } from './support/openapi-validate';
 import { COMMUNITY_STATUS_FIELDS } from '../../src/lookup/parts/nfip-status';
+import { DisposableRedis } from '../support/redis-server';
 import { FAST_FAULTS, NO_CACHE, Stack, pointQuery, sleep, startStack } from '../support/stack';
 
 const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string; version: string };
 const dc = demoPlace('dc-white-house-ae');
-const OPERATIONS_PATHS = ['/flood-zone', '/health', '/health/ready', '/metrics', '/openapi.json', '/api-docs.html'];
+/** Every catalogued path, each method it serves (the first is the one it is mainly for) and the status of its success. */
+const CATALOGUE: Record<string, Record<string, number>> = {
+  '/flood-zone': { GET: 200 },
+  '/flood-zone/batch': { POST: 200 },
+  '/flood-zone/map': { GET: 200 },
+  '/flood-zone/report': { GET: 200 },
+  '/flood-zone/jobs': { POST: 202 },
+  '/flood-zone/jobs/{id}': { GET: 200, DELETE: 202 },
+  '/flood-zone/jobs/{id}/results': { GET: 200 },
+  '/health': { GET: 200 },
+  '/health/ready': { GET: 200 },
+  '/metrics': { GET: 200 },
+  '/openapi.json': { GET: 200 },
+  '/api-docs.html': { GET: 200 },
+};
 const REQUIRED_HEALTH_KEYS = ['name', 'status', 'version', 'description', 'endpoints', 'coverageHonesty', 'dataSource', 'docs'];
 const OPTIONAL_HEALTH_KEYS = ['uptimeSeconds', 'upstreams'];
 
 let stack: Stack;
+/** A Redis of the suite's own, so that the job paths answer as they do in a deployment. */
+let redis: DisposableRedis;
 
 beforeAll(async () => {
-  stack = await startStack({ ...NO_CACHE });
+  redis = await DisposableRedis.start();
+  stack = await startStack({ ...NO_CACHE, JOBS_REDIS_URL: redis.url });
 });
 afterAll(async () => {
   await stack?.close();
+  await redis?.stop();
 });
 afterEach(() => stack.emulators.clearFaults());
 
@@ -44,12 +63,13 @@ describe('GET /health', () => {
     if ('uptimeSeconds' in doc) expect(doc.uptimeSeconds).toBeGreaterThanOrEqual(0);
   });
 
-  it('endpoints: keyed by path, each with method and note; /flood-zone with params and examples', async () => {
+  it('endpoints: keyed by path, each with method (the first of its methods), methods and note; /flood-zone with params and examples', async () => {
     const { endpoints } = (await stack.get('/health')).body;
-    expect(Object.keys(endpoints)).toEqual(expect.arrayContaining(['/flood-zone', '/health']));
+    expect(Object.keys(endpoints).sort()).toEqual(Object.keys(CATALOGUE).sort());
     for (const [path, entry] of Object.entries<Record<string, unknown>>(endpoints)) {
       expect(path.startsWith('/')).toBe(true);
-      expect(entry.method).toBe(path === '/flood-zone/batch' ? 'POST' : 'GET');
+      const methods = Object.keys(CATALOGUE[path]!);
+      expect({ path, method: entry.method, methods: entry.methods }).toEqual({ path, method: methods[0], methods });
       expect(typeof entry.note).toBe('string');
       expect((entry.note as string).length).toBeGreaterThan(0);
     }
@@ -63,13 +83,56 @@ describe('GET /health', () => {
     expect(lookup.examples.length).toBeGreaterThan(0);
   });
 
-  it('every catalogued GET endpoint answers 200', async () => {
-    const { endpoints } = (await stack.get('/health')).body;
-    const pages = Object.keys(endpoints).filter((p) => p !== '/flood-zone' && endpoints[p].method === 'GET');
-    expect(pages).toEqual(expect.arrayContaining(['/health', '/health/ready', '/metrics', '/openapi.json', '/api-docs.html']));
-    for (const path of pages) {
-      const res = await stack.get(path);
-      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+  it('every catalogued endpoint answers each of its methods: GET at each of its examples (else its path), POST a batch body, a job path for a job', async () => {
+    const { endpoints } = (await stack.get('/health')).body as { endpoints: Record<string, { methods: string[]; examples?: string[] }> };
+    const body = JSON.stringify({ locations: [{ id: 'dc', lat: dc.lat, lon: dc.lon }] });
+    const send = (method: string, url: string) =>
+      fetch(`${stack.url}${url}`, method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body } : { method });
+    // A finished job of the suite's own for the job paths.
+    const submitted = await send('POST', '/flood-zone/jobs');
+    expect(submitted.status).toBe(202);
+    const { id } = (await submitted.json()) as { id: string };
+    let status = '';
+    for (let attempt = 0; attempt < 300 && status !== 'completed'; attempt++) {
+      if (attempt > 0) await sleep(100);
+      status = ((await (await send('GET', `/flood-zone/jobs/${id}`)).json()) as { status: string }).status;
+    }
+    expect(status).toBe('completed');
+
+    const calls = Object.entries(endpoints).flatMap(([path, entry]) =>
+      entry.methods.map((method) => ({ path, method, urls: method === 'GET' ? (entry.examples ?? [path]) : [path] })),
+    );
+    // DELETE last: it deletes the job the others read.
+    calls.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+    expect(calls.map(({ path, method }) => `${method} ${path}`).sort()).toEqual(
+      Object.entries(CATALOGUE)
+        .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`))
+        .sort(),
+    );
+    for (const { path, method, urls } of calls) {
+      expect(urls.length).toBeGreaterThan(0);
+      for (const url of urls) {
+        expect({ url, underItsPath: url === path || url.startsWith(`${path}?`) }).toEqual({ url, underItsPath: true });
+        const res = await send(method, url.replace('{id}', id));
+        await res.arrayBuffer();
+        expect({ method, url, status: res.status }).toEqual({ method, url, status: CATALOGUE[path]![method] });
+      }
+    }
+  });
+
+  it('every catalogued path refuses a method it does not name (PUT): 405 whose Allow names its methods, HEAD beside GET, and OPTIONS', async () => {
+    const { endpoints } = (await stack.get('/health')).body as { endpoints: Record<string, { methods: string[] }> };
+    for (const [path, { methods }] of Object.entries(endpoints)) {
+      const res = await fetch(`${stack.url}${path.replace('{id}', '3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18')}`, { method: 'PUT' });
+      const allow = ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'].filter(
+        (m) => methods.includes(m) || m === 'OPTIONS' || (m === 'HEAD' && methods.includes('GET')),
+      );
+      expect({ path, status: res.status, code: ((await res.json()) as { code: string }).code, allow: res.headers.get('allow') }).toEqual({
+        path,
+        status: 405,
+        code: 'METHOD_NOT_ALLOWED',
+        allow: allow.join(', '),
+      });
     }
   });
 
@@ -149,6 +212,7 @@ describe("GET /health upstreams: each upstream's state in words", () => {
   it('before any lookup: not called yet, no start-up check (the app was not started by dist/main.js)', async () => {
     const upstreams = await upstreamsNow();
     expect(Object.keys(upstreams).sort()).toEqual([
+      'basemap',
       'coastal_barrier',
       'elevation',
       'flood_data',
@@ -268,8 +332,15 @@ describe('GET /openapi.json', () => {
     expect(await openApiProblems(broken)).toEqual(expect.any(String));
   });
 
-  it('documents GET for every endpoint the service answers', () => {
-    for (const path of OPERATIONS_PATHS) expect({ path, get: Boolean(doc.paths[path]?.get) }).toEqual({ path, get: true });
+  it('documents every catalogued path, and each method it serves with a success answer', async () => {
+    const { endpoints } = (await stack.get('/health')).body as { endpoints: Record<string, { methods: string[] }> };
+    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(endpoints).sort());
+    for (const [path, { methods }] of Object.entries(endpoints)) {
+      for (const method of methods) {
+        const statuses = Object.keys(doc.paths[path]?.[method.toLowerCase()]?.responses ?? {});
+        expect({ path, method, success: statuses.some((status) => status.startsWith('2')) }).toEqual({ path, method, success: true });
+      }
+    }
   });
 
   it('/flood-zone: query parameters address, lat and lon', () => {

@@ -11,11 +11,34 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { ERROR_CODES } from '../../src/common/api-error';
 import { startStack, type Stack } from '../support/stack';
 
 const BIN = path.resolve(__dirname, '../../node_modules/.bin');
-/** Methods the seven paths do not serve: GET, POST, PUT, PATCH, DELETE, TRACE less GET on six and POST on one, plus HEAD on the batch. */
-const REFUSED_METHODS = 6 * 5 + 6;
+/**
+ * Methods the twelve paths do not serve, of GET, POST, PUT, PATCH, DELETE and TRACE: five on each of the nine GET paths,
+ * five and HEAD on each of the two POST paths (the batch and the jobs), four on the job (GET and DELETE).
+ */
+const REFUSED_METHODS = 9 * 5 + 2 * 6 + 4;
+/** What each path serves with an operation of its own, by method; every other method is HEAD, the preflight or a 405. */
+const SERVED: Record<string, Record<string, string>> = {
+  '/flood-zone': { get: 'lookupFloodZone' },
+  '/flood-zone/batch': { post: 'screenBatch' },
+  '/flood-zone/map': { get: 'getFloodZoneMap' },
+  '/flood-zone/report': { get: 'getFloodZoneReport' },
+  '/flood-zone/jobs': { post: 'submitJob' },
+  '/flood-zone/jobs/{id}': { get: 'getJob', delete: 'cancelJob' },
+  '/flood-zone/jobs/{id}/results': { get: 'getJobResults' },
+  '/health': { get: 'getServiceStatus' },
+  '/health/ready': { get: 'checkReadiness' },
+  '/metrics': { get: 'scrapeMetrics' },
+  '/openapi.json': { get: 'getOpenApiDocument' },
+  '/api-docs.html': { get: 'showApiDocs' },
+};
+/** The answers the per-client rate limit covers (RATE_LIMIT_PER_MINUTE): every operation the router answers but the probes and documents. */
+const RATE_LIMITED_AT =
+  /^((GET|HEAD) \/flood-zone(\/map|\/report|\/jobs\/\{id\}(\/results)?)?|POST \/flood-zone\/(batch|jobs)|DELETE \/flood-zone\/jobs\/\{id\}) /;
+const ERROR_CODE = new RegExp(`\\b(${ERROR_CODES.join('|')})\\b`, 'g');
 const OFFLINE_ENV = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
 
 interface LinterRun {
@@ -161,23 +184,24 @@ describe('what the document says about every answer', () => {
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => (operation as { operationId?: string }).operationId));
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.filter((id) => !/^[a-z][A-Za-z]+$/.test(id ?? ''))).toEqual([]);
-    const served = (route: string) => (route === '/flood-zone/batch' ? document.paths[route]!.post : document.paths[route]!.get) as { operationId?: string };
-    expect(Object.fromEntries(Object.keys(document.paths).map((route) => [route, served(route).operationId]))).toEqual({
-      '/flood-zone': 'lookupFloodZone',
-      '/flood-zone/batch': 'screenBatch',
-      '/health': 'getServiceStatus',
-      '/health/ready': 'checkReadiness',
-      '/metrics': 'scrapeMetrics',
-      '/openapi.json': 'getOpenApiDocument',
-      '/api-docs.html': 'showApiDocs',
-    });
+    const served = Object.entries(document.paths).map(([route, item]) => [
+      route,
+      Object.fromEntries(
+        Object.entries(item)
+          .filter(([method]) => method !== 'head' && method !== 'options' && !onlyRefuses(route, method))
+          .map(([method, operation]) => [method, (operation as { operationId?: string }).operationId]),
+      ),
+    ]);
+    expect(Object.fromEntries(served)).toEqual(SERVED);
     expect((document.info as { contact?: unknown }).contact).toEqual({ name: 'The operators of this deployment' });
   });
 
   it('answers every method of every path: HEAD beside GET, OPTIONS, and 405 with Allow for the rest', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(Object.keys(SERVED).sort());
     for (const [route, item] of Object.entries(document.paths)) {
       expect(Object.keys(item).sort()).toEqual(['delete', 'get', 'head', 'options', 'patch', 'post', 'put', 'trace']);
-      const served = route === '/flood-zone/batch' ? ['post', 'options'] : ['get', 'head', 'options'];
+      const own = Object.keys(SERVED[route]!);
+      const served = [...own, ...(own.includes('get') ? ['head'] : []), 'options'];
       for (const [method, operation] of Object.entries(item)) {
         const statuses = Object.keys(operation.responses);
         if (served.includes(method)) expect(statuses.some((status) => status.startsWith('2'))).toBe(true);
@@ -191,23 +215,43 @@ describe('what the document says about every answer', () => {
     }
   });
 
-  it('gives every error answer an example of its own, with its status and a code the description names', () => {
-    const errors = Object.entries(document.paths).flatMap(([route, item]) =>
+  /** Every error answer that has a body, with its media types. */
+  const errorAnswers = () =>
+    Object.entries(document.paths).flatMap(([route, item]) =>
       Object.entries(item).flatMap(([method, operation]) =>
         Object.entries(
           operation.responses as Record<
             string,
-            { description: string; content?: Record<string, { example?: ExampleBody; examples?: Record<string, { value: ExampleBody }> }> }
+            { description: string; content?: Record<string, { schema?: unknown; example?: ExampleBody; examples?: Record<string, { value: ExampleBody }> }> }
           >,
         )
           .filter(([status, response]) => Number(status) >= 400 && response.content)
-          .map(([status, response]) => {
-            const media = response.content!['application/json']!;
-            const examples = media.example ? [media.example] : Object.values(media.examples ?? {}).map((e) => e.value);
-            return { at: `${method.toUpperCase()} ${route} ${status}`, status: Number(status), description: response.description, examples };
-          }),
+          .map(([status, response]) => ({
+            at: `${method.toUpperCase()} ${route} ${status}`,
+            status: Number(status),
+            description: response.description,
+            content: response.content!,
+          })),
       ),
     );
+  const codesNamed = (description: string) => [...new Set([...description.matchAll(ERROR_CODE)].map((match) => match[1]))];
+
+  it('gives every error answer one media type: the JSON envelope, or an HTML page for the report', () => {
+    const byType = errorAnswers().map(({ at, content }) => ({ at, types: Object.keys(content) }));
+    expect(byType.filter(({ types }) => types.join() !== 'application/json' && types.join() !== 'text/html')).toEqual([]);
+    expect(byType.filter(({ types }) => types.join() === 'text/html').map(({ at }) => at)).toEqual(
+      ['400', '404', '422', '429', '500', '502'].map((status) => `GET /flood-zone/report ${status}`),
+    );
+  });
+
+  it('gives every JSON error answer an example of its own, with its status and a code the description names', () => {
+    const errors = errorAnswers()
+      .filter(({ content }) => content['application/json'])
+      .map(({ at, status, description, content }) => {
+        const media = content['application/json']!;
+        const examples = media.example ? [media.example] : Object.values(media.examples ?? {}).map((e) => e.value);
+        return { at, status, description, examples };
+      });
     expect(errors.length).toBeGreaterThan(40);
     for (const { at, status, description, examples } of errors) {
       expect({ at, count: examples.length > 0 }).toEqual({ at, count: true });
@@ -222,11 +266,49 @@ describe('what the document says about every answer', () => {
     expect(Object.keys(lookup404.examples)).toEqual(['ADDRESS_NOT_FOUND', 'AMBIGUOUS_ADDRESS']);
   });
 
-  it('declares the RateLimit-* headers on the rate-limited answers only', () => {
+  it("describes every HTML error of the report as the page of the envelope GET /flood-zone gives, naming each of that status's codes", () => {
+    const pages = errorAnswers().filter(({ content }) => content['text/html']);
+    expect(pages.length).toBe(6);
+    const lookup = document.paths['/flood-zone']!.get!.responses as Record<string, { description: string }>;
+    for (const { at, status, description, content } of pages) {
+      const named = codesNamed(description);
+      expect({ at, schema: content['text/html']!.schema, page: /HTML page/.test(description), named: named.length > 0 }).toEqual({
+        at,
+        schema: { type: 'string' },
+        page: true,
+        named: true,
+      });
+      // The report answers whatever GET /flood-zone answers for the same location, with the same code and message.
+      const lookupCodes = codesNamed(lookup[String(status)]!.description);
+      expect({ at, missing: lookupCodes.filter((code) => !named.includes(code)) }).toEqual({ at, missing: [] });
+    }
+  });
+
+  it('declares the RateLimit-* headers on the rate-limited answers only, and on each of them but its 405 and 429', () => {
     const all = responses();
     const limited = all.filter((r) => r.headers.includes('RateLimit-Limit')).map((r) => r.at);
-    expect(limited).toEqual(expect.arrayContaining(['GET /flood-zone 200', 'HEAD /flood-zone 200', 'GET /flood-zone 400', 'POST /flood-zone/batch 200']));
-    expect(limited.filter((at) => !/^(GET|HEAD) \/flood-zone |^POST \/flood-zone\/batch /.test(at) || / (405|429)$/.test(at))).toEqual([]);
+    expect(limited).toEqual(
+      expect.arrayContaining([
+        'GET /flood-zone 200',
+        'HEAD /flood-zone 200',
+        'GET /flood-zone 400',
+        'POST /flood-zone/batch 200',
+        'GET /flood-zone/map 200',
+        'HEAD /flood-zone/map 200',
+        'GET /flood-zone/report 200',
+        'HEAD /flood-zone/report 200',
+        'GET /flood-zone/report 400',
+        'POST /flood-zone/jobs 202',
+        'GET /flood-zone/jobs/{id} 200',
+        'HEAD /flood-zone/jobs/{id} 200',
+        'DELETE /flood-zone/jobs/{id} 202',
+        'GET /flood-zone/jobs/{id} 503',
+        'GET /flood-zone/jobs/{id}/results 200',
+        'HEAD /flood-zone/jobs/{id}/results 409',
+      ]),
+    );
+    expect(limited.filter((at) => !RATE_LIMITED_AT.test(at) || / (405|429)$/.test(at))).toEqual([]);
+    expect(all.filter((r) => RATE_LIMITED_AT.test(r.at) && !/ (405|429)$/.test(r.at) && !r.headers.includes('RateLimit-Limit')).map((r) => r.at)).toEqual([]);
   });
 
   it('describes the shared headers once, with their types', () => {

@@ -84,6 +84,7 @@ describe('upstreams unreachable at start-up', () => {
       GEOCODER_BASE_URL: `${open}/geocoder`,
       ELEVATION_BASE_URL: open,
       OPENFEMA_BASE_URL: openfema.baseUrl,
+      BASEMAP_BASE_URL: `${open}/arcgis/rest/services/USGSTopo/MapServer`,
     });
   }, 30_000);
   afterAll(async () => {
@@ -120,7 +121,7 @@ describe('upstreams unreachable at start-up', () => {
       atStartUp: 'unreachable',
       startUpError: `connect ECONNREFUSED ${host}`,
     });
-    for (const name of ['flood_data_preliminary', 'flood_data_pending', 'coastal_barrier', 'geocoder', 'geocoder_point', 'elevation']) {
+    for (const name of ['flood_data_preliminary', 'flood_data_pending', 'coastal_barrier', 'geocoder', 'geocoder_point', 'elevation', 'basemap']) {
       expect({ name, ...upstreams[name] }).toMatchObject({ name, state: 'not_called_yet', atStartUp: 'reachable', startUpError: null });
     }
   }, 15_000);

@@ -530,6 +530,22 @@ describe('demo map: the ground at every place', () => {
       '# norfolk-elevation-null: mapped X (AREA OF MINIMAL FLOOD HAZARD); NFIP: participating, CRS class 7 (15% off in the SFHA); ground: no data',
     ]);
   });
+
+  it('offline mode ends with a map picture and a report page of a place with several zones in sight', () => {
+    const lines = exampleUrls('http://localhost:3000');
+    expect(lines.slice(-3)).toEqual([
+      '# houston-nearby-hazards as a map picture (PNG), then as a report page to open in a browser',
+      "curl -o houston-nearby-hazards.png 'http://localhost:3000/flood-zone/map?lat=29.83&lon=-95.45'",
+      'http://localhost:3000/flood-zone/report?lat=29.83&lon=-95.45',
+    ]);
+    const pictured = demoPlace('houston-nearby-hazards').expect;
+    expect([pictured.floodZone, pictured.nearby?.sfha?.floodZone, pictured.nearby?.floodway?.zoneSubtype, pictured.nearby?.moderate?.floodZone]).toEqual([
+      'X',
+      'AE',
+      'FLOODWAY',
+      'X',
+    ]);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -551,10 +567,10 @@ function addressKey(address: string): string | undefined {
   return match && pointKey(match.lat, match.lon);
 }
 
-/** The points a line of docs looks up: /flood-zone URLs, batch JSON rows and `flood-zone lookup` commands. */
+/** The points a line of docs looks up: /flood-zone URLs (a lookup, a map picture, a report), batch JSON rows and `flood-zone lookup` commands. */
 function lookedUp(line: string): string[] {
   const keys: Array<string | undefined> = [];
-  for (const [, query] of line.matchAll(/flood-zone\?([^'"\s`)]+)/g)) {
+  for (const [, query] of line.matchAll(/flood-zone(?:\/map|\/report)?\?([^'"\s`)]+)/g)) {
     const params = new URLSearchParams(query);
     const address = params.get('address');
     if (address !== null) keys.push(addressKey(address));

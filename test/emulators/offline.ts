@@ -9,7 +9,7 @@
  * 3000) with NFHL_BASE_URL, PRELIMINARY_NFHL_BASE_URL, PENDING_NFHL_BASE_URL, CBRS_BASE_URL, GEOCODER_BASE_URL,
  * OPENFEMA_BASE_URL, ELEVATION_BASE_URL and BASEMAP_BASE_URL pointed at them (every other variable passed through). Once the service answers /health it
  * prints "listening on http://HOST:PORT" and example URLs for every demo place (the fault walkthroughs' places,
- * FAULT_DEMO_PLACES, are left out so that nothing printed here caches them); it forwards SIGINT/SIGTERM to the
+ * FAULT_DEMO_PLACES, are left out so that nothing printed here caches them), a map picture and a report page; it forwards SIGINT/SIGTERM to the
  * service and exits with it. Latency and faults can be set before the service starts (EMULATOR_LATENCY_MS,
  * EMULATOR_FAULTS, --latency-ms, --fault: offline-controls.ts).
  *
@@ -24,7 +24,7 @@ import { CensusEmulatorOptions, CensusGeocoderEmulator } from './census-emulator
 import { EpqsEmulator, EpqsEmulatorOptions } from './epqs-emulator';
 import { DEMO_COMMUNITY_STATUSES } from './community-status-book';
 import { OpenFemaEmulator, OpenFemaEmulatorOptions } from './openfema-emulator';
-import { DEMO_ADDRESSES, DEMO_CBRS, DEMO_ELEVATIONS, DEMO_PENDING, DEMO_PLACES, DEMO_PRELIMINARY, DemoPlace } from './demo-map';
+import { DEMO_ADDRESSES, DEMO_CBRS, DEMO_ELEVATIONS, DEMO_PENDING, DEMO_PLACES, DEMO_PRELIMINARY, DemoPlace, demoPlace } from './demo-map';
 import type { UpstreamEmulator } from './emulator-core';
 import { shapeDistanceMeters } from './geometry';
 import type { ArcGisServiceData } from './map-data';
@@ -257,7 +257,18 @@ function extrasOf(p: DemoPlace, include: string[]): string {
     .join('; ');
 }
 
-/** Example lookup URLs for the demo places (and the special addresses). */
+/**
+ * The demo place offline mode shows as a map picture and as a report page, and README's picture: a point in
+ * unshaded X with a high-risk AE zone, a floodway and a shaded X within sight.
+ */
+export const PICTURE_DEMO_PLACE = 'houston-nearby-hazards';
+
+/** The path of a demo place's map picture, at the default size and span. */
+export function picturePathOf(place: DemoPlace): string {
+  return `/flood-zone/map?lat=${place.lat}&lon=${place.lon}`;
+}
+
+/** Example lookup URLs for the demo places (and the special addresses), then a map picture and a report page. */
 export function exampleUrls(serviceBase: string): string[] {
   const lines: string[] = [];
   for (const p of DEMO_PLACES) {
@@ -276,6 +287,10 @@ export function exampleUrls(serviceBase: string): string[] {
   lines.push(`curl '${serviceBase}/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.noMatch)}'`);
   lines.push('# ambiguous address, matches > 100 m apart (404 AMBIGUOUS_ADDRESS)');
   lines.push(`curl '${serviceBase}/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.ambiguous)}'`);
+  const pictured = demoPlace(PICTURE_DEMO_PLACE);
+  lines.push(`# ${pictured.id} as a map picture (PNG), then as a report page to open in a browser`);
+  lines.push(`curl -o ${pictured.id}.png '${serviceBase}${picturePathOf(pictured)}'`);
+  lines.push(`${serviceBase}/flood-zone/report?lat=${pictured.lat}&lon=${pictured.lon}`);
   return lines;
 }
 

@@ -11,6 +11,7 @@ const UPSTREAM_LABEL: Record<UpstreamName, string> = {
   geocoder: 'The U.S. Census geocoder',
   elevation: 'The USGS Elevation Point Query Service',
   openfema: "FEMA's OpenFEMA service (NFIP Community Status Book)",
+  basemap: 'The USGS National Map basemap service',
 };
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {

@@ -18,6 +18,7 @@ import {
 import { UpstreamName, UpstreamUnavailableError } from '../api-error';
 import { recordUpstreamTiming } from '../request-context';
 import { RequestSlots } from './request-slots';
+import type { UpstreamCallBudget } from './upstream-call-budget';
 
 /**
  * A failed upstream call. An `outage` (network error, timeout, 5xx, an HTML page instead of JSON, a
@@ -86,6 +87,31 @@ const batchWork = new AsyncLocalStorage<true>();
  */
 export function asBatchWork<T>(run: () => Promise<T>): Promise<T> {
   return batchWork.run(true, run);
+}
+
+/** The budget every upstream request of the work under way must fit, if any. */
+const jobWork = new AsyncLocalStorage<UpstreamCallBudget>();
+
+/**
+ * Runs `run` as work of a portfolio job: every attempt at an upstream made inside it (retries included)
+ * first waits for its turn in `budget`, which all replicas share. Run the lookups inside as batch work too,
+ * so interactive lookups keep their half of each upstream.
+ */
+export function asJobWork<T>(budget: UpstreamCallBudget, run: () => Promise<T>): Promise<T> {
+  return jobWork.run(budget, run);
+}
+
+/** Whether the work under way is a portfolio job's (see asJobWork): work every replica shares. */
+export function inJobWork(): boolean {
+  return jobWork.getStore() !== undefined;
+}
+
+/**
+ * One lookup's deadline, `ms` from now; for a portfolio job's work, `ms` not counting the time its calls wait
+ * for their turn in the budget (see UpstreamCallBudget.deadline): a job's rows queue for the budget, not for an answer.
+ */
+export function lookupDeadline(ms: number): AbortSignal {
+  return jobWork.getStore()?.deadline(ms) ?? AbortSignal.timeout(ms);
 }
 
 /**
@@ -164,10 +190,18 @@ export class ResilientUpstream {
     // Slots are taken per attempt, inside the retry, so a backoff pause holds none; the wait for one is not timed.
     const inSlot = (signal: AbortSignal) => this.slots.run(() => this.attemptTimeout.execute(({ signal: timed }) => attempt(timed), signal), signal);
     const inLane = batchWork.getStore() ? (signal: AbortSignal) => this.batchLane.run(() => inSlot(signal), signal) : inSlot;
+    // A job's turn is waited for before any slot is taken, so the wait holds none.
+    const budget = jobWork.getStore();
+    const inBudget = budget
+      ? async (signal: AbortSignal) => {
+          await budget.turn(this.name, signal);
+          return inLane(signal);
+        }
+      : inLane;
     try {
       // cockatiel's pause between attempts does not listen to the signal: the request is abandoned all the same.
       return await untilAborted(
-        this.retryOutages.execute(({ signal }) => inLane(signal), deadline),
+        this.retryOutages.execute(({ signal }) => inBudget(signal), deadline),
         deadline,
       );
     } catch (error) {

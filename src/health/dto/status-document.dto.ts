@@ -3,8 +3,17 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SourceDto } from '../../lookup/dto/flood-zone-response.dto';
 
 export class EndpointDto {
-  @ApiProperty({ example: 'GET' })
+  @ApiProperty({ enum: ['GET', 'POST', 'DELETE'], example: 'GET', description: 'The method the path is mainly for: the first of `methods`.' })
   method: string;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', enum: ['GET', 'POST', 'DELETE'] },
+    minItems: 1,
+    example: ['GET', 'DELETE'],
+    description: 'Every method the path serves (each path also answers HEAD beside GET, and the OPTIONS preflight; any other method is a 405).',
+  })
+  methods: string[];
 
   @ApiProperty()
   note: string;
@@ -12,7 +21,10 @@ export class EndpointDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'Parameter name to description (for /flood-zone).' })
   params?: Record<string, string>;
 
-  @ApiPropertyOptional({ type: [String], description: 'Working relative example URLs (for /flood-zone).' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Working relative example URLs (for /flood-zone, /flood-zone/map and /flood-zone/report).',
+  })
   examples?: string[];
 }
 
@@ -29,7 +41,11 @@ export class StatusDocumentDto {
   @ApiProperty()
   description: string;
 
-  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/EndpointDto' }, description: 'Endpoint catalogue keyed by path.' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/EndpointDto' },
+    description: 'Endpoint catalogue keyed by path, written as /openapi.json writes it (`{id}` stands for a job id).',
+  })
   endpoints: Record<string, EndpointDto>;
 
   @ApiProperty()
@@ -52,7 +68,7 @@ export class StatusDocumentDto {
       'effective maps), `flood_data_preliminary` and `flood_data_pending` (FEMA preliminary and pending maps), ' +
       '`coastal_barrier` (USFWS CBRS), `geocoder` (Census, address geocoding), `geocoder_point` (Census, county and ' +
       'ZIP of a point), `elevation` (USGS Elevation Point Query Service), `openfema` (OpenFEMA: the NFIP Community ' +
-      'Status Book, downloaded in the background). A circuit opens only on an outage: a high rate of timeouts, ' +
+      'Status Book, downloaded in the background), `basemap` (USGS National Map basemap under the map picture). A circuit opens only on an outage: a high rate of timeouts, ' +
       'connection failures, 5xx or HTML answers among enough calls.',
     example: {
       flood_data: {

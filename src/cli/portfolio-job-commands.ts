@@ -1,0 +1,119 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, stat } from 'node:fs/promises';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SingleBar } from 'cli-progress';
+import { badArguments, CommandFailure, serviceFailed } from './command-failure';
+import { errorResponseText, FloodZoneApi } from './flood-zone-api';
+
+const JOBS_PATH = '/flood-zone/jobs';
+/** How often `job wait` asks for the job's counts. */
+export const JOB_POLL_MS = 1000;
+
+/** A job's status as GET /flood-zone/jobs/{id} answers it (the fields the commands read). */
+interface JobStatus {
+  id: string;
+  status: string;
+  total: number;
+  done: number;
+  errors: number;
+}
+
+/** Where `job wait` shows a job's progress: rows done of total, from the job's own counts. */
+export interface JobProgress {
+  update(done: number, total: number): void;
+  stop(): void;
+}
+
+/** A progress bar on a terminal, from the job's `done` and `total` (the service's own time left as eta). */
+export function jobProgressBar(terminal: NodeJS.WritableStream): JobProgress {
+  const bar = new SingleBar({ stream: terminal, format: '{bar} {value}/{total} rows | {eta_formatted} left', hideCursor: true, etaBuffer: 20 });
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) bar.start(total, done);
+      else bar.update(done);
+      started = true;
+    },
+    stop: () => started && bar.stop(),
+  };
+}
+
+/** A refused request as the command's failure: the service's 4xx about the input is a bad argument (2), anything else 1. */
+async function refused(response: Response): Promise<CommandFailure> {
+  const why = await errorResponseText(response);
+  return response.status >= 400 && response.status < 500 && response.status !== 404 && response.status !== 409 ? badArguments(why) : serviceFailed(why);
+}
+
+const jobUrl = (api: FloodZoneApi, id: string, rest = '') => `${api.baseUrl}${JOBS_PATH}/${encodeURIComponent(id)}${rest}`;
+
+/** `job submit INPUT.csv`: streams the file to POST /flood-zone/jobs; prints the job's id. */
+export async function submitJob(input: string, api: FloodZoneApi, stdout: Writable): Promise<number> {
+  try {
+    await stat(input);
+  } catch {
+    throw badArguments(`cannot read ${input}.`);
+  }
+  const body = Readable.toWeb(createReadStream(input)) as ReadableStream;
+  const response = await api.request(api.urlOf(JOBS_PATH), { method: 'POST', headers: { 'content-type': 'text/csv' }, body, duplex: 'half' } as RequestInit);
+  if (response.status !== 202) throw await refused(response);
+  const job = (await response.json()) as JobStatus;
+  stdout.write(`${job.id}\n`);
+  return 0;
+}
+
+async function readStatus(api: FloodZoneApi, id: string): Promise<JobStatus> {
+  const response = await api.request(jobUrl(api, id), {});
+  if (!response.ok) throw await refused(response);
+  return (await response.json()) as JobStatus;
+}
+
+/** `job status ID`: the job's status document as JSON. */
+export async function showJobStatus(id: string, api: FloodZoneApi, stdout: Writable): Promise<number> {
+  stdout.write(`${JSON.stringify(await readStatus(api, id), null, 2)}\n`);
+  return 0;
+}
+
+/** `job cancel ID`. */
+export async function cancelJob(id: string, api: FloodZoneApi, stdout: Writable): Promise<number> {
+  const response = await api.request(jobUrl(api, id), { method: 'DELETE' });
+  if (response.status !== 202) throw await refused(response);
+  stdout.write(`cancelled ${id}\n`);
+  return 0;
+}
+
+/**
+ * `job wait ID [-o OUTPUT.csv]`: polls the job until it completes (progress from its counts), then writes its
+ * CSV results. The file is written beside OUTPUT and renamed into place once whole, so a command killed at any
+ * point leaves no half file: run it again and it goes on waiting or downloads again. Fails (1) when the job
+ * failed or was cancelled.
+ */
+export async function waitForJob(
+  id: string,
+  api: FloodZoneApi,
+  { output, stdout, progress, pollMs = JOB_POLL_MS }: { output?: string; stdout: Writable; progress?: JobProgress; pollMs?: number },
+): Promise<number> {
+  let job = await readStatus(api, id);
+  try {
+    while (job.status === 'queued' || job.status === 'running') {
+      progress?.update(job.done, job.total);
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      job = await readStatus(api, id);
+    }
+    progress?.update(job.done, job.total);
+  } finally {
+    progress?.stop();
+  }
+  if (job.status !== 'completed') throw serviceFailed(`job ${id} ${job.status}: it has no results.`);
+  const response = await api.request(jobUrl(api, id, '/results'), { headers: { accept: 'text/csv' } });
+  if (!response.ok || !response.body) throw await refused(response);
+  const answer = Readable.fromWeb(response.body as Parameters<typeof Readable.fromWeb>[0]);
+  if (!output) {
+    await pipeline(answer, stdout, { end: false });
+    return 0;
+  }
+  const partial = `${output}.part`;
+  await pipeline(answer, createWriteStream(partial));
+  await rename(partial, output);
+  return 0;
+}

@@ -1,0 +1,66 @@
+import type { UpstreamName } from '../api-error';
+import { UpstreamCallBudget } from './upstream-call-budget';
+
+/** A budget whose turns come when the test says. */
+class HeldBudget extends UpstreamCallBudget {
+  private readonly granting: Array<() => void> = [];
+
+  admit(_upstream: UpstreamName, _signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => this.granting.push(resolve));
+  }
+
+  async grantAll(): Promise<void> {
+    for (const grant of this.granting.splice(0)) grant();
+    // The turns' own bookkeeping runs once their promises settle.
+    await Promise.resolve();
+    await Promise.resolve();
+  }
+}
+
+const never = new AbortController().signal;
+
+describe('UpstreamCallBudget.deadline: a lookup runs out of time for its upstreams, not for its place in the queue', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('ends `ms` after it began when no call waited for a turn', () => {
+    const deadline = new HeldBudget().deadline(100);
+    jest.advanceTimersByTime(99);
+    expect(deadline.aborted).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect(deadline.aborted).toBe(true);
+    expect((deadline.reason as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('does not count the time calls of the process wait for their turn, however they overlap', async () => {
+    const budget = new HeldBudget();
+    const deadline = budget.deadline(100);
+    jest.advanceTimersByTime(40);
+    const first = budget.turn('flood_data', never);
+    jest.advanceTimersByTime(100);
+    const second = budget.turn('geocoder', never);
+    jest.advanceTimersByTime(500);
+    expect(deadline.aborted).toBe(false);
+    await budget.grantAll();
+    await Promise.all([first, second]);
+    // 40 ms were counted before the wait: 60 are left.
+    jest.advanceTimersByTime(59);
+    expect(deadline.aborted).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect(deadline.aborted).toBe(true);
+  });
+
+  it('gives a lookup that began during a wait its whole time once the turns are granted', async () => {
+    const budget = new HeldBudget();
+    const turn = budget.turn('flood_data', never);
+    jest.advanceTimersByTime(50);
+    const deadline = budget.deadline(100);
+    jest.advanceTimersByTime(300);
+    await budget.grantAll();
+    await turn;
+    jest.advanceTimersByTime(99);
+    expect(deadline.aborted).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect(deadline.aborted).toBe(true);
+  });
+});

@@ -1,0 +1,78 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { JOB_STATUSES, JobStatus } from '../job-record';
+
+const ID = { description: "The job's id (a UUID), as in its Location.", example: '3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18' };
+const TOTAL = { description: 'Rows in the job.', example: 250000 };
+const DONE = { description: 'Rows answered so far (each exactly as GET /flood-zone answers it, whatever its status).', example: 0 };
+
+/** The 202 answer to a submitted job. */
+export class JobAcceptedDto {
+  @ApiProperty(ID)
+  id: string;
+
+  @ApiProperty({ enum: ['queued'], description: 'A new job waits for the workers of every replica.' })
+  status: 'queued';
+
+  @ApiProperty(TOTAL)
+  total: number;
+
+  @ApiProperty(DONE)
+  done: number;
+}
+
+/** GET /flood-zone/jobs/{id}: where a job stands. */
+export class JobStatusDto {
+  @ApiProperty(ID)
+  id: string;
+
+  @ApiProperty({
+    enum: JOB_STATUSES,
+    description:
+      'queued (no row answered yet), running, completed (every row answered: the results can be read), failed (a chunk of rows failed for good; no results), cancelled (by DELETE; no results).',
+    example: 'running',
+  })
+  status: JobStatus;
+
+  @ApiProperty(TOTAL)
+  total: number;
+
+  @ApiProperty({ ...DONE, example: 4000 })
+  done: number;
+
+  @ApiProperty({ description: 'Rows answered with a 5xx status (an upstream that failed for that row).', example: 0 })
+  errors: number;
+
+  @ApiProperty({ format: 'date-time', description: 'When the job was submitted.', example: '2025-04-01T12:00:00.000Z' })
+  createdAt: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a worker first took a chunk of it; null while queued.' })
+  startedAt: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it completed, failed or was cancelled; null before.' })
+  finishedAt: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the job and its results are deleted (JOB_TTL_HOURS after it finished); null while it runs.',
+  })
+  expiresAt: string | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Seconds left at the pace kept since it started; 0 once completed; null before a row is done, or once it failed or was cancelled.',
+    example: 310,
+  })
+  etaSeconds: number | null;
+}
+
+/** The 202 answer to DELETE. */
+export class JobCancelledDto {
+  @ApiProperty(ID)
+  id: string;
+
+  @ApiProperty({ enum: ['cancelled'], description: 'The job takes no more work and its rows and results are deleted.' })
+  status: 'cancelled';
+}

@@ -1,0 +1,27 @@
+import { UnreadableRow } from '../batch/batch-row';
+import type { RowAnswer } from '../batch/row-answer';
+import { packAnswers, packRows, unpackAnswers, unpackRows } from './job-chunks';
+
+describe('job chunks', () => {
+  it('keeps input rows as read, an unreadable row still one', async () => {
+    const rows = [
+      { id: 'a', lat: '29.9', lon: '-90.1' },
+      'not an object',
+      null,
+      7,
+      [1],
+      new UnreadableRow({ id: 'b' }, 'Line 3 has 2 cells; the header row has 3.'),
+    ];
+    const back = await unpackRows(await packRows(rows));
+    expect(back.slice(0, 5)).toEqual(rows.slice(0, 5));
+    expect(back[5]).toBeInstanceOf(UnreadableRow);
+    expect(back[5]).toEqual(rows[5]);
+  });
+
+  it('keeps answers as they were', async () => {
+    const answers: RowAnswer[] = [
+      { index: 1000, id: null, status: 400, asked: { lat: '91' }, body: { error: 'x', statusCode: 400, code: 'INVALID_PARAMETERS', requestId: 'j' } },
+    ];
+    expect(await unpackAnswers(await packAnswers(answers))).toEqual(answers);
+  });
+});

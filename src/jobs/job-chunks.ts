@@ -1,0 +1,33 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { UnreadableRow } from '../batch/batch-row';
+import type { RowAnswer } from '../batch/row-answer';
+
+/** Rows per chunk: the unit a worker takes, stores and hands back. */
+export const CHUNK_ROWS = 1000;
+
+const packed = promisify(gzip);
+const unpacked = promisify(gunzip);
+
+/** A stored input row: as it was read, or a row its reader found unusable (its fields and why). */
+type StoredRow = [0, unknown] | [1, UnreadableRow['fields'], string];
+
+/** One chunk of input rows, compressed; an UnreadableRow keeps its class through the round trip. */
+export function packRows(rows: readonly unknown[]): Promise<Buffer> {
+  const stored = rows.map((row): StoredRow => (row instanceof UnreadableRow ? [1, row.fields, row.problem] : [0, row]));
+  return packed(JSON.stringify(stored));
+}
+
+export async function unpackRows(chunk: Buffer): Promise<unknown[]> {
+  const stored = JSON.parse((await unpacked(chunk)).toString('utf8')) as StoredRow[];
+  return stored.map((row) => (row[0] === 1 ? new UnreadableRow(row[1], row[2]) : row[1]));
+}
+
+/** One chunk's answers, compressed, each with its index in the whole job. */
+export function packAnswers(answers: readonly RowAnswer[]): Promise<Buffer> {
+  return packed(JSON.stringify(answers));
+}
+
+export async function unpackAnswers(chunk: Buffer): Promise<RowAnswer[]> {
+  return JSON.parse((await unpacked(chunk)).toString('utf8')) as RowAnswer[];
+}

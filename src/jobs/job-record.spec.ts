@@ -1,0 +1,72 @@
+import { JobRecord, jobRecordOf, jobStatusView } from './job-record';
+
+const record = (over: Partial<JobRecord>): JobRecord => ({
+  id: 'j',
+  status: 'running',
+  total: 1000,
+  done: 0,
+  errors: 0,
+  chunks: 1,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  startedAt: '2025-01-01T00:00:10.000Z',
+  finishedAt: null,
+  expiresAt: null,
+  include: [],
+  radiusM: 500,
+  ...over,
+});
+
+const started = Date.parse('2025-01-01T00:00:10.000Z');
+
+describe('jobStatusView: the seconds left', () => {
+  it.each([
+    ['running, 250 of 1000 done in 10 s', { done: 250 }, started + 10_000, 30],
+    ['running, 1 of 1000 done in 1 s (rounded up)', { done: 3 }, started + 1000, 333],
+    ['running, nothing done yet', { done: 0 }, started + 10_000, null],
+    ['queued', { status: 'queued', startedAt: null }, started, null],
+    ['completed', { status: 'completed', done: 1000 }, started + 50_000, 0],
+    ['cancelled', { status: 'cancelled', done: 10 }, started + 50_000, null],
+    ['failed', { status: 'failed', done: 10 }, started + 50_000, null],
+  ] as const)('%s', (_case, over, now, eta) => {
+    expect(jobStatusView(record(over as Partial<JobRecord>), now).etaSeconds).toBe(eta);
+  });
+
+  it('answers the documented fields only', () => {
+    expect(Object.keys(jobStatusView(record({}), started)).sort()).toEqual(
+      ['createdAt', 'done', 'errors', 'etaSeconds', 'expiresAt', 'finishedAt', 'id', 'startedAt', 'status', 'total'].sort(),
+    );
+  });
+});
+
+describe('jobRecordOf', () => {
+  it('reads a hash, with times not yet set as null', () => {
+    const hash = {
+      status: 'queued',
+      total: '3',
+      done: '0',
+      errors: '0',
+      chunks: '1',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      include: 'nearby,cbrs',
+      radiusM: '300',
+    };
+    expect(jobRecordOf('j', hash)).toEqual({
+      id: 'j',
+      status: 'queued',
+      total: 3,
+      done: 0,
+      errors: 0,
+      chunks: 1,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      startedAt: null,
+      finishedAt: null,
+      expiresAt: null,
+      include: ['nearby', 'cbrs'],
+      radiusM: 300,
+    });
+  });
+
+  it('is undefined for a missing hash', () => {
+    expect(jobRecordOf('j', {})).toBeUndefined();
+  });
+});

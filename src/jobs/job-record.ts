@@ -1,0 +1,73 @@
+import type { IncludeItem } from '../lookup/parts/answer-parts';
+
+/** Where a job stands. */
+export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** A job as its Redis hash holds it (times as ISO 8601 text). */
+export interface JobRecord {
+  id: string;
+  status: JobStatus;
+  total: number;
+  done: number;
+  errors: number;
+  chunks: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  expiresAt: string | null;
+  /** The lookup options every row is answered with: `include` items and the radius in metres. */
+  include: IncludeItem[];
+  radiusM: number;
+}
+
+/** What GET /flood-zone/jobs/{id} answers. */
+export interface JobStatusView {
+  id: string;
+  status: JobStatus;
+  total: number;
+  done: number;
+  errors: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  expiresAt: string | null;
+  etaSeconds: number | null;
+}
+
+export const isFinished = (status: JobStatus) => status === 'completed' || status === 'failed' || status === 'cancelled';
+
+/** The record of a job's hash; undefined when there is none (never created, deleted or expired). */
+export function jobRecordOf(id: string, hash: Record<string, string>): JobRecord | undefined {
+  if (!hash.status) return undefined;
+  const time = (field: string) => hash[field] || null;
+  return {
+    id,
+    status: hash.status as JobStatus,
+    total: Number(hash.total),
+    done: Number(hash.done ?? 0),
+    errors: Number(hash.errors ?? 0),
+    chunks: Number(hash.chunks),
+    createdAt: hash.createdAt,
+    startedAt: time('startedAt'),
+    finishedAt: time('finishedAt'),
+    expiresAt: time('expiresAt'),
+    include: hash.include ? (hash.include.split(',') as IncludeItem[]) : [],
+    radiusM: Number(hash.radiusM),
+  };
+}
+
+/**
+ * The status answer at `now`: the time left is the rows still to do at the pace the job has kept since it
+ * started (null before a row is done, and once it is no longer running).
+ */
+export function jobStatusView(record: JobRecord, now: number): JobStatusView {
+  const { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt } = record;
+  let etaSeconds: number | null = null;
+  if (status === 'completed') etaSeconds = 0;
+  else if (status === 'running' && startedAt && done > 0) {
+    const elapsedSeconds = Math.max(0, now - Date.parse(startedAt)) / 1000;
+    etaSeconds = Math.ceil(((total - done) * elapsedSeconds) / done);
+  }
+  return { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, etaSeconds };
+}

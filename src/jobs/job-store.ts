@@ -1,0 +1,213 @@
+import type Redis from 'ioredis';
+import type { RowAnswer } from '../batch/row-answer';
+import { CHUNK_ROWS, packAnswers, packRows, unpackAnswers, unpackRows } from './job-chunks';
+import { JobRecord, jobRecordOf, JobStatus } from './job-record';
+
+/** Every key of the jobs starts so, beside the queue's own keys (`bull:`) and the shared cache's. */
+const PREFIX = 'flood-zone:job:';
+/** The ids of the jobs whose hash may still exist, scored by creation time: what the jobs-by-status gauge reads. */
+const INDEX = 'flood-zone:jobs';
+
+const hashKey = (id: string) => `${PREFIX}${id}`;
+const inputPrefix = (id: string) => `${PREFIX}${id}:in:`;
+const answerPrefix = (id: string) => `${PREFIX}${id}:out:`;
+
+/** The first worker to take a chunk of a queued job marks it running; answers the job's status (nil: no job). */
+const BEGIN_CHUNK = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'queued' then
+  redis.call('HSET', KEYS[1], 'status', 'running', 'startedAt', ARGV[1])
+  return 'running'
+end
+return status`;
+
+/**
+ * A chunk's answers, written once: only while the job runs, and only if no other worker wrote them first
+ * (a chunk is taken again when its worker seemed dead); the counts grow only with the write. The last chunk
+ * completes the job: its answers and its hash then expire after the TTL, and its input is already gone.
+ * Answers 0 (nothing written), 1 (written) or 2 (written, and the job completed).
+ */
+const WRITE_CHUNK = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'running' and status ~= 'queued' then return 0 end
+if not redis.call('SET', KEYS[2], ARGV[1], 'NX') then return 0 end
+redis.call('DEL', KEYS[3])
+redis.call('HINCRBY', KEYS[1], 'done', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'errors', ARGV[3])
+local answered = redis.call('HINCRBY', KEYS[1], 'answeredChunks', 1)
+local chunks = tonumber(redis.call('HGET', KEYS[1], 'chunks'))
+if answered < chunks then return 1 end
+redis.call('HSET', KEYS[1], 'status', 'completed', 'finishedAt', ARGV[4], 'expiresAt', ARGV[5])
+for n = 0, chunks - 1 do redis.call('EXPIRE', ARGV[7] .. n, ARGV[6]) end
+redis.call('EXPIRE', KEYS[1], ARGV[6])
+return 2`;
+
+/**
+ * Ends a job that is still queued or running as ARGV[1] (cancelled or failed): its rows are deleted, its
+ * hash kept for the TTL so its status can still be read. Cancelling a job that had already ended deletes
+ * it whole. Answers the status the job had (nil: no job).
+ */
+const END_JOB = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return false end
+local active = status == 'queued' or status == 'running'
+if not active and ARGV[1] ~= 'cancelled' then return status end
+local chunks = tonumber(redis.call('HGET', KEYS[1], 'chunks'))
+for n = 0, chunks - 1 do redis.call('DEL', ARGV[5] .. n, ARGV[6] .. n) end
+if active then
+  redis.call('HSET', KEYS[1], 'status', ARGV[1], 'finishedAt', ARGV[2], 'expiresAt', ARGV[3])
+  redis.call('EXPIRE', KEYS[1], ARGV[4])
+else
+  redis.call('DEL', KEYS[1])
+end
+return status`;
+
+/** What a chunk's write did. */
+export type ChunkWrite = 'not_written' | 'written' | 'completed_job';
+const CHUNK_WRITES: ChunkWrite[] = ['not_written', 'written', 'completed_job'];
+
+/**
+ * The jobs' data in Redis: a hash per job (status, counts, times, options), its input rows and its answers
+ * compressed per chunk of CHUNK_ROWS rows. Every change that must not be half done is one Lua script.
+ */
+export class JobStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  /**
+   * Stores the input of a new job chunk by chunk as `rows` gives them, so that only one chunk (and the one
+   * being written) is held however large the input; nothing runs it until `open` writes its hash. Until then
+   * each chunk expires after the TTL, so that the input of a process that died mid-upload does not stay for
+   * ever. When `rows` fails (a body that breaks midway) or a write does, the chunks written are deleted.
+   */
+  async storeInput(id: string, rows: AsyncIterable<unknown>): Promise<{ total: number; chunks: number }> {
+    let chunk: unknown[] = [];
+    let total = 0;
+    let chunks = 0;
+    let writing: Promise<unknown> = Promise.resolve();
+    // One chunk is written while the next is read.
+    const write = async () => {
+      await writing;
+      const packed = packRows(chunk);
+      const key = `${inputPrefix(id)}${chunks}`;
+      chunks += 1;
+      chunk = [];
+      writing = packed.then((data) => this.redis.set(key, data, 'EX', this.ttlSeconds));
+      writing.catch(() => undefined);
+    };
+    try {
+      for await (const row of rows) {
+        chunk.push(row);
+        total += 1;
+        if (chunk.length === CHUNK_ROWS) await write();
+      }
+      if (chunk.length > 0) await write();
+      await writing;
+      return { total, chunks };
+    } catch (error) {
+      await writing.catch(() => undefined);
+      await this.dropInput(id, chunks).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Forgets an input stored for a job that never opened. */
+  async dropInput(id: string, chunks: number): Promise<void> {
+    for (let first = 0; first < chunks; first += CHUNK_ROWS) {
+      const keys = Array.from({ length: Math.min(CHUNK_ROWS, chunks - first) }, (_, n) => `${inputPrefix(id)}${first + n}`);
+      await this.redis.unlink(...keys);
+    }
+  }
+
+  /** Writes the hash of a job whose input is stored, and keeps its input: from now on its chunks can be answered. */
+  async open(record: JobRecord): Promise<void> {
+    const { id, status, total, chunks, createdAt, include, radiusM } = record;
+    const opening = this.redis
+      .multi()
+      .hset(hashKey(id), { status, total, done: 0, errors: 0, chunks, answeredChunks: 0, createdAt, include: include.join(','), radiusM })
+      .zadd(INDEX, Date.parse(createdAt), id);
+    for (let chunk = 0; chunk < chunks; chunk++) opening.persist(`${inputPrefix(id)}${chunk}`);
+    await opening.exec();
+  }
+
+  async record(id: string): Promise<JobRecord | undefined> {
+    return jobRecordOf(id, await this.redis.hgetall(hashKey(id)));
+  }
+
+  /** The job's status as a worker takes one of its chunks (queued becomes running); undefined when it is gone. */
+  async beginChunk(id: string, now: Date): Promise<JobStatus | undefined> {
+    const status = (await this.redis.eval(BEGIN_CHUNK, 1, hashKey(id), now.toISOString())) as JobStatus | null;
+    return status ?? undefined;
+  }
+
+  async status(id: string): Promise<JobStatus | undefined> {
+    return ((await this.redis.hget(hashKey(id), 'status')) as JobStatus | null) ?? undefined;
+  }
+
+  async chunkAnswered(id: string, chunk: number): Promise<boolean> {
+    return (await this.redis.exists(`${answerPrefix(id)}${chunk}`)) === 1;
+  }
+
+  /** A chunk's input rows; undefined once deleted (the job was cancelled, or the chunk already answered). */
+  async inputRows(id: string, chunk: number): Promise<unknown[] | undefined> {
+    const packed = await this.redis.getBuffer(`${inputPrefix(id)}${chunk}`);
+    return packed ? unpackRows(packed) : undefined;
+  }
+
+  async writeAnswers(id: string, chunk: number, answers: RowAnswer[], now: Date): Promise<ChunkWrite> {
+    const errors = answers.filter((answer) => answer.status >= 500).length;
+    const written = await this.redis.eval(
+      WRITE_CHUNK,
+      3,
+      hashKey(id),
+      `${answerPrefix(id)}${chunk}`,
+      `${inputPrefix(id)}${chunk}`,
+      await packAnswers(answers),
+      answers.length,
+      errors,
+      now.toISOString(),
+      this.expiryFrom(now),
+      this.ttlSeconds,
+      answerPrefix(id),
+    );
+    return CHUNK_WRITES[Number(written)];
+  }
+
+  /** A completed job's answers of one chunk, in input order. */
+  async answers(id: string, chunk: number): Promise<RowAnswer[]> {
+    const packed = await this.redis.getBuffer(`${answerPrefix(id)}${chunk}`);
+    if (!packed) throw new Error(`job ${id} lost the answers of chunk ${chunk}`);
+    return unpackAnswers(packed);
+  }
+
+  /** Ends a queued or running job as cancelled or failed (see END_JOB); the status it had, undefined when there was no job. */
+  async end(id: string, as: 'cancelled' | 'failed', now: Date): Promise<JobStatus | undefined> {
+    const had = await this.redis.eval(END_JOB, 1, hashKey(id), as, now.toISOString(), this.expiryFrom(now), this.ttlSeconds, inputPrefix(id), answerPrefix(id));
+    return (had as JobStatus | null) ?? undefined;
+  }
+
+  /** How many jobs are in each status, and the rows per second of those running, over every job still kept. */
+  async census(now: number): Promise<{ byStatus: Record<JobStatus, number>; rowsPerSecond: number }> {
+    const byStatus: Record<JobStatus, number> = { queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
+    let rowsPerSecond = 0;
+    const ids = await this.redis.zrange(INDEX, 0, -1);
+    const gone: string[] = [];
+    for (const id of ids) {
+      const record = await this.record(id);
+      if (!record) {
+        gone.push(id);
+        continue;
+      }
+      byStatus[record.status] += 1;
+      if (record.status === 'running' && record.startedAt) rowsPerSecond += record.done / Math.max(1, (now - Date.parse(record.startedAt)) / 1000);
+    }
+    if (gone.length > 0) await this.redis.zrem(INDEX, ...gone);
+    return { byStatus, rowsPerSecond };
+  }
+
+  private expiryFrom(now: Date): string {
+    return new Date(now.getTime() + this.ttlSeconds * 1000).toISOString();
+  }
+}

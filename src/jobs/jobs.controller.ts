@@ -1,0 +1,222 @@
+import { once } from 'node:events';
+import { Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiExtraModels,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiPayloadTooLargeResponse,
+  ApiQuery,
+  ApiResponse,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+  ApiUnsupportedMediaTypeResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { NDJSON } from '../batch/answer-formats';
+import { answerFormat, storeLocations, streamedLocationReader } from '../batch/batch-request';
+import { CSV_ANSWER_COLUMNS } from '../batch/csv-answer';
+import { BatchAnswerDto, NDJSON_STREAM } from '../batch/dto/batch-answer.dto';
+import { BatchRequestDto, CSV_BATCH_EXAMPLE, otherJsonTypes } from '../batch/dto/batch-request.dto';
+import type { AppConfig } from '../config/app-config';
+import { INCLUDE_PARAMETER, RADIUS_PARAMETER } from '../lookup/dto/flood-zone-query.dto';
+import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
+import { readLookupOptions } from '../lookup/dto/lookup-parameters';
+import { JobAcceptedDto, JobCancelledDto, JobStatusDto } from './dto/job.dto';
+import { jobsUnavailable } from './job-errors';
+import type { JobStatusView } from './job-record';
+import { PortfolioJobs } from './portfolio-jobs';
+
+export const JOBS_PATH = '/flood-zone/jobs';
+
+/** A job body may be up to 256 MiB (a million rows of CSV fit). */
+const JOB_BODY_MAX_BYTES = 256 * 1024 * 1024;
+
+const ID_PARAMETER = { name: 'id', description: "The job's id, as the submission answered it.", example: '3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18' };
+const NOT_FOUND = 'JOB_NOT_FOUND: no such job: it never existed, was cancelled and deleted, or its results expired (JOB_TTL_HOURS after it finished).';
+const UNAVAILABLE = 'JOBS_UNAVAILABLE: the service has no Redis for jobs; the message says to set JOBS_REDIS_URL (or REDIS_URL).';
+
+@ApiTags('flood zone')
+@ApiExtraModels(JobAcceptedDto, JobStatusDto, JobCancelledDto)
+@Controller(JOBS_PATH)
+export class JobsController {
+  private readonly maxRows: number;
+  private readonly uploadGraceMs: number;
+
+  constructor(
+    private readonly jobs: PortfolioJobs,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.maxRows = config.get('JOB_MAX_LOCATIONS', { infer: true });
+    this.uploadGraceMs = config.get('BATCH_UPLOAD_GRACE_MS', { infer: true });
+  }
+
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'submitJob',
+    summary: 'Start a portfolio job: flood zones of up to a million locations, answered in the background',
+    description:
+      'The body of POST /flood-zone/batch (JSON or CSV), up to JOB_MAX_LOCATIONS rows (default 1,000,000) and 256 MiB. The rows are stored and ' +
+      'answered in chunks of 1,000 by the workers of every replica, within JOB_UPSTREAM_RATE_PER_SECOND calls per upstream service for all jobs ' +
+      'together; follow the Location to see the job progress, then read its results. `include` and `radius` apply to every row.',
+    requestBody: {
+      required: false,
+      description:
+        'Needed (an empty body is a 400 INVALID_BATCH): at most 256 MiB, as application/json or text/csv, read as POST /flood-zone/batch reads them. ' +
+        "A malformed location is its own row's 400 in the results, never the whole request's.",
+      content: {
+        'application/json': {
+          schema: { anyOf: [{ $ref: getSchemaPath(BatchRequestDto) }, ...otherJsonTypes('object')] },
+          example: {
+            locations: [
+              { id: 'r1', address: '1600 Pennsylvania Ave NW, Washington, DC 20500' },
+              { id: 'r2', lat: 29.9511, lon: -90.0715 },
+            ],
+          },
+        },
+        'text/csv': {
+          schema: { type: 'string', description: 'UTF-8, RFC 4180: a header row naming any of id, address, lat, lon, then one row per location.' },
+          example: CSV_BATCH_EXAMPLE,
+        },
+        '*/*': { schema: {} },
+      },
+    },
+  })
+  @ApiQuery({
+    name: 'include',
+    required: false,
+    style: 'form',
+    explode: false,
+    description: `As for GET /flood-zone, for every row. ${INCLUDE_PARAMETER.description}`,
+    schema: { type: 'array', items: INCLUDE_PARAMETER.items },
+  })
+  @ApiQuery({
+    name: 'radius',
+    required: false,
+    description: `As for GET /flood-zone, for every row. ${RADIUS_PARAMETER.description}`,
+    schema: { anyOf: RADIUS_PARAMETER.anyOf },
+  })
+  @ApiAcceptedResponse({
+    type: JobAcceptedDto,
+    description: 'The job is stored and queued.',
+    headers: { Location: { description: 'The job: /flood-zone/jobs/{id}.', schema: { type: 'string' } } },
+  })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'INVALID_BATCH: malformed JSON or CSV, no `locations` array, no usable column, or no rows (the message says where); INVALID_PARAMETERS: a bad include or radius.',
+  })
+  @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with `Allow: POST, OPTIONS`).' })
+  @ApiResponse({
+    status: 408,
+    type: ErrorEnvelopeDto,
+    description: 'REQUEST_TIMEOUT: after BATCH_UPLOAD_GRACE_MS the body had arrived slower than 1 KiB/s on average.',
+  })
+  @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto, description: 'BATCH_TOO_LARGE: more than JOB_MAX_LOCATIONS rows, or a body over 256 MiB.' })
+  @ApiUnsupportedMediaTypeResponse({
+    type: ErrorEnvelopeDto,
+    description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv, or a compressed one.',
+  })
+  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'RADIUS_OUT_OF_RANGE: radius outside [10, 2000].' })
+  @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
+  @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
+  async submit(@Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!this.jobs.available) throw jobsUnavailable();
+    const options = readLookupOptions(req.query as Record<string, unknown>);
+    const reader = streamedLocationReader(req);
+    // The rows are stored chunk by chunk as the body arrives: memory holds a chunk or two, whatever the body's size.
+    const limits = { maxRows: this.maxRows, graceMs: this.uploadGraceMs, maxBytes: JOB_BODY_MAX_BYTES };
+    const { id, status, total, done } = await storeLocations(req, reader, limits, (rows) => this.jobs.submit(rows, options));
+    res.status(202).setHeader('Location', `${JOBS_PATH}/${id}`).setHeader('Cache-Control', 'no-store').json({ id, status, total, done });
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    operationId: 'getJob',
+    summary: 'Where a portfolio job stands',
+    description: 'Its status, rows done and rows failed upstream (errors), its times, and the seconds left at its pace so far.',
+  })
+  @ApiParam(ID_PARAMETER)
+  @ApiOkResponse({ type: JobStatusDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
+  @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
+  @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
+  async status(@Param('id') id: string, @Res() res: Response): Promise<void> {
+    const job: JobStatusView = await this.jobs.status(id);
+    res.setHeader('Cache-Control', 'no-store').json(job);
+  }
+
+  @Get(':id/results')
+  @ApiOperation({
+    operationId: 'getJobResults',
+    summary: "A completed portfolio job's answers",
+    description:
+      'Every row in input order, each exactly as GET /flood-zone answered it, in the formats of POST /flood-zone/batch (by Accept), streamed. ' +
+      'Kept JOB_TTL_HOURS after the job completed.',
+  })
+  @ApiParam(ID_PARAMETER)
+  @ApiOkResponse({
+    description: `One answer per row, in input order, by Accept: application/json, ${NDJSON} (the default, also for */*) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}), as POST /flood-zone/batch answers.`,
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(BatchAnswerDto) } },
+      [NDJSON]: { schema: NDJSON_STREAM },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
+  @ApiConflictResponse({
+    type: ErrorEnvelopeDto,
+    description: 'JOB_NOT_FINISHED: the job is queued or running (see its status), or it failed or was cancelled.',
+  })
+  @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
+  @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
+  async results(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const { chunks } = await this.jobs.results(id);
+    const format = answerFormat(req);
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    res.status(200).setHeader('Content-Type', format.contentType).setHeader('Cache-Control', 'no-store');
+    const write = async (text: string) => {
+      if (text !== '' && !res.write(text)) await once(res, 'drain', { signal: gone.signal });
+    };
+    try {
+      await write(format.opening());
+      // One chunk in memory at a time, however large the job.
+      for await (const answers of chunks) {
+        await write(answers.map((answer) => format.row(answer)).join(''));
+      }
+    } catch (error) {
+      if (gone.signal.aborted) return;
+      // Past the status line a failure can only cut the answer short, which the client sees as such.
+      res.destroy(error as Error);
+      return;
+    }
+    res.end(format.closing());
+  }
+
+  @Delete(':id')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'cancelJob',
+    summary: 'Cancel a portfolio job and delete its data',
+    description:
+      'A running job takes no more work (no upstream call starts for it) and its rows and results are deleted; its status then says cancelled until it expires. A finished job is deleted whole.',
+  })
+  @ApiParam(ID_PARAMETER)
+  @ApiAcceptedResponse({ type: JobCancelledDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
+  @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
+  @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
+  async cancel(@Param('id') id: string, @Res() res: Response): Promise<void> {
+    await this.jobs.cancel(id);
+    res.status(202).setHeader('Cache-Control', 'no-store').json({ id, status: 'cancelled' });
+  }
+}

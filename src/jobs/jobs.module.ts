@@ -1,0 +1,82 @@
+import { BullModule, getQueueToken } from '@nestjs/bullmq';
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { Queue } from 'bullmq';
+import { BatchLookupService } from '../batch/batch-lookup.service';
+import { PieceCacheModule } from '../cache/piece-cache.module';
+import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
+import type { AppConfig } from '../config/app-config';
+import { GeocodingModule } from '../geocoding/geocoding.module';
+import { LookupModule } from '../lookup/lookup.module';
+import { ServiceMetrics } from '../metrics/service-metrics';
+import { ChunkWorker } from './chunk-worker';
+import { JobStore } from './job-store';
+import { JobsController } from './jobs.controller';
+import { JobsRedis } from './jobs-redis';
+import { CHUNK_QUEUE, ChunkOrder, PortfolioJobs, QueuedPortfolioJobs, UnavailablePortfolioJobs } from './portfolio-jobs';
+import { RedisCallBudget } from './redis-call-budget';
+
+/** How often a chunk that failed (not one whose worker died: see CHUNK_LOCK_MS) is tried before its job fails. */
+const CHUNK_ATTEMPTS = 5;
+
+/**
+ * /flood-zone/jobs: portfolio jobs on BullMQ over the Redis at JOBS_REDIS_URL (or REDIS_URL), worked by
+ * every replica. Without either, the endpoints answer 503 JOBS_UNAVAILABLE and nothing connects to Redis.
+ */
+@Module({})
+export class JobsModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const url = config.JOBS_REDIS_URL ?? config.REDIS_URL;
+    if (!url) {
+      return { module: JobsModule, controllers: [JobsController], providers: [{ provide: PortfolioJobs, useClass: UnavailablePortfolioJobs }] };
+    }
+    return {
+      module: JobsModule,
+      imports: [
+        // BullMQ retries its commands itself while Redis is away (a restart loses no chunk).
+        BullModule.forRoot({ connection: { url, maxRetriesPerRequest: null } }),
+        BullModule.registerQueue({
+          name: CHUNK_QUEUE,
+          defaultJobOptions: {
+            attempts: CHUNK_ATTEMPTS,
+            backoff: { type: 'exponential', delay: 1000 },
+            removeOnComplete: true,
+            // Kept a while, so that a chunk's final failure can be told from one that will be retried.
+            removeOnFail: { age: 3600 },
+          },
+        }),
+        GeocodingModule,
+        PieceCacheModule,
+        LookupModule,
+      ],
+      controllers: [JobsController],
+      providers: [
+        BatchLookupService,
+        { provide: JobsRedis, useFactory: () => new JobsRedis(url) },
+        {
+          provide: JobStore,
+          inject: [JobsRedis, ServiceMetrics],
+          useFactory: (redis: JobsRedis, metrics: ServiceMetrics) => {
+            const store = new JobStore(redis.client, config.JOB_TTL_HOURS * 3600);
+            metrics.watchJobs(() => store.census(Date.now()));
+            return store;
+          },
+        },
+        {
+          provide: UpstreamCallBudget,
+          inject: [JobsRedis, ConfigService, ServiceMetrics],
+          useFactory: (redis: JobsRedis, settings: ConfigService<AppConfig, true>, metrics: ServiceMetrics) =>
+            new RedisCallBudget(redis.client, settings.get('JOB_UPSTREAM_RATE_PER_SECOND', { infer: true }), (upstream, seconds) =>
+              metrics.jobLimiterWaited(upstream, seconds),
+            ),
+        },
+        {
+          provide: PortfolioJobs,
+          inject: [JobStore, getQueueToken(CHUNK_QUEUE)],
+          useFactory: (store: JobStore, queue: Queue<ChunkOrder>) => new QueuedPortfolioJobs(store, queue),
+        },
+        ChunkWorker,
+      ],
+    };
+  }
+}

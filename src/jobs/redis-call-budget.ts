@@ -1,0 +1,62 @@
+import type Redis from 'ioredis';
+import type { UpstreamName } from '../common/api-error';
+import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
+
+/**
+ * Gives each caller the next free moment for a call to the upstream, all replicas together, by Redis's own
+ * clock: the moments are spaced evenly, so the calls never come in bursts, and a caller waits exactly its
+ * turn instead of asking again and again. Answers the microseconds to wait.
+ */
+const NEXT_TURN = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local free = tonumber(redis.call('GET', KEYS[1]) or '0')
+local turn = math.max(now, free)
+local after = turn + tonumber(ARGV[1])
+redis.call('SET', KEYS[1], string.format('%.0f', after), 'PX', math.ceil((after - now) / 1000) + 1000)
+return turn - now`;
+
+/** Rate of spaced calls that keeps every second within `ratePerSecond` at the upstream (see RedisCallBudget). */
+export function spacedRate(ratePerSecond: number): number {
+  return Math.max(ratePerSecond - Math.max(1, ratePerSecond * 0.05), ratePerSecond / 2);
+}
+
+/** Told of each wait for a turn (metrics). */
+export type BudgetWaitObserver = (upstream: UpstreamName, seconds: number) => void;
+
+/**
+ * JOB_UPSTREAM_RATE_PER_SECOND calls per upstream service per second for all job work of every replica,
+ * kept in the jobs' Redis. Calls are let through evenly spaced at 95% of the rate (at least one call a
+ * second less): a call reaches the upstream a little after its turn, and without that headroom the jitter
+ * of those delays could push one second's count at the upstream over the rate.
+ */
+export class RedisCallBudget extends UpstreamCallBudget {
+  private readonly spacingMicros: number;
+
+  constructor(
+    private readonly redis: Redis,
+    ratePerSecond: number,
+    private readonly waited: BudgetWaitObserver,
+  ) {
+    super();
+    this.spacingMicros = 1_000_000 / spacedRate(ratePerSecond);
+  }
+
+  async admit(upstream: UpstreamName, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    const waitMicros = Number(await this.redis.eval(NEXT_TURN, 1, `flood-zone:job-budget:${upstream}`, this.spacingMicros.toFixed(0)));
+    if (waitMicros <= 0) return;
+    this.waited(upstream, waitMicros / 1_000_000);
+    await new Promise<void>((resolve, reject) => {
+      const leave = () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', leave);
+        resolve();
+      }, waitMicros / 1000);
+      signal.addEventListener('abort', leave, { once: true });
+    });
+  }
+}
