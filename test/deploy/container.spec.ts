@@ -152,7 +152,7 @@ describe('Dockerfile', () => {
     const notNeeded: Record<string, string> = {
       'node_modules/@parcel/watcher': 'file watcher of jest/spectral; its script only builds from source when no prebuilt binary fits',
       'node_modules/@scarf/scarf': "swagger-ui-dist's install telemetry",
-      'node_modules/msgpackr-extract': "BullMQ's msgpackr speed-up; msgpackr falls back to its JavaScript decoder without it",
+      'node_modules/msgpackr/node_modules/msgpackr-extract': "BullMQ's msgpackr speed-up; msgpackr falls back to its JavaScript decoder without it",
     };
     const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { hasInstallScript?: boolean }> };
     const withScripts = Object.entries(lock.packages)
