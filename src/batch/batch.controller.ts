@@ -6,18 +6,16 @@ import {
   ApiExtraModels,
   ApiOperation,
   ApiPayloadTooLargeResponse,
-  ApiQuery,
   ApiResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnprocessableEntityResponse,
   ApiUnsupportedMediaTypeResponse,
-  getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiRowOptions, LOCATIONS_BODY_CONTENT, ROW_ANSWERS_CONTENT } from './dto/batch-openapi';
 import type { AppConfig } from '../config/app-config';
 import type { LookupOptions } from '../lookup/location-query';
-import { INCLUDE_PARAMETER, RADIUS_PARAMETER } from '../lookup/dto/flood-zone-query.dto';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { DrainState } from '../common/drain-state';
@@ -26,8 +24,8 @@ import { BatchLookupService } from './batch-lookup.service';
 import { answerFormat, locationReader, readLocations } from './batch-request';
 import { BATCH_BUSY_RETRY_AFTER_SECONDS, BatchSlots } from './batch-slots';
 import { CSV_ANSWER_COLUMNS } from './csv-answer';
-import { BatchAnswerDto, BatchRowAnswerDto, NDJSON_STREAM } from './dto/batch-answer.dto';
-import { BatchLocationDto, BatchRequestDto, CSV_BATCH_EXAMPLE, otherJsonTypes } from './dto/batch-request.dto';
+import { BatchAnswerDto, BatchRowAnswerDto } from './dto/batch-answer.dto';
+import { BatchLocationDto, BatchRequestDto } from './dto/batch-request.dto';
 
 const BATCH_PATH = '/flood-zone/batch';
 /** How long the rows already written to a cut answer may take to leave before its connection is dropped. */
@@ -69,44 +67,10 @@ export class BatchController {
       description:
         "Needed (an empty body is a 400 INVALID_BATCH): at most 10 MiB, as application/json or text/csv. A malformed location is its own row's 400, never the whole request's; " +
         'a JSON body that is not an object with a `locations` array is a 400 INVALID_BATCH, and a body of any other type a 415 UNSUPPORTED_MEDIA_TYPE.',
-      content: {
-        'application/json': {
-          schema: { anyOf: [{ $ref: getSchemaPath(BatchRequestDto) }, ...otherJsonTypes('object')] },
-          example: {
-            locations: [
-              { id: 'r1', address: '1600 Pennsylvania Ave NW, Washington, DC 20500' },
-              { id: 'r2', lat: 29.9511, lon: -90.0715 },
-            ],
-          },
-        },
-        'text/csv': {
-          schema: {
-            type: 'string',
-            description:
-              'UTF-8, RFC 4180: a header row naming any of id, address, lat, lon (in any case; other columns are ignored), then one row per location. A blank cell is not given.',
-          },
-          example: CSV_BATCH_EXAMPLE,
-        },
-        // Any other type, so that a validating gateway forwards it and the client gets the service's 415, not the gateway's
-        // own 422. Last, since a typed client sends the first media type listed.
-        '*/*': { schema: {} },
-      },
+      content: LOCATIONS_BODY_CONTENT,
     },
   })
-  @ApiQuery({
-    name: 'include',
-    required: false,
-    style: 'form',
-    explode: false,
-    description: `As for GET /flood-zone, for every row. ${INCLUDE_PARAMETER.description}`,
-    schema: { type: 'array', items: INCLUDE_PARAMETER.items },
-  })
-  @ApiQuery({
-    name: 'radius',
-    required: false,
-    description: `As for GET /flood-zone, for every row. ${RADIUS_PARAMETER.description}`,
-    schema: { anyOf: RADIUS_PARAMETER.anyOf },
-  })
+  @ApiRowOptions()
   @ApiResponse({
     status: 200,
     description:
@@ -114,12 +78,7 @@ export class BatchController {
       `one BatchRowAnswerDto per line, streamed) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}: nfip_participating, crs_class and ` +
       `sfha_discount_percent are result.community.nfip's, ground_elevation_ft and ground_minus_bfe_ft result.groundElevation's (include=elevation), ` +
       `empty when null; a text cell a spreadsheet would run as a formula is written with a leading ').`,
-    content: {
-      'application/json': { schema: { $ref: getSchemaPath(BatchAnswerDto) } },
-      // A stream of lines, not one JSON value: declared as text (OpenAPI 3.1 has no per-line schema), each line described.
-      [NDJSON]: { schema: NDJSON_STREAM },
-      'text/csv': { schema: { type: 'string' } },
-    },
+    content: ROW_ANSWERS_CONTENT,
   })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,

@@ -11,22 +11,18 @@ import {
   ApiOperation,
   ApiParam,
   ApiPayloadTooLargeResponse,
-  ApiQuery,
   ApiResponse,
   ApiServiceUnavailableResponse,
   ApiTags,
   ApiUnprocessableEntityResponse,
   ApiUnsupportedMediaTypeResponse,
-  getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiRowOptions, LOCATIONS_BODY_CONTENT, ROW_ANSWERS_CONTENT } from '../batch/dto/batch-openapi';
 import { NDJSON } from '../batch/answer-formats';
 import { answerFormat, storeLocations, streamedLocationReader } from '../batch/batch-request';
 import { CSV_ANSWER_COLUMNS } from '../batch/csv-answer';
-import { BatchAnswerDto, NDJSON_STREAM } from '../batch/dto/batch-answer.dto';
-import { BatchRequestDto, CSV_BATCH_EXAMPLE, otherJsonTypes } from '../batch/dto/batch-request.dto';
 import type { AppConfig } from '../config/app-config';
-import { INCLUDE_PARAMETER, RADIUS_PARAMETER } from '../lookup/dto/flood-zone-query.dto';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { JobAcceptedDto, JobCancelledDto, JobStatusDto } from './dto/job.dto';
@@ -72,38 +68,10 @@ export class JobsController {
       description:
         'Needed (an empty body is a 400 INVALID_BATCH): at most 256 MiB, as application/json or text/csv, read as POST /flood-zone/batch reads them. ' +
         "A malformed location is its own row's 400 in the results, never the whole request's.",
-      content: {
-        'application/json': {
-          schema: { anyOf: [{ $ref: getSchemaPath(BatchRequestDto) }, ...otherJsonTypes('object')] },
-          example: {
-            locations: [
-              { id: 'r1', address: '1600 Pennsylvania Ave NW, Washington, DC 20500' },
-              { id: 'r2', lat: 29.9511, lon: -90.0715 },
-            ],
-          },
-        },
-        'text/csv': {
-          schema: { type: 'string', description: 'UTF-8, RFC 4180: a header row naming any of id, address, lat, lon, then one row per location.' },
-          example: CSV_BATCH_EXAMPLE,
-        },
-        '*/*': { schema: {} },
-      },
+      content: LOCATIONS_BODY_CONTENT,
     },
   })
-  @ApiQuery({
-    name: 'include',
-    required: false,
-    style: 'form',
-    explode: false,
-    description: `As for GET /flood-zone, for every row. ${INCLUDE_PARAMETER.description}`,
-    schema: { type: 'array', items: INCLUDE_PARAMETER.items },
-  })
-  @ApiQuery({
-    name: 'radius',
-    required: false,
-    description: `As for GET /flood-zone, for every row. ${RADIUS_PARAMETER.description}`,
-    schema: { anyOf: RADIUS_PARAMETER.anyOf },
-  })
+  @ApiRowOptions()
   @ApiAcceptedResponse({
     type: JobAcceptedDto,
     description: 'The job is stored and queued.',
@@ -165,11 +133,7 @@ export class JobsController {
   @ApiParam(ID_PARAMETER)
   @ApiOkResponse({
     description: `One answer per row, in input order, by Accept: application/json, ${NDJSON} (the default, also for */*) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}), as POST /flood-zone/batch answers.`,
-    content: {
-      'application/json': { schema: { $ref: getSchemaPath(BatchAnswerDto) } },
-      [NDJSON]: { schema: NDJSON_STREAM },
-      'text/csv': { schema: { type: 'string' } },
-    },
+    content: ROW_ANSWERS_CONTENT,
   })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
   @ApiConflictResponse({

@@ -1,0 +1,58 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiQuery, getSchemaPath } from '@nestjs/swagger';
+import { INCLUDE_PARAMETER, RADIUS_PARAMETER } from '../../lookup/dto/flood-zone-query.dto';
+import { NDJSON } from '../answer-formats';
+import { BatchAnswerDto, NDJSON_STREAM } from './batch-answer.dto';
+import { BatchRequestDto, CSV_BATCH_EXAMPLE, otherJsonTypes } from './batch-request.dto';
+
+/** The media types of a body of locations, as POST /flood-zone/batch and POST /flood-zone/jobs read it. */
+export const LOCATIONS_BODY_CONTENT = {
+  'application/json': {
+    schema: { anyOf: [{ $ref: getSchemaPath(BatchRequestDto) }, ...otherJsonTypes('object')] },
+    example: {
+      locations: [
+        { id: 'r1', address: '1600 Pennsylvania Ave NW, Washington, DC 20500' },
+        { id: 'r2', lat: 29.9511, lon: -90.0715 },
+      ],
+    },
+  },
+  'text/csv': {
+    schema: {
+      type: 'string',
+      description:
+        'UTF-8, RFC 4180: a header row naming any of id, address, lat, lon (in any case; other columns are ignored), then one row per location. A blank cell is not given.',
+    },
+    example: CSV_BATCH_EXAMPLE,
+  },
+  // Any other type, so that a validating gateway forwards it and the client gets the service's 415, not the gateway's
+  // own 422. Last, since a typed client sends the first media type listed.
+  '*/*': { schema: {} },
+};
+
+/** The media types of the answers to many locations, in input order, chosen by Accept. */
+export const ROW_ANSWERS_CONTENT = {
+  'application/json': { schema: { $ref: getSchemaPath(BatchAnswerDto) } },
+  // A stream of lines, not one JSON value: declared as text (OpenAPI 3.1 has no per-line schema), each line described.
+  [NDJSON]: { schema: NDJSON_STREAM },
+  'text/csv': { schema: { type: 'string' } },
+};
+
+/** `include` and `radius`, as GET /flood-zone reads them, applied to every row. */
+export function ApiRowOptions(): MethodDecorator {
+  return applyDecorators(
+    ApiQuery({
+      name: 'include',
+      required: false,
+      style: 'form',
+      explode: false,
+      description: `As for GET /flood-zone, for every row. ${INCLUDE_PARAMETER.description}`,
+      schema: { type: 'array', items: INCLUDE_PARAMETER.items },
+    }),
+    ApiQuery({
+      name: 'radius',
+      required: false,
+      description: `As for GET /flood-zone, for every row. ${RADIUS_PARAMETER.description}`,
+      schema: { anyOf: RADIUS_PARAMETER.anyOf },
+    }),
+  );
+}
