@@ -1,7 +1,6 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { UpstreamUnavailableError } from '../common/api-error';
-import { errorAnswerOf } from '../common/filters/api-exception.filter';
+import { loggedErrorAnswer } from '../common/filters/api-exception.filter';
 import { errorPage } from './error-page';
 import { REPORT_PAGE_POLICY } from './report-page-policy';
 import { candidateReportUrl } from './report-links';
@@ -19,12 +18,7 @@ export class ReportErrorPageFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     if (res.headersSent) return;
-    const answer = errorAnswerOf(exception, { id: String(req.id ?? ''), method: req.method, path: req.path });
-    if (exception instanceof UpstreamUnavailableError) {
-      this.logger.warn({ upstream: exception.upstream, reason: exception.reason }, 'upstream unavailable');
-    } else if (answer.status === HttpStatus.INTERNAL_SERVER_ERROR) {
-      this.logger.error({ err: exception }, 'unhandled error');
-    }
+    const answer = loggedErrorAnswer(exception, req, this.logger);
     const requestQuery = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
     const page = errorPage(answer.body, (candidate) => candidateReportUrl(requestQuery, candidate));
     res.writeHead(answer.status, {

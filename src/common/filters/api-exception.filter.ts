@@ -61,6 +61,17 @@ export function errorAnswerOf(exception: unknown, request: { id: string; method:
   return answer(HttpStatus.INTERNAL_SERVER_ERROR, 'INTERNAL_ERROR', 'Internal error. The request id identifies it in the logs.');
 }
 
+/** A request's failure as its error answer, logged where an operator must look: an upstream down, or an error of ours. */
+export function loggedErrorAnswer(exception: unknown, req: Request, logger: Logger): ErrorAnswer {
+  const answer = errorAnswerOf(exception, { id: String(req.id ?? ''), method: req.method, path: req.path });
+  if (exception instanceof UpstreamUnavailableError) {
+    logger.warn({ upstream: exception.upstream, reason: exception.reason }, 'upstream unavailable');
+  } else if (answer.status === HttpStatus.INTERNAL_SERVER_ERROR) {
+    logger.error({ err: exception }, 'unhandled error');
+  }
+  return answer;
+}
+
 /** Sends every failure as the one error envelope. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -71,13 +82,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     if (res.headersSent) return;
-    const answer = errorAnswerOf(exception, { id: String(req.id ?? ''), method: req.method, path: req.path });
-    if (exception instanceof UpstreamUnavailableError) {
-      this.logger.warn({ upstream: exception.upstream, reason: exception.reason }, 'upstream unavailable');
-    } else if (answer.status === HttpStatus.INTERNAL_SERVER_ERROR) {
-      this.logger.error({ err: exception }, 'unhandled error');
-    }
-    sendErrorAnswer(res, answer);
+    sendErrorAnswer(res, loggedErrorAnswer(exception, req, this.logger));
   }
 }
 
