@@ -3,35 +3,15 @@
  * processes against the real app, the emulators and a Redis of the test's own: submit, status, wait -o
  * (resumable after it is killed), cancel, and their exit statuses.
  */
-import { ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_PLACES } from '../emulators';
+import { runCli, startCli } from '../support/built-cli';
 import { DisposableRedis } from '../support/redis-server';
 import { sleep, Stack, startStack } from '../support/stack';
 
-const CLI = join(__dirname, '..', '..', 'dist', 'cli', 'main.js');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-interface Finished {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function startCli(args: string[]): { child: ChildProcess; finished: Promise<Finished> } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (part: Buffer) => (stdout += part.toString()));
-  child.stderr!.on('data', (part: Buffer) => (stderr += part.toString()));
-  const finished = once(child, 'exit').then(([status]) => ({ status: status as number | null, stdout, stderr }));
-  return { child, finished };
-}
-
-const runCli = (args: string[]) => startCli(args).finished;
 
 let redis: DisposableRedis;
 let stack: Stack;

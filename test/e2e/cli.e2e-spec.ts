@@ -2,7 +2,7 @@
  * The built `flood-zone` command (`node dist/cli/main.js`, the package's bin; build first: `npm run build`)
  * run as a child process on real files, against the real app and the upstream emulators.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,29 +11,10 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { CSV_ANSWER_COLUMNS } from '../../src/batch/csv-answer';
 import { DEMO_ADDRESSES, DEMO_PLACES, RunningEmulators, demoPlace, startEmulators } from '../emulators';
+import { CLI, runCli, startCli } from '../support/built-cli';
 import { BuiltService } from '../support/built-service';
 import { closedPort } from '../support/redis-server';
 import { addressQuery, FAST_FAULTS, ISO_UTC_MS, NO_CACHE, pointQuery, sleep, Stack, startStack } from '../support/stack';
-
-const CLI = join(__dirname, '..', '..', 'dist', 'cli', 'main.js');
-
-interface Finished {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function startCli(args: string[]): { child: ChildProcess; finished: Promise<Finished> } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (part: Buffer) => (stdout += part.toString()));
-  child.stderr!.on('data', (part: Buffer) => (stderr += part.toString()));
-  const finished = once(child, 'exit').then(([status]) => ({ status: status as number | null, stdout, stderr }));
-  return { child, finished };
-}
-
-const runCli = (args: string[]) => startCli(args).finished;
 
 /** A portfolio of every demo place, by address where it has one, plus rows the service answers with errors. */
 function portfolioRows(): string[][] {
