@@ -2,21 +2,12 @@ import { HttpService } from '@nestjs/axios';
 import { ConfigService } from '@nestjs/config';
 import axios from 'axios';
 import { EPQS_NO_DATA_VALUE, EpqsEmulator, EpqsPoint } from '../../test/emulators/epqs-emulator';
+import { upstreamUnderTest } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
-import { ResilientUpstream, UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
+import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
 import { EpqsClient } from './epqs.client';
-
-const POLICY: UpstreamPolicyOptions = {
-  timeoutMs: 2_000,
-  retries: 1,
-  maxConcurrency: 4,
-  breakerFailureRate: 100,
-  breakerWindowMs: 10_000,
-  breakerMinCalls: 1000,
-  halfOpenAfterMs: 1000,
-};
 
 const GROUND: EpqsPoint = { at: [-95.3698, 29.7604], valueFt: 30.71, resolution: 1, acquisitionDate: '3/1/2020' };
 const CALL_FAILED: EpqsPoint = { at: [-95.0, 29.5], valueFt: 12, callFailed: true };
@@ -40,7 +31,7 @@ describe('EpqsClient against the elevation emulator', () => {
 
   function client(policy: Partial<UpstreamPolicyOptions> = {}, baseUrl = epqs.baseUrl) {
     const config = new ConfigService<AppConfig, true>({ ELEVATION_BASE_URL: baseUrl });
-    return new EpqsClient(new HttpService(axios.create()), new ResilientUpstream('elevation', { ...POLICY, ...policy }), config);
+    return new EpqsClient(new HttpService(axios.create()), upstreamUnderTest('elevation', policy), config);
   }
   const deadline = (ms = 10_000) => AbortSignal.timeout(ms);
 

@@ -4,21 +4,12 @@ import axios from 'axios';
 import sharp from 'sharp';
 import { NfhlMapServerEmulator } from '../../test/emulators/arcgis-emulator';
 import { demoPlace } from '../../test/emulators/demo-map';
+import { upstreamUnderTest } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
-import { ResilientUpstream, UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
+import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { MapExtent, MapPixels, exportScale, sampledDown } from './arcgis-map-server';
 import { NfhlClient } from './nfhl.client';
-
-const POLICY: UpstreamPolicyOptions = {
-  timeoutMs: 2_000,
-  retries: 1,
-  maxConcurrency: 4,
-  breakerFailureRate: 100,
-  breakerWindowMs: 10_000,
-  breakerMinCalls: 1000,
-  halfOpenAfterMs: 1000,
-};
 
 const RADIUS = 6_378_137;
 /** `spanM` Web Mercator metres across, centred on the place. */
@@ -101,7 +92,7 @@ describe("NfhlClient.exportFloodZones against the NFHL emulator's export", () =>
 
   function client(policy: Partial<UpstreamPolicyOptions> = {}) {
     const config = new ConfigService<AppConfig, true>({ NFHL_BASE_URL: nfhl.baseUrl });
-    return new NfhlClient(new HttpService(axios.create()), new ResilientUpstream('flood_data', { ...POLICY, ...policy }), config);
+    return new NfhlClient(new HttpService(axios.create()), upstreamUnderTest('flood_data', policy), config);
   }
   const deadline = () => AbortSignal.timeout(10_000);
   const exportCalls = () => nfhl.callsMatching({ endpoint: 'export' });

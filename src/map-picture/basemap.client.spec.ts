@@ -3,21 +3,12 @@ import { ConfigService } from '@nestjs/config';
 import axios from 'axios';
 import { BASEMAP_COLORS, BasemapEmulator } from '../../test/emulators/basemap-emulator';
 import { demoPlace } from '../../test/emulators/demo-map';
+import { upstreamUnderTest } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
-import { ResilientUpstream, UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
+import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { BasemapClient } from './basemap.client';
 import { mapExtentAround } from './map-area';
-
-const POLICY: UpstreamPolicyOptions = {
-  timeoutMs: 2_000,
-  retries: 1,
-  maxConcurrency: 4,
-  breakerFailureRate: 100,
-  breakerWindowMs: 10_000,
-  breakerMinCalls: 1000,
-  halfOpenAfterMs: 1000,
-};
 
 describe('BasemapClient against the USGS basemap emulator', () => {
   let basemap: BasemapEmulator;
@@ -36,7 +27,7 @@ describe('BasemapClient against the USGS basemap emulator', () => {
 
   function client(policy: Partial<UpstreamPolicyOptions> = {}, baseUrl = basemap.baseUrl) {
     const config = new ConfigService<AppConfig, true>({ BASEMAP_BASE_URL: baseUrl });
-    return new BasemapClient(new HttpService(axios.create()), new ResilientUpstream('basemap', { ...POLICY, ...policy }), config);
+    return new BasemapClient(new HttpService(axios.create()), upstreamUnderTest('basemap', policy), config);
   }
   const deadline = () => AbortSignal.timeout(10_000);
 
