@@ -18,8 +18,8 @@ describe('AnswerCache', () => {
   it('keeps a fresh answer as sent: its bytes and their strong ETag', () => {
     const cache = cacheOf(10);
     const served = cache.remember(point(1, 2), answer('MISS', 60));
-    expect(served.json).toBe('{"marker":"x"}');
-    expect(served.etag).toBe(entityTag(served.json));
+    expect(served.body).toBe('{"marker":"x"}');
+    expect(served.etag).toBe(entityTag(served.body));
     expect(cache.find(point(1, 2))).toEqual(served);
   });
 

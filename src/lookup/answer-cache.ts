@@ -9,13 +9,18 @@ import { NfipStatusSource } from './parts/nfip-status-source';
 
 export const LOOKUP_PATH = '/flood-zone';
 
-/** A 200 answer as it went out: its bytes, their entity tag, and until when it may be served as is. */
-export interface ServedAnswer {
-  json: string;
+/** A 200 as it went out, to be sent again: its bytes, their entity tag, and until when it may be served as is. */
+export interface CachedEntity {
+  body: string | Buffer;
   byteLength: number;
+  contentType: string;
   etag: string;
   expiresAt: number;
+  /** Name, value, ...: headers of its own, sent with a 304 too (a picture's legend). */
+  headers?: readonly string[];
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Strong entity tag of an answer's bytes. */
 export function entityTag(body: string | Buffer): string {
@@ -56,15 +61,21 @@ export class AnswerCache {
   }
 
   /** Keeps a fresh answer; returns what is sent for it. */
-  remember(query: LocationQuery, answer: LookupAnswer): ServedAnswer {
+  remember(query: LocationQuery, answer: LookupAnswer): CachedEntity {
     const json = JSON.stringify(answer.body);
-    const served = { json, byteLength: Buffer.byteLength(json), etag: entityTag(json), expiresAt: Date.now() + answer.maxAgeSeconds * 1000 };
+    const served: CachedEntity = {
+      body: json,
+      byteLength: Buffer.byteLength(json),
+      contentType: JSON_TYPE,
+      etag: entityTag(json),
+      expiresAt: Date.now() + answer.maxAgeSeconds * 1000,
+    };
     if (answer.cacheStatus !== 'STALE' && answer.maxAgeSeconds > 0) this.answers.set(this.keyOf(query), served, answer.maxAgeSeconds * 1000);
     return served;
   }
 
-  find(query: LocationQuery): ServedAnswer | undefined {
-    const served = this.answers.get<ServedAnswer>(this.keyOf(query));
+  find(query: LocationQuery): CachedEntity | undefined {
+    const served = this.answers.get<CachedEntity>(this.keyOf(query));
     return served && served.expiresAt > Date.now() ? served : undefined;
   }
 

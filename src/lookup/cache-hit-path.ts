@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../common/api-error';
 import { sendErrorEnvelope } from '../common/error-envelope';
 import type { EdgeHeaders } from '../common/http-edge';
-import { AnswerCache, LOOKUP_PATH, ServedAnswer, matchesEtag } from './answer-cache';
+import { AnswerCache, CachedEntity, LOOKUP_PATH, matchesEtag } from './answer-cache';
 import { readLookupLocation, readLookupOptions } from './dto/lookup-parameters';
 import type { LocationQuery } from './location-query';
 
@@ -10,17 +10,6 @@ import type { LocationQuery } from './location-query';
  * The cache-hit path: a repeated answer (a lookup, a map picture) served from its cache before the router,
  * with the same parameter checks and rate limit as its controller, every header in one `writeHead`.
  */
-
-/** A 200 as it went out, to be sent again: its bytes, their entity tag, and until when it may be served as is. */
-export interface CachedEntity {
-  body: string | Buffer;
-  byteLength: number;
-  contentType: string;
-  etag: string;
-  expiresAt: number;
-  /** Name, value, ...: headers of its own, sent with a 304 too (a picture's legend). */
-  headers?: readonly string[];
-}
 
 /**
  * Writes a cached entity's 200 (or 304 to a matching If-None-Match) with its cache headers. Given the edge's
@@ -37,13 +26,9 @@ export function sendCachedEntity(req: Request, res: Response, entity: CachedEnti
   res.end(notModified || req.method === 'HEAD' ? undefined : entity.body);
 }
 
-function asEntity(served: ServedAnswer): CachedEntity {
-  return { body: served.json, byteLength: served.byteLength, contentType: 'application/json; charset=utf-8', etag: served.etag, expiresAt: served.expiresAt };
-}
-
 /** Writes a lookup's 200 (or 304) with its cache headers. */
-export function sendAnswer(req: Request, res: Response, served: ServedAnswer, cacheStatus: string, maxAgeSeconds: number): void {
-  sendCachedEntity(req, res, asEntity(served), cacheStatus, maxAgeSeconds);
+export function sendAnswer(req: Request, res: Response, served: CachedEntity, cacheStatus: string, maxAgeSeconds: number): void {
+  sendCachedEntity(req, res, served, cacheStatus, maxAgeSeconds);
 }
 
 /** A path whose repeated answers are served before the router. */
@@ -69,8 +54,7 @@ export function cachedLookups(cache: AnswerCache): CachedRoute {
       } catch {
         return undefined;
       }
-      const served = cache.find(query);
-      return served && asEntity(served);
+      return cache.find(query);
     },
   };
 }

@@ -13,7 +13,8 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CachedEntity, CachedRoute, sendCachedEntity } from '../lookup/cache-hit-path';
+import type { CachedEntity } from '../lookup/answer-cache';
+import { CachedRoute, sendCachedEntity } from '../lookup/cache-hit-path';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { MapPictureQuery, MapPictureQueryPipe, readMapPictureQuery } from './dto/map-picture-query.pipe';
 import { MapPictureQueryDto } from './dto/map-picture-query.dto';
