@@ -151,7 +151,7 @@ export class PieceCache {
     const locks = inJobWork() && policy.ttlSeconds > 0 ? this.locks : null;
     const loading = locks
       ? this.loadOnceAcrossReplicas(locks, cacheKey, policy, load, abandoned.signal)
-      : this.loadAndStore(cacheKey, policy, load, abandoned.signal).then(({ entry: loaded }) => loaded);
+      : this.loadAndStore(cacheKey, policy, load, abandoned.signal);
     const entry = loading.finally(() => {
       if (this.inFlight.get(cacheKey) === shared) this.inFlight.delete(cacheKey);
     });
@@ -162,20 +162,11 @@ export class PieceCache {
     return shared;
   }
 
-  /** Loads a piece and writes it to the cache tiers for `keepMs` (0 when its policy keeps it not at all). */
-  private async loadAndStore<T>(
-    cacheKey: string,
-    policy: CachePolicy<T>,
-    load: PieceLoad<T>,
-    signal: AbortSignal,
-  ): Promise<{ entry: CachedEntry<T>; keepMs: number }> {
-    const value = await load(signal);
-    const storedAt = Date.now();
-    const ttlSeconds = Math.min(policy.ttlSeconds, policy.ttlSecondsOf?.(value) ?? policy.ttlSeconds);
-    const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + ttlSeconds * 1000 };
-    const keepMs = ttlSeconds > 0 ? (ttlSeconds + policy.staleIfErrorSeconds) * 1000 : 0;
+  /** Loads a piece and writes it to the cache tiers. */
+  private async loadAndStore<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>, signal: AbortSignal): Promise<CachedEntry<T>> {
+    const { entry, keepMs } = await loadEntry(policy, load, signal);
     if (keepMs > 0) this.write(cacheKey, entry, keepMs);
-    return { entry, keepMs };
+    return entry;
   }
 
   /**
@@ -223,7 +214,9 @@ export class PieceCache {
       // Another replica may have stored the piece between this one's read and its taking the lock.
       const earlier = await this.storedByReplicas<T>(locks, cacheKey);
       if (earlier) return earlier;
-      const { entry, keepMs } = await this.loadAndStore(cacheKey, policy, load, signal);
+      // Stored in the shared cache only, where every replica (this one too) looks: a portfolio's pieces would
+      // otherwise crowd out of the in-process LRU what interactive lookups keep there, and be written to Redis twice.
+      const { entry, keepMs } = await loadEntry(policy, load, signal);
       if (keepMs > 0) storing = locks.store(cacheKey, entry, keepMs);
       return entry;
     } finally {
@@ -247,6 +240,15 @@ export class PieceCache {
   private write<T>(cacheKey: string, entry: CachedEntry<T>, ttlMs: number): void {
     void withinBudget(this.cache.set(cacheKey, entry, ttlMs));
   }
+}
+
+/** Loads a piece as an entry, with how long to keep it (0 when its policy keeps it not at all). */
+async function loadEntry<T>(policy: CachePolicy<T>, load: PieceLoad<T>, signal: AbortSignal): Promise<{ entry: CachedEntry<T>; keepMs: number }> {
+  const value = await load(signal);
+  const storedAt = Date.now();
+  const ttlSeconds = Math.min(policy.ttlSeconds, policy.ttlSecondsOf?.(value) ?? policy.ttlSeconds);
+  const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + ttlSeconds * 1000 };
+  return { entry, keepMs: ttlSeconds > 0 ? (ttlSeconds + policy.staleIfErrorSeconds) * 1000 : 0 };
 }
 
 /** A cached value that is an entry of this cache (anything else under its key is none). */

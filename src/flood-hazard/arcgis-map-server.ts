@@ -163,7 +163,7 @@ export class ArcGisMapServer<L extends string> {
     const layers = showOnly === undefined ? {} : { layers: `show:${await this.layerId(showOnly, deadline)}` };
     const png = await this.upstream.request(async (signal) => {
       const response = await sendUpstream(
-        this.http.get<ArrayBuffer>(`${this.serviceUrl}/export`, {
+        this.http.axiosRef.get<ArrayBuffer>(`${this.serviceUrl}/export`, {
           params: {
             bbox: extent.bbox.join(','),
             bboxSR: '3857',

@@ -146,7 +146,9 @@ export class ResilientUpstream {
       handleWhen((error) => (error instanceof UpstreamFailure ? error.outage : error instanceof TaskCancelledError)),
       { maxAttempts: options.retries, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 2000 }) },
     );
-    this.attemptTimeout = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
+    // A finished attempt's signal is left alone (not aborted on return): the request is over, and an abort per
+    // call (its DOMException, its listeners) is pure cost on the busiest path.
+    this.attemptTimeout = timeout(options.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
     this.slots = new RequestSlots(options.maxConcurrency);
     this.batchLane = new RequestSlots(Math.max(1, Math.floor(options.maxConcurrency / 2)));
     for (const circuit of [name, ...otherCircuits]) this.circuits.set(circuit, this.createCircuit(circuit));

@@ -1,6 +1,5 @@
 import type { HttpService } from '@nestjs/axios';
 import { AxiosResponse, isAxiosError } from 'axios';
-import { Observable, firstValueFrom } from 'rxjs';
 import { UpstreamFailure } from './resilient-upstream';
 
 export interface UpstreamJson {
@@ -28,7 +27,7 @@ export async function getUpstreamJson(
   options: UpstreamJsonOptions = {},
 ): Promise<UpstreamJson> {
   const response = await sendUpstream(
-    http.get<string>(url, {
+    http.axiosRef.get<string>(url, {
       params,
       signal,
       responseType: 'text',
@@ -51,10 +50,14 @@ export async function getUpstreamJson(
   }
 }
 
-/** Sends one upstream request: a network error is an outage; an abort is the caller's own and propagates. */
-export async function sendUpstream<T>(request: Observable<AxiosResponse<T>>, signal: AbortSignal): Promise<AxiosResponse<T>> {
+/**
+ * Awaits one upstream request: a network error is an outage; an abort is the caller's own and propagates.
+ * Requests go through the axios instance itself rather than HttpService's Observables, whose unsubscribe
+ * after the answer cancels (building an error with its stack) every finished request.
+ */
+export async function sendUpstream<T>(request: Promise<AxiosResponse<T>>, signal: AbortSignal): Promise<AxiosResponse<T>> {
   try {
-    return await firstValueFrom(request);
+    return await request;
   } catch (error) {
     if (signal.aborted) throw error;
     const code = isAxiosError(error) ? (error.code ?? error.message) : String(error);
