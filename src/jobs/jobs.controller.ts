@@ -80,7 +80,8 @@ export class JobsController {
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:
-      'INVALID_BATCH: malformed JSON or CSV, no `locations` array, no usable column, or no rows (the message says where); INVALID_PARAMETERS: a bad include or radius.',
+      'INVALID_BATCH: malformed JSON or CSV, no `locations` array (or two of them), no usable column, or no rows (the message says where: ' +
+      'the line of a CSV body, the element of `locations` of a JSON one); INVALID_PARAMETERS: a bad include or radius.',
   })
   @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with `Allow: POST, OPTIONS`).' })
   @ApiResponse({
