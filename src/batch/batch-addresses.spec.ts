@@ -1,6 +1,8 @@
 import type { CachePolicy, CacheRead, PieceWait } from '../cache/piece-cache';
 import type { BatchAddress, BatchGeocode, BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import type { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
+import { asJobWork } from '../common/upstream/resilient-upstream';
+import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
 import { BatchAddresses } from './batch-addresses';
 import type { BatchMemo } from './batch-memo';
 
@@ -107,6 +109,29 @@ describe('BatchAddresses', () => {
     await book.ready('1 Main St');
     expect(await book.geocode('1 Main St', signal)).toEqual([match('From One Line')]);
     expect(oneLine).toEqual(['1 Main St']);
+  });
+
+  it("in a portfolio job, does not count the batch call's wait for its turn in the shared budget against its deadline", async () => {
+    /** A budget whose every turn comes after 1.5 s: longer than the whole deadline (1 s). */
+    class SlowBudget extends UpstreamCallBudget {
+      admit = () => new Promise<void>((resolve) => setTimeout(resolve, 1500));
+    }
+    const budget = new SlowBudget();
+    const batch = {
+      geocodeBatch: async (rows: readonly BatchAddress[], deadline: AbortSignal) => {
+        await budget.turn('geocoder', deadline);
+        deadline.throwIfAborted();
+        return new Map(rows.map((row) => [row.id, { kind: 'match', match: match('Orleans Parish') } as BatchGeocode]));
+      },
+    } as unknown as BatchGeocoder;
+    const { geocoder, oneLine } = fakeGeocoder();
+    const book = batchAddresses(['1 Main St'], batch, geocoder);
+    const answer = await asJobWork(budget, async () => {
+      await book.ready('1 Main St');
+      return book.geocode('1 Main St', signal);
+    });
+    expect(answer).toEqual([match('Orleans Parish')]);
+    expect(oneLine).toEqual([]);
   });
 
   it('treats a batch call that throws as a chunk of failed rows', async () => {

@@ -1,4 +1,5 @@
 import type { CachePolicy } from '../cache/piece-cache';
+import { lookupDeadline } from '../common/upstream/resilient-upstream';
 import type { BatchAddress, BatchGeocode, BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import { CENSUS_BATCH_CHUNK_ROWS } from '../geocoding/census-batch-geocoder';
 import type { AddressMatch, Geocoder } from '../geocoding/geocoder';
@@ -71,8 +72,9 @@ export class BatchAddresses {
   private ask(chunk: number): Promise<Map<string, BatchGeocode>> {
     if (chunk >= this.chunks.length) return Promise.resolve(new Map());
     // A chunk whose call went wrong in any way is a chunk of failed rows: each goes to the one-line geocoder.
+    // Its deadline is a lookup's, so in a portfolio job the wait for the shared budget does not count against it.
     return (this.answers[chunk] ??= this.options.batchGeocoder
-      .geocodeBatch(this.chunks[chunk], AbortSignal.any([this.options.cancelled, AbortSignal.timeout(this.options.deadlineMs)]))
+      .geocodeBatch(this.chunks[chunk], AbortSignal.any([this.options.cancelled, lookupDeadline(this.options.deadlineMs)]))
       .catch(() => new Map()));
   }
 
