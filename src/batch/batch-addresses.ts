@@ -71,11 +71,23 @@ export class BatchAddresses {
 
   private ask(chunk: number): Promise<Map<string, BatchGeocode>> {
     if (chunk >= this.chunks.length) return Promise.resolve(new Map());
-    // A chunk whose call went wrong in any way is a chunk of failed rows: each goes to the one-line geocoder.
-    // Its deadline is a lookup's, so in a portfolio job the wait for the shared budget does not count against it.
-    return (this.answers[chunk] ??= this.options.batchGeocoder
-      .geocodeBatch(this.chunks[chunk], AbortSignal.any([this.options.cancelled, lookupDeadline(this.options.deadlineMs)]))
-      .catch(() => new Map()));
+    return (this.answers[chunk] ??= this.geocodeChunk(chunk));
+  }
+
+  /**
+   * The batch geocoder's answer for a chunk. A chunk whose call went wrong in any way is a chunk of failed rows:
+   * each goes to the one-line geocoder. Its deadline is a lookup's, so in a portfolio job the wait for the
+   * shared budget does not count against it.
+   */
+  private async geocodeChunk(chunk: number): Promise<Map<string, BatchGeocode>> {
+    const deadline = lookupDeadline(this.options.deadlineMs);
+    try {
+      return await this.options.batchGeocoder.geocodeBatch(this.chunks[chunk], AbortSignal.any([this.options.cancelled, deadline.signal]));
+    } catch {
+      return new Map();
+    } finally {
+      deadline.end();
+    }
   }
 
   /** Waits for the county as long as the geocode it completes is waited for (`signal`, the geocode load's). */

@@ -115,15 +115,20 @@ export class LookupService {
    */
   async lookup(query: LocationQuery, batchRow?: BatchRowLookup): Promise<LookupAnswer> {
     const deadline = lookupDeadline(this.deadlineMs);
-    const waitEnds = batchRow ? AbortSignal.any([deadline, batchRow.cancelled]) : deadline;
+    const outOfTime = deadline.signal;
+    const waitEnds = batchRow ? AbortSignal.any([outOfTime, batchRow.cancelled]) : outOfTime;
     // Out of time, the 502 names the upstream of the piece still awaited, as when the lookup's own call runs out.
-    const waitFor: WaitFor = (upstream) => ({ signal: waitEnds, gaveUp: () => (deadline.aborted ? deadlineExceeded(upstream) : waitEnds.reason) });
+    const waitFor: WaitFor = (upstream) => ({ signal: waitEnds, gaveUp: () => (outOfTime.aborted ? deadlineExceeded(upstream) : waitEnds.reason) });
     const pieces = batchRow?.pieces ?? this.cache;
     const geocode = batchRow?.geocode ?? ((address, signal) => this.geocoder.geocodeAddress(address, signal));
     const nfipTable = this.nfipTableAtStartUp(waitEnds);
-    return query.kind === 'address'
+    const answer = await (query.kind === 'address'
       ? this.lookupAddress(query.address, query, pieces, waitFor, geocode, nfipTable)
-      : this.lookupPoint(query, query, pieces, waitFor, nfipTable);
+      : this.lookupPoint(query, query, pieces, waitFor, nfipTable));
+    // Answered, it waited for everything it asked for. (A failed lookup keeps its deadline: a wait it left
+    // behind, such as its county's beside a failed flood answer, still ends on time.)
+    deadline.end();
+    return answer;
   }
 
   /**

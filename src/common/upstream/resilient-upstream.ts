@@ -18,7 +18,7 @@ import {
 import { UpstreamName, UpstreamUnavailableError } from '../api-error';
 import { recordUpstreamTiming } from '../request-context';
 import { RequestSlots } from './request-slots';
-import type { UpstreamCallBudget } from './upstream-call-budget';
+import { LookupDeadline, UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
 /**
  * A failed upstream call. An `outage` (network error, timeout, 5xx, an HTML page instead of JSON, a
@@ -110,8 +110,8 @@ export function inJobWork(): boolean {
  * One lookup's deadline, `ms` from now; for a portfolio job's work, `ms` not counting the time its calls wait
  * for their turn in the budget (see UpstreamCallBudget.deadline): a job's rows queue for the budget, not for an answer.
  */
-export function lookupDeadline(ms: number): AbortSignal {
-  return jobWork.getStore()?.deadline(ms) ?? AbortSignal.timeout(ms);
+export function lookupDeadline(ms: number): LookupDeadline {
+  return jobWork.getStore()?.deadline(ms) ?? deadlineIn(ms);
 }
 
 /**

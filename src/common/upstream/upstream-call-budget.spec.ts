@@ -1,5 +1,5 @@
 import type { UpstreamName } from '../api-error';
-import { UpstreamCallBudget } from './upstream-call-budget';
+import { UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
 /** A budget whose turns come when the test says. */
 class HeldBudget extends UpstreamCallBudget {
@@ -24,7 +24,7 @@ describe('UpstreamCallBudget.deadline: a lookup runs out of time for its upstrea
   afterEach(() => jest.useRealTimers());
 
   it('ends `ms` after it began when no call waited for a turn', () => {
-    const deadline = new HeldBudget().deadline(100);
+    const deadline = new HeldBudget().deadline(100).signal;
     jest.advanceTimersByTime(99);
     expect(deadline.aborted).toBe(false);
     jest.advanceTimersByTime(1);
@@ -34,7 +34,7 @@ describe('UpstreamCallBudget.deadline: a lookup runs out of time for its upstrea
 
   it('does not count the time calls of the process wait for their turn, however they overlap', async () => {
     const budget = new HeldBudget();
-    const deadline = budget.deadline(100);
+    const deadline = budget.deadline(100).signal;
     jest.advanceTimersByTime(40);
     const first = budget.turn('flood_data', never);
     jest.advanceTimersByTime(100);
@@ -54,7 +54,7 @@ describe('UpstreamCallBudget.deadline: a lookup runs out of time for its upstrea
     const budget = new HeldBudget();
     const turn = budget.turn('flood_data', never);
     jest.advanceTimersByTime(50);
-    const deadline = budget.deadline(100);
+    const deadline = budget.deadline(100).signal;
     jest.advanceTimersByTime(300);
     await budget.grantAll();
     await turn;
@@ -62,5 +62,39 @@ describe('UpstreamCallBudget.deadline: a lookup runs out of time for its upstrea
     expect(deadline.aborted).toBe(false);
     jest.advanceTimersByTime(1);
     expect(deadline.aborted).toBe(true);
+  });
+
+  it('never aborts once ended, even after a wait moved its end, and holds no timer after that', async () => {
+    const budget = new HeldBudget();
+    const deadline = budget.deadline(100);
+    const turn = budget.turn('flood_data', never);
+    jest.advanceTimersByTime(150);
+    await budget.grantAll();
+    await turn;
+    deadline.end();
+    expect(jest.getTimerCount()).toBe(0);
+    jest.advanceTimersByTime(1000);
+    expect(deadline.signal.aborted).toBe(false);
+  });
+});
+
+describe('deadlineIn: a lookup deadline outside any budget', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('aborts with a TimeoutError `ms` from now', () => {
+    const { signal } = deadlineIn(100);
+    jest.advanceTimersByTime(99);
+    expect(signal.aborted).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect((signal.reason as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('never aborts once ended, and holds no timer after that', () => {
+    const deadline = deadlineIn(100);
+    deadline.end();
+    expect(jest.getTimerCount()).toBe(0);
+    jest.advanceTimersByTime(1000);
+    expect(deadline.signal.aborted).toBe(false);
   });
 });

@@ -1,6 +1,26 @@
 import type { UpstreamName } from '../api-error';
 
 /**
+ * A lookup's deadline: `signal` aborts (with a TimeoutError) once its time is up, unless `end` came first. A
+ * lookup ends it as soon as it has its answer, so that its timer and signal do not outlive it by the whole
+ * deadline: at a portfolio job's pace, thousands of them would be held at once.
+ */
+export interface LookupDeadline {
+  readonly signal: AbortSignal;
+  end(): void;
+}
+
+/** Why a deadline aborts: the DOMException AbortSignal.timeout gives. */
+const timeUp = () => new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+
+/** A deadline `ms` from now (see LookupDeadline). */
+export function deadlineIn(ms: number): LookupDeadline {
+  const ended = new AbortController();
+  const timer = setTimeout(() => ended.abort(timeUp()), ms).unref();
+  return { signal: ended.signal, end: () => clearTimeout(timer) };
+}
+
+/**
  * A rate of calls per upstream service shared by some kind of work, however many processes do it: each
  * attempt at an upstream first waits here for its turn. The portfolio jobs provide one kept in Redis, so
  * that all replicas together stay within one budget.
@@ -30,17 +50,17 @@ export abstract class UpstreamCallBudget {
    * a low rate), the time is counted only while turns are granted as fast as they are asked for, so a lookup
    * runs out of time for its upstreams' sake, never for its place in the queue.
    */
-  deadline(ms: number): AbortSignal {
+  deadline(ms: number): LookupDeadline {
     const ended = new AbortController();
     const started = performance.now();
     const waitedAtStart = this.waitedMs();
     const check = () => {
       const counted = performance.now() - started - (this.waitedMs() - waitedAtStart);
-      if (counted >= ms) ended.abort(new DOMException('The lookup ran out of time.', 'TimeoutError'));
-      else setTimeout(check, ms - counted).unref();
+      if (counted >= ms) ended.abort(timeUp());
+      else timer = setTimeout(check, ms - counted).unref();
     };
-    setTimeout(check, ms).unref();
-    return ended.signal;
+    let timer = setTimeout(check, ms).unref();
+    return { signal: ended.signal, end: () => clearTimeout(timer) };
   }
 
   /** The time this process has spent with calls waiting for their turn, in all (ms). */
