@@ -4,6 +4,7 @@ import { CACHE_MANAGER } from '@nestjs/cache-manager';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Cache } from 'cache-manager';
 import { UpstreamUnavailableError } from '../common/api-error';
+import { pause } from '../common/pause';
 import { inJobWork } from '../common/upstream/resilient-upstream';
 import { CacheName, ServiceMetrics } from '../metrics/service-metrics';
 import { PieceLoadLocks } from './piece-load-locks';
@@ -254,22 +255,6 @@ async function loadEntry<T>(policy: CachePolicy<T>, load: PieceLoad<T>, signal: 
 /** A cached value that is an entry of this cache (anything else under its key is none). */
 function asEntry<T>(value: unknown): CachedEntry<T> | undefined {
   return value && typeof value === 'object' && 'storedAt' in value ? (value as CachedEntry<T>) : undefined;
-}
-
-/** Resolves after `ms`; rejects with the signal's reason once it aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', stop, { once: true });
-  });
 }
 
 /** A cache operation's result, or undefined when it fails or takes longer than `budgetMs`: the cache never makes its caller fail or hang. */

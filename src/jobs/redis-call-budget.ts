@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { UpstreamName } from '../common/api-error';
+import { pause } from '../common/pause';
 import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
 
 /**
@@ -47,16 +48,6 @@ export class RedisCallBudget extends UpstreamCallBudget {
     const waitMicros = Number(await this.redis.eval(NEXT_TURN, 1, `flood-zone:job-budget:${upstream}`, this.spacingMicros.toFixed(0)));
     if (waitMicros <= 0) return;
     this.waited(upstream, waitMicros / 1_000_000);
-    await new Promise<void>((resolve, reject) => {
-      const leave = () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      };
-      const timer = setTimeout(() => {
-        signal.removeEventListener('abort', leave);
-        resolve();
-      }, waitMicros / 1000);
-      signal.addEventListener('abort', leave, { once: true });
-    });
+    await pause(waitMicros / 1000, signal);
   }
 }
