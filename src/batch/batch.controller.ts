@@ -1,19 +1,9 @@
 import { once } from 'node:events';
 import { Controller, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import {
-  ApiBadRequestResponse,
-  ApiExtraModels,
-  ApiOperation,
-  ApiPayloadTooLargeResponse,
-  ApiResponse,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnprocessableEntityResponse,
-  ApiUnsupportedMediaTypeResponse,
-} from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiRowOptions, LOCATIONS_BODY_CONTENT, ROW_ANSWERS_CONTENT } from './dto/batch-openapi';
+import { ApiLocationsBodyErrors, ApiRowOptions, LOCATIONS_BODY_CONTENT, ROW_ANSWERS_CONTENT } from './dto/batch-openapi';
 import type { AppConfig } from '../config/app-config';
 import type { LookupOptions } from '../lookup/location-query';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
@@ -85,18 +75,7 @@ export class BatchController {
     description:
       "INVALID_BATCH: malformed JSON or CSV, JSON nested more than 32 levels, no `locations` array, no usable column, or no rows (the message says where; a CSV record with more or fewer cells than the header is only that row's 400 INVALID_PARAMETERS); INVALID_PARAMETERS: a bad include or radius.",
   })
-  @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with `Allow: POST, OPTIONS`).' })
-  @ApiResponse({
-    status: 408,
-    type: ErrorEnvelopeDto,
-    description: 'REQUEST_TIMEOUT: after BATCH_UPLOAD_GRACE_MS the body had arrived slower than 1 KiB/s on average; the connection is closed.',
-  })
-  @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto, description: 'BATCH_TOO_LARGE: more than BATCH_MAX_LOCATIONS rows, or a body over 10 MiB.' })
-  @ApiUnsupportedMediaTypeResponse({
-    type: ErrorEnvelopeDto,
-    description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv, or a compressed body (any Content-Encoding but identity).',
-  })
-  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'RADIUS_OUT_OF_RANGE: radius outside [10, 2000].' })
+  @ApiLocationsBodyErrors({ maxRowsSetting: 'BATCH_MAX_LOCATIONS', maxBody: '10 MiB' })
   @ApiTooManyRequestsResponse({
     type: ErrorEnvelopeDto,
     description:

@@ -10,15 +10,12 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiPayloadTooLargeResponse,
   ApiResponse,
   ApiServiceUnavailableResponse,
   ApiTags,
-  ApiUnprocessableEntityResponse,
-  ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiRowOptions, LOCATIONS_BODY_CONTENT, ROW_ANSWERS_CONTENT } from '../batch/dto/batch-openapi';
+import { ApiLocationsBodyErrors, ApiRowOptions, LOCATIONS_BODY_CONTENT, ROW_ANSWERS_CONTENT } from '../batch/dto/batch-openapi';
 import { NDJSON } from '../batch/answer-formats';
 import { answerFormat, storeLocations, streamedLocationReader } from '../batch/batch-request';
 import { CSV_ANSWER_COLUMNS } from '../batch/csv-answer';
@@ -83,18 +80,7 @@ export class JobsController {
       'INVALID_BATCH: malformed JSON or CSV, no `locations` array (or two of them), no usable column, or no rows (the message says where: ' +
       'the line of a CSV body, the element of `locations` of a JSON one); INVALID_PARAMETERS: a bad include or radius.',
   })
-  @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with `Allow: POST, OPTIONS`).' })
-  @ApiResponse({
-    status: 408,
-    type: ErrorEnvelopeDto,
-    description: 'REQUEST_TIMEOUT: after BATCH_UPLOAD_GRACE_MS the body had arrived slower than 1 KiB/s on average.',
-  })
-  @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto, description: 'BATCH_TOO_LARGE: more than JOB_MAX_LOCATIONS rows, or a body over 256 MiB.' })
-  @ApiUnsupportedMediaTypeResponse({
-    type: ErrorEnvelopeDto,
-    description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv, or a compressed one.',
-  })
-  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'RADIUS_OUT_OF_RANGE: radius outside [10, 2000].' })
+  @ApiLocationsBodyErrors({ maxRowsSetting: 'JOB_MAX_LOCATIONS', maxBody: '256 MiB' })
   @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async submit(@Req() req: Request, @Res() res: Response): Promise<void> {

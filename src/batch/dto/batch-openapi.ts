@@ -1,6 +1,14 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiQuery, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiPayloadTooLargeResponse,
+  ApiQuery,
+  ApiResponse,
+  ApiUnprocessableEntityResponse,
+  ApiUnsupportedMediaTypeResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { INCLUDE_PARAMETER, RADIUS_PARAMETER } from '../../lookup/dto/flood-zone-query.dto';
+import { ErrorEnvelopeDto } from '../../lookup/dto/flood-zone-response.dto';
 import { NDJSON } from '../answer-formats';
 import { BatchAnswerDto, NDJSON_STREAM } from './batch-answer.dto';
 import { BatchRequestDto, CSV_BATCH_EXAMPLE, otherJsonTypes } from './batch-request.dto';
@@ -54,5 +62,29 @@ export function ApiRowOptions(): MethodDecorator {
       description: `As for GET /flood-zone, for every row. ${RADIUS_PARAMETER.description}`,
       schema: { anyOf: RADIUS_PARAMETER.anyOf },
     }),
+  );
+}
+
+/**
+ * The errors of a POST whose body is read as a body of locations (see batch-request), beside its own 400: the
+ * setting that bounds its rows and the largest body it takes differ by endpoint, the rest is the one reading.
+ */
+export function ApiLocationsBodyErrors(limits: { maxRowsSetting: string; maxBody: string }): MethodDecorator {
+  return applyDecorators(
+    ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with `Allow: POST, OPTIONS`).' }),
+    ApiResponse({
+      status: 408,
+      type: ErrorEnvelopeDto,
+      description: 'REQUEST_TIMEOUT: after BATCH_UPLOAD_GRACE_MS the body had arrived slower than 1 KiB/s on average; the connection is closed.',
+    }),
+    ApiPayloadTooLargeResponse({
+      type: ErrorEnvelopeDto,
+      description: `BATCH_TOO_LARGE: more than ${limits.maxRowsSetting} rows, or a body over ${limits.maxBody}.`,
+    }),
+    ApiUnsupportedMediaTypeResponse({
+      type: ErrorEnvelopeDto,
+      description: 'UNSUPPORTED_MEDIA_TYPE: a body that is neither application/json nor text/csv, or a compressed body (any Content-Encoding but identity).',
+    }),
+    ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'RADIUS_OUT_OF_RANGE: radius outside [10, 2000].' }),
   );
 }
