@@ -8,6 +8,7 @@
  */
 import * as http from 'node:http';
 import { DisposableRedis, redisCli } from '../../test/support/redis-server';
+import { csvPieces, postPieces } from '../../test/support/streamed-body';
 import { CENTRE, CFG } from '../config';
 import { Emulators, Service, Tally, expectOk, httpGet, keepAlive, round, sleep } from '../lib';
 import { Point, PointGrid, pointPath } from '../points';
@@ -22,34 +23,6 @@ function jobRows(grid: PointGrid, rows: number): { points: Point[]; distinctPoin
   let distinctPoints = 0;
   for (let i = 0; i < rows; i++) points.push(i % 3 === 2 ? points[Math.floor(i * 0.618)] : grid.at(distinctPoints++));
   return { points, distinctPoints };
-}
-
-/** CSV lines 1,000 at a time, so that a body of a million rows is never held whole here either. */
-function* csvPieces(rows: number, line: (row: number) => string): Generator<string> {
-  yield 'id,lat,lon\n';
-  for (let first = 0; first < rows; first += 1000) {
-    yield `${Array.from({ length: Math.min(1000, rows - first) }, (_, n) => line(first + n)).join('\n')}\n`;
-  }
-}
-
-/** POSTs a body sent piece by piece as the service takes it in; the answer's status and JSON. */
-function submit(base: string, pieces: Iterable<string>): Promise<{ status: number; body: Record<string, any> }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${JOBS}`, { method: 'POST', agent: false, headers: { 'Content-Type': 'text/csv' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, any> }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    const source = pieces[Symbol.iterator]();
-    const send = () => {
-      for (let next = source.next(); !next.done; next = source.next()) if (!req.write(next.value)) return void req.once('drain', send);
-      req.end();
-    };
-    send();
-  });
 }
 
 function request(url: string, method: string): Promise<number> {
@@ -162,9 +135,11 @@ export async function jobs(emulators: Emulators): Promise<void> {
     // Coordinates out of range: every row is its own 400, no upstream call; the job is cancelled at once anyway.
     const upload = rssSampler([probe]);
     const uploadStarted = performance.now();
-    const uploaded = await submit(
+    const uploaded = await postPieces(
       probe.base,
-      csvPieces(J.uploadRows, (r) => `u${r},95,${(r % 360) - 180}`),
+      JOBS,
+      'text/csv',
+      csvPieces('id,lat,lon', J.uploadRows, (r) => `u${r},95,${(r % 360) - 180}`),
     );
     const uploadMs = performance.now() - uploadStarted;
     const [uploadGrowthMB] = upload.stop();
@@ -192,9 +167,11 @@ export async function jobs(emulators: Emulators): Promise<void> {
     redisCli(redis.port, 'config', 'resetstat');
     const rss = rssSampler(services);
     const started = performance.now();
-    const submitted = await submit(
+    const submitted = await postPieces(
       services[0].base,
-      csvPieces(J.rows, (r) => `j${r},${points[r].lat},${points[r].lon}`),
+      JOBS,
+      'text/csv',
+      csvPieces('id,lat,lon', J.rows, (r) => `j${r},${points[r].lat},${points[r].lon}`),
     );
     const storedMs = performance.now() - started;
     if (submitted.status !== 202) throw new Error(`job: HTTP ${submitted.status} ${JSON.stringify(submitted.body)}`);

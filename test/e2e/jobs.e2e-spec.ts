@@ -3,12 +3,12 @@
  * submit, status, results in every format (each row equal to GET), the errors, cancel (upstream calls stop),
  * the TTL of a finished job's keys, the metrics, and 503 JOBS_UNAVAILABLE without any Redis.
  */
-import { request } from 'node:http';
 import { parse } from 'csv-parse/sync';
 import { DEMO_PLACES } from '../emulators';
 import type { ApiResponse } from '../support/api-client';
 import { openRaw, postHead } from '../support/raw-connection';
 import { DisposableRedis, redisCli } from '../support/redis-server';
+import { csvPieces, postPieces } from '../support/streamed-body';
 import { Stack, expectErrorEnvelope, sleep, startStack } from '../support/stack';
 
 const JOBS = '/flood-zone/jobs';
@@ -44,33 +44,6 @@ async function finished(base: string, id: string): Promise<any> {
 
 /** Every key the service keeps for a job (all jobs' without an id). */
 const jobKeys = (redis: DisposableRedis, id = '') => redisCli(redis.port, '--scan', '--pattern', `flood-zone:job:${id}*`).split('\n').filter(Boolean);
-
-/** POSTs a body sent piece by piece as the service takes it in (never held whole here); the answer's status and JSON. */
-function postPieces(base: string, path: string, contentType: string, pieces: Iterable<string>): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method: 'POST', headers: { 'content-type': contentType } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
-    req.on('error', reject);
-    const source = pieces[Symbol.iterator]();
-    const send = () => {
-      for (let next = source.next(); !next.done; next = source.next()) if (!req.write(next.value)) return void req.once('drain', send);
-      req.end();
-    };
-    send();
-  });
-}
-
-/** `rows` CSV lines made by `line`, 1,000 at a time. */
-function* csvPieces(header: string, rows: number, line: (row: number) => string): Generator<string> {
-  yield `${header}\n`;
-  for (let first = 0; first < rows; first += 1000) {
-    yield `${Array.from({ length: Math.min(1000, rows - first) }, (_, n) => line(first + n)).join('\n')}\n`;
-  }
-}
 
 /** A point `step` ten-thousandths of a degree east of a demo place: a place of its own for the caches. */
 const shifted = (place: { lat: number; lon: number }, step: number) => ({ lat: place.lat, lon: Number((place.lon + step * 0.0001).toFixed(6)) });
