@@ -4,6 +4,7 @@ import { NOT_LISTED, NOT_LISTED_NOTE } from '../lookup/parts/nfip-status';
 import { errorPage } from './error-page';
 import { couldNotBeChecked } from './plain-words';
 import { LOMAS_LISTED, ReportLinks, reportPage } from './report-page';
+import { readerText } from '../../test/support/page-text';
 
 /** A complete answer with every part, as GET /flood-zone?…&include=nearby,preliminary,cbrs,elevation gives it. */
 function completeAnswer(): FloodZoneLookup {
@@ -114,19 +115,6 @@ const LINKS: ReportLinks = {
   picture: PICTURE,
 };
 
-/** What a reader sees: the body's text, tags and style dropped, entities decoded, white space collapsed. */
-function textOf(page: string): string {
-  return page
-    .replace(/<head>[\s\S]*<\/head>/, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
-}
-
 type Result = FloodZoneLookup['result'];
 const withResult = (changes: Partial<Result>): FloodZoneLookup => {
   const answer = completeAnswer();
@@ -135,7 +123,7 @@ const withResult = (changes: Partial<Result>): FloodZoneLookup => {
 
 describe('reportPage: the answer in words', () => {
   const page = reportPage(completeAnswer(), LINKS);
-  const text = textOf(page);
+  const text = readerText(page);
 
   it.each([
     ['the place', '7400 BUFFALO SPEEDWAY, HOUSTON, TX, 77025'],
@@ -211,7 +199,7 @@ describe('reportPage: the answer in words', () => {
   it('says so where no picture can be drawn', () => {
     const far = reportPage(completeAnswer(), { ...LINKS, picture: null });
     expect(far).not.toMatch(/<img/);
-    expect(textOf(far)).toContain('No map picture: a Web Mercator map does not reach this latitude.');
+    expect(readerText(far)).toContain('No map picture: a Web Mercator map does not reach this latitude.');
   });
 
   it('is the same bytes for the same answer', () => {
@@ -235,7 +223,7 @@ describe('reportPage: text from the request and from upstreams stays text', () =
     expect(page).not.toContain('<script>');
     expect(page).not.toContain('<img src=x');
     expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39; &lt;img src=x onerror=alert(1)&gt;');
-    expect(textOf(page)).toContain(hostile);
+    expect(readerText(page)).toContain(hostile);
   });
 
   it('escapes the links it is given', () => {
@@ -265,19 +253,19 @@ describe('reportPage: a part that could not be checked says so, never "none"', (
   it.each(cases)('%s', (part, missing) => {
     // Every other part found something, so that any "none" on the page would be said of the missing part.
     const moderate = { distanceM: 250, floodZone: 'X', zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', staticBaseFloodElevationFt: null };
-    const text = textOf(reportPage(withResult({ nearby: { ...completeAnswer().result.nearby!, moderate }, ...missing, unavailable: [part] }), LINKS));
+    const text = readerText(reportPage(withResult({ nearby: { ...completeAnswer().result.nearby!, moderate }, ...missing, unavailable: [part] }), LINKS));
     expect(text).toContain(couldNotBeChecked(part));
     expect(text).not.toMatch(/none filed|none in effect|none within|None mapped|None on the flood map|Not asked for/);
   });
 
   it('a part not asked for is said to be not asked for, naming the include item', () => {
-    const text = textOf(reportPage(withResult({ nearby: null, mapChange: null, coastalBarrier: null, groundElevation: null }), LINKS));
+    const text = readerText(reportPage(withResult({ nearby: null, mapChange: null, coastalBarrier: null, groundElevation: null }), LINKS));
     for (const item of ['nearby', 'preliminary', 'cbrs', 'elevation']) expect(text).toContain(`Not asked for (add ${item} to include).`);
     expect(text).not.toContain('Could not be checked');
   });
 
   it('an empty part is "none", with its reach', () => {
-    const text = textOf(reportPage(withResult({ lomrs: [], lomas: [] }), LINKS));
+    const text = readerText(reportPage(withResult({ lomrs: [], lomas: [] }), LINKS));
     expect(text).toContain('Letters of Map Revision at the point: none in effect.');
     expect(text).toContain('Letters of Map Amendment within 100 m: none filed.');
   });
@@ -306,7 +294,7 @@ describe('reportPage: no flood zone is unknown, never low risk', () => {
     ['mapped_no_zone', 'No flood zone at this exact point (unknown, not low risk)', 'Move the point slightly.'],
   ] as const)('%s: "%s"', (coverage, headline, guidance) => {
     const page = reportPage(withResult({ ...noZone, coverage, isMapped: coverage !== 'unmapped', guidance }), LINKS);
-    const text = textOf(page);
+    const text = readerText(page);
     expect(text).toContain(headline);
     expect(text).toContain(guidance);
     expect(text).toContain('Unknown: FEMA gives no flood zone at this point');
@@ -319,7 +307,7 @@ describe('reportPage: no flood zone is unknown, never low risk', () => {
 
 describe('reportPage: the other forms of each part', () => {
   it('an estimated BFE, interpolated between two lines, not official', () => {
-    const text = textOf(
+    const text = readerText(
       reportPage(
         withResult({
           staticBaseFloodElevationFt: null,
@@ -343,7 +331,7 @@ describe('reportPage: the other forms of each part', () => {
   });
 
   it('a depth (zone AO), several zones at the point, a floodway', () => {
-    const text = textOf(
+    const text = readerText(
       reportPage(
         withResult({
           floodZone: 'AO',
@@ -367,7 +355,7 @@ describe('reportPage: the other forms of each part', () => {
 
   it('outside the SFHA, ground not compared, a community not in the book, no FIRM panel', () => {
     const answer = completeAnswer();
-    const text = textOf(
+    const text = readerText(
       reportPage(
         withResult({
           floodZone: 'X',
@@ -401,7 +389,7 @@ describe('reportPage: the other forms of each part', () => {
 
   it('no ground elevation data', () => {
     const answer = completeAnswer();
-    const text = textOf(
+    const text = readerText(
       reportPage(
         withResult({
           groundElevation: {
@@ -425,7 +413,7 @@ describe('reportPage: the other forms of each part', () => {
   it(`lists the nearest ${LOMAS_LISTED} LOMAs and counts the rest`, () => {
     const loma = completeAnswer().result.lomas![0]!;
     const many = Array.from({ length: LOMAS_LISTED + 4 }, (_, i) => ({ ...loma, caseNumber: `CASE-${i}`, distanceM: i }));
-    const text = textOf(reportPage(withResult({ lomas: many }), LINKS));
+    const text = readerText(reportPage(withResult({ lomas: many }), LINKS));
     expect(text).toContain(`CASE-${LOMAS_LISTED - 1}`);
     expect(text).not.toContain(`CASE-${LOMAS_LISTED} `);
     expect(text).toContain('And 4 more within 100 m, listed in the JSON answer.');
@@ -433,7 +421,7 @@ describe('reportPage: the other forms of each part', () => {
 
   it('a point given as coordinates: the point is the title, the ZIP is a ZIP code area', () => {
     const answer = completeAnswer();
-    const text = textOf(
+    const text = readerText(
       reportPage(
         {
           ...answer,
@@ -454,7 +442,7 @@ describe('errorPage', () => {
 
   it("says the envelope's status, code, message and request id", () => {
     const page = errorPage({ error: 'lat must be between -90 and 90', statusCode: 422, code: 'COORDINATES_OUT_OF_RANGE', requestId: 'req-1' }, reportOf);
-    const text = textOf(page);
+    const text = readerText(page);
     expect(page).toContain('<title>Flood zone report: 422 COORDINATES_OUT_OF_RANGE</title>');
     expect(text).toContain('No report: 422 COORDINATES_OUT_OF_RANGE lat must be between -90 and 90');
     expect(text).toContain('Request id req-1');
@@ -480,7 +468,7 @@ describe('errorPage', () => {
   });
 
   it('names the upstream that failed', () => {
-    const text = textOf(
+    const text = readerText(
       errorPage(
         { error: 'The FEMA flood data service (NFHL) is unavailable.', statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', requestId: 'r', upstream: 'flood_data' },
         reportOf,

@@ -7,6 +7,7 @@
 import { entityTag } from '../../src/lookup/answer-cache';
 import { DEMO_ADDRESSES, demoPlace } from '../emulators';
 import { FAST_FAULTS, Stack, expectErrorEnvelope, startStack } from '../support/stack';
+import { readerText } from '../support/page-text';
 
 const REPORT_POLICY = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const EVERY_PART = 'nearby,preliminary,cbrs,elevation';
@@ -19,22 +20,10 @@ interface Page {
   text: string;
 }
 
-function textOf(html: string): string {
-  return html
-    .replace(/<head>[\s\S]*<\/head>/, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
-}
-
 async function fetchPage(stack: Stack, pathAndQuery: string, init: RequestInit = {}): Promise<Page> {
   const response = await fetch(`${stack.url}${pathAndQuery}`, init);
   const html = await response.text();
-  return { status: response.status, headers: response.headers, html, text: textOf(html) };
+  return { status: response.status, headers: response.headers, html, text: readerText(html) };
 }
 
 /** An attribute of the page's elements, decoded (`&amp;` is `&`). */
