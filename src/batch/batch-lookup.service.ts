@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config';
 import { BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import { Geocoder } from '../geocoding/geocoder';
 import type { LookupOptions } from '../lookup/location-query';
-import { BatchRowLookup, LookupService } from '../lookup/lookup.service';
+import { BatchRowLookup, LookupService, geocodePolicyOf } from '../lookup/lookup.service';
 import { BatchAddresses } from './batch-addresses';
 import { BatchMemo } from './batch-memo';
 import { readBatchRow } from './batch-row';
@@ -39,7 +39,7 @@ export class BatchLookupService {
   ) {
     // Twice the batch's share of each upstream keeps that share busy while rows wait on each other.
     this.limits = { running: config.get('UPSTREAM_MAX_CONCURRENCY', { infer: true }), ahead: ROWS_AHEAD };
-    this.geocodePolicy = { ttlSeconds: config.get('GEOCODE_CACHE_TTL_SECONDS', { infer: true }), staleIfErrorSeconds: 0 };
+    this.geocodePolicy = geocodePolicyOf(config);
     this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
   }
 

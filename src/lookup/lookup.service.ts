@@ -5,7 +5,7 @@ import { ConfigService } from '@nestjs/config';
 import { ApiError, UpstreamName, unknownOnFailure } from '../common/api-error';
 import { deadlineExceeded, lookupDeadline } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
-import { CachePolicy, CacheRead, CacheStatus, PieceCache, PieceWait } from '../cache/piece-cache';
+import { CachePolicy, CacheRead, CacheStatus, PieceCache, PieceLoad, PieceWait } from '../cache/piece-cache';
 import { femaMapUrl } from '../flood-hazard/classification';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
 import type { Community, GeoPoint } from '../flood-hazard/flood-hazard.types';
@@ -99,7 +99,7 @@ export class LookupService {
       ...this.partPolicy,
       ttlSecondsOf: (answer) => (answer.unavailable.length > 0 ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : this.partPolicy.ttlSeconds),
     };
-    this.geocodePolicy = { ttlSeconds: config.get('GEOCODE_CACHE_TTL_SECONDS', { infer: true }), staleIfErrorSeconds: 0 };
+    this.geocodePolicy = geocodePolicyOf(config);
     this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
     // Each opt-in part asks the source it names, found among the providers.
     this.optionalParts = OPTIONAL_PARTS.map((part: OptionalAnswerPart<string, OptionalField, unknown, unknown, unknown>) => {
@@ -154,7 +154,7 @@ export class LookupService {
     nfipTable: Promise<void>,
   ): Promise<LookupAnswer> {
     const load = (signal: AbortSignal) => geocode(address, signal);
-    const geocoded = await pieces.getOrLoad('geocode', normaliseAddress(address), this.geocodePolicy, load, waitFor('geocoder'));
+    const geocoded = await addressMatches(pieces, this.geocodePolicy, address, load, waitFor('geocoder'));
     const match = singlePlace(geocoded.entry.value);
     const [flood] = await Promise.all([this.floodAt(match, options, pieces, waitFor), nfipTable]);
     return this.answer({ address, lat: null, lon: null }, locationOf(match.matchedAddress, match, match, 'census_geocoder'), flood, [geocoded]);
@@ -258,6 +258,22 @@ function locationOf(
 /** Trimmed, whitespace collapsed, case-folded: spellings that differ only so share one cache entry. */
 export function normaliseAddress(address: string): string {
   return address.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** How long geocodes and the county of a point are cached (GEOCODE_CACHE_TTL_SECONDS); a failed geocode is never answered stale. */
+export function geocodePolicyOf(config: ConfigService<AppConfig, true>): CachePolicy {
+  return { ttlSeconds: config.get('GEOCODE_CACHE_TTL_SECONDS', { infer: true }), staleIfErrorSeconds: 0 };
+}
+
+/** The matches of an address, cached by the address normalised: lookups and map pictures of it share the entry. */
+export function addressMatches(
+  pieces: PieceReader,
+  policy: CachePolicy,
+  address: string,
+  load: PieceLoad<AddressMatch[]>,
+  wait: PieceWait,
+): Promise<CacheRead<AddressMatch[]>> {
+  return pieces.getOrLoad('geocode', normaliseAddress(address), policy, load, wait);
 }
 
 /**

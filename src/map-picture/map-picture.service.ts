@@ -10,7 +10,7 @@ import { AddressMatch, Geocoder } from '../geocoding/geocoder';
 import { entityTag } from '../lookup/answer-cache';
 import type { FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import type { LocationQuery } from '../lookup/location-query';
-import { LookupAnswer, LookupService, normaliseAddress } from '../lookup/lookup.service';
+import { LookupAnswer, LookupService, addressMatches, geocodePolicyOf, normaliseAddress } from '../lookup/lookup.service';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../lookup/parts/answer-part';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { BasemapSource } from './basemap-source';
@@ -63,7 +63,7 @@ export class MapPictureService {
   ) {
     this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
     // As the lookup reads geocodes: the picture's geocode is the lookup's own cache entry.
-    this.geocodePolicy = { ttlSeconds: config.get('GEOCODE_CACHE_TTL_SECONDS', { infer: true }), staleIfErrorSeconds: 0 };
+    this.geocodePolicy = geocodePolicyOf(config);
   }
 
   /** The picture already made for the query, if it is still held (not counted: see countHit). */
@@ -147,6 +147,6 @@ export class MapPictureService {
   private async geocode(address: string, deadline: AbortSignal): Promise<AddressMatch[]> {
     const load = (signal: AbortSignal) => this.geocoder.geocodeAddress(address, signal);
     const wait = { signal: deadline, gaveUp: () => deadlineExceeded('geocoder') };
-    return (await this.pieces.getOrLoad('geocode', normaliseAddress(address), this.geocodePolicy, load, wait)).entry.value;
+    return (await addressMatches(this.pieces, this.geocodePolicy, address, load, wait)).entry.value;
   }
 }
