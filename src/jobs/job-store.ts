@@ -193,11 +193,12 @@ export class JobStore {
     const byStatus: Record<JobStatus, number> = { queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
     let rowsPerSecond = 0;
     const ids = await this.redis.zrange(INDEX, 0, -1);
+    // Asked all at once: one round trip's wait for every job kept, not one per job, at each scrape.
+    const records = await Promise.all(ids.map((id) => this.record(id)));
     const gone: string[] = [];
-    for (const id of ids) {
-      const record = await this.record(id);
+    for (const [n, record] of records.entries()) {
       if (!record) {
-        gone.push(id);
+        gone.push(ids[n]);
         continue;
       }
       byStatus[record.status] += 1;
