@@ -26,11 +26,6 @@ export function sendCachedEntity(req: Request, res: Response, entity: CachedEnti
   res.end(notModified || req.method === 'HEAD' ? undefined : entity.body);
 }
 
-/** Writes a lookup's 200 (or 304) with its cache headers. */
-export function sendAnswer(req: Request, res: Response, served: CachedEntity, cacheStatus: string, maxAgeSeconds: number): void {
-  sendCachedEntity(req, res, served, cacheStatus, maxAgeSeconds);
-}
-
 /** A path whose repeated answers are served before the router. */
 export interface CachedRoute {
   path: string;

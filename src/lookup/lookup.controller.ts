@@ -18,7 +18,7 @@ import { FloodZoneQueryDto } from './dto/flood-zone-query.dto';
 import { FloodZoneQueryPipe } from './dto/flood-zone-query.pipe';
 import type { LocationQuery } from './location-query';
 import { AnswerCache, LOOKUP_PATH } from './answer-cache';
-import { sendAnswer } from './cache-hit-path';
+import { sendCachedEntity } from './cache-hit-path';
 import { LookupService } from './lookup.service';
 
 const cacheHeaders = {
@@ -69,6 +69,6 @@ export class LookupController {
     // A lookup is under way: even its failure (404, 502) says it was not served from the cache.
     res.setHeader('X-Cache', 'MISS');
     const answer = await this.lookups.lookup(query);
-    sendAnswer(req, res, this.answers.remember(query, answer), answer.cacheStatus, answer.maxAgeSeconds);
+    sendCachedEntity(req, res, this.answers.remember(query, answer), answer.cacheStatus, answer.maxAgeSeconds);
   }
 }
