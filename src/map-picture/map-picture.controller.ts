@@ -13,7 +13,6 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { CachedEntity } from '../lookup/answer-cache';
 import { CachedRoute, sendCachedEntity } from '../lookup/cache-hit-path';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { MapPictureQuery, MapPictureQueryPipe, readMapPictureQuery } from './dto/map-picture-query.pipe';
@@ -100,15 +99,8 @@ export class MapPictureController {
 
 /** Writes a picture's 200 (or 304 to a matching If-None-Match) with its headers, every header in one `writeHead`. */
 function sendPicture(req: Request, res: Response, picture: MapPicture): void {
-  const maxAge = picture.cacheStatus === 'STALE' ? 0 : Math.max(0, Math.floor((picture.expiresAt - Date.now()) / 1000));
-  sendCachedEntity(req, res, pictureEntity(picture), picture.cacheStatus, maxAge);
-}
-
-/** A picture as it goes out: the PNG, with its legend and, when the basemap failed, the header saying so. */
-function pictureEntity(picture: MapPicture): CachedEntity {
-  const headers = ['X-Map-Legend', picture.legend.join(', ')];
-  if (!picture.basemapShown) headers.push('X-Map-Unavailable', 'basemap');
-  return { body: picture.png, byteLength: picture.png.length, contentType: 'image/png', etag: picture.etag, expiresAt: picture.expiresAt, headers };
+  const maxAge = picture.cacheStatus === 'STALE' ? 0 : Math.max(0, Math.floor((picture.entity.expiresAt - Date.now()) / 1000));
+  sendCachedEntity(req, res, picture.entity, picture.cacheStatus, maxAge);
 }
 
 /** Repeated pictures, from the picture cache, served before the router as repeated lookups are. */
@@ -122,7 +114,7 @@ export function cachedPictures(pictures: MapPictureService): CachedRoute {
       } catch {
         return undefined;
       }
-      return held && pictureEntity(held);
+      return held?.entity;
     },
     served: () => pictures.countHit(),
   };

@@ -122,13 +122,11 @@ export class MapPictureService {
     });
     this.metrics.pictureComposed(basemap !== null, (performance.now() - started) / 1000);
     const maxAgeSeconds = basemap ? answer.maxAgeSeconds : Math.min(answer.maxAgeSeconds, INCOMPLETE_ANSWER_MAX_AGE_SECONDS);
+    const headers = ['X-Map-Legend', legend.map((entry) => entry.zone).join(', ')];
+    if (!basemap) headers.push('X-Map-Unavailable', 'basemap');
     return {
-      png,
-      etag: entityTag(png),
-      legend: legend.map((entry) => entry.zone),
-      basemapShown: basemap !== null,
+      entity: { body: png, byteLength: png.length, contentType: 'image/png', etag: entityTag(png), expiresAt: Date.now() + maxAgeSeconds * 1000, headers },
       cacheStatus: answer.cacheStatus === 'STALE' ? 'STALE' : 'MISS',
-      expiresAt: Date.now() + maxAgeSeconds * 1000,
     };
   }
 

@@ -1,14 +1,18 @@
+import type { CacheStatus } from '../cache/piece-cache';
 import { MapPicture, PictureCache } from './picture-cache';
 
-function picture(bytes: number, overrides: Partial<MapPicture> = {}): MapPicture {
+function picture(bytes: number, overrides: { cacheStatus?: CacheStatus; expiresAt?: number } = {}): MapPicture {
+  const png = Buffer.alloc(bytes);
   return {
-    png: Buffer.alloc(bytes),
-    etag: `"${bytes}"`,
-    legend: ['AE'],
-    basemapShown: true,
-    cacheStatus: 'MISS',
-    expiresAt: Date.now() + 60_000,
-    ...overrides,
+    entity: {
+      body: png,
+      byteLength: png.length,
+      contentType: 'image/png',
+      etag: `"${bytes}"`,
+      expiresAt: overrides.expiresAt ?? Date.now() + 60_000,
+      headers: ['X-Map-Legend', 'AE'],
+    },
+    cacheStatus: overrides.cacheStatus ?? 'MISS',
   };
 }
 

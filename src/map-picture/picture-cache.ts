@@ -1,17 +1,11 @@
 import type { CacheStatus } from '../cache/piece-cache';
+import type { CachedEntity } from '../lookup/answer-cache';
 
-/** A finished picture and what is sent with it. */
+/** A finished picture: the PNG as it goes out (with its legend header and, when the basemap failed, the header saying so). */
 export interface MapPicture {
-  png: Buffer;
-  /** Strong entity tag of the PNG's bytes. */
-  etag: string;
-  /** The legend's zones, in its order (the `X-Map-Legend` header). */
-  legend: string[];
-  basemapShown: boolean;
+  entity: CachedEntity;
   /** How the answer behind it was read: MISS once composed, HIT when served from this cache, STALE from a stale answer. */
   cacheStatus: CacheStatus;
-  /** Until when it may be served as it is (epoch ms). */
-  expiresAt: number;
 }
 
 /**
@@ -32,9 +26,9 @@ export class PictureCache {
     const picture = this.pictures.get(key);
     if (!picture) return undefined;
     this.drop(key, picture);
-    if (picture.expiresAt <= Date.now()) return undefined;
+    if (picture.entity.expiresAt <= Date.now()) return undefined;
     this.pictures.set(key, picture);
-    this.bytes += picture.png.length;
+    this.bytes += picture.entity.byteLength;
     return picture;
   }
 
@@ -54,11 +48,12 @@ export class PictureCache {
   }
 
   private keep(key: string, picture: MapPicture): void {
-    if (picture.cacheStatus === 'STALE' || picture.expiresAt <= Date.now() || picture.png.length > this.maxBytes) return;
+    const { expiresAt, byteLength } = picture.entity;
+    if (picture.cacheStatus === 'STALE' || expiresAt <= Date.now() || byteLength > this.maxBytes) return;
     const held = this.pictures.get(key);
     if (held) this.drop(key, held);
     this.pictures.set(key, picture);
-    this.bytes += picture.png.length;
+    this.bytes += byteLength;
     for (const [oldKey, old] of this.pictures) {
       if (this.bytes <= this.maxBytes) break;
       this.drop(oldKey, old);
@@ -67,6 +62,6 @@ export class PictureCache {
 
   private drop(key: string, picture: MapPicture): void {
     this.pictures.delete(key);
-    this.bytes -= picture.png.length;
+    this.bytes -= picture.entity.byteLength;
   }
 }
