@@ -1,7 +1,8 @@
 import { Controller, Get, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { entityTag, matchesEtag } from '../lookup/answer-cache';
+import { CachedEntity, entityTag } from '../lookup/answer-cache';
+import { sendCachedEntity } from '../lookup/cache-hit-path';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { LookupService } from '../lookup/lookup.service';
 import { ReportQuery, ReportQueryPipe } from './dto/report-query.pipe';
@@ -76,17 +77,16 @@ export class ReportController {
     // As for a lookup: even its failure says it was not served from the cache.
     res.setHeader('X-Cache', 'MISS');
     const answer = await this.lookups.lookup(query);
-    const page = reportPage(answer.body, { jsonAnswer: jsonAnswerUrl(query), picture: pictureOf(answer.body.location, query.spanM) });
-    res.locals.cacheStatus = answer.cacheStatus;
-    const etag = entityTag(page);
-    const notModified = matchesEtag(req.headers['if-none-match'], etag);
-    res.writeHead(notModified ? 304 : 200, {
-      'X-Cache': answer.cacheStatus,
-      'Cache-Control': `public, max-age=${answer.maxAgeSeconds}`,
-      ETag: etag,
-      'Content-Security-Policy': REPORT_PAGE_POLICY,
-      ...(notModified ? {} : { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(Buffer.byteLength(page)) }),
-    });
-    res.end(notModified || req.method === 'HEAD' ? undefined : page);
+    const html = reportPage(answer.body, { jsonAnswer: jsonAnswerUrl(query), picture: pictureOf(answer.body.location, query.spanM) });
+    // Sent as a cached answer is (X-Cache, Cache-Control, ETag and 304), with the page's own policy.
+    const page: CachedEntity = {
+      body: html,
+      byteLength: Buffer.byteLength(html),
+      contentType: 'text/html; charset=utf-8',
+      etag: entityTag(html),
+      expiresAt: Date.now() + answer.maxAgeSeconds * 1000,
+      headers: ['Content-Security-Policy', REPORT_PAGE_POLICY],
+    };
+    sendCachedEntity(req, res, page, answer.cacheStatus, answer.maxAgeSeconds);
   }
 }
