@@ -187,6 +187,34 @@ describe('offline mode start-up (test/emulators/offline.ts)', () => {
     }
   }, 40_000);
 
+  it('the service port already in use (another process answering /health there): one line, exit 1, no "listening on"', async () => {
+    const occupied = createServer((_req, res) => res.end('{"status":"ok"}'));
+    await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
+    const port = (occupied.address() as { port: number }).port;
+    try {
+      const child = startOffline({ ...EPHEMERAL_EMULATOR_PORTS, PORT: String(port) });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const guard = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`offline mode kept running; stdout: ${stdout}`));
+        }, 30_000);
+        child.once('exit', (exitCode) => {
+          clearTimeout(guard);
+          resolve(exitCode);
+        });
+      });
+      expect(code).toBe(1);
+      expect(stderr).toBe(`[offline] port ${port} is already in use: the service listens there; stop the other process or set PORT to a free port\n`);
+      expect(stdout).toBe('');
+    } finally {
+      await new Promise<void>((resolve) => occupied.close(() => resolve()));
+    }
+  }, 40_000);
+
   it('prints "listening on" once the service answers /health, then the demo list', async () => {
     const port = await closedPort();
     const child = startOffline({ ...EPHEMERAL_EMULATOR_PORTS, PORT: String(port) });

@@ -5,7 +5,7 @@
  * USFWS CBRS 4013, Census 4020, OpenFEMA 4030, USGS elevation 4040, USGS basemap 4050; override with NFHL_EMULATOR_PORT,
  * PRELIMINARY_EMULATOR_PORT, PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT, OPENFEMA_EMULATOR_PORT,
  * ELEVATION_EMULATOR_PORT, BASEMAP_EMULATOR_PORT; a port already in use is one line naming it,
- * its emulator and its variable, and exit 1), then runs the built service (`node dist/main.js`, on PORT, default
+ * its emulator and its variable, and exit 1; the service's own PORT is checked first, the same way), then runs the built service (`node dist/main.js`, on PORT, default
  * 3000) with NFHL_BASE_URL, PRELIMINARY_NFHL_BASE_URL, PENDING_NFHL_BASE_URL, CBRS_BASE_URL, GEOCODER_BASE_URL,
  * OPENFEMA_BASE_URL, ELEVATION_BASE_URL and BASEMAP_BASE_URL pointed at them (every other variable passed through). Once the service answers /health it
  * prints "listening on http://HOST:PORT" and example URLs for every demo place (the fault walkthroughs' places,
@@ -16,6 +16,7 @@
  * `startEmulators()` is exported for tests and benchmarks.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { ArcGisEmulatorOptions, NfhlEmulatorOptions, NfhlMapServerEmulator } from './arcgis-emulator';
 import { ArcGisServiceEmulator } from './arcgis-service-emulator';
@@ -176,6 +177,26 @@ function cannotListen(error: NodeJS.ErrnoException & { port?: number }, ports: E
   return `[offline] port ${emulator.port} ${why}: the ${emulator.label} listens there; stop the other process or set ${emulator.variable} to a free port`;
 }
 
+/**
+ * Whether the service's port is free, checked before anything starts: another process answering /health there
+ * would otherwise pass for the service. Undefined when free, else the one line to print.
+ */
+async function servicePortTaken(host: string, port: number): Promise<string | undefined> {
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen(port, host, resolve);
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'is already in use' : code === 'EACCES' ? 'needs privileges this process lacks' : `cannot be used (${code})`;
+    return `[offline] port ${port} ${why}: the service listens there; stop the other process or set PORT to a free port`;
+  }
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return undefined;
+}
+
 /** Polls the service's /health until it answers 200 (true), or the service exits or `timeoutMs` passes (false). */
 async function serviceAnswers(url: string, running: () => boolean, timeoutMs: number): Promise<boolean> {
   const until = Date.now() + timeoutMs;
@@ -295,6 +316,12 @@ export function exampleUrls(serviceBase: string): string[] {
 }
 
 async function main(): Promise<void> {
+  const servicePort = process.env.PORT || '3000';
+  const taken = await servicePortTaken(process.env.HOST || '0.0.0.0', Number(servicePort));
+  if (taken !== undefined) {
+    console.error(taken);
+    process.exit(1);
+  }
   const ports = emulatorPorts();
   const portOf = (key: EmulatorPort['key']) => ({ port: ports.find((e) => e.key === key)?.port });
   let emulators: RunningEmulators;
@@ -324,7 +351,6 @@ async function main(): Promise<void> {
     await emulators.close();
     process.exit(1);
   }
-  const servicePort = process.env.PORT || '3000';
   // The service listens on HOST (default 0.0.0.0, every address): localhost reaches it then.
   const serviceHost = !process.env.HOST || process.env.HOST === '0.0.0.0' || process.env.HOST === '::' ? 'localhost' : process.env.HOST;
   const serviceBase = `http://${serviceHost.includes(':') ? `[${serviceHost}]` : serviceHost}:${servicePort}`;
