@@ -553,7 +553,7 @@ describe('demo map: the ground at every place', () => {
 // ---------------------------------------------------------------------------------------------
 
 const ROOT = path.join(__dirname, '..', '..');
-const WALKTHROUGH_FILES = ['README.md', 'test/emulators/README.md'];
+const WALKTHROUGH_FILES = ['docs/offline.md', 'test/emulators/README.md'];
 
 /** A point as the service's cache keys it (6 decimals). */
 const pointKey = (lat: number, lon: number) => `${lat.toFixed(6)},${lon.toFixed(6)}`;
@@ -684,10 +684,10 @@ describe('fault walkthrough places', () => {
     const { steps, elsewhere } = walkthroughs();
     const printed = exampleUrls('http://localhost:3000').flatMap(lookedUp);
     const everythingElse = new Set([...elsewhere, ...printed, ...portfolioPoints().points]);
-    // the steps of README.md (503 then a CBRS reset, in one block) and of the emulators' README (503, breaker, one place, slow and reset geocoder)
+    // the steps of docs/offline.md (503 then a CBRS reset, in one block) and of the emulators' README (503, breaker, one place, slow and reset geocoder)
     const idOf = new Map([...DEMO_PLACES, ...FAULT_DEMO_PLACES].map((p) => [ofPlace(p), p.id]));
     expect(steps.map((s) => [s.file, s.faulted.map((k) => idOf.get(k) ?? k)])).toEqual([
-      ['README.md', ['dc-fault-fema-503', 'dc-fault-fema-503', 'fernandina-fault-cbrs-reset']],
+      ['docs/offline.md', ['dc-fault-fema-503', 'dc-fault-fema-503', 'fernandina-fault-cbrs-reset']],
       ['test/emulators/README.md', ['dc-fault-fema-recovers', 'dc-fault-fema-recovers']],
       ['test/emulators/README.md', ['dc-fault-breaker', 'dc-fault-breaker']],
       ['test/emulators/README.md', ['toa-baja-fault-one-place', 'toa-baja-ae', 'renton-fault-slow-geocoder', 'renton-fault-geocoder-reset']],
@@ -726,9 +726,8 @@ describe('batch examples', () => {
     }
   });
 
-  it('README.md: the batch and command-line examples look up demo places only', () => {
-    const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const section = text.slice(text.indexOf('## Batch screening'), text.indexOf('## Offline, against the emulators'));
+  it('docs/batch-and-jobs.md: the batch and command-line examples look up demo places only', () => {
+    const section = fs.readFileSync(path.join(ROOT, 'docs', 'batch-and-jobs.md'), 'utf8');
     const lines = section.split('\n').filter((l) => /flood-zone\/batch|flood-zone lookup/.test(l) || /"locations"/.test(l));
     // a latitude out of range is the example's 422 row
     const points = lines.flatMap(lookedUp).filter((key) => Math.abs(Number(key.split(',')[0])) <= 90);

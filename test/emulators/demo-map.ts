@@ -1702,15 +1702,15 @@ interface FaultDemoTwin {
 }
 
 /**
- * One place per fault walkthrough step (README.md and test/emulators/README.md): a lookup answered earlier is
+ * One place per fault walkthrough step (docs/offline.md and test/emulators/README.md): a lookup answered earlier is
  * served from the cache without calling the upstream, so a fault demo on a place an earlier step (or the demo
  * list offline mode prints, or a batch example) already looked up would never show its fault. Each is a twin of
  * a demo place, 120 m away inside the same polygons, so it answers exactly as its twin does; none is in
  * `DEMO_PLACES`.
  */
 const FAULT_DEMO_TWINS: FaultDemoTwin[] = [
-  { id: 'dc-fault-fema-503', twinOf: 'dc-white-house-ae', usedBy: 'README.md: FEMA answers 503, the lookup is a 502', bearingDeg: 0 },
-  { id: 'fernandina-fault-cbrs-reset', twinOf: 'fernandina-cbrs-opa', usedBy: 'README.md: CBRS resets, the part is unavailable', bearingDeg: 0 },
+  { id: 'dc-fault-fema-503', twinOf: 'dc-white-house-ae', usedBy: 'docs/offline.md: FEMA answers 503, the lookup is a 502', bearingDeg: 0 },
+  { id: 'fernandina-fault-cbrs-reset', twinOf: 'fernandina-cbrs-opa', usedBy: 'docs/offline.md: CBRS resets, the part is unavailable', bearingDeg: 0 },
   { id: 'dc-fault-fema-recovers', twinOf: 'dc-white-house-ae', usedBy: 'test/emulators/README.md: FEMA fails and recovers', bearingDeg: 180 },
   { id: 'dc-fault-breaker', twinOf: 'dc-white-house-ae', usedBy: 'test/emulators/README.md: the breaker opens and recovers', bearingDeg: 90 },
   { id: 'toa-baja-fault-one-place', twinOf: 'toa-baja-ae', usedBy: 'test/emulators/README.md: a fault at one place only', bearingDeg: 0 },
@@ -2609,7 +2609,7 @@ export function buildDemoMap(): DemoMap {
 export const DEMO_PLACES: readonly DemoPlace[] = BUILT.seeds.map(demoPlaceOf);
 
 /**
- * The places of the fault walkthroughs (README.md, test/emulators/README.md), one per step, each answering as
+ * The places of the fault walkthroughs (docs/offline.md, test/emulators/README.md), one per step, each answering as
  * the demo place its description names; listed nowhere else, so no earlier step has cached them.
  */
 export const FAULT_DEMO_PLACES: readonly DemoPlace[] = BUILT.faultSeeds.map(demoPlaceOf);

@@ -394,7 +394,7 @@ async function main(): Promise<void> {
       [
         `[offline] listening on ${serviceBase}`,
         ['[offline] try:', ...exampleUrls(serviceBase)].join('\n  '),
-        '[offline] fault walkthroughs: README.md "Offline, against the emulators" and test/emulators/README.md',
+        '[offline] fault walkthroughs: docs/offline.md and test/emulators/README.md',
       ].join('\n'),
     );
   } else if (running()) {
