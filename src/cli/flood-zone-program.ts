@@ -127,7 +127,7 @@ export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<nu
   withServiceUrl(job.command('wait'), io.env)
     .description(
       'Wait for a job to complete (a progress bar on a terminal), then write its results as CSV, with the columns batch writes (the answer, ' +
-        'error_message, candidates, then the input\'s other columns). Killed, run it again: it goes on waiting or downloads again (OUTPUT appears ' +
+        "error_message, candidates, then the input's other columns). Killed, run it again: it goes on waiting or downloads again (OUTPUT appears " +
         'only once whole). Exit 1 when the job failed or was cancelled.',
     )
     .argument('<id>', "the job's id")

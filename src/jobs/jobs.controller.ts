@@ -136,7 +136,10 @@ export class JobsController {
     description: `One answer per row, in input order, by Accept: application/json, ${NDJSON} (the default, also for */*) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}; with columns=all, more), as POST /flood-zone/batch answers.`,
     content: ROW_ANSWERS_CONTENT,
   })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: 'INVALID_PARAMETERS: columns other than all, or columns=all with an Accept that refuses text/csv.' })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description: 'INVALID_PARAMETERS: columns other than all, or columns=all with an Accept that refuses text/csv.',
+  })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
   @ApiConflictResponse({
     type: ErrorEnvelopeDto,
@@ -195,7 +198,7 @@ export class JobsController {
 function readResultColumns(req: Request): boolean {
   const columns = req.query.columns;
   if (columns === undefined) return false;
-  if (columns !== 'all') throw new ApiError(400, 'INVALID_PARAMETERS', 'columns must be all (the answer with the input\'s columns), or left out.');
+  if (columns !== 'all') throw new ApiError(400, 'INVALID_PARAMETERS', "columns must be all (the answer with the input's columns), or left out.");
   if (!req.accepts(CSV)) throw new ApiError(400, 'INVALID_PARAMETERS', 'columns=all is for the text/csv answer: accept text/csv.');
   return true;
 }

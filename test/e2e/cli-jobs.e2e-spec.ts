@@ -65,7 +65,7 @@ it('job submit prints the id; job wait -o writes the results CSV; job status pri
   expect(JSON.parse(status.stdout)).toEqual(expect.objectContaining({ id, status: 'completed', total: 30, done: 30, errors: 0, etaSeconds: 0 }));
 });
 
-it('a loan book headed Loan ID,Address,Latitude,Longitude,Balance: job submit warns as batch does; job wait -o writes the columns and cells of batch -o', async () => {
+it('a loan book headed Loan ID,Address,Latitude,Longitude,Balance: job submit warns as batch does, job wait -o writes what batch -o writes', async () => {
   const places = DEMO_PLACES.filter((place) => !place.address).slice(0, 3);
   const rows = [
     `L1,"${DEMO_ADDRESSES.whiteHouse}",,,"250,000"`,

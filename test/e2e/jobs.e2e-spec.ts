@@ -180,7 +180,12 @@ describe('with a Redis', () => {
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as RowLine);
-    const asked = [`address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}`, ...places.map((place) => `lat=${place.lat}&lon=${place.lon}`), 'lat=91&lon=10', ''];
+    const asked = [
+      `address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}`,
+      ...places.map((place) => `lat=${place.lat}&lon=${place.lon}`),
+      'lat=91&lon=10',
+      '',
+    ];
     const withoutTimes = (body: any) => ({ ...body, retrievedAt: undefined, requestId: undefined });
     for (const [index, query] of asked.entries()) {
       const get = await stack.get(`/flood-zone?${query}`);
@@ -192,6 +197,25 @@ describe('with a Redis', () => {
     expect(submitted.body).toEqual({ id: expect.any(String), status: 'queued', total: rows.length, done: 0, warnings: [warning] });
     expect(status).toEqual(expect.objectContaining({ status: 'completed', warnings: [warning] }));
     expect(batch.headers.get('warning')).toBe(`299 - ${JSON.stringify(warning)}`);
+    expect(submitted.headers.get('warning')).toBe(batch.headers.get('warning'));
+
+    // The CSV answer with the input's columns: what `flood-zone batch` writes.
+    const results = `${JOBS}/${submitted.body.id}/results`;
+    const withInput = await call(stack.url, `${results}?columns=all`, { headers: { accept: 'text/csv' } });
+    const records = parse(withInput.text, { columns: true }) as Array<Record<string, string>>;
+    expect(Object.keys(records[0]).slice(-4)).toEqual(['error_message', 'candidates', 'Loan ID', 'Balance']);
+    expect(records.map((record) => [record.status, record.error_code, record['Loan ID'], record.Balance])).toEqual([
+      ['200', '', 'L1', '250,000'],
+      ['200', '', 'L2', '1000'],
+      ['200', '', 'L3', '1000'],
+      ['200', '', 'L4', '1000'],
+      ['200', '', 'L5', '1000'],
+      ['422', 'COORDINATES_OUT_OF_RANGE', 'L9', '5'],
+      ['400', 'INVALID_PARAMETERS', 'L10', ''],
+    ]);
+    expect(records[5].error_message).toBe(lines[5].body.error);
+    expectErrorEnvelope(await call(stack.url, `${results}?columns=input`, { headers: { accept: 'text/csv' } }), 400, 'INVALID_PARAMETERS');
+    expectErrorEnvelope(await call(stack.url, `${results}?columns=all`, { headers: { accept: 'application/json' } }), 400, 'INVALID_PARAMETERS');
   });
 
   it('takes a file of only Latitude,Longitude, as the batch does', async () => {
