@@ -1,4 +1,4 @@
-import { csvHeader, csvRow } from './csv-answer';
+import { csvHeader, csvHeaderLineWithInput, csvRow, csvRowWithInput } from './csv-answer';
 import { RowAnswer, rowObject } from './row-answer';
 
 /** How a batch answer is written as rows stream out: an opening, each row in input order, a closing. */
@@ -10,6 +10,7 @@ export interface AnswerFormat {
 }
 
 export const NDJSON = 'application/x-ndjson';
+export const CSV = 'text/csv';
 
 /** The formats `Accept` chooses from, NDJSON first: the default, also when Accept allows any type. */
 export const ANSWER_FORMATS: Record<string, AnswerFormat> = {
@@ -19,7 +20,7 @@ export const ANSWER_FORMATS: Record<string, AnswerFormat> = {
     row: (answer) => `${JSON.stringify(rowObject(answer))}\n`,
     closing: () => '',
   },
-  'text/csv': {
+  [CSV]: {
     contentType: 'text/csv; charset=utf-8',
     opening: csvHeader,
     row: csvRow,
@@ -32,3 +33,11 @@ export const ANSWER_FORMATS: Record<string, AnswerFormat> = {
     closing: () => ']}',
   },
 };
+
+/**
+ * The CSV answer with the input's columns, as `flood-zone batch` writes its output: after the answer's columns,
+ * error_message, candidates, and the CSV body's other columns (`otherColumns`), each row's cells as given.
+ */
+export function csvWithInput(otherColumns: string[]): AnswerFormat {
+  return { ...ANSWER_FORMATS[CSV], opening: () => csvHeaderLineWithInput(otherColumns), row: (answer) => csvRowWithInput(answer, answer.otherCells ?? []) };
+}

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { ApiError } from '../common/api-error';
-import { UnreadableRow } from './batch-row';
-import { csvLocationRows, readCsvLocations } from './csv-locations';
+import { CsvRecord } from './batch-row';
+import { BodyNotes, csvLocationRows, noNotes, readCsvLocations } from './csv-locations';
 import { jsonLocationRows, plainDecimal, readJsonLocations } from './json-locations';
 
-const csv = (text: string, maxRows = 10) => readCsvLocations(Readable.from([Buffer.from(text)]), maxRows);
+const csv = (text: string, maxRows = 10, notes = noNotes()) => readCsvLocations(Readable.from([Buffer.from(text)]), maxRows, notes);
 
 async function failure(run: () => unknown): Promise<ApiError> {
   try {
@@ -17,12 +17,34 @@ async function failure(run: () => unknown): Promise<ApiError> {
 }
 
 describe('readCsvLocations', () => {
-  it('maps the usable columns in any case and order, ignores the others and leaves blank cells out', async () => {
-    expect(await csv('\uFEFFLat, notes ,ID,address,LON\r\n1.5,x,a,,2\r\n,,b,"1 Main St, Town",\r\n  ,,,,\r\n')).toEqual([
-      { lat: '1.5', id: 'a', lon: '2' },
-      { id: 'b', address: '1 Main St, Town' },
-      {},
+  it('maps the usable columns in any case and order, keeps the others aside and leaves blank cells out', async () => {
+    const notes = noNotes();
+    expect(await csv('\uFEFFLat, notes ,ID,address,LON\r\n1.5,x,a,,2\r\n,,b,"1 Main St, Town",\r\n  ,,,,\r\n', 10, notes)).toEqual([
+      new CsvRecord({ lat: '1.5', id: 'a', lon: '2' }, ['x']),
+      new CsvRecord({ id: 'b', address: '1 Main St, Town' }, ['']),
+      new CsvRecord({}, ['']),
     ]);
+    expect(notes).toEqual<BodyNotes>({
+      otherColumns: [' notes '],
+      warnings: ['" notes " is not read as a location (id, address, lat or latitude, lon or longitude, lng, long).'],
+    });
+  });
+
+  it.each([
+    ['Loan ID,Address,Latitude,Longitude,Balance\nL1,,29.7,-95.3,"250,000"\n', { lat: '29.7', lon: '-95.3' }, ['L1', '250,000']],
+    ['LATITUDE,lng\n29.7,-95.3\n', { lat: '29.7', lon: '-95.3' }, []],
+    [' latitude , Long ,id\n29.7,-95.3,r1\n', { lat: '29.7', lon: '-95.3', id: 'r1' }, []],
+  ])('reads the aliases of lat and lon (latitude; longitude, lng, long) in any case: %p', async (text, fields, otherCells) => {
+    expect(await csv(text)).toEqual([new CsvRecord(fields, otherCells)]);
+  });
+
+  it('warns of every column it does not read, an unnamed one by its place', async () => {
+    const notes = noNotes();
+    await csv('Loan ID,Lattitude,lon,,address\n1,2,3,4,5\n', 10, notes);
+    expect(notes).toEqual<BodyNotes>({
+      otherColumns: ['Loan ID', 'Lattitude', ''],
+      warnings: ['"Loan ID", "Lattitude", (unnamed column 4) are not read as a location (id, address, lat or latitude, lon or longitude, lng, long).'],
+    });
   });
 
   it.each([
@@ -35,22 +57,23 @@ describe('readCsvLocations', () => {
       `id,lat\na,1\nb,x${'y'.repeat(5000)}"z\n`,
       /^The CSV body is malformed at line 3: a quote inside the unquoted cell 2, which starts "xyyyyyyyyyyyyyyyyyyy…"\.$/,
     ],
-    ['lat,LAT\n1,2\n', /lat twice/],
+    ['lat,LAT\n1,2\n', /^The CSV header row \(line 1\) names lat twice \("lat" and "LAT"\); keep one\.$/],
+    ['Latitude,lat,lon\n1,2,3\n', /^The CSV header row \(line 1\) names lat twice \("Latitude" and "lat"\); keep one\.$/],
+    ['name,town\nx,y\n', /^The CSV header row \(line 1\) names none of the columns id, address, lat \(or latitude\), lon \(or longitude, lng, long\)\.$/],
   ])('%p is a 400 INVALID_BATCH saying where', async (text, message) => {
     const error = await failure(() => csv(text));
     expect([error.getStatus(), error.code]).toEqual([400, 'INVALID_BATCH']);
     expect(error.message).toMatch(message);
   });
 
-  it('gives a record with more or fewer cells than the header as an unreadable row naming its line', async () => {
-    const rows = await csv('id,lat,lon\na,1,2\n\n\nb,3,4,5\nc,"5\n6"\nd,7,8\n');
-    expect(rows).toEqual([
-      { id: 'a', lat: '1', lon: '2' },
-      new UnreadableRow({ id: 'b', lat: '3', lon: '4' }, 'Line 5 has 4 cells; the header row has 3.'),
-      new UnreadableRow({ id: 'c', lat: '5\n6' }, 'Line 6 has 2 cells; the header row has 3.'),
-      { id: 'd', lat: '7', lon: '8' },
+  it('gives a record with more or fewer cells than the header a problem naming its line', async () => {
+    const rows = await csv('id,lat,lon,note\na,1,2,x\n\n\nb,3,4,y,5\nc,"5\n6"\nd,7,8,z\n');
+    expect(rows).toStrictEqual([
+      new CsvRecord({ id: 'a', lat: '1', lon: '2' }, ['x']),
+      new CsvRecord({ id: 'b', lat: '3', lon: '4' }, ['y'], 'Line 5 has 5 cells; the header row has 4.'),
+      new CsvRecord({ id: 'c', lat: '5\n6' }, [''], 'Line 6 has 2 cells; the header row has 4.'),
+      new CsvRecord({ id: 'd', lat: '7', lon: '8' }, ['z']),
     ]);
-    expect(rows[1]).toBeInstanceOf(UnreadableRow);
   });
 
   it('is a 413 BATCH_TOO_LARGE past maxRows rows', async () => {
@@ -121,8 +144,8 @@ describe('csvLocationRows: the rows one by one, as readCsvLocations gives them a
     const whole = await csv(text);
     const rows: unknown[] = [];
     for await (const row of csvLocationRows(pieces(text, 3), 10)) rows.push(row);
-    expect(rows).toEqual(whole);
-    expect(rows[1]).toBeInstanceOf(UnreadableRow);
+    expect(rows).toStrictEqual(whole);
+    expect((rows[1] as CsvRecord).problem).toBe('Line 4 has 5 cells; the header row has 4.');
   });
 
   it('gives each row before the body has ended, and fails once it is past maxRows', async () => {
@@ -130,8 +153,8 @@ describe('csvLocationRows: the rows one by one, as readCsvLocations gives them a
     const rows = csvLocationRows(body, 2);
     // The parser holds back the last few bytes it has (a delimiter may go on in the next piece).
     body.push('lat,lon\n1,2\n3,4\n5,6\n7,8\n9,10\n11');
-    expect((await rows.next()).value).toEqual({ lat: '1', lon: '2' });
-    expect((await rows.next()).value).toEqual({ lat: '3', lon: '4' });
+    expect((await rows.next()).value).toEqual(new CsvRecord({ lat: '1', lon: '2' }, []));
+    expect((await rows.next()).value).toEqual(new CsvRecord({ lat: '3', lon: '4' }, []));
     const error = await failure(() => rows.next());
     expect([error.getStatus(), error.code]).toEqual([413, 'BATCH_TOO_LARGE']);
   });

@@ -1,16 +1,16 @@
 import type { Readable } from 'node:stream';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ApiError } from '../common/api-error';
 import { ANSWER_FORMATS, AnswerFormat, NDJSON } from './answer-formats';
-import { csvLocationRows, readCsvLocations } from './csv-locations';
+import { BodyNotes, csvLocationRows, readCsvLocations } from './csv-locations';
 import { jsonLocationRows, readJsonLocations } from './json-locations';
 import { BodyTooSlowError, bufferedBody, cappedBody, discardRest } from './request-body';
 
-/** Reads a batch body's rows (400 INVALID_BATCH, 413 BATCH_TOO_LARGE), at most `maxRows` of them. */
-type LocationReader = (body: Readable, maxRows: number) => Promise<unknown[]>;
+/** Reads a batch body's rows (400 INVALID_BATCH, 413 BATCH_TOO_LARGE), at most `maxRows` of them, noting what it learns beside them. */
+type LocationReader = (body: Readable, maxRows: number, notes: BodyNotes) => Promise<unknown[]>;
 
 /** Gives a body's rows one by one as it streams in, with the errors of a LocationReader. */
-type LocationStream = (body: Readable, maxRows: number) => AsyncIterable<unknown>;
+type LocationStream = (body: Readable, maxRows: number, notes: BodyNotes) => AsyncIterable<unknown>;
 
 /** The readers of each media type: the whole body at once (a batch, at most 10 MiB), or row by row (a portfolio job). */
 const READERS: Record<string, { whole: LocationReader; streamed: LocationStream }> = {
@@ -60,9 +60,9 @@ async function withBody<T>(req: Request, graceMs: number, maxBytes: number | und
   }
 }
 
-/** The rows of the body, all at once (see withBody). */
-export function readLocations(req: Request, reader: LocationReader, maxRows: number, graceMs: number): Promise<unknown[]> {
-  return withBody(req, graceMs, undefined, (body) => reader(body, maxRows));
+/** The rows of the body, all at once (see withBody), what the reader learns beside them in `notes`. */
+export function readLocations(req: Request, reader: LocationReader, maxRows: number, graceMs: number, notes: BodyNotes): Promise<unknown[]> {
+  return withBody(req, graceMs, undefined, (body) => reader(body, maxRows, notes));
 }
 
 /**
@@ -74,9 +74,20 @@ export function storeLocations<T>(
   req: Request,
   reader: LocationStream,
   limits: { maxRows: number; graceMs: number; maxBytes: number },
+  notes: BodyNotes,
   store: (rows: AsyncIterable<unknown>) => Promise<T>,
 ): Promise<T> {
-  return withBody(req, limits.graceMs, limits.maxBytes, (body) => store(reader(body, limits.maxRows)));
+  return withBody(req, limits.graceMs, limits.maxBytes, (body) => store(reader(body, limits.maxRows, notes)));
+}
+
+/**
+ * The reader's warnings as `Warning: 299 - "…"` headers (the miscellaneous persistent warning), each quoted as a
+ * JSON string with every character outside printable ASCII escaped: a column name may hold any character.
+ */
+export function sendWarnings(res: Response, notes: BodyNotes): void {
+  if (notes.warnings.length === 0) return;
+  const quoted = (text: string) => JSON.stringify(text).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  res.setHeader('Warning', notes.warnings.map((warning) => `299 - ${quoted(warning)}`).join(', '));
 }
 
 /** The answer format `Accept` asks for; NDJSON when it names none of them (or anything, or nothing). */

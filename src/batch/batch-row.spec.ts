@@ -1,4 +1,4 @@
-import { readBatchRow, UnreadableRow } from './batch-row';
+import { CsvRecord, readBatchRow } from './batch-row';
 
 const options = { include: new Set<never>(), radiusM: 500 };
 
@@ -44,8 +44,14 @@ describe('readBatchRow', () => {
     expect([row.error?.getStatus(), row.error?.message]).toEqual([400, 'address must be at most 200 characters']);
   });
 
-  it('answers an unreadable row with its own 400, keeping the id and location it could read', () => {
-    const row = readBatchRow(new UnreadableRow({ id: 'r3', lat: '1', lon: '2' }, 'Line 4 has 4 cells; the header row has 3.'), options);
+  it('reads a CSV record by its fields, its other cells left aside', () => {
+    expect(readBatchRow(new CsvRecord({ id: 'r2', lat: '29.9', lon: '-90.1' }, ['L2', '1000']), options)).toEqual(
+      readBatchRow({ id: 'r2', lat: '29.9', lon: '-90.1' }, options),
+    );
+  });
+
+  it('answers a CSV record with a problem with its own 400, keeping the id and location it could read', () => {
+    const row = readBatchRow(new CsvRecord({ id: 'r3', lat: '1', lon: '2' }, [], 'Line 4 has 4 cells; the header row has 3.'), options);
     expect(row).toEqual({ id: 'r3', asked: { lat: '1', lon: '2' }, error: expect.objectContaining({ code: 'INVALID_PARAMETERS' }) });
     expect([row.error?.getStatus(), row.error?.message]).toEqual([400, 'Line 4 has 4 cells; the header row has 3.']);
   });

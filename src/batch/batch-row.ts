@@ -21,25 +21,30 @@ export interface BatchRow {
 
 const invalid = (message: string) => new ApiError(400, 'INVALID_PARAMETERS', message);
 
-/** A row its reader found unusable as a whole (a CSV record with more or fewer cells than the header): its own 400. */
-export class UnreadableRow {
+/**
+ * A CSV record as its reader read it: the cells of the location columns (a blank cell left out), the cells of
+ * every other column as given ('' where a short record has none), and, when its cells do not line up with the
+ * header's, why it is its own 400.
+ */
+export class CsvRecord {
   constructor(
     readonly fields: Partial<Record<RowField, string>>,
-    readonly problem: string,
+    readonly otherCells: string[],
+    readonly problem?: string,
   ) {}
 }
 
 /**
- * One element of `locations` (JSON) or one CSV record (blank cells already left out), checked with the GET
- * rules on its own: an element that is not an object, an unusable `id` or an UnreadableRow is its 400, a
+ * One element of `locations` (JSON) or one CsvRecord, checked with the GET rules on its own: an element that
+ * is not an object, an unusable `id` or a record with a problem is its 400, a
  * location breaking the GET rules (docs/api.md) its 400/422. Coordinates are read as text, as GET reads them
  * (the JSON reader gives numeric ones as the text they were written as); null is not given. `options`
  * (include, radius) are the whole request's.
  */
 export function readBatchRow(row: unknown, options: LookupOptions): BatchRow {
-  if (row instanceof UnreadableRow) {
-    const { id, asked } = readBatchRow(row.fields, options);
-    return { id, asked, error: invalid(row.problem) };
+  if (row instanceof CsvRecord) {
+    const read = readBatchRow(row.fields, options);
+    return row.problem === undefined ? read : { id: read.id, asked: read.asked, error: invalid(row.problem) };
   }
   if (typeof row !== 'object' || row === null || Array.isArray(row)) {
     return { id: null, asked: {}, error: invalid('Each location must be an object with address, or lat and lon (and an optional id).') };

@@ -3,7 +3,7 @@ import { Controller, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiBadRequestResponse, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiLocationsBodyErrors, ApiRowOptions, LOCATIONS_BODY_CONTENT, ROW_ANSWERS_CONTENT } from './dto/batch-openapi';
+import { ApiLocationsBodyErrors, ApiRowOptions, LOCATIONS_BODY_CONTENT, READER_WARNING_HEADER, ROW_ANSWERS_CONTENT } from './dto/batch-openapi';
 import type { AppConfig } from '../config/app-config';
 import type { LookupOptions } from '../lookup/location-query';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
@@ -11,7 +11,8 @@ import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { DrainState } from '../common/drain-state';
 import { NDJSON } from './answer-formats';
 import { BatchLookupService } from './batch-lookup.service';
-import { answerFormat, locationReader, readLocations } from './batch-request';
+import { answerFormat, locationReader, readLocations, sendWarnings } from './batch-request';
+import { noNotes } from './csv-locations';
 import { BATCH_BUSY_RETRY_AFTER_SECONDS, BatchSlots } from './batch-slots';
 import { CSV_ANSWER_COLUMNS } from './csv-answer';
 import { BatchAnswerDto, BatchRowAnswerDto } from './dto/batch-answer.dto';
@@ -68,12 +69,13 @@ export class BatchController {
       `one BatchRowAnswerDto per line, streamed) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}: nfip_participating, crs_class and ` +
       `sfha_discount_percent are result.community.nfip's, ground_elevation_ft and ground_minus_bfe_ft result.groundElevation's (include=elevation), ` +
       `empty when null; a text cell a spreadsheet would run as a formula is written with a leading ').`,
+    headers: READER_WARNING_HEADER,
     content: ROW_ANSWERS_CONTENT,
   })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:
-      "INVALID_BATCH: malformed JSON or CSV, JSON nested more than 32 levels, no `locations` array, no usable column, or no rows (the message says where; a CSV record with more or fewer cells than the header is only that row's 400 INVALID_PARAMETERS); INVALID_PARAMETERS: a bad include or radius.",
+      "INVALID_BATCH: malformed JSON or CSV, JSON nested more than 32 levels, no `locations` array, no usable column (or one named twice, as lat and latitude), or no rows (the message says where; a CSV record with more or fewer cells than the header is only that row's 400 INVALID_PARAMETERS); INVALID_PARAMETERS: a bad include or radius.",
   })
   @ApiLocationsBodyErrors({ maxRowsSetting: 'BATCH_MAX_LOCATIONS', maxBody: '10 MiB' })
   @ApiTooManyRequestsResponse({
@@ -88,7 +90,9 @@ export class BatchController {
     // A batch that could not run is told so before it sends its body; but the slot itself is taken once the
     // body is in, so an upload, however slow, never holds one.
     if (this.slots.full) this.turnAway(res);
-    const locations = await readLocations(req, reader, this.maxRows, this.uploadGraceMs);
+    const notes = noNotes();
+    const locations = await readLocations(req, reader, this.maxRows, this.uploadGraceMs, notes);
+    sendWarnings(res, notes);
     const release = this.slots.tryTake() ?? this.turnAway(res);
     // However the batch ends: the connection's end frees the slot even if some of the batch's work lingers.
     res.once('close', release);

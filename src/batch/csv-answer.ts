@@ -66,3 +66,33 @@ export function csvCells(answer: RowAnswer): Cell[] {
 export function csvRow(answer: RowAnswer, more: Cell[] = []): string {
   return stringify([[...csvCells(answer), ...more]], { cast: CAST });
 }
+
+/**
+ * The columns written after the answer's own by `flood-zone batch`, and by a job's CSV results asked for with the
+ * input's columns: what an error row's envelope says, and an ambiguous address's candidates (the envelope's array
+ * as JSON), so that a row can be fixed and sent again.
+ */
+export const ERROR_COLUMNS = ['error_message', 'candidates'];
+
+/** Prefixed to an input column whose name is already an output column, so no two columns share a name. */
+const CLASH_PREFIX = 'input_';
+
+/** The header of the answer with the input's columns: the answer's columns, the error columns, then the input's other columns. */
+export function csvHeaderWithInput(otherColumns: string[]): string[] {
+  const names = [...CSV_ANSWER_COLUMNS, ...ERROR_COLUMNS];
+  for (const name of otherColumns) {
+    let kept = name;
+    while (names.includes(kept)) kept = `${CLASH_PREFIX}${kept}`;
+    names.push(kept);
+  }
+  return names;
+}
+
+export const csvHeaderLineWithInput = (otherColumns: string[]): string => stringify([csvHeaderWithInput(otherColumns)]);
+
+/** A row of the answer with the input's columns: the answer's row, then the error columns and the row's other cells as given. */
+export function csvRowWithInput(answer: RowAnswer, otherCells: string[]): string {
+  const envelope = isLookup(answer) ? undefined : (answer.body as ErrorEnvelope);
+  const candidates = Array.isArray(envelope?.candidates) ? JSON.stringify(envelope.candidates) : '';
+  return csvRow(answer, [envelope?.error ?? '', candidates, ...otherCells]);
+}

@@ -1,22 +1,29 @@
 import type { Readable } from 'node:stream';
 import { CsvError, Info, InfoRecord, parse } from 'csv-parse';
-import { ROW_FIELDS, RowField, UnreadableRow } from './batch-row';
+import { CsvRecord, RowField } from './batch-row';
 import { invalidBatch, raggedRowProblem, tooManyRows } from './batch-input-errors';
+import { HeaderProblem, LocationColumns, READ_COLUMN_NAMES, readLocationHeader, unreadColumnsWarning } from './location-columns';
 
-/** A row as its cells name it: the usable fields, a blank cell left out. */
-type CsvRow = Partial<Record<RowField, string>>;
+/** What a body's reader learns of it beside its rows: the names of a CSV body's other columns, and warnings for the client. */
+export interface BodyNotes {
+  otherColumns: string[];
+  warnings: string[];
+}
+
+export const noNotes = (): BodyNotes => ({ otherColumns: [], warnings: [] });
 
 /** How much of a bad field a parse error quotes: enough to find it, never the whole (possibly huge) field. */
 const EXCERPT_LENGTH = 20;
 
 /**
  * The rows of a `text/csv` batch (UTF-8, RFC 4180), one by one as the body streams in: a header row naming
- * any of id, address, lat, lon (in any case; other columns are ignored), then one location per record, a
- * blank cell counting as not given. A record with more or fewer cells than the header is that row's 400 (an
- * UnreadableRow); a body that cannot be split into records is a 400 INVALID_BATCH naming the line where the
- * bad record starts; more than `maxRows` records is a 413; a body without rows is a 400 once it has ended.
+ * any of id, address, lat, lon or their aliases (see readLocationHeader), then one CsvRecord per record, a
+ * blank cell counting as not given. The other columns' names go to `notes`, and a warning naming them. A
+ * record with more or fewer cells than the header is that row's 400; a body that cannot be split into records
+ * is a 400 INVALID_BATCH naming the line where the bad record starts; more than `maxRows` records is a 413; a
+ * body without rows is a 400 once it has ended.
  */
-export async function* csvLocationRows(body: Readable, maxRows: number): AsyncGenerator<CsvRow | UnreadableRow> {
+export async function* csvLocationRows(body: Readable, maxRows: number, notes: BodyNotes = noNotes()): AsyncGenerator<CsvRecord> {
   // Where the last record ended, tracked as the parser goes (it reads ahead of the loop below, and an error
   // discards what it read ahead): the next record starts on the next line that is not blank.
   let previous = { lines: 0, empty_lines: 0 };
@@ -30,22 +37,20 @@ export async function* csvLocationRows(body: Readable, maxRows: number): AsyncGe
   // A failure of the body (413) is the parser's failure too.
   body.once('error', (error) => records.destroy(error));
   let rows = 0;
-  let columns: Array<RowField | undefined> | undefined;
+  let columns: LocationColumns | undefined;
   try {
     for await (const record of records as AsyncIterable<ReturnType<typeof onRecord>>) {
       if (!columns) {
-        columns = usableColumns(record);
+        columns = headerOf(record, notes);
         continue;
       }
       if (rows === maxRows) throw tooManyRows(maxRows);
       rows += 1;
-      const row: CsvRow = {};
-      record.forEach((cell, position) => {
-        const field = columns![position];
-        if (field && cell.trim() !== '') row[field] = cell;
-      });
-      const ragged = record.length !== columns.length;
-      yield ragged ? new UnreadableRow(row, raggedRowProblem(record.line, record.length, columns.length)) : row;
+      const fields: Partial<Record<RowField, string>> = {};
+      for (const [field, column] of columns.fields) if (column < record.length && record[column].trim() !== '') fields[field] = record[column];
+      const otherCells = columns.others.map(({ column }) => record[column] ?? '');
+      const ragged = record.length !== columns.width;
+      yield new CsvRecord(fields, otherCells, ragged ? raggedRowProblem(record.line, record.length, columns.width) : undefined);
     }
   } catch (error) {
     if (error instanceof CsvError) throw invalidBatch(`The CSV body is malformed at line ${startLine(error as CsvError & Info)}: ${problemOf(error)}.`);
@@ -53,14 +58,14 @@ export async function* csvLocationRows(body: Readable, maxRows: number): AsyncGe
   } finally {
     records.destroy();
   }
-  if (!columns) throw invalidBatch('The CSV body is empty: send a header row (id, address, lat, lon) and one row per location.');
+  if (!columns) throw invalidBatch(`The CSV body is empty: send a header row naming ${READ_COLUMN_NAMES}, and one row per location.`);
   if (rows === 0) throw invalidBatch('The CSV body has a header row (line 1) but no rows.');
 }
 
 /** Every row of a `text/csv` batch at once (see csvLocationRows). */
-export async function readCsvLocations(body: Readable, maxRows: number): Promise<Array<CsvRow | UnreadableRow>> {
-  const rows: Array<CsvRow | UnreadableRow> = [];
-  for await (const row of csvLocationRows(body, maxRows)) rows.push(row);
+export async function readCsvLocations(body: Readable, maxRows: number, notes: BodyNotes = noNotes()): Promise<CsvRecord[]> {
+  const rows: CsvRecord[] = [];
+  for await (const row of csvLocationRows(body, maxRows, notes)) rows.push(row);
   return rows;
 }
 
@@ -82,14 +87,17 @@ function problemOf(error: CsvError): string {
   }
 }
 
-/** What each column of the header row is; a usable name given twice would make a row ambiguous. */
-function usableColumns(header: string[]): Array<RowField | undefined> {
-  const columns = header.map((name) => ROW_FIELDS.find((field) => field === name.trim().toLowerCase()));
-  const named = columns.filter((field): field is RowField => field !== undefined);
-  if (named.length === 0) {
-    throw invalidBatch(`The CSV header row (line 1) names none of the columns ${ROW_FIELDS.join(', ')}.`);
+/** The header row read (a HeaderProblem is the whole body's 400), its other columns and its warning noted. */
+function headerOf(header: string[], notes: BodyNotes): LocationColumns {
+  let columns: LocationColumns;
+  try {
+    columns = readLocationHeader(header);
+  } catch (error) {
+    if (error instanceof HeaderProblem) throw invalidBatch(`The CSV header row (line 1) ${error.message}.`);
+    throw error;
   }
-  const repeated = named.find((field, index) => named.indexOf(field) !== index);
-  if (repeated) throw invalidBatch(`The CSV header row (line 1) names the column ${repeated} twice.`);
+  notes.otherColumns = columns.others.map(({ name }) => name);
+  const warning = unreadColumnsWarning(columns);
+  if (warning) notes.warnings.push(`${warning}.`);
   return columns;
 }

@@ -10,6 +10,8 @@ export interface RowAnswer {
   body: FloodZoneLookup | ErrorEnvelope;
   /** The row's location as sent; only the CSV answer shows it (for rows without a 200 body). */
   asked: AskedLocation;
+  /** A CSV job row's other cells as given, for its results with the input's columns; only the CSV answer shows them. */
+  otherCells?: string[];
 }
 
 export const isLookup = (answer: RowAnswer): answer is RowAnswer & { body: FloodZoneLookup } => answer.status === 200;

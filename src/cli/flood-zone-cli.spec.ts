@@ -443,7 +443,11 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
   });
 
   it.each([
-    ['no usable column', 'name,street\nA,B\n', /has no column named id, address, lat \(or latitude\), lon \(or longitude, lng, long\)/],
+    [
+      'no usable column',
+      'name,street\nA,B\n',
+      /: the header row names none of the columns id, address, lat \(or latitude\), lon \(or longitude, lng, long\)\.\n/,
+    ],
     ['no rows', 'id,address\n', /has a header row but no rows/],
     ['empty', '', /is empty/],
     ['an open quote', 'id,address\nr1,ok\n\n\nr2,"open quote\nr3,x\nr4,y\n', /is not valid CSV: the record starting at line 5: Quote Not Closed/],

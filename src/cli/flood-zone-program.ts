@@ -110,10 +110,13 @@ export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<nu
     .command('job')
     .description('Portfolio jobs (POST /flood-zone/jobs): up to a million rows answered in the background by every replica of the service.');
   withServiceOptions(job.command('submit'), io.env)
-    .description('Submit a CSV of locations (columns id, address, lat, lon) as a job; prints its id.')
+    .description(
+      'Submit a CSV of locations (columns id, address, lat or latitude, lon or longitude, lng, long; any others kept for its results) as a job; ' +
+        "prints its id, and on stderr the service's warnings (columns it does not read as a location).",
+    )
     .argument('<input>', 'the CSV file of locations')
     .action(async (input: string, options: ServiceOptions) => {
-      status = await submitJob(input, FloodZoneApi.fromOptions(options), io.stdout);
+      status = await submitJob(input, FloodZoneApi.fromOptions(options), io.stdout, io.stderr);
     });
   withServiceUrl(job.command('status'), io.env)
     .description("Print a job's status (status, total, done, errors, times, etaSeconds) as JSON.")
@@ -123,8 +126,9 @@ export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<nu
     });
   withServiceUrl(job.command('wait'), io.env)
     .description(
-      'Wait for a job to complete (a progress bar on a terminal), then write its results as CSV. Killed, run it again: it goes on waiting or ' +
-        'downloads again (OUTPUT appears only once whole). Exit 1 when the job failed or was cancelled.',
+      'Wait for a job to complete (a progress bar on a terminal), then write its results as CSV, with the columns batch writes (the answer, ' +
+        "error_message, candidates, then the input's other columns). Killed, run it again: it goes on waiting or downloads again (OUTPUT appears " +
+        'only once whole). Exit 1 when the job failed or was cancelled.',
     )
     .argument('<id>', "the job's id")
     .option('-o, --output <file>', 'write the results CSV here (default: stdout)')

@@ -43,14 +43,16 @@ describe('Portfolio (reading the input CSV)', () => {
         ['lon', 2],
         ['id', 3],
       ],
-      passedThrough: [
+      others: [
         { name: 'Ref', column: 0 },
         { name: '', column: 4 },
         { name: 'Notes', column: 5 },
       ],
       width: 6,
     });
-    expect(portfolio.unreadColumns).toEqual(['"Ref"', '(unnamed column 5)', '"Notes"']);
+    expect(portfolio.unreadColumnsWarning).toBe(
+      '"Ref", (unnamed column 5), "Notes" are not read as a location (id, address, lat or latitude, lon or longitude, lng, long)',
+    );
     const rows = await rowsOf(portfolio);
     expect(rows[0]).toEqual({ position: 0, line: 2, fields: { lat: '29.7', lon: '-95.3', id: 'r1' }, passedThrough: ['P1', 'x', 'a, b'] });
     expect(parse(portfolio.requestCsv(rows))).toEqual([

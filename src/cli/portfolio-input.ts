@@ -4,18 +4,14 @@ import { Transform, TransformCallback } from 'node:stream';
 import { CsvError, type InfoRecord, type Options, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { raggedRowProblem } from '../batch/batch-input-errors';
-import { AskedLocation, ROW_FIELDS, RowField } from '../batch/batch-row';
+import { AskedLocation, RowField } from '../batch/batch-row';
+import { HeaderProblem, LocationColumns, READ_COLUMN_NAMES, readLocationHeader, unreadColumnsWarning } from '../batch/location-columns';
 import { badArguments } from './command-failure';
 
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Header names read as a row field besides the field's own name (any case, spaces around ignored). */
-export const FIELD_ALIASES: Readonly<Record<string, RowField>> = { latitude: 'lat', longitude: 'lon', lng: 'lon', long: 'lon' };
-
 const LINE_END = /\r\n|\n|\r/g;
-
-const FIELD_NAMES = 'id, address, lat (or latitude), lon (or longitude, lng, long)';
 
 /** One row of the portfolio as read: what the service is sent, and what the output copies through. */
 export interface PortfolioRow {
@@ -31,22 +27,15 @@ export interface PortfolioRow {
   ragged?: string;
 }
 
-/** The header row read: which column is which field, and the other columns, copied to the output. */
-export interface PortfolioColumns {
-  fields: Array<[RowField, number]>;
-  passedThrough: Array<{ name: string; column: number }>;
-  width: number;
-}
-
 /**
  * A portfolio CSV, read the way the batch endpoint reads a CSV body (UTF-8, RFC 4180, byte-order mark dropped,
- * blank lines skipped, header names in any case) plus the common aliases of lat and lon. `open` reads the whole
+ * blank lines skipped, the same header reading), its other columns copied to the output. `open` reads the whole
  * file once, so a file that cannot be used is a bad argument (exit 2) before any request; `rows` reads it again.
  */
 export class Portfolio {
   private constructor(
     readonly path: string,
-    readonly columns: PortfolioColumns,
+    readonly columns: LocationColumns,
     /** Rows after the header. */
     readonly rowCount: number,
   ) {}
@@ -57,25 +46,25 @@ export class Portfolio {
     } catch (error) {
       throw badArguments(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    let columns: PortfolioColumns | undefined;
+    let columns: LocationColumns | undefined;
     let rowCount = 0;
     for await (const { record } of csvRecords(path)) {
       if (columns) rowCount += 1;
       else columns = readHeader(path, record);
     }
-    if (!columns) throw badArguments(`${path} is empty: it needs a header row naming ${FIELD_NAMES} and one row per location.`);
+    if (!columns) throw badArguments(`${path} is empty: it needs a header row naming ${READ_COLUMN_NAMES}, and one row per location.`);
     if (rowCount === 0) throw badArguments(`${path} has a header row but no rows.`);
     return new Portfolio(path, columns, rowCount);
   }
 
-  /** The columns copied through to the output unread, for a warning: a misspelt lat or lon header lands here. */
-  get unreadColumns(): string[] {
-    return this.columns.passedThrough.map(({ name, column }) => (name.trim() === '' ? `(unnamed column ${column + 1})` : `"${name}"`));
+  /** The warning for the columns copied through to the output unread (a misspelt lat or lon header lands there), as the service words it. */
+  get unreadColumnsWarning(): string | undefined {
+    return unreadColumnsWarning(this.columns);
   }
 
   /** The rows after the first `skip` (already answered), in order. */
   async *rows(skip = 0): AsyncGenerator<PortfolioRow> {
-    const { fields, passedThrough, width } = this.columns;
+    const { fields, others, width } = this.columns;
     let position = -1;
     for await (const { record, line } of csvRecords(this.path)) {
       position += 1;
@@ -84,7 +73,7 @@ export class Portfolio {
         position: position - 1,
         line,
         fields: Object.fromEntries(fields.flatMap(([field, column]) => (column < record.length ? [[field, record[column]]] : []))),
-        passedThrough: passedThrough.map(({ column }) => record[column] ?? ''),
+        passedThrough: others.map(({ column }) => record[column] ?? ''),
       };
       if (record.length !== width) row.ragged = raggedRowProblem(line, record.length, width);
       yield row;
@@ -111,19 +100,13 @@ export function askedLocation(row: PortfolioRow): AskedLocation {
 /** The row's id as the service echoes it: null for a blank cell. */
 export const rowId = (row: PortfolioRow): string | null => (row.fields.id === undefined || row.fields.id.trim() === '' ? null : row.fields.id);
 
-function readHeader(path: string, header: string[]): PortfolioColumns {
-  const fields: Array<[RowField, number]> = [];
-  const passedThrough: Array<{ name: string; column: number }> = [];
-  header.forEach((name, column) => {
-    const key = name.trim().toLowerCase();
-    const field = (ROW_FIELDS as readonly string[]).includes(key) ? (key as RowField) : FIELD_ALIASES[key];
-    if (!field) return passedThrough.push({ name, column });
-    const twice = fields.find(([other]) => other === field);
-    if (twice) throw badArguments(`${path}: the header row names ${field} twice ("${header[twice[1]]}" and "${name}"); keep one.`);
-    fields.push([field, column]);
-  });
-  if (fields.length === 0) throw badArguments(`${path} has no column named ${FIELD_NAMES} in its header row.`);
-  return { fields, passedThrough, width: header.length };
+function readHeader(path: string, header: string[]): LocationColumns {
+  try {
+    return readLocationHeader(header);
+  } catch (error) {
+    if (error instanceof HeaderProblem) throw badArguments(`${path}: the header row ${error.message}.`);
+    throw error;
+  }
 }
 
 interface NumberedRecord {

@@ -17,6 +17,8 @@ interface JobStatus {
   total: number;
   done: number;
   errors: number;
+  /** What the service's reader of the body warned of (columns it did not read). */
+  warnings?: string[];
 }
 
 /** Where `job wait` shows a job's progress: rows done of total, from the job's own counts. */
@@ -47,8 +49,8 @@ async function refused(response: Response): Promise<CommandFailure> {
 
 const jobUrl = (api: FloodZoneApi, id: string, rest = '') => `${api.baseUrl}${JOBS_PATH}/${encodeURIComponent(id)}${rest}`;
 
-/** `job submit INPUT.csv`: streams the file to POST /flood-zone/jobs; prints the job's id. */
-export async function submitJob(input: string, api: FloodZoneApi, stdout: Writable): Promise<number> {
+/** `job submit INPUT.csv`: streams the file to POST /flood-zone/jobs; prints the job's id, and the service's warnings on `stderr`. */
+export async function submitJob(input: string, api: FloodZoneApi, stdout: Writable, stderr: Writable): Promise<number> {
   try {
     await stat(input);
   } catch {
@@ -58,6 +60,7 @@ export async function submitJob(input: string, api: FloodZoneApi, stdout: Writab
   const response = await api.request(api.urlOf(JOBS_PATH), { method: 'POST', headers: { 'content-type': 'text/csv' }, body, duplex: 'half' } as RequestInit);
   if (response.status !== 202) throw await refused(response);
   const job = (await response.json()) as JobStatus;
+  for (const warning of job.warnings ?? []) stderr.write(`flood-zone: ${warning}\n`);
   stdout.write(`${job.id}\n`);
   return 0;
 }
@@ -84,7 +87,8 @@ export async function cancelJob(id: string, api: FloodZoneApi, stdout: Writable)
 
 /**
  * `job wait ID [-o OUTPUT.csv]`: polls the job until it completes (progress from its counts), then writes its
- * CSV results. The file is written beside OUTPUT and renamed into place once whole, so a command killed at any
+ * CSV results with the input's columns, the columns `flood-zone batch` writes (the service writes them, from the
+ * input it kept). The file is written beside OUTPUT and renamed into place once whole, so a command killed at any
  * point leaves no half file: run it again and it goes on waiting or downloads again. Fails (1) when the job
  * failed or was cancelled.
  */
@@ -105,7 +109,7 @@ export async function waitForJob(
     progress?.stop();
   }
   if (job.status !== 'completed') throw serviceFailed(`job ${id} ${job.status}: it has no results.`);
-  const response = await api.request(jobUrl(api, id, '/results'), { headers: { accept: 'text/csv' } });
+  const response = await api.request(jobUrl(api, id, '/results?columns=all'), { headers: { accept: 'text/csv' } });
   if (!response.ok || !response.body) throw await refused(response);
   const answer = Readable.fromWeb(response.body as Parameters<typeof Readable.fromWeb>[0]);
   if (!output) {

@@ -47,13 +47,8 @@ export async function screenPortfolio(options: ScreeningOptions): Promise<0 | ty
   if (options.resume && !output) throw badArguments('--resume needs -o OUTPUT: the rows already answered are read from it.');
   const portfolio = await Portfolio.open(input);
   if (output) await checkWritable(output);
-  const unread = portfolio.unreadColumns;
-  if (unread.length > 0) {
-    stderr.write(
-      `flood-zone: ${unread.join(', ')} ${unread.length === 1 ? 'is' : 'are'} not read as a location (id, address, lat or latitude, ` +
-        `lon or longitude, lng, long); copied to the output as given.\n`,
-    );
-  }
+  const unread = portfolio.unreadColumnsWarning;
+  if (unread) stderr.write(`flood-zone: ${unread}; copied to the output as given.\n`);
   const header = outputHeader(portfolio.columns);
   const resumed: ResumePoint = options.resume && output ? await findResumePoint(output) : { rowsDone: 0, bytes: 0 };
   const statuses = resumed.header ? await checkResumable(output!, resumed, portfolio, header) : [];

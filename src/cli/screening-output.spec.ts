@@ -1,15 +1,16 @@
 import { parse } from 'csv-parse/sync';
 import { CSV_ANSWER_COLUMNS } from '../batch/csv-answer';
 import type { RowAnswer } from '../batch/row-answer';
-import type { PortfolioColumns, PortfolioRow } from './portfolio-input';
+import type { LocationColumns } from '../batch/location-columns';
+import type { PortfolioRow } from './portfolio-input';
 import { echoesRow, outputHeader, outputLine, raggedRowAnswer } from './screening-output';
 
-const columns: PortfolioColumns = {
+const columns: LocationColumns = {
   fields: [
     ['id', 0],
     ['address', 1],
   ],
-  passedThrough: [
+  others: [
     { name: 'notes', column: 2 },
     { name: 'status', column: 3 },
     { name: 'input_status', column: 4 },

@@ -1,38 +1,17 @@
-import { stringify } from 'csv-stringify/sync';
-import { CSV_ANSWER_COLUMNS, csvRow } from '../batch/csv-answer';
+import { CSV_ANSWER_COLUMNS, csvHeaderLineWithInput, csvHeaderWithInput, csvRowWithInput, ERROR_COLUMNS } from '../batch/csv-answer';
+import type { LocationColumns } from '../batch/location-columns';
 import type { RowAnswer } from '../batch/row-answer';
 import type { ErrorEnvelope } from '../common/error-envelope';
 import { asSpreadsheetText } from '../common/spreadsheet-cell';
-import { askedLocation, PortfolioColumns, PortfolioRow, rowId } from './portfolio-input';
-
-/**
- * The columns `flood-zone batch` writes after the endpoint's CSV answer columns: what an error row's envelope
- * says, and an ambiguous address's candidates (the envelope's array as JSON), so a row can be fixed and sent again.
- */
-const ERROR_COLUMNS = ['error_message', 'candidates'];
-
-/** Prefixed to a passed-through column whose name is already an output column, so no two columns share a name. */
-const CLASH_PREFIX = 'input_';
+import { askedLocation, PortfolioRow, rowId } from './portfolio-input';
 
 /** The output's header: the endpoint's CSV answer columns, the error columns, then the input's other columns. */
-export function outputHeader(columns: PortfolioColumns): string[] {
-  const names = [...CSV_ANSWER_COLUMNS, ...ERROR_COLUMNS];
-  for (const { name } of columns.passedThrough) {
-    let kept = name;
-    while (names.includes(kept)) kept = `${CLASH_PREFIX}${kept}`;
-    names.push(kept);
-  }
-  return names;
-}
+export const outputHeader = (columns: LocationColumns): string[] => csvHeaderWithInput(columns.others.map(({ name }) => name));
 
-export const outputHeaderLine = (columns: PortfolioColumns): string => stringify([outputHeader(columns)]);
+export const outputHeaderLine = (columns: LocationColumns): string => csvHeaderLineWithInput(columns.others.map(({ name }) => name));
 
 /** One output line: the row's answer as the endpoint's CSV answer writes it, then the error columns and the row's other cells. */
-export function outputLine(answer: RowAnswer, row: PortfolioRow): string {
-  const envelope = answer.status === 200 ? undefined : (answer.body as ErrorEnvelope);
-  const candidates = Array.isArray(envelope?.candidates) ? JSON.stringify(envelope.candidates) : '';
-  return csvRow(answer, [envelope?.error ?? '', candidates, ...row.passedThrough]);
-}
+export const outputLine = (answer: RowAnswer, row: PortfolioRow): string => csvRowWithInput(answer, row.passedThrough);
 
 /** A ragged row's answer, made here as the endpoint makes it: that row's 400, with the line it starts on. */
 export function raggedRowAnswer(row: PortfolioRow, index: number): RowAnswer {

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, Job } from 'bullmq';
 import { BatchLookupService } from '../batch/batch-lookup.service';
+import { CsvRecord } from '../batch/batch-row';
 import type { RowAnswer } from '../batch/row-answer';
 import { DrainState } from '../common/drain-state';
 import { asJobWork } from '../common/upstream/resilient-upstream';
@@ -106,6 +107,8 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
     this.drain.overdue.addEventListener('abort', stop, { once: true });
     const answers: RowAnswer[] = [];
     const offset = chunk * CHUNK_ROWS;
+    // Taken now: the batch lets go of each row as it starts.
+    const otherCells = rows.map((row) => (row instanceof CsvRecord && row.otherCells.length > 0 ? row.otherCells : undefined));
     try {
       await asJobWork(this.budget, () =>
         this.batches.run(
@@ -114,7 +117,7 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
           jobId,
           cancelled.signal,
           async (answer) => {
-            answers.push({ ...answer, index: answer.index + offset });
+            answers.push({ ...answer, index: answer.index + offset, otherCells: otherCells[answer.index] });
           },
           this.drain.stopping,
         ),

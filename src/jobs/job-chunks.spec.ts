@@ -1,21 +1,24 @@
-import { UnreadableRow } from '../batch/batch-row';
+import { CsvRecord } from '../batch/batch-row';
 import type { RowAnswer } from '../batch/row-answer';
 import { packAnswers, packRows, unpackAnswers, unpackRows } from './job-chunks';
 
 describe('job chunks', () => {
-  it('keeps input rows as read, an unreadable row still one', async () => {
+  it('keeps input rows as read, a CSV record still one with its other cells and its problem', async () => {
     const rows = [
       { id: 'a', lat: '29.9', lon: '-90.1' },
       'not an object',
       null,
       7,
       [1],
-      new UnreadableRow({ id: 'b' }, 'Line 3 has 2 cells; the header row has 3.'),
+      new CsvRecord({ id: 'b' }, ['L7', ''], 'Line 3 has 2 cells; the header row has 3.'),
+      new CsvRecord({ lat: '1', lon: '2' }, ['L8', '250,000']),
     ];
     const back = await unpackRows(await packRows(rows));
     expect(back.slice(0, 5)).toEqual(rows.slice(0, 5));
-    expect(back[5]).toBeInstanceOf(UnreadableRow);
-    expect(back[5]).toEqual(rows[5]);
+    for (const at of [5, 6]) {
+      expect(back[at]).toBeInstanceOf(CsvRecord);
+      expect(back[at]).toStrictEqual(rows[at]);
+    }
   });
 
   it('keeps answers as they were', async () => {

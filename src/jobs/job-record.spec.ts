@@ -13,6 +13,8 @@ const record = (over: Partial<JobRecord>): JobRecord => ({
   expiresAt: null,
   include: [],
   radiusM: 500,
+  otherColumns: [],
+  warnings: [],
   ...over,
 });
 
@@ -36,10 +38,14 @@ describe('jobStatusView: the seconds left', () => {
       ['createdAt', 'done', 'errors', 'etaSeconds', 'expiresAt', 'finishedAt', 'id', 'startedAt', 'status', 'total'].sort(),
     );
   });
+
+  it("adds the body reader's warnings when there are some", () => {
+    expect(jobStatusView(record({ otherColumns: ['Loan ID'], warnings: ['"Loan ID" is not read.'] }), started).warnings).toEqual(['"Loan ID" is not read.']);
+  });
 });
 
 describe('jobRecordOf', () => {
-  it('reads a hash, with times not yet set as null', () => {
+  it('reads a hash, with times not yet set as null (and no other columns or warnings for a job stored before it had them)', () => {
     const hash = {
       status: 'queued',
       total: '3',
@@ -63,7 +69,11 @@ describe('jobRecordOf', () => {
       expiresAt: null,
       include: ['nearby', 'cbrs'],
       radiusM: 300,
+      otherColumns: [],
+      warnings: [],
     });
+    const read = jobRecordOf('j', { ...hash, otherColumns: '["Loan ID","Balance"]', warnings: '["w"]' });
+    expect([read?.otherColumns, read?.warnings]).toEqual([['Loan ID', 'Balance'], ['w']]);
   });
 
   it('is undefined for a missing hash', () => {

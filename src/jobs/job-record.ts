@@ -19,6 +19,10 @@ export interface JobRecord {
   /** The lookup options every row is answered with: `include` items and the radius in metres. */
   include: IncludeItem[];
   radiusM: number;
+  /** The names of a CSV body's other columns, which results asked for with the input's columns copy. */
+  otherColumns: string[];
+  /** What the body's reader warned of (columns it did not read). */
+  warnings: string[];
 }
 
 /** What GET /flood-zone/jobs/{id} answers. */
@@ -33,6 +37,8 @@ export interface JobStatusView {
   finishedAt: string | null;
   expiresAt: string | null;
   etaSeconds: number | null;
+  /** Only when the body's reader warned of something. */
+  warnings?: string[];
 }
 
 export const isFinished = (status: JobStatus) => status === 'completed' || status === 'failed' || status === 'cancelled';
@@ -54,20 +60,27 @@ export function jobRecordOf(id: string, hash: Record<string, string>): JobRecord
     expiresAt: time('expiresAt'),
     include: hash.include ? (hash.include.split(',') as IncludeItem[]) : [],
     radiusM: Number(hash.radiusM),
+    otherColumns: listOf(hash.otherColumns),
+    warnings: listOf(hash.warnings),
   };
 }
+
+/** A list the hash holds as JSON (a job stored before it had the field has none). */
+const listOf = (json: string | undefined): string[] => (json ? (JSON.parse(json) as string[]) : []);
 
 /**
  * The status answer at `now`: the time left is the rows still to do at the pace the job has kept since it
  * started (null before a row is done, and once it is no longer running).
  */
 export function jobStatusView(record: JobRecord, now: number): JobStatusView {
-  const { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt } = record;
+  const { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, warnings } = record;
   let etaSeconds: number | null = null;
   if (status === 'completed') etaSeconds = 0;
   else if (status === 'running' && startedAt && done > 0) {
     const elapsedSeconds = Math.max(0, now - Date.parse(startedAt)) / 1000;
     etaSeconds = Math.ceil(((total - done) * elapsedSeconds) / done);
   }
-  return { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, etaSeconds };
+  const view: JobStatusView = { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, etaSeconds };
+  if (warnings.length > 0) view.warnings = warnings;
+  return view;
 }

@@ -123,10 +123,11 @@ export class JobStore {
 
   /** Writes the hash of a job whose input is stored, and keeps its input: from now on its chunks can be answered. */
   async open(record: JobRecord): Promise<void> {
-    const { id, status, total, chunks, createdAt, include, radiusM } = record;
+    const { id, status, total, chunks, createdAt, include, radiusM, otherColumns, warnings } = record;
+    const fields = { status, total, done: 0, errors: 0, chunks, answeredChunks: 0, createdAt, include: include.join(','), radiusM };
     const opening = this.redis
       .multi()
-      .hset(hashKey(id), { status, total, done: 0, errors: 0, chunks, answeredChunks: 0, createdAt, include: include.join(','), radiusM })
+      .hset(hashKey(id), { ...fields, otherColumns: JSON.stringify(otherColumns), warnings: JSON.stringify(warnings) })
       .zadd(INDEX, Date.parse(createdAt), id);
     for (let chunk = 0; chunk < chunks; chunk++) opening.persist(`${inputPrefix(id)}${chunk}`);
     await opening.exec();

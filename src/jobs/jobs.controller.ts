@@ -10,15 +10,18 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiQuery,
   ApiResponse,
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiLocationsBodyErrors, ApiRowOptions, LOCATIONS_BODY_CONTENT, ROW_ANSWERS_CONTENT } from '../batch/dto/batch-openapi';
-import { NDJSON } from '../batch/answer-formats';
-import { answerFormat, storeLocations, streamedLocationReader } from '../batch/batch-request';
-import { CSV_ANSWER_COLUMNS } from '../batch/csv-answer';
+import { ApiLocationsBodyErrors, ApiRowOptions, LOCATIONS_BODY_CONTENT, READER_WARNING_HEADER, ROW_ANSWERS_CONTENT } from '../batch/dto/batch-openapi';
+import { CSV, csvWithInput, NDJSON } from '../batch/answer-formats';
+import { answerFormat, sendWarnings, storeLocations, streamedLocationReader } from '../batch/batch-request';
+import { noNotes } from '../batch/csv-locations';
+import { CSV_ANSWER_COLUMNS, ERROR_COLUMNS } from '../batch/csv-answer';
+import { ApiError } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
@@ -72,7 +75,7 @@ export class JobsController {
   @ApiAcceptedResponse({
     type: JobAcceptedDto,
     description: 'The job is stored and queued.',
-    headers: { Location: { description: 'The job: /flood-zone/jobs/{id}.', schema: { type: 'string' } } },
+    headers: { Location: { description: 'The job: /flood-zone/jobs/{id}.', schema: { type: 'string' } }, ...READER_WARNING_HEADER },
   })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
@@ -89,8 +92,10 @@ export class JobsController {
     const reader = streamedLocationReader(req);
     // The rows are stored chunk by chunk as the body arrives: memory holds a chunk or two, whatever the body's size.
     const limits = { maxRows: this.maxRows, graceMs: this.uploadGraceMs, maxBytes: JOB_BODY_MAX_BYTES };
-    const { id, status, total, done } = await storeLocations(req, reader, limits, (rows) => this.jobs.submit(rows, options));
-    res.status(202).setHeader('Location', `${JOBS_PATH}/${id}`).setHeader('Cache-Control', 'no-store').json({ id, status, total, done });
+    const notes = noNotes();
+    const { id, status, total, done, warnings } = await storeLocations(req, reader, limits, notes, (rows) => this.jobs.submit(rows, options, notes));
+    sendWarnings(res, notes);
+    res.status(202).setHeader('Location', `${JOBS_PATH}/${id}`).setHeader('Cache-Control', 'no-store').json({ id, status, total, done, warnings });
   }
 
   @Get(':id')
@@ -118,9 +123,22 @@ export class JobsController {
       'Kept JOB_TTL_HOURS after the job completed.',
   })
   @ApiParam(ID_PARAMETER)
+  @ApiQuery({
+    name: 'columns',
+    required: false,
+    enum: ['all'],
+    description:
+      `all: the CSV answer with the input's columns, as the command line's \`flood-zone batch\` writes it: after the answer's columns, ${ERROR_COLUMNS.join(' and ')} ` +
+      "(the error envelope's message; an ambiguous address's candidates as JSON), then a CSV body's other columns, each row's cells as given (a name the " +
+      'answer already has gets the prefix input_). Accept must allow text/csv; another value is a 400 INVALID_PARAMETERS.',
+  })
   @ApiOkResponse({
-    description: `One answer per row, in input order, by Accept: application/json, ${NDJSON} (the default, also for */*) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}), as POST /flood-zone/batch answers.`,
+    description: `One answer per row, in input order, by Accept: application/json, ${NDJSON} (the default, also for */*) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}; with columns=all, more), as POST /flood-zone/batch answers.`,
     content: ROW_ANSWERS_CONTENT,
+  })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description: 'INVALID_PARAMETERS: columns other than all, or columns=all with an Accept that refuses text/csv.',
   })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
   @ApiConflictResponse({
@@ -130,8 +148,9 @@ export class JobsController {
   @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async results(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const { chunks } = await this.jobs.results(id);
-    const format = answerFormat(req);
+    const withInput = readResultColumns(req);
+    const { chunks, otherColumns } = await this.jobs.results(id);
+    const format = withInput ? csvWithInput(otherColumns) : answerFormat(req);
     const gone = new AbortController();
     res.once('close', () => gone.abort());
     res.status(200).setHeader('Content-Type', format.contentType).setHeader('Cache-Control', 'no-store');
@@ -170,4 +189,16 @@ export class JobsController {
     await this.jobs.cancel(id);
     res.status(202).setHeader('Cache-Control', 'no-store').json({ id, status: 'cancelled' });
   }
+}
+
+/**
+ * Whether the results are asked for with the input's columns (`columns=all`): always the CSV answer, so Accept
+ * must allow text/csv. Any other value, or an Accept without text/csv, is a 400 INVALID_PARAMETERS.
+ */
+function readResultColumns(req: Request): boolean {
+  const columns = req.query.columns;
+  if (columns === undefined) return false;
+  if (columns !== 'all') throw new ApiError(400, 'INVALID_PARAMETERS', "columns must be all (the answer with the input's columns), or left out.");
+  if (!req.accepts(CSV)) throw new ApiError(400, 'INVALID_PARAMETERS', 'columns=all is for the text/csv answer: accept text/csv.');
+  return true;
 }

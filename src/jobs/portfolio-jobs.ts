@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
+import type { BodyNotes } from '../batch/csv-locations';
 import type { RowAnswer } from '../batch/row-answer';
 import type { LookupOptions } from '../lookup/location-query';
 import { jobNotFinished, jobNotFound, jobsUnavailable } from './job-errors';
@@ -20,17 +21,24 @@ export interface ChunkOrder {
 /** A chunk's BullMQ job id: adding the same chunk twice adds it once (BullMQ ids may not contain ':'). */
 export const chunkOrderId = ({ jobId, chunk }: ChunkOrder) => `${jobId}.${chunk}`;
 
+export interface JobResults {
+  total: number;
+  otherColumns: string[];
+  chunks: AsyncIterable<RowAnswer[]>;
+}
+
 /** The portfolio jobs as the endpoints use them; without a Redis, every use is a 503 JOBS_UNAVAILABLE. */
 export abstract class PortfolioJobs {
   abstract readonly available: boolean;
   /**
-   * Stores the rows chunk by chunk as `rows` gives them, then queues their chunks; the job as first seen. When
-   * `rows` fails midway (a body that breaks), its error is thrown and nothing of the job is left.
+   * Stores the rows chunk by chunk as `rows` gives them, then queues their chunks; the job as first seen, with
+   * what the body's reader noted in `notes` as it gave the rows. When `rows` fails midway (a body that breaks),
+   * its error is thrown and nothing of the job is left.
    */
-  abstract submit(rows: AsyncIterable<unknown>, options: LookupOptions): Promise<JobStatusView>;
+  abstract submit(rows: AsyncIterable<unknown>, options: LookupOptions, notes: BodyNotes): Promise<JobStatusView>;
   abstract status(id: string): Promise<JobStatusView>;
-  /** A completed job: its total, and its answers chunk by chunk in input order (409 before it completes). */
-  abstract results(id: string): Promise<{ total: number; chunks: AsyncIterable<RowAnswer[]> }>;
+  /** A completed job: its total, its body's other columns, and its answers chunk by chunk in input order (409 before it completes). */
+  abstract results(id: string): Promise<JobResults>;
   /** Stops the job taking work and deletes its data (404 when there is no such job). */
   abstract cancel(id: string): Promise<void>;
 }
@@ -46,7 +54,7 @@ export class UnavailablePortfolioJobs extends PortfolioJobs {
     throw jobsUnavailable();
   }
 
-  results(): Promise<{ total: number; chunks: AsyncIterable<RowAnswer[]> }> {
+  results(): Promise<JobResults> {
     throw jobsUnavailable();
   }
 
@@ -66,7 +74,7 @@ export class QueuedPortfolioJobs extends PortfolioJobs {
     super();
   }
 
-  async submit(rows: AsyncIterable<unknown>, options: LookupOptions): Promise<JobStatusView> {
+  async submit(rows: AsyncIterable<unknown>, options: LookupOptions, notes: BodyNotes): Promise<JobStatusView> {
     const id = randomUUID();
     const { total, chunks } = await this.store.storeInput(id, rows);
     try {
@@ -83,6 +91,8 @@ export class QueuedPortfolioJobs extends PortfolioJobs {
         expiresAt: null,
         include: [...options.include],
         radiusM: options.radiusM,
+        otherColumns: notes.otherColumns,
+        warnings: notes.warnings,
       };
       await this.store.open(record);
       const orders = Array.from({ length: chunks }, (_, chunk) => ({ jobId: id, chunk }));
@@ -99,14 +109,14 @@ export class QueuedPortfolioJobs extends PortfolioJobs {
     return jobStatusView(await this.record(id), Date.now());
   }
 
-  async results(id: string): Promise<{ total: number; chunks: AsyncIterable<RowAnswer[]> }> {
+  async results(id: string): Promise<JobResults> {
     const record = await this.record(id);
     if (record.status !== 'completed') throw jobNotFinished(id, record.status, record.done, record.total);
     const { store } = this;
     async function* chunks(): AsyncIterable<RowAnswer[]> {
       for (let chunk = 0; chunk < record.chunks; chunk++) yield await store.answers(id, chunk);
     }
-    return { total: record.total, chunks: chunks() };
+    return { total: record.total, otherColumns: record.otherColumns, chunks: chunks() };
   }
 
   async cancel(id: string): Promise<void> {

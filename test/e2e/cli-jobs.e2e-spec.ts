@@ -6,7 +6,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_PLACES } from '../emulators';
+import { parse } from 'csv-parse/sync';
+import { DEMO_ADDRESSES, DEMO_PLACES } from '../emulators';
 import { runCli, startCli } from '../support/built-cli';
 import { DisposableRedis } from '../support/redis-server';
 import { sleep, Stack, startStack } from '../support/stack';
@@ -40,7 +41,8 @@ function portfolioFile(name: string, count: number, first: number): string {
   return path;
 }
 
-const resultsCsv = async (id: string) => (await fetch(`${stack.url}/flood-zone/jobs/${id}/results`, { headers: { accept: 'text/csv' } })).text();
+/** A job's results as `job wait` writes them: the CSV answer with the input's columns. */
+const resultsCsv = async (id: string) => (await fetch(`${stack.url}/flood-zone/jobs/${id}/results?columns=all`, { headers: { accept: 'text/csv' } })).text();
 
 it('job submit prints the id; job wait -o writes the results CSV; job status prints the status', async () => {
   const input = portfolioFile('small.csv', 30, 0);
@@ -61,6 +63,49 @@ it('job submit prints the id; job wait -o writes the results CSV; job status pri
   const status = await runCli(['job', 'status', id, '--url', stack.url]);
   expect(status.status).toBe(0);
   expect(JSON.parse(status.stdout)).toEqual(expect.objectContaining({ id, status: 'completed', total: 30, done: 30, errors: 0, etaSeconds: 0 }));
+});
+
+it('a loan book headed Loan ID,Address,Latitude,Longitude,Balance: job submit warns as batch does, job wait -o writes what batch -o writes', async () => {
+  const places = DEMO_PLACES.filter((place) => !place.address).slice(0, 3);
+  const rows = [
+    `L1,"${DEMO_ADDRESSES.whiteHouse}",,,"250,000"`,
+    ...places.map((place, i) => `L${i + 2},,${place.lat},${(place.lon + 0.00002).toFixed(6)},${i}000`),
+    `L8,"${DEMO_ADDRESSES.ambiguous}",,,7`,
+    'L9,,91,10,=1+1',
+    'L10,,,,',
+    'L11,,1,2',
+  ];
+  const input = join(dir, 'loans.csv');
+  writeFileSync(input, `Loan ID,Address,Latitude,Longitude,Balance\n${rows.join('\n')}\n`);
+  const warning = 'flood-zone: "Loan ID", "Balance" are not read as a location (id, address, lat or latitude, lon or longitude, lng, long)';
+
+  const batchOutput = join(dir, 'loans-batch.csv');
+  const batch = await runCli(['batch', input, '-o', batchOutput, '--url', stack.url]);
+  expect([batch.status, batch.stderr.split('\n')[0]]).toEqual([0, `${warning}; copied to the output as given.`]);
+
+  const submitted = await runCli(['job', 'submit', input, '--url', stack.url]);
+  expect([submitted.status, submitted.stderr]).toEqual([0, `${warning}.\n`]);
+  const jobOutput = join(dir, 'loans-job.csv');
+  expect(await runCli(['job', 'wait', submitted.stdout.trim(), '-o', jobOutput, '--url', stack.url])).toEqual({ status: 0, stdout: '', stderr: '' });
+
+  const records = (path: string) => parse(readFileSync(path, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+  const fromBatch = records(batchOutput);
+  const fromJob = records(jobOutput);
+  expect(readFileSync(jobOutput, 'utf8').split('\n')[0]).toBe(readFileSync(batchOutput, 'utf8').split('\n')[0]);
+  expect(Object.keys(fromJob[0]).slice(-4)).toEqual(['error_message', 'candidates', 'Loan ID', 'Balance']);
+  const withoutTime = (record: Record<string, string>) => ({ ...record, retrieved_at: undefined });
+  expect(fromJob.map(withoutTime)).toEqual(fromBatch.map(withoutTime));
+  expect(fromJob.map((record) => [record.status, record['Loan ID'], record.Balance])).toEqual([
+    ['200', 'L1', '250,000'],
+    ['200', 'L2', '0000'],
+    ['200', 'L3', '1000'],
+    ['200', 'L4', '2000'],
+    ['404', 'L8', '7'],
+    ['422', 'L9', "'=1+1"],
+    ['400', 'L10', ''],
+    ['400', 'L11', ''],
+  ]);
+  expect(fromJob[4].candidates).not.toBe('');
 });
 
 it('job wait, killed mid-wait, run again: goes on waiting, then writes the whole results once', async () => {

@@ -4,7 +4,7 @@
  * the TTL of a finished job's keys, the metrics, and 503 JOBS_UNAVAILABLE without any Redis.
  */
 import { parse } from 'csv-parse/sync';
-import { DEMO_PLACES } from '../emulators';
+import { DEMO_ADDRESSES, DEMO_PLACES } from '../emulators';
 import type { ApiResponse } from '../support/api-client';
 import { openRaw, postHead } from '../support/raw-connection';
 import { DisposableRedis, redisCli } from '../support/redis-server';
@@ -157,6 +157,78 @@ describe('with a Redis', () => {
     expect(records.map((record) => [record.index, record.id, record.status])).toEqual(lines.map((line) => [String(line.index), line.id, String(line.status)]));
     expect(records[0].flood_zone).toBe(lines[0].body.result.floodZone ?? '');
     expect(records[rows.length - 3].error_code).toBe('COORDINATES_OUT_OF_RANGE');
+  });
+
+  it('reads a loan book headed Loan ID,Address,Latitude,Longitude,Balance as the batch does: every row answered as GET, the same warning', async () => {
+    const places = DEMO_PLACES.filter((place) => !place.address).slice(0, 4);
+    const rows = [
+      `L1,"${DEMO_ADDRESSES.whiteHouse}",,,"250,000"`,
+      ...places.map((place, i) => `L${i + 2},,${place.lat},${place.lon},1000`),
+      'L9,,91,10,5',
+      'L10,,,,',
+    ];
+    const csv = `Loan ID,Address,Latitude,Longitude,Balance\n${rows.join('\n')}\n`;
+    const submitted = await submitCsv(stack.url, csv);
+    const warning = '"Loan ID", "Balance" are not read as a location (id, address, lat or latitude, lon or longitude, lng, long).';
+    expect(submitted.status).toBe(202);
+    const status = await finished(stack.url, submitted.body.id);
+    const lines = (await call(stack.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
+
+    const batch = await fetch(`${stack.url}/flood-zone/batch`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
+    expect(batch.status).toBe(200);
+    const batchLines = (await batch.text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RowLine);
+    const asked = [
+      `address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}`,
+      ...places.map((place) => `lat=${place.lat}&lon=${place.lon}`),
+      'lat=91&lon=10',
+      '',
+    ];
+    const withoutTimes = (body: any) => ({ ...body, retrievedAt: undefined, requestId: undefined });
+    for (const [index, query] of asked.entries()) {
+      const get = await stack.get(`/flood-zone?${query}`);
+      expect({ index, status: lines[index].status, id: lines[index].id }).toEqual({ index, status: get.status, id: null });
+      expect(withoutTimes(lines[index].body)).toEqual(withoutTimes(get.body));
+      expect(withoutTimes(batchLines[index].body)).toEqual(withoutTimes(get.body));
+    }
+    expect(lines.map((line) => line.status)).toEqual([200, 200, 200, 200, 200, 422, 400]);
+    expect(submitted.body).toEqual({ id: expect.any(String), status: 'queued', total: rows.length, done: 0, warnings: [warning] });
+    expect(status).toEqual(expect.objectContaining({ status: 'completed', warnings: [warning] }));
+    expect(batch.headers.get('warning')).toBe(`299 - ${JSON.stringify(warning)}`);
+    expect(submitted.headers.get('warning')).toBe(batch.headers.get('warning'));
+
+    // The CSV answer with the input's columns: what `flood-zone batch` writes.
+    const results = `${JOBS}/${submitted.body.id}/results`;
+    const withInput = await call(stack.url, `${results}?columns=all`, { headers: { accept: 'text/csv' } });
+    const records = parse(withInput.text, { columns: true }) as Array<Record<string, string>>;
+    expect(Object.keys(records[0]).slice(-4)).toEqual(['error_message', 'candidates', 'Loan ID', 'Balance']);
+    expect(records.map((record) => [record.status, record.error_code, record['Loan ID'], record.Balance])).toEqual([
+      ['200', '', 'L1', '250,000'],
+      ['200', '', 'L2', '1000'],
+      ['200', '', 'L3', '1000'],
+      ['200', '', 'L4', '1000'],
+      ['200', '', 'L5', '1000'],
+      ['422', 'COORDINATES_OUT_OF_RANGE', 'L9', '5'],
+      ['400', 'INVALID_PARAMETERS', 'L10', ''],
+    ]);
+    expect(records[5].error_message).toBe(lines[5].body.error);
+    expectErrorEnvelope(await call(stack.url, `${results}?columns=input`, { headers: { accept: 'text/csv' } }), 400, 'INVALID_PARAMETERS');
+    expectErrorEnvelope(await call(stack.url, `${results}?columns=all`, { headers: { accept: 'application/json' } }), 400, 'INVALID_PARAMETERS');
+  });
+
+  it('takes a file of only Latitude,Longitude, as the batch does', async () => {
+    const place = shifted(DEMO_PLACES[2], 5);
+    const csv = `Latitude,Longitude\n${place.lat},${place.lon}\n`;
+    const submitted = await submitCsv(stack.url, csv);
+    expect(submitted.body).toEqual({ id: expect.any(String), status: 'queued', total: 1, done: 0 });
+    await finished(stack.url, submitted.body.id);
+    const [line] = (await call(stack.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
+    expect([line.status, line.body.query.lat, line.body.query.lon]).toEqual([200, place.lat, place.lon]);
+    const batch = await fetch(`${stack.url}/flood-zone/batch`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
+    expect([batch.status, batch.headers.get('warning')]).toEqual([200, null]);
+    expect(JSON.parse(await batch.text()).status).toBe(200);
   });
 
   it('answers 404 JOB_NOT_FOUND for an unknown job, 409 JOB_NOT_FINISHED before it completes, 405 for other methods', async () => {

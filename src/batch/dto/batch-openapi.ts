@@ -28,7 +28,9 @@ export const LOCATIONS_BODY_CONTENT = {
     schema: {
       type: 'string',
       description:
-        'UTF-8, RFC 4180: a header row naming any of id, address, lat, lon (in any case; other columns are ignored), then one row per location. A blank cell is not given.',
+        'UTF-8, RFC 4180: a header row naming any of id, address, lat (or latitude), lon (or longitude, lng, long), in any case, then one row per ' +
+        'location. A blank cell is not given. Other columns are not read as a location: the answer warns of them (a Warning header; a job ' +
+        "also in its `warnings`), and a job keeps their cells for its results with the input's columns (columns=all).",
     },
     example: CSV_BATCH_EXAMPLE,
   },
@@ -88,3 +90,13 @@ export function ApiLocationsBodyErrors(limits: { maxRowsSetting: string; maxBody
     ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'RADIUS_OUT_OF_RANGE: radius outside [10, 2000].' }),
   );
 }
+
+/** The Warning header of an answer to a body whose reader warned of something (columns it did not read). */
+export const READER_WARNING_HEADER = {
+  Warning: {
+    description:
+      'Present when the CSV body has columns not read as a location (a misspelt "Lattitude" shows here): `299 - "…"`, the warning as a JSON string ' +
+      '(characters outside printable ASCII escaped).',
+    schema: { type: 'string' },
+  },
+};

@@ -1,8 +1,13 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { JOB_STATUSES, JobStatus } from '../job-record';
 
 const ID = { description: "The job's id (a UUID), as in its Location.", example: '3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18' };
 const TOTAL = { description: 'Rows in the job.', example: 250000 };
+const WARNINGS: ApiPropertyOptions = {
+  type: [String],
+  description: 'Present when the CSV body had columns not read as a location (id, address, lat or latitude, lon or longitude, lng, long): they name them.',
+  example: ['"Loan ID", "Balance" are not read as a location (id, address, lat or latitude, lon or longitude, lng, long).'],
+};
 const DONE = { description: 'Rows answered so far (each exactly as GET /flood-zone answers it, whatever its status).', example: 0 };
 
 /** The 202 answer to a submitted job. */
@@ -18,6 +23,9 @@ export class JobAcceptedDto {
 
   @ApiProperty(DONE)
   done: number;
+
+  @ApiPropertyOptional(WARNINGS)
+  warnings?: string[];
 }
 
 /** GET /flood-zone/jobs/{id}: where a job stands. */
@@ -66,6 +74,9 @@ export class JobStatusDto {
     example: 310,
   })
   etaSeconds: number | null;
+
+  @ApiPropertyOptional(WARNINGS)
+  warnings?: string[];
 }
 
 /** The 202 answer to DELETE. */
