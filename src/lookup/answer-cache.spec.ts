@@ -86,7 +86,7 @@ describe('answerKey', () => {
 });
 
 describe('weakEntityTag', () => {
-  it("is the strong tag of the same bytes, marked weak", () => {
+  it('is the strong tag of the same bytes, marked weak', () => {
     expect(weakEntityTag('page')).toBe(`W/${entityTag('page')}`);
   });
 });
