@@ -164,11 +164,17 @@ export interface NearbyHazard {
   staticBaseFloodElevationFt: number | null;
 }
 
-export interface NearbyHazards {
+/** The nearest hazards of each kind found on FEMA's digital map around the point (null: none found within the radius). */
+export interface NearbyHazardsFound {
   radiusM: number;
   sfha: NearbyHazard | null;
   floodway: NearbyHazard | null;
   moderate: NearbyHazard | null;
+}
+
+/** `result.nearby`: what was found, and what a null entry means at this point (none, or unknown where there is no digital map). */
+export interface NearbyHazards extends NearbyHazardsFound {
+  note: string;
 }
 
 /** `include=preliminary`: what the coming map says at the point (`result.mapChange`). */

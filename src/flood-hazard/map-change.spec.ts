@@ -1,5 +1,5 @@
-import { MAP_CHANGE_NOTES, mapChange } from './map-change';
-import { ComingMapData, FloodHazardZoneAttributes, MapChange } from './flood-hazard.types';
+import { MAP_CHANGE_NOTES, NO_DIGITAL_MAP_NOTE, mapChange } from './map-change';
+import { ComingMapData, FloodDetermination, FloodHazardZoneAttributes, MapChange } from './flood-hazard.types';
 
 /** 2025-05-15T11:00Z, as FEMA's PrelimPending availability layers store issue dates. */
 const MAY_15_2025 = 1747306800000;
@@ -27,11 +27,18 @@ const NOT_HERE: ComingMapData = { availability: [], zones: [] };
 const AE_9 = zone({ FLD_ZONE: 'AE', ZONE_SUBTY: null, SFHA_TF: 'T', STATIC_BFE: 9, LEN_UNIT: 'Feet' });
 const X_MINIMAL = zone({});
 
+/** The effective map's answer at a mapped point: in the SFHA, outside it, or without a zone (null). */
+const mappedAs = (inSfha: boolean | null): Pick<FloodDetermination, 'coverage' | 'inSpecialFloodHazardArea'> => ({
+  coverage: inSfha === null ? 'mapped_no_zone' : 'mapped',
+  inSpecialFloodHazardArea: inSfha,
+});
+const UNMAPPED = { coverage: 'unmapped', inSpecialFloodHazardArea: null } as const;
+
 const PRELIMINARY_NOTE = 'A preliminary map is not the effective map and does not yet set flood insurance requirements.';
 
 describe('mapChange', () => {
   it('gives the documented example: a preliminary map putting the point into the SFHA', () => {
-    expect(mapChange(NOT_HERE, map([AE_9]), false)).toEqual({
+    expect(mapChange(NOT_HERE, map([AE_9]), mappedAs(false))).toEqual({
       status: 'preliminary',
       issuedDate: '2025-05-15',
       floodZone: 'AE',
@@ -45,7 +52,7 @@ describe('mapChange', () => {
   });
 
   it('prefers the pending map to the preliminary one', () => {
-    const result = mapChange(map([X_MINIMAL], [FEB_29_2024]), map([AE_9]), true);
+    const result = mapChange(map([X_MINIMAL], [FEB_29_2024]), map([AE_9]), mappedAs(true));
     expect(result).toEqual({
       status: 'pending',
       issuedDate: '2024-02-29',
@@ -59,8 +66,8 @@ describe('mapChange', () => {
   });
 
   it('uses the preliminary map when the pending one does not cover the point (or was not found)', () => {
-    expect(mapChange(NOT_HERE, map([AE_9]), true).status).toBe('preliminary');
-    expect(mapChange(null, map([AE_9]), true).status).toBe('preliminary');
+    expect(mapChange(NOT_HERE, map([AE_9]), mappedAs(true)).status).toBe('preliminary');
+    expect(mapChange(null, map([AE_9]), mappedAs(true)).status).toBe('preliminary');
   });
 
   it.each([
@@ -78,8 +85,31 @@ describe('mapChange', () => {
       sfhaChange: 'unchanged',
       note: MAP_CHANGE_NOTES.none,
     };
-    expect(mapChange(pending, preliminary, true)).toEqual(none);
-    expect(mapChange(pending, preliminary, null)).toEqual(none);
+    expect(mapChange(pending, preliminary, mappedAs(true))).toEqual(none);
+    expect(mapChange(pending, preliminary, mappedAs(null))).toEqual(none);
+  });
+
+  it('where there is no digital map and no coming one, a change is unknown, never "unchanged" or "the effective map is the current one"', () => {
+    for (const [pending, preliminary] of [
+      [NOT_HERE, NOT_HERE],
+      [null, null],
+    ]) {
+      expect(mapChange(pending, preliminary, UNMAPPED)).toEqual({
+        status: 'none',
+        issuedDate: null,
+        floodZone: null,
+        zoneSubtype: null,
+        inSpecialFloodHazardArea: null,
+        staticBaseFloodElevationFt: null,
+        sfhaChange: 'unknown',
+        note: NO_DIGITAL_MAP_NOTE,
+      });
+    }
+    expect(NO_DIGITAL_MAP_NOTE).toMatch(/^No digital flood map here\b.*\bunknown\.$/);
+  });
+
+  it('a coming map over a point without a digital map: its zone, the change unknown', () => {
+    expect(mapChange(NOT_HERE, map([AE_9]), UNMAPPED)).toMatchObject({ status: 'preliminary', floodZone: 'AE', sfhaChange: 'unknown', note: PRELIMINARY_NOTE });
   });
 
   it.each([
@@ -97,12 +127,12 @@ describe('mapChange', () => {
       [map([comingZone]), NOT_HERE],
       [NOT_HERE, map([comingZone])],
     ]) {
-      expect(mapChange(pending, preliminary, effectiveInSfha).sfhaChange).toBe(sfhaChange);
+      expect(mapChange(pending, preliminary, mappedAs(effectiveInSfha)).sfhaChange).toBe(sfhaChange);
     }
   });
 
   it('is unknown when the coming map has no zone polygon at the point', () => {
-    expect(mapChange(map([]), NOT_HERE, false)).toMatchObject({
+    expect(mapChange(map([]), NOT_HERE, mappedAs(false))).toMatchObject({
       status: 'pending',
       issuedDate: '2025-05-15',
       floodZone: null,
@@ -115,7 +145,7 @@ describe('mapChange', () => {
 
   it('classifies by the zone table, not SFHA_TF', () => {
     const contradicting = zone({ FLD_ZONE: 'A', ZONE_SUBTY: null, SFHA_TF: 'F' });
-    expect(mapChange(NOT_HERE, map([contradicting]), false)).toMatchObject({
+    expect(mapChange(NOT_HERE, map([contradicting]), mappedAs(false))).toMatchObject({
       inSpecialFloodHazardArea: true,
       sfhaChange: 'into_sfha',
     });
@@ -128,13 +158,13 @@ describe('mapChange', () => {
       zone({ FLD_ZONE: 'AE', ZONE_SUBTY: '1 PCT FUTURE CONDITIONS, FLOODWAY', STATIC_BFE: -9999 }),
       zone({ FLD_ZONE: 'AE', ZONE_SUBTY: null, STATIC_BFE: 3, LEN_UNIT: 'Meters' }),
     ];
-    expect(mapChange(NOT_HERE, map(zones), false)).toMatchObject({
+    expect(mapChange(NOT_HERE, map(zones), mappedAs(false))).toMatchObject({
       floodZone: 'AE',
       zoneSubtype: '1 PCT FUTURE CONDITIONS, FLOODWAY',
       inSpecialFloodHazardArea: true,
       staticBaseFloodElevationFt: null,
     });
-    expect(mapChange(NOT_HERE, map(zones.slice(0, 2).concat(zones[3])), false)).toMatchObject({
+    expect(mapChange(NOT_HERE, map(zones.slice(0, 2).concat(zones[3])), mappedAs(false))).toMatchObject({
       floodZone: 'AE',
       zoneSubtype: null,
       staticBaseFloodElevationFt: 9.8,
@@ -149,7 +179,7 @@ describe('mapChange', () => {
     ['null when missing', [null], null],
     ['late in the UTC day, still that UTC date', [1747353599000], '2025-05-15'],
   ])('issuedDate is %s', (_label, dates, issuedDate) => {
-    expect(mapChange(NOT_HERE, map([AE_9], dates), false).issuedDate).toBe(issuedDate);
+    expect(mapChange(NOT_HERE, map([AE_9], dates), mappedAs(false)).issuedDate).toBe(issuedDate);
   });
 
   it('always gives a sentence as the note', () => {

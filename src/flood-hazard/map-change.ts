@@ -4,7 +4,7 @@
  */
 import { governingZone } from './classification';
 import { formatNfhlDate } from './nfhl-values';
-import { ComingMapData, MapChange } from './flood-hazard.types';
+import { ComingMapData, FloodDetermination, MapChange } from './flood-hazard.types';
 
 export const MAP_CHANGE_NOTES: Readonly<Record<MapChange['status'], string>> = {
   pending:
@@ -13,19 +13,29 @@ export const MAP_CHANGE_NOTES: Readonly<Record<MapChange['status'], string>> = {
   none: 'No preliminary or pending FEMA flood map covers this location; the effective map is the current one.',
 };
 
+/** Said where neither a digital effective map nor a coming one covers the point: nothing is known to change, or to stay. */
+export const NO_DIGITAL_MAP_NOTE =
+  'No digital flood map here, and no preliminary or pending FEMA flood map covers this location either: whether its flood zone will change is unknown.';
+
 /**
  * The coming map at the point. Pending (adopted, effective date set) wins over preliminary (still
  * open to appeal); a map counts only where its availability layer contains the point. `null` data
  * means that map was not found at the point; a failed query is the caller's to report as unavailable.
- * `effectiveInSfha` is the effective map's answer at the point (null when it has no zone there).
+ * `effective` is the effective map's answer at the point: its coverage and SFHA answer (null when it has no zone there).
  */
-export function mapChange(pending: ComingMapData | null, preliminary: ComingMapData | null, effectiveInSfha: boolean | null): MapChange {
+export function mapChange(
+  pending: ComingMapData | null,
+  preliminary: ComingMapData | null,
+  effective: Pick<FloodDetermination, 'coverage' | 'inSpecialFloodHazardArea'>,
+): MapChange {
+  const effectiveInSfha = effective.inSpecialFloodHazardArea;
   const coming = covers(pending)
     ? { status: 'pending' as const, data: pending }
     : covers(preliminary)
       ? { status: 'preliminary' as const, data: preliminary }
       : null;
   if (coming === null) {
+    const unmapped = effective.coverage === 'unmapped';
     return {
       status: 'none',
       issuedDate: null,
@@ -33,8 +43,8 @@ export function mapChange(pending: ComingMapData | null, preliminary: ComingMapD
       zoneSubtype: null,
       inSpecialFloodHazardArea: null,
       staticBaseFloodElevationFt: null,
-      sfhaChange: 'unchanged',
-      note: MAP_CHANGE_NOTES.none,
+      sfhaChange: unmapped ? 'unknown' : 'unchanged',
+      note: unmapped ? NO_DIGITAL_MAP_NOTE : MAP_CHANGE_NOTES.none,
     };
   }
   const governing = governingZone(coming.data.zones)?.zone ?? null;

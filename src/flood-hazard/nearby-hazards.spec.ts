@@ -1,5 +1,5 @@
 import CheapRuler from 'cheap-ruler';
-import { nearbyHazards } from './nearby-hazards';
+import { nearbyHazards, nearbyHazardsAt } from './nearby-hazards';
 import { FloodHazardZoneAttributes, ZonePolygonFeature } from './flood-hazard.types';
 
 const POINT = { lat: 29.9511, lon: -90.0715 };
@@ -272,5 +272,25 @@ describe('nearbyHazards', () => {
     const empty = { attributes: zone({}), rings: [] };
     const broken = { attributes: zone({}), rings: [[[Number.NaN, Number.NaN]]] };
     expect(nearbyHazards(POINT, 500, [empty, broken]).sfha).toBeNull();
+  });
+});
+
+describe('nearbyHazardsAt', () => {
+  const found = {
+    radiusM: 500,
+    sfha: null,
+    floodway: null,
+    moderate: { distanceM: 120, floodZone: 'X', zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', staticBaseFloodElevationFt: null },
+  };
+
+  it.each([
+    ['mapped', "Distances to FEMA's digital flood map; a null entry means none of that kind lies within 500 m."],
+    ['mapped_no_zone', "Distances to FEMA's digital flood map; a null entry means none of that kind lies within 500 m."],
+    [
+      'unmapped',
+      "No digital flood map here: FEMA's National Flood Hazard Layer does not cover the point, so a hazard may lie within 500 m unseen (a null entry is unknown, not none).",
+    ],
+  ] as const)('%s: what was found, and what a null entry means', (coverage, note) => {
+    expect(nearbyHazardsAt(found, coverage)).toEqual({ ...found, note });
   });
 });

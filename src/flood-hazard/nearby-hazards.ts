@@ -7,7 +7,7 @@ import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import CheapRuler from 'cheap-ruler';
 import { ZoneClassification, classifyZone } from './classification';
 import { compareDescendingNullsLast } from './nfhl-values';
-import { GeoPoint, NearbyHazard, NearbyHazards, ZonePolygonFeature } from './flood-hazard.types';
+import { Coverage, GeoPoint, NearbyHazard, NearbyHazards, NearbyHazardsFound, ZonePolygonFeature } from './flood-hazard.types';
 
 /** Distances closer than this (a millimetre) are equal: shared edges come back with rounding noise. */
 const TIE_TOLERANCE_M = 0.001;
@@ -31,7 +31,7 @@ interface MeasuredPolygon {
  * Every polygon is classified here, so an upstream that ignored the query's `where` changes nothing.
  * Equally near polygons: the more severe, then the higher static BFE.
  */
-export function nearbyHazards(point: GeoPoint, radiusM: number, polygons: ZonePolygonFeature[]): NearbyHazards {
+export function nearbyHazards(point: GeoPoint, radiusM: number, polygons: ZonePolygonFeature[]): NearbyHazardsFound {
   const ruler = new CheapRuler(point.lat, 'meters');
   const measured = polygons
     .map((polygon) => {
@@ -45,6 +45,18 @@ export function nearbyHazards(point: GeoPoint, radiusM: number, polygons: ZonePo
     return found ? toNearbyHazard(found) : null;
   };
   return { radiusM, sfha: nearest('sfha'), floodway: nearest('floodway'), moderate: nearest('moderate') };
+}
+
+/**
+ * The nearby hazards as the answer gives them: where FEMA has no digital map at the point, the ground around it
+ * may be unmapped too, so a kind not found is unknown there, never "none".
+ */
+export function nearbyHazardsAt(found: NearbyHazardsFound, coverage: Coverage): NearbyHazards {
+  const note =
+    coverage === 'unmapped'
+      ? `No digital flood map here: FEMA's National Flood Hazard Layer does not cover the point, so a hazard may lie within ${found.radiusM} m unseen (a null entry is unknown, not none).`
+      : `Distances to FEMA's digital flood map; a null entry means none of that kind lies within ${found.radiusM} m.`;
+  return { ...found, note };
 }
 
 /**

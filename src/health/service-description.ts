@@ -78,7 +78,7 @@ const ENDPOINTS: Record<string, CatalogueEntry> = {
   '/flood-zone/report': {
     methods: ['GET'],
     note:
-      'The answer of /flood-zone as one printable HTML page (one A4 or Letter page) with the map picture, every part in plain words, the sources and ' +
+      'The answer of /flood-zone as one printable HTML page (one A4 or Letter page), headed by its date and id, with the map picture inside it, every part in plain words, the sources and ' +
       'the disclaimer. Same parameters as /flood-zone (every include part when include is not given) plus span, metres across the picture. Errors are HTML pages.',
     examples: ['/flood-zone/report?lat=18.3985&lon=-66.1'],
   },

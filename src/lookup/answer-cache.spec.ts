@@ -1,6 +1,6 @@
 import type { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config';
-import { AnswerCache, answerKey, entityTag, matchesEtag } from './answer-cache';
+import { AnswerCache, answerKey, entityTag, matchesEtag, weakEntityTag } from './answer-cache';
 import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
 import type { NfipStatusSource } from './parts/nfip-status-source';
@@ -85,6 +85,12 @@ describe('answerKey', () => {
   });
 });
 
+describe('weakEntityTag', () => {
+  it('is the strong tag of the same bytes, marked weak', () => {
+    expect(weakEntityTag('page')).toBe(`W/${entityTag('page')}`);
+  });
+});
+
 describe('matchesEtag', () => {
   it.each([
     ['"a"', '"a"', true],
@@ -93,6 +99,10 @@ describe('matchesEtag', () => {
     ['*', '"a"', true],
     ['"b"', '"a"', false],
     [undefined, '"a"', false],
+    // a weak tag (a report's) compares weakly, as GET allows
+    ['W/"a"', 'W/"a"', true],
+    ['"a"', 'W/"a"', true],
+    ['W/"b"', 'W/"a"', false],
   ])('If-None-Match %s against %s → %s', (header, etag, expected) => {
     expect(matchesEtag(header, etag)).toBe(expected);
   });

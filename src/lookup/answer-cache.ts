@@ -27,11 +27,17 @@ export function entityTag(body: string | Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 }
 
+/** A weak entity tag: the same for entities that differ only in what does not change their meaning (RFC 9110 8.8.1). */
+export function weakEntityTag(body: string | Buffer): string {
+  return `W/${entityTag(body)}`;
+}
+
 /** If-None-Match may list several tags or `*`; weak comparison is allowed for GET (RFC 9110 13.1.2). */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  const opaque = etag.replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
 }
 
 /**

@@ -3,7 +3,7 @@
  * FIRM panel and date). Pure functions of the lookup's answer: the picture never says more than the JSON.
  */
 import { classifyZone } from '../flood-hazard/classification';
-import type { NearbyHazards, ZoneAtPoint } from '../flood-hazard/flood-hazard.types';
+import type { NearbyHazardsFound, ZoneAtPoint } from '../flood-hazard/flood-hazard.types';
 import { ZoneSymbol, nfhlZoneSymbol } from '../flood-hazard/nfhl-symbols';
 import type { FloodZoneResult } from '../lookup/flood-zone-lookup';
 
@@ -55,7 +55,7 @@ function legendEntry(zone: NamedZone): LegendEntry {
  * then the nearest SFHA, floodway and moderate-risk zone of `nearby`. Each once: zones the map draws
  * alike under one name are one entry.
  */
-export function mapLegend(result: { zonesAtPoint: readonly NamedZone[]; nearby: NearbyHazards | null }): LegendEntry[] {
+export function mapLegend(result: { zonesAtPoint: readonly NamedZone[]; nearby: NearbyHazardsFound | null }): LegendEntry[] {
   const named: NamedZone[] = [...result.zonesAtPoint];
   for (const hazard of [result.nearby?.sfha, result.nearby?.floodway, result.nearby?.moderate]) if (hazard) named.push(hazard);
   const entries = new Map<string, LegendEntry>();

@@ -14,5 +14,7 @@ import { MapPictureService } from './map-picture.service';
   imports: [upstreamHttpModule(), LookupModule, FloodHazardModule, GeocodingModule, PieceCacheModule],
   controllers: [MapPictureController],
   providers: [resilientUpstreamProvider(BASEMAP_UPSTREAM, 'basemap'), BasemapClient, { provide: BasemapSource, useExisting: BasemapClient }, MapPictureService],
+  // The report page carries the same picture inside it.
+  exports: [MapPictureService],
 })
 export class MapPictureModule {}

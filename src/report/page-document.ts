@@ -1,6 +1,6 @@
 /**
  * The HTML document around a report or an error page: UTF-8, inline style only (the page's Content-Security-Policy
- * allows no script and no resource but images of this origin), no referrer sent with the links.
+ * allows no script and no resource but data: images), no referrer sent with the links.
  */
 import { Markup, html } from './markup';
 
@@ -37,6 +37,7 @@ h2 { margin: 0 0 4px; font-size: 1em; border-bottom: 1px solid var(--line); }
 p { margin: 0 0 4px; }
 header .place { margin: 2px 0; font-size: 1.5em; font-weight: 700; }
 header .where { color: var(--muted); }
+header .stamp { margin: 2px 0 0; color: var(--muted); font-size: .85em; }
 .verdict { margin: 10px 0; padding: 8px 12px; border-left: 8px solid #8c959f; background: #f6f8fa; }
 .verdict .zone { margin: 0; font-size: 1.6em; font-weight: 700; }
 .verdict .subtype { font-size: .55em; font-weight: 600; color: var(--muted); }
@@ -50,15 +51,16 @@ header .where { color: var(--muted); }
 figure { margin: 0; }
 figure img { display: block; width: 100%; height: auto; border: 1px solid var(--line); background: #eaeef2; }
 figcaption, .small { color: var(--muted); font-size: .85em; }
+.no-picture { margin: 0; padding: 12px; border: 1px dashed var(--line); color: var(--muted); }
+.nowrap { white-space: nowrap; }
 .facts { margin: 0; }
-.facts div { display: grid; grid-template-columns: 36% 64%; border-bottom: 1px solid var(--line); padding: 2px 0; }
+.facts div { display: grid; grid-template-columns: minmax(0, 36fr) minmax(0, 64fr); column-gap: 8px; border-bottom: 1px solid var(--line); padding: 2px 0; }
 .facts dt { font-weight: 600; }
 .facts dd { margin: 0; }
 .parts { columns: 2; column-gap: 18px; margin: 10px 0 6px; }
 .part { break-inside: avoid; margin: 0 0 8px; }
 table { width: 100%; border-collapse: collapse; font-size: .85em; }
 th, td { text-align: left; vertical-align: top; padding: 1px 4px 1px 0; border-bottom: 1px solid var(--line); }
-td.nowrap { white-space: nowrap; }
 ul { margin: 0 0 4px; padding-left: 1.1em; }
 .sources ul { columns: 2; column-gap: 18px; }
 .sources li { font-size: .85em; overflow-wrap: anywhere; break-inside: avoid; }

@@ -1,5 +1,5 @@
 import { ANSWER_PARTS } from '../lookup/parts/answer-parts';
-import { couldNotBeChecked, groundAgainstBfe, sfhaWords, zoneHeadline } from './plain-words';
+import { RISK_WORDS, couldNotBeChecked, groundAgainstBfe, sfhaAnswer, zoneHeadline } from './plain-words';
 
 describe('zoneHeadline', () => {
   it.each([
@@ -14,20 +14,19 @@ describe('zoneHeadline', () => {
   });
 });
 
-describe('sfhaWords', () => {
+describe('sfhaAnswer', () => {
   it.each([
-    [true, /^Yes: in a Special Flood Hazard Area/, /requires flood insurance/],
-    [false, /^No: outside the Special Flood Hazard Area/, /does not require flood insurance for a mortgage here, but a lender may/],
-    [null, /^Unknown/, /is unknown here/],
-  ])('%s', (inSfha, answer, lending) => {
-    const words = sfhaWords(inSfha);
-    expect(words.answer).toMatch(answer);
-    expect(words.lending).toMatch(lending);
+    [true, 'Yes: in a Special Flood Hazard Area (SFHA)'],
+    [false, 'No: outside the Special Flood Hazard Area (SFHA)'],
+    [null, 'Unknown: FEMA gives no flood zone at this point'],
+  ])('%s', (inSfha, answer) => {
+    expect(sfhaAnswer(inSfha)).toBe(answer);
   });
+});
 
-  it('never calls an unknown point low risk or outside the SFHA', () => {
-    const words = sfhaWords(null);
-    expect(`${words.answer} ${words.lending}`).not.toMatch(/low risk|minimal|outside|not in/i);
+describe('RISK_WORDS', () => {
+  it('need no parentheses, so a zone and its risk read without nesting them', () => {
+    for (const words of Object.values(RISK_WORDS)) expect(words).not.toMatch(/[()]/);
   });
 });
 

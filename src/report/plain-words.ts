@@ -4,7 +4,9 @@
  * "none" or "low risk".
  */
 import type { CoastalBarrier, Coverage, LomaStatus, MapChange, RiskLevel } from '../flood-hazard/flood-hazard.types';
+import type { FloodInsuranceFacts, FloodInsuranceRequirement, NfipStanding } from '../flood-hazard/flood-insurance-requirement';
 import type { GroundElevationComparison } from '../flood-hazard/ground-elevation';
+import type { FloodZoneResult } from '../lookup/flood-zone-lookup';
 import type { AnswerPart } from '../lookup/parts/answer-parts';
 
 /** The headline of the answer: the zone, or for a point without one, that its risk is unknown. */
@@ -15,41 +17,62 @@ export function zoneHeadline(coverage: Coverage, floodZone: string | null): stri
 }
 
 export const RISK_WORDS: Record<RiskLevel, string> = {
-  very_high: 'Very high risk (coastal, with waves)',
+  very_high: 'Very high risk: coastal, with waves',
   high: 'High risk',
   moderate: 'Moderate risk',
-  minimal: 'Minimal risk (flooding can still happen)',
-  undetermined: 'Undetermined risk (not studied)',
+  minimal: 'Minimal risk: flooding can still happen',
+  undetermined: 'Undetermined risk: not studied',
   unknown: 'Unknown risk',
 };
 
-/** Whether the point is in a Special Flood Hazard Area, and what that means for insurance and lending. */
-export interface SfhaWords {
-  answer: string;
-  lending: string;
+/** Whether the point is in a Special Flood Hazard Area. */
+export function sfhaAnswer(inSpecialFloodHazardArea: boolean | null): string {
+  if (inSpecialFloodHazardArea === true) return 'Yes: in a Special Flood Hazard Area (SFHA)';
+  if (inSpecialFloodHazardArea === false) return 'No: outside the Special Flood Hazard Area (SFHA)';
+  return 'Unknown: FEMA gives no flood zone at this point';
 }
 
-export function sfhaWords(inSpecialFloodHazardArea: boolean | null): SfhaWords {
-  if (inSpecialFloodHazardArea === true) {
-    return {
-      answer: 'Yes: in a Special Flood Hazard Area (SFHA)',
-      lending:
-        'A loan on a building here from a federally regulated or insured lender requires flood insurance (the mandatory purchase ' +
-        'requirement); the lender must tell the borrower that the building is in the SFHA.',
-    };
+/**
+ * What the lending rule needs from an answer. The Status Book as read does not tell the regular program from the
+ * emergency one, so a participating community is only "participating"; a community that is missing or unknown leaves
+ * the standing unknown.
+ */
+export function lendingFactsOf(result: FloodZoneResult): FloodInsuranceFacts {
+  const nfip = result.community?.nfip;
+  const standing: NfipStanding = !nfip
+    ? 'unknown'
+    : !nfip.listed
+      ? 'not_listed'
+      : nfip.participating === true
+        ? 'participating'
+        : nfip.participating === false
+          ? 'not_participating'
+          : 'unknown';
+  const coastalBarrier = result.coastalBarrier ?? (result.unavailable.includes('coastalBarrier') ? 'unavailable' : 'not_asked');
+  return { inSfha: result.inSpecialFloodHazardArea, nfip: standing, coastalBarrier };
+}
+
+/** Whether federal flood insurance can be bought here, in a few words, the coastal barrier included. */
+export function insuranceAvailabilityWords({ insurance }: FloodInsuranceRequirement, coastalBarrierFailed: boolean): string {
+  switch (insurance.reason) {
+    case 'participating':
+      return 'Available: the community participates';
+    case 'not_participating':
+      return 'Not available: the community does not participate';
+    case 'not_listed':
+      return "Unknown: the community is not in FEMA's Community Status Book";
+    case 'nfip_status_unknown':
+      return 'Unknown: whether the community participates is not known';
+    case 'coastal_barrier': {
+      const barrier = insurance.coastalBarrier;
+      return (
+        `Only for some buildings: the point is inside Coastal Barrier Resources System unit ${barrier?.unit ?? '(unnamed)'}, where it is available ` +
+        `only for a building built before ${barrier?.designationDate ?? 'the unit was designated'} and not substantially improved since`
+      );
+    }
+    case 'coastal_barrier_unknown':
+      return `Unknown: the community participates, but whether the point is in a coastal barrier unit ${coastalBarrierFailed ? 'could not be checked' : 'was not checked'}`;
   }
-  if (inSpecialFloodHazardArea === false) {
-    return {
-      answer: 'No: outside the Special Flood Hazard Area (SFHA)',
-      lending: 'Federal law does not require flood insurance for a mortgage here, but a lender may, and flooding can still happen.',
-    };
-  }
-  return {
-    answer: 'Unknown: FEMA gives no flood zone at this point',
-    lending:
-      "Whether the point is in the SFHA, and so whether a lender must require flood insurance, is unknown here: a lender's flood " +
-      'determination or the local floodplain administrator decides.',
-  };
 }
 
 /** FEMA's own LOMA status, as words. */
@@ -67,6 +90,9 @@ export const MAP_CHANGE_WORDS: Record<MapChange['status'], string> = {
   preliminary: 'Preliminary map (proposed, still open to appeal)',
   none: 'No preliminary or pending map here',
 };
+
+/** Said of a hazard or a change where FEMA has no digital map at the point: unknown, never "none". */
+export const NO_DIGITAL_MAP = 'Unknown: no digital flood map here';
 
 export const SFHA_CHANGE_WORDS: Record<MapChange['sfhaChange'], string> = {
   into_sfha: 'the point would move into the SFHA',

@@ -1,6 +1,6 @@
 import type { LocationQuery } from '../lookup/location-query';
 import type { IncludeItem } from '../lookup/parts/answer-parts';
-import { candidateReportUrl, jsonAnswerUrl, pictureOf, plainDecimal } from './report-links';
+import { candidateReportUrl, jsonAnswerUrl, pictureQueryOf, plainDecimal } from './report-links';
 
 const point = (lat: number, lon: number, include: IncludeItem[] = [], radiusM = 500): LocationQuery => ({
   kind: 'point',
@@ -40,20 +40,29 @@ describe('jsonAnswerUrl: the equivalent GET /flood-zone', () => {
   });
 });
 
-describe('pictureOf', () => {
-  it("is GET /flood-zone/map at the answer's point, with the span asked for", () => {
-    expect(pictureOf({ lat: 38.898754, lon: -77.03535 }, 1200)).toEqual({
-      src: '/flood-zone/map?lat=38.898754&lon=-77.03535&width=560&height=360&span=1200',
+describe('pictureQueryOf', () => {
+  it('is the picture GET /flood-zone/map draws of the location, at the size the page shows, with the span asked for', () => {
+    expect(pictureQueryOf({ ...point(38.898754, -77.03535, ['nearby'], 800), spanM: 1200 })).toEqual({
+      kind: 'point',
+      lat: 38.898754,
+      lon: -77.03535,
       width: 560,
       height: 360,
       spanM: 1200,
     });
+    expect(pictureQueryOf({ kind: 'address', address: '1 Main St', spanM: 600 })).toEqual({
+      kind: 'address',
+      address: '1 Main St',
+      width: 560,
+      height: 360,
+      spanM: 600,
+    });
   });
 
   it('is none beyond the latitudes of a Web Mercator map', () => {
-    expect(pictureOf({ lat: 85.06, lon: 0 }, 600)).toBeNull();
-    expect(pictureOf({ lat: -89, lon: 0 }, 600)).toBeNull();
-    expect(pictureOf({ lat: 85.05, lon: 0 }, 600)).not.toBeNull();
+    expect(pictureQueryOf({ ...point(85.06, 0), spanM: 600 })).toBeNull();
+    expect(pictureQueryOf({ ...point(-89, 0), spanM: 600 })).toBeNull();
+    expect(pictureQueryOf({ ...point(85.05, 0), spanM: 600 })).not.toBeNull();
   });
 });
 

@@ -1,16 +1,14 @@
 /**
  * The URLs a report page carries, all relative to this service: the same answer as JSON (the equivalent
- * GET /flood-zone), the map picture at the answer's point (so an address is not geocoded twice), and the report
- * of a match of an ambiguous address. Pure.
+ * GET /flood-zone) and the report of a match of an ambiguous address; and the map picture the page embeds. Pure.
  */
 import { RADIUS_DEFAULT_M } from '../lookup/dto/flood-zone-query.dto';
 import { LOOKUP_PATH } from '../lookup/answer-cache';
-import type { LocationQuery } from '../lookup/location-query';
+import type { LocationQuery, LookupLocation } from '../lookup/location-query';
 import { INCLUDE_ITEMS } from '../lookup/parts/answer-parts';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
-import { MAP_PICTURE_PATH } from '../map-picture/map-picture.controller';
+import type { MapPictureQuery } from '../map-picture/dto/map-picture-query.pipe';
 import { WEB_MERCATOR_MAX_LAT } from '../map-picture/map-area';
-import type { ReportPicture } from './report-page';
 
 export const REPORT_PATH = `${LOOKUP_PATH}/report`;
 
@@ -42,16 +40,14 @@ export function jsonAnswerUrl(query: LocationQuery): string {
   return `${LOOKUP_PATH}?${parameters.join('&')}`;
 }
 
-/** The map picture of the answer's point; null beyond the latitudes a Web Mercator map shows (no US place is). */
-export function pictureOf(point: GeoPoint, spanM: number): ReportPicture | null {
-  if (Math.abs(point.lat) > WEB_MERCATOR_MAX_LAT) return null;
-  const { width, height } = PICTURE_SIZE;
-  return {
-    src: `${MAP_PICTURE_PATH}?lat=${plainDecimal(point.lat)}&lon=${plainDecimal(point.lon)}&width=${width}&height=${height}&span=${spanM}`,
-    width,
-    height,
-    spanM,
-  };
+/**
+ * The map picture of the report's location, as GET /flood-zone/map would be asked for it (so both share one
+ * picture); null beyond the latitudes a Web Mercator map shows (no US place is).
+ */
+export function pictureQueryOf(query: LookupLocation & { spanM: number }): MapPictureQuery | null {
+  const location: LookupLocation = query.kind === 'point' ? { kind: 'point', lat: query.lat, lon: query.lon } : { kind: 'address', address: query.address };
+  if (location.kind === 'point' && Math.abs(location.lat) > WEB_MERCATOR_MAX_LAT) return null;
+  return { ...location, ...PICTURE_SIZE, spanM: query.spanM };
 }
 
 /** The report of one match of an ambiguous address: the request's own parameters with the match's point instead of the address. */

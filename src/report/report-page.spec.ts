@@ -1,6 +1,8 @@
 import { DISCLAIMER, FLOOD_DATA_NAME, type FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import { ANSWER_PARTS, type AnswerPart } from '../lookup/parts/answer-parts';
 import { NOT_LISTED, NOT_LISTED_NOTE } from '../lookup/parts/nfip-status';
+import { LENDING_NOTES } from '../flood-hazard/flood-insurance-requirement';
+import { NO_DIGITAL_MAP_NOTE } from '../flood-hazard/map-change';
 import { errorPage } from './error-page';
 import { couldNotBeChecked } from './plain-words';
 import { LOMAS_LISTED, ReportLinks, reportPage } from './report-page';
@@ -70,6 +72,7 @@ function completeAnswer(): FloodZoneLookup {
         sfha: { distanceM: 0, floodZone: 'AE', zoneSubtype: null, staticBaseFloodElevationFt: 38 },
         floodway: { distanceM: 120, floodZone: 'AE', zoneSubtype: 'FLOODWAY', staticBaseFloodElevationFt: null },
         moderate: null,
+        note: "Distances to FEMA's digital flood map; a null entry means none of that kind lies within 500 m.",
       },
       mapChange: {
         status: 'preliminary',
@@ -109,7 +112,10 @@ function completeAnswer(): FloodZoneLookup {
   };
 }
 
-const PICTURE = { src: '/flood-zone/map?lat=29.7&lon=-95.43&width=560&height=420&span=600', width: 560, height: 420, spanM: 600 };
+/** A PNG's signature and the start of its header: the page carries the bytes it is given, whatever they are. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+const PICTURE = { png: PNG, width: 560, height: 420, spanM: 600 };
+const HEADING = { id: 'req-7f3a', madeAt: new Date('2026-11-27T00:12:34.567Z') };
 const LINKS: ReportLinks = {
   jsonAnswer: '/flood-zone?address=7400%20Buffalo%20Speedway&include=nearby,preliminary,cbrs,elevation',
   picture: PICTURE,
@@ -122,7 +128,7 @@ const withResult = (changes: Partial<Result>): FloodZoneLookup => {
 };
 
 describe('reportPage: the answer in words', () => {
-  const page = reportPage(completeAnswer(), LINKS);
+  const page = reportPage(completeAnswer(), LINKS, HEADING);
   const text = readerText(page);
 
   it.each([
@@ -131,7 +137,10 @@ describe('reportPage: the answer in words', () => {
     ['the county and ZIP', 'Harris County · ZIP 77025'],
     ['the zone', 'Zone AE'],
     ['the SFHA', 'Yes: in a Special Flood Hazard Area (SFHA)'],
-    ['what the SFHA means for lending', 'requires flood insurance (the mandatory purchase requirement)'],
+    [
+      'what the coastal barrier means for lending',
+      'Insurance and lending The point is inside Coastal Barrier Resources System unit TX-04P (Otherwise Protected Area): federal flood insurance is available only for a building built before 1990-11-16',
+    ],
     ['the meaning', 'High-risk area (1% annual chance flood) with a base flood elevation determined.'],
     ['the static BFE', '38 ft NAVD88, static, printed on the flood map'],
     ['the ground against the BFE', '30.7 ft NAVD88, 7.3 ft below the static BFE of 38 ft'],
@@ -140,8 +149,12 @@ describe('reportPage: the answer in words', () => {
     ['the FIRM panel and its date', '48201C0865L, effective 2007-06-18 (Countywide, Panel Printed)'],
     ['the community', 'City of Houston, community ID 480296'],
     [
-      "the NFIP status, in the answer's words",
-      'Federal flood insurance (NFIP) Federal flood insurance (NFIP) is available: the community participates. Its Community Rating System class 5 gives a 25% discount in the SFHA and 10% outside it.',
+      'whether federal flood insurance can be bought, the coastal barrier included',
+      'Federal flood insurance (NFIP) Only for some buildings: the point is inside Coastal Barrier Resources System unit TX-04P, where it is available only for a building built before 1990-11-16 and not substantially improved since',
+    ],
+    [
+      "the community's NFIP standing, in the answer's words",
+      "The community's standing: Federal flood insurance (NFIP) is available: the community participates. Its Community Rating System class 5 gives a 25% discount in the SFHA and 10% outside it.",
     ],
     [
       'the CRS class, its discounts and the NFIP dates',
@@ -171,39 +184,60 @@ describe('reportPage: the answer in words', () => {
     expect(text).toContain(words);
   });
 
-  it('links to the JSON answer and to FEMA, and shows the picture of this service', () => {
+  it('links to the JSON answer and to FEMA, and carries its picture inside it', () => {
     expect(page).toContain(`<a href="${LINKS.jsonAnswer.replace(/&/g, '&amp;')}">The same answer as JSON</a>`);
     expect(page).toContain(
       '<a href="https://msc.fema.gov/portal/search?AddressQuery=29.7%2C-95.43">https://msc.fema.gov/portal/search?AddressQuery=29.7%2C-95.43</a>',
     );
     const image = /<img\s([^>]*)\/?>/.exec(page)![1]!.replace(/\s*\/$/, '');
     expect(image.trim().split(/"\s+/)).toEqual([
-      `src="${PICTURE.src.replace(/&/g, '&amp;')}`,
+      'src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==',
       'width="560',
       'height="420',
-      'style="aspect-ratio: 560 / 420',
       'alt="Map of the flood zones around the point, 600 m across"',
     ]);
     expect(text).toContain('Flood zones around the point (600 m across)');
   });
 
-  it('is one HTML document with no script and no resource but its picture', () => {
+  it('is one HTML document with no script and no resource: its picture is a data: image', () => {
     expect(page.startsWith('<!DOCTYPE html>\n')).toBe(true);
     expect(page).toMatch(/<html lang="en">\s*<head>\s*<meta charset="utf-8" \/>/);
     expect(page).not.toMatch(/<script|<link|<iframe|<object|<embed|<form|<base|\son[a-z]+=|javascript:|url\(|@import/i);
-    expect([...page.matchAll(/\ssrc="([^"]*)"/g)].map((match) => match[1])).toEqual([PICTURE.src.replace(/&/g, '&amp;')]);
+    expect([...page.matchAll(/\ssrc="([^"]*)"/g)].map((match) => match[1])).toEqual([`data:image/png;base64,${PNG.toString('base64')}`]);
     expect(page).toMatch(/@media print/);
     expect(page).toMatch(/@page \{ margin: 10mm; \}/);
   });
 
   it('says so where no picture can be drawn', () => {
-    const far = reportPage(completeAnswer(), { ...LINKS, picture: null });
+    const far = reportPage(completeAnswer(), { ...LINKS, picture: 'beyond_web_mercator' }, HEADING);
     expect(far).not.toMatch(/<img/);
     expect(readerText(far)).toContain('No map picture: a Web Mercator map does not reach this latitude.');
   });
 
-  it('is the same bytes for the same answer', () => {
-    expect(reportPage(completeAnswer(), LINKS)).toBe(page);
+  it('says in words that the flood zones could not be drawn, with no caption naming sources it did not draw from', () => {
+    const failed = reportPage(completeAnswer(), { ...LINKS, picture: 'not_drawn' }, HEADING);
+    expect(failed).not.toMatch(/<img|<figcaption/);
+    expect(readerText(failed)).toContain(
+      "No map picture: FEMA's National Flood Hazard Layer could not draw the flood zones this time. Every other part of this report was checked; retry shortly for the picture.",
+    );
+  });
+
+  it('is headed by its date and id', () => {
+    expect(text).toMatch(/^ Flood zone report Report date 2026-11-27 00:12:34 UTC · Report id req-7f3a 7400 BUFFALO SPEEDWAY/);
+    expect(page).toContain('<time datetime="2026-11-27T00:12:34.567Z">');
+  });
+
+  it('is the same bytes for the same answer, picture and heading; without a heading, the same bytes for every copy', () => {
+    expect(reportPage(completeAnswer(), LINKS, HEADING)).toBe(page);
+    const unheaded = reportPage(completeAnswer(), LINKS, null);
+    expect(readerText(unheaded)).not.toContain('Report id');
+    expect(reportPage(completeAnswer(), LINKS, null)).toBe(unheaded);
+  });
+
+  it('prints a zone and its risk without nested parentheses, and a distance with its unit unbroken', () => {
+    const veryHigh = readerText(reportPage(withResult({ floodZone: 'VE', riskLevel: 'very_high' }), LINKS, HEADING));
+    expect(veryHigh).toContain('Flood zone VE (very high risk: coastal, with waves)');
+    expect(page).toContain('<span class="nowrap">120 m</span>');
   });
 });
 
@@ -219,7 +253,7 @@ describe('reportPage: text from the request and from upstreams stays text', () =
       (answer: FloodZoneLookup) => ({ ...answer, result: { ...answer.result, community: { ...answer.result.community!, name: hostile } } }),
     ],
   ])('escapes %s', (_where, change) => {
-    const page = reportPage(change(completeAnswer()), LINKS);
+    const page = reportPage(change(completeAnswer()), LINKS, HEADING);
     expect(page).not.toContain('<script>');
     expect(page).not.toContain('<img src=x');
     expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39; &lt;img src=x onerror=alert(1)&gt;');
@@ -227,7 +261,7 @@ describe('reportPage: text from the request and from upstreams stays text', () =
   });
 
   it('escapes the links it is given', () => {
-    const page = reportPage(completeAnswer(), { ...LINKS, jsonAnswer: '/flood-zone?address="><script>x</script>' });
+    const page = reportPage(completeAnswer(), { ...LINKS, jsonAnswer: '/flood-zone?address="><script>x</script>' }, HEADING);
     expect(page).toContain('<a href="/flood-zone?address=&quot;&gt;&lt;script&gt;x&lt;/script&gt;">');
     expect(page).not.toContain('<script>');
   });
@@ -253,19 +287,21 @@ describe('reportPage: a part that could not be checked says so, never "none"', (
   it.each(cases)('%s', (part, missing) => {
     // Every other part found something, so that any "none" on the page would be said of the missing part.
     const moderate = { distanceM: 250, floodZone: 'X', zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', staticBaseFloodElevationFt: null };
-    const text = readerText(reportPage(withResult({ nearby: { ...completeAnswer().result.nearby!, moderate }, ...missing, unavailable: [part] }), LINKS));
+    const text = readerText(
+      reportPage(withResult({ nearby: { ...completeAnswer().result.nearby!, moderate }, ...missing, unavailable: [part] }), LINKS, HEADING),
+    );
     expect(text).toContain(couldNotBeChecked(part));
     expect(text).not.toMatch(/none filed|none in effect|none within|None mapped|None on the flood map|Not asked for/);
   });
 
   it('a part not asked for is said to be not asked for, naming the include item', () => {
-    const text = readerText(reportPage(withResult({ nearby: null, mapChange: null, coastalBarrier: null, groundElevation: null }), LINKS));
+    const text = readerText(reportPage(withResult({ nearby: null, mapChange: null, coastalBarrier: null, groundElevation: null }), LINKS, HEADING));
     for (const item of ['nearby', 'preliminary', 'cbrs', 'elevation']) expect(text).toContain(`Not asked for (add ${item} to include).`);
     expect(text).not.toContain('Could not be checked');
   });
 
   it('an empty part is "none", with its reach', () => {
-    const text = readerText(reportPage(withResult({ lomrs: [], lomas: [] }), LINKS));
+    const text = readerText(reportPage(withResult({ lomrs: [], lomas: [] }), LINKS, HEADING));
     expect(text).toContain('Letters of Map Revision at the point: none in effect.');
     expect(text).toContain('Letters of Map Amendment within 100 m: none filed.');
   });
@@ -293,15 +329,98 @@ describe('reportPage: no flood zone is unknown, never low risk', () => {
     ['unmapped', 'No digital flood map here (unknown, not low risk)', 'FEMA has no digital flood map (NFHL) for this location.'],
     ['mapped_no_zone', 'No flood zone at this exact point (unknown, not low risk)', 'Move the point slightly.'],
   ] as const)('%s: "%s"', (coverage, headline, guidance) => {
-    const page = reportPage(withResult({ ...noZone, coverage, isMapped: coverage !== 'unmapped', guidance }), LINKS);
+    const page = reportPage(withResult({ ...noZone, coverage, isMapped: coverage !== 'unmapped', guidance }), LINKS, HEADING);
     const text = readerText(page);
     expect(text).toContain(headline);
     expect(text).toContain(guidance);
     expect(text).toContain('Unknown: FEMA gives no flood zone at this point');
     expect(text).toContain('Base flood elevation Unknown: there is no flood zone at this point');
-    expect(text).toContain('is unknown here');
+    expect(text).toContain(LENDING_NOTES.sfhaUnknown);
     expect(text.replace(/not low risk/g, '')).not.toMatch(/low[- ]risk|minimal risk|not in a flood zone|Zone X/i);
     expect(page).toContain('class="verdict risk-unknown"');
+  });
+});
+
+describe('reportPage: insurance and lending follow the community and the coastal barrier, never the SFHA alone', () => {
+  const houston = completeAnswer().result.community!;
+  const outside = { status: 'outside', unit: null, type: null, floodInsuranceProhibitionDate: null, note: 'Outside.' } as const;
+  const nfip = (changes: object) => ({ community: { ...houston, nfip: { ...houston.nfip!, ...changes } } });
+
+  it.each([
+    ['participating, outside any barrier: required', { coastalBarrier: outside }, 'Available: the community participates', [LENDING_NOTES.required]],
+    [
+      'not participating: a notice, never a purchase',
+      { coastalBarrier: outside, ...nfip({ participating: false, floodInsuranceAvailable: false }) },
+      'Not available: the community does not participate',
+      [LENDING_NOTES.notParticipating],
+    ],
+    [
+      'listed without saying whether it participates: unknown',
+      { coastalBarrier: outside, ...nfip({ participating: null, floodInsuranceAvailable: null }) },
+      'Unknown: whether the community participates is not known',
+      [LENDING_NOTES.nfipStatusUnknown],
+    ],
+    [
+      'not in the Status Book: unknown',
+      { coastalBarrier: outside, community: { ...houston, nfip: NOT_LISTED } },
+      "Unknown: the community is not in FEMA's Community Status Book",
+      [LENDING_NOTES.notListed],
+    ],
+    [
+      'the coastal barrier could not be checked: unknown',
+      { coastalBarrier: null, unavailable: ['coastalBarrier'] as AnswerPart[] },
+      'Unknown: the community participates, but whether the point is in a coastal barrier unit could not be checked',
+      [LENDING_NOTES.coastalBarrierUnavailable],
+    ],
+    [
+      'the coastal barrier not asked for: unknown',
+      { coastalBarrier: null },
+      'Unknown: the community participates, but whether the point is in a coastal barrier unit was not checked',
+      [LENDING_NOTES.coastalBarrierNotAsked],
+    ],
+  ])('%s', (_what, changes, availability, notes) => {
+    const text = readerText(reportPage(withResult(changes), LINKS, HEADING));
+    expect(text).toContain(`Federal flood insurance (NFIP) ${availability}`);
+    expect(text).toContain(`Insurance and lending ${notes.join(' ')}`);
+    if (notes[0] !== LENDING_NOTES.required) expect(text).not.toMatch(/insurance is required|requires flood insurance|mandatory purchase/);
+  });
+
+  it("the Status Book's details are a sentence, starting in capitals", () => {
+    const text = readerText(reportPage(withResult(nfip({ crsClass: null, sfhaDiscountPercent: null, nonSfhaDiscountPercent: null })), LINKS, HEADING));
+    expect(text).toContain(
+      'Not in the Community Rating System; in the NFIP since 1979-09-28; current effective map 2007-06-18; Community Status Book as of 2026-11-22.',
+    );
+  });
+});
+
+describe('reportPage: without a digital flood map, nearby hazards and coming maps are unknown', () => {
+  const unmapped = withResult({
+    coverage: 'unmapped',
+    isMapped: false,
+    floodZone: null,
+    inSpecialFloodHazardArea: null,
+    riskLevel: 'unknown',
+    zonesAtPoint: [],
+    nearby: { radiusM: 500, sfha: null, floodway: null, moderate: null, note: 'No digital flood map here.' },
+    mapChange: {
+      status: 'none',
+      issuedDate: null,
+      floodZone: null,
+      zoneSubtype: null,
+      inSpecialFloodHazardArea: null,
+      staticBaseFloodElevationFt: null,
+      sfhaChange: 'unknown',
+      note: NO_DIGITAL_MAP_NOTE,
+    },
+  });
+
+  it('never "none within" nor "no preliminary or pending map here" alone', () => {
+    const text = readerText(reportPage(unmapped, LINKS, HEADING));
+    expect(text).toContain(
+      'Nearest SFHA Unknown: no digital flood map here Nearest floodway Unknown: no digital flood map here Nearest moderate risk Unknown: no digital flood map here',
+    );
+    expect(text).toContain(`Coming map changes Unknown: no digital flood map here, and no preliminary or pending map either. ${NO_DIGITAL_MAP_NOTE}`);
+    expect(text).not.toMatch(/none within|the effective map is the current one/);
   });
 });
 
@@ -324,6 +443,7 @@ describe('reportPage: the other forms of each part', () => {
           groundElevation: null,
         }),
         LINKS,
+        HEADING,
       ),
     );
     expect(text).toContain('About 612.4 ft NAVD88, estimated: not an official BFE');
@@ -345,6 +465,7 @@ describe('reportPage: the other forms of each part', () => {
           ],
         }),
         LINKS,
+        HEADING,
       ),
     );
     expect(text).toContain('Flood zone AO FLOODWAY, in the regulatory floodway (high risk)');
@@ -376,12 +497,14 @@ describe('reportPage: the other forms of each part', () => {
           coastalBarrier: { status: 'buffer', unit: null, type: null, floodInsuranceProhibitionDate: null, note: 'Ask for an official CBRS determination.' },
         }),
         LINKS,
+        HEADING,
       ),
     );
     expect(text).toContain('No: outside the Special Flood Hazard Area (SFHA)');
-    expect(text).toContain('Federal law does not require flood insurance for a mortgage here');
+    expect(text).toContain(LENDING_NOTES.outsideSfha);
     expect(text).toContain('30.7 ft NAVD88, not compared with a BFE');
-    expect(text).toContain('Federal flood insurance (NFIP) ' + NOT_LISTED_NOTE);
+    expect(text).toContain("Federal flood insurance (NFIP) Unknown: the community is not in FEMA's Community Status Book");
+    expect(text).toContain(`The community's standing: ${NOT_LISTED_NOTE}`);
     expect(text).toContain('No FIRM panel contains the point');
     expect(text).toContain('No preliminary or pending map here.');
     expect(text).toContain('In the buffer zone at the edge of a Coastal Barrier Resources System unit.');
@@ -404,6 +527,7 @@ describe('reportPage: the other forms of each part', () => {
           },
         }),
         LINKS,
+        HEADING,
       ),
     );
     expect(text).toContain('Ground elevation No data: USGS 3DEP has no ground elevation at this point');
@@ -413,7 +537,7 @@ describe('reportPage: the other forms of each part', () => {
   it(`lists the nearest ${LOMAS_LISTED} LOMAs and counts the rest`, () => {
     const loma = completeAnswer().result.lomas![0]!;
     const many = Array.from({ length: LOMAS_LISTED + 4 }, (_, i) => ({ ...loma, caseNumber: `CASE-${i}`, distanceM: i }));
-    const text = readerText(reportPage(withResult({ lomas: many }), LINKS));
+    const text = readerText(reportPage(withResult({ lomas: many }), LINKS, HEADING));
     expect(text).toContain(`CASE-${LOMAS_LISTED - 1}`);
     expect(text).not.toContain(`CASE-${LOMAS_LISTED} `);
     expect(text).toContain('And 4 more within 100 m, listed in the JSON answer.');
@@ -430,9 +554,10 @@ describe('reportPage: the other forms of each part', () => {
           source: { ...answer.source },
         },
         LINKS,
+        HEADING,
       ),
     );
-    expect(text).toContain('Flood zone report 29.7, -95.43 Latitude, longitude as given · Harris County · ZIP code area 77025');
+    expect(text).toContain('Report id req-7f3a 29.7, -95.43 Latitude, longitude as given · Harris County · ZIP code area 77025');
     expect(text).toContain('County and ZIP code area from U.S. Census Bureau Geocoder (Public_AR_Current)');
   });
 });

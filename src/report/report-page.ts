@@ -1,10 +1,12 @@
 /**
  * The report page of one lookup: exactly the answer GET /flood-zone gives, as one printable HTML document (one
- * A4 or Letter page) with the map picture, every part in plain words, the sources with their dates and the
- * disclaimer. Pure: the same answer always gives the same bytes. No script, no resource of another origin, inline
- * styles only (the page's Content-Security-Policy allows nothing else).
+ * A4 or Letter page) headed by its date and id, with the map picture inside it, every part in plain words, the
+ * sources with their dates and the disclaimer. Pure: the same answer, picture and heading always give the same
+ * bytes. No script, no resource loaded at all, inline styles only (the page's Content-Security-Policy allows
+ * nothing else), so a saved page is the whole report.
  */
 import type { FirmPanel, Loma, NearbyHazard } from '../flood-hazard/flood-hazard.types';
+import { FloodInsuranceRequirement, floodInsuranceRequirement } from '../flood-hazard/flood-insurance-requirement';
 import { LOMA_REACH_M } from '../flood-hazard/loma-status';
 import type { FloodZoneLookup, FloodZoneResult } from '../lookup/flood-zone-lookup';
 import { Markup, html } from './markup';
@@ -13,28 +15,34 @@ import {
   COASTAL_BARRIER_WORDS,
   LOMA_STATUS_WORDS,
   MAP_CHANGE_WORDS,
+  NO_DIGITAL_MAP,
   RISK_WORDS,
   SFHA_CHANGE_WORDS,
   couldNotBeChecked,
   groundAgainstBfe,
-  sfhaWords,
+  insuranceAvailabilityWords,
+  lendingFactsOf,
+  sfhaAnswer,
   zoneHeadline,
 } from './plain-words';
 
-/** The map picture of the point, served by this service (GET /flood-zone/map). */
-export interface ReportPicture {
-  src: string;
-  width: number;
-  height: number;
-  spanM: number;
-}
+/**
+ * The map picture of the point (the PNG of GET /flood-zone/map), or why there is none: the point lies beyond the
+ * latitudes a Web Mercator map shows, or the flood zones could not be drawn this time.
+ */
+export type ReportPicture = { png: Buffer; width: number; height: number; spanM: number } | 'beyond_web_mercator' | 'not_drawn';
 
-/** Where the page links to and what it embeds, all relative to this service. */
+/** What the page links to (relative to this service) and embeds. */
 export interface ReportLinks {
   /** The same answer as JSON: the equivalent GET /flood-zone URL. */
   jsonAnswer: string;
-  /** Null where no map picture can be drawn. */
-  picture: ReportPicture | null;
+  picture: ReportPicture;
+}
+
+/** What heads a report: when it was made and its id (the request's), so that a printed or saved copy can be traced. */
+export interface ReportHeading {
+  id: string;
+  madeAt: Date;
 }
 
 /** More LOMAs than this are counted, not listed: the page stays one printed page (the JSON answer lists them all). */
@@ -44,20 +52,24 @@ const NOT_ASKED = (item: string) => `Not asked for (add ${item} to include).`;
 
 type Result = FloodZoneResult;
 
-/** The report page of an answer. */
-export function reportPage(answer: FloodZoneLookup, links: ReportLinks): string {
+/** The report page of an answer; without a heading, the page its entity tag is taken of (the same for every copy). */
+export function reportPage(answer: FloodZoneLookup, links: ReportLinks, heading: ReportHeading | null): string {
   const { result } = answer;
   const place = placeOf(answer);
+  const lending = floodInsuranceRequirement(lendingFactsOf(result));
   return pageDocument(
     `Flood zone report: ${place.title}`,
     html`<header>
         <h1>Flood zone report</h1>
+        ${heading && stamp(heading)}
         <p class="place">${place.title}</p>
         <p class="where">${place.details.join(' · ')}</p>
       </header>
       ${verdict(result)}
-      <div class="overview">${figure(links.picture)} ${keyFacts(answer)}</div>
-      <div class="parts">${insuranceAndLending(result)} ${elevations(result)} ${nearbyHazards(result)} ${comingMaps(result)} ${coastalBarrier(result)}</div>
+      <div class="overview">${figure(links.picture)} ${keyFacts(answer, lending)}</div>
+      <div class="parts">
+        ${insuranceAndLending(result, lending)} ${elevations(result)} ${nearbyHazards(result)} ${comingMaps(result)} ${coastalBarrier(result)}
+      </div>
       ${mapChangeLetters(result)} ${sources(answer, links)}
       <footer>
         <p class="disclaimer">${answer.disclaimer}</p>
@@ -81,15 +93,28 @@ function placeOf(answer: FloodZoneLookup): { title: string; details: string[] } 
 
 const isText = (value: string | false | null | undefined): value is string => typeof value === 'string' && value.length > 0;
 
-function figure(picture: ReportPicture | null): Markup {
-  if (picture === null) return html`<figure><figcaption>No map picture: a Web Mercator map does not reach this latitude.</figcaption></figure>`;
-  // The aspect ratio keeps the page's layout, and so its one printed page, while the picture loads or if it fails.
+function stamp({ id, madeAt }: ReportHeading): Markup {
+  const iso = madeAt.toISOString();
+  return html`<p class="stamp">Report date <time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC</time> · Report id ${id}</p>`;
+}
+
+function figure(picture: ReportPicture): Markup {
+  if (picture === 'beyond_web_mercator')
+    return html`<figure><p class="no-picture">No map picture: a Web Mercator map does not reach this latitude.</p></figure>`;
+  // Said in words, never a broken image under a caption naming the sources it did not come from.
+  if (picture === 'not_drawn') {
+    return html`<figure>
+      <p class="no-picture">
+        No map picture: FEMA's National Flood Hazard Layer could not draw the flood zones this time. Every other part of this report was checked; retry shortly
+        for the picture.
+      </p>
+    </figure>`;
+  }
   return html`<figure>
     <img
-      src="${picture.src}"
+      src="data:image/png;base64,${picture.png.toString('base64')}"
       width="${picture.width}"
       height="${picture.height}"
-      style="aspect-ratio: ${picture.width} / ${picture.height}"
       alt="Map of the flood zones around the point, ${picture.spanM} m across"
     />
     <figcaption>Flood zones around the point (${picture.spanM} m across), from FEMA's National Flood Hazard Layer over USGS The National Map.</figcaption>
@@ -97,26 +122,25 @@ function figure(picture: ReportPicture | null): Markup {
 }
 
 function verdict(result: Result): Markup {
-  const sfha = sfhaWords(result.inSpecialFloodHazardArea);
   const subtype = result.zoneSubtype && html` <span class="subtype">${result.zoneSubtype}</span>`;
   return html`<section class="verdict risk-${result.riskLevel}">
     <p class="zone">${zoneHeadline(result.coverage, result.floodZone)}${subtype}</p>
-    <p class="sfha">${sfha.answer} · ${RISK_WORDS[result.riskLevel]}</p>
+    <p class="sfha">${sfhaAnswer(result.inSpecialFloodHazardArea)} · ${RISK_WORDS[result.riskLevel]}</p>
     <p>${result.meaning}</p>
     ${result.guidance && html`<p class="guidance">${result.guidance}</p>`}
   </section>`;
 }
 
-function keyFacts(answer: FloodZoneLookup): Markup {
+function keyFacts(answer: FloodZoneLookup, lending: FloodInsuranceRequirement): Markup {
   const { result } = answer;
   const rows: Array<[string, unknown]> = [
     ['Flood zone', zoneFact(result)],
-    ['Special Flood Hazard Area', sfhaWords(result.inSpecialFloodHazardArea).answer],
+    ['Special Flood Hazard Area', sfhaAnswer(result.inSpecialFloodHazardArea)],
     ['Base flood elevation', bfeFact(result)],
     ['Ground elevation', groundFact(result)],
     ['FIRM panel', panelFact(result.firmPanel)],
     ['NFIP community', communityFact(result)],
-    ['Federal flood insurance (NFIP)', nfipFact(result)],
+    ['Federal flood insurance (NFIP)', nfipFact(result, lending)],
   ];
   if (result.depthFt !== null) rows.splice(3, 0, ['Flood depth', `${result.depthFt} ft`]);
   if (result.zonesAtPoint.length > 1) {
@@ -170,11 +194,12 @@ function communityFact(result: Result): string {
   return [community.name, community.communityId && `community ID ${community.communityId}`].filter(isText).join(', ') || 'Unnamed community';
 }
 
-/** The community's NFIP standing in the answer's own words (its note), or why it is unknown. */
-function nfipFact(result: Result): string {
+/** Whether federal flood insurance can be bought here (the community's standing and the coastal barrier), or why it is unknown. */
+function nfipFact(result: Result, lending: FloodInsuranceRequirement): string {
   const community = result.community;
   if (community === null) return result.unavailable.includes('community') ? couldNotBeChecked('community') : 'Unknown: no NFIP community at the point';
-  return community.nfip === null ? couldNotBeChecked('nfipStatus') : community.nfip.note;
+  if (community.nfip === null) return couldNotBeChecked('nfipStatus');
+  return insuranceAvailabilityWords(lending, result.unavailable.includes('coastalBarrier'));
 }
 
 function part(title: string, content: unknown, className = ''): Markup {
@@ -184,13 +209,14 @@ function part(title: string, content: unknown, className = ''): Markup {
   </section>`;
 }
 
-function insuranceAndLending(result: Result): Markup {
+/** What a lender must do here, one fact a paragraph, then the community's standing as FEMA's Status Book gives it. */
+function insuranceAndLending(result: Result, lending: FloodInsuranceRequirement): Markup {
   const nfip = result.community?.nfip;
   const book =
     nfip?.listed &&
     [
       nfip.crsClass === null
-        ? 'not in the Community Rating System'
+        ? 'Not in the Community Rating System'
         : `CRS class ${nfip.crsClass}: ${nfip.sfhaDiscountPercent ?? 0}% discount in the SFHA, ${nfip.nonSfhaDiscountPercent ?? 0}% outside (the community's discount on NFIP premiums, not a quote for any building)`,
       nfip.programEntryDate && `in the NFIP since ${nfip.programEntryDate}`,
       nfip.currentEffectiveMapDate && `current effective map ${nfip.currentEffectiveMapDate}`,
@@ -198,8 +224,8 @@ function insuranceAndLending(result: Result): Markup {
     ].filter(isText);
   return part(
     'Insurance and lending',
-    html`<p>${sfhaWords(result.inSpecialFloodHazardArea).lending}</p>
-      ${book && book.length > 0 && html`<p class="small">${book.join('; ')}.</p>`}`,
+    html`${lending.notes.map((note) => html`<p>${note}</p>`)} ${nfip && html`<p class="small">The community's standing: ${nfip.note}</p>`}
+    ${book && book.length > 0 && html`<p class="small">${book.join('; ')}.</p>`}`,
   );
 }
 
@@ -285,10 +311,19 @@ function nearbyHazards(result: Result): Markup {
   const nearby = result.nearby;
   if (nearby === null)
     return part('Nearby flood hazards', html`<p>${result.unavailable.includes('nearby') ? couldNotBeChecked('nearby') : NOT_ASKED('nearby')}</p>`);
+  // Without a digital map at the point, the ground around it may be unmapped too: a kind not found is unknown.
+  const unmapped = result.coverage === 'unmapped';
   const hazard = (name: string, found: NearbyHazard | null) => {
     const zone = found && [found.floodZone, found.zoneSubtype].filter(isText).join(' ');
     const bfe = typeof found?.staticBaseFloodElevationFt === 'number' ? `, BFE ${found.staticBaseFloodElevationFt} ft` : '';
-    const distance = found === null ? `none within ${nearby.radiusM} m` : found.distanceM === 0 ? '0 m (the point is inside)' : `${found.distanceM} m`;
+    const distance =
+      found === null
+        ? unmapped
+          ? NO_DIGITAL_MAP
+          : html`none within <span class="nowrap">${nearby.radiusM} m</span>`
+        : found.distanceM === 0
+          ? html`<span class="nowrap">0 m</span> (the point is inside)`
+          : html`<span class="nowrap">${found.distanceM} m</span>`;
     return html`<tr>
       <th>${name}</th>
       <td>${distance}</td>
@@ -322,7 +357,13 @@ function comingMaps(result: Result): Markup {
     ].filter(isText);
   return part(
     'Coming map changes',
-    html`<p>${MAP_CHANGE_WORDS[change.status]}${facts && `: ${facts.join('; ')}`}.</p>
+    html`<p>
+        ${
+          change.status === 'none' && result.coverage === 'unmapped'
+            ? `${NO_DIGITAL_MAP}, and no preliminary or pending map either.`
+            : `${MAP_CHANGE_WORDS[change.status]}${facts ? `: ${facts.join('; ')}` : ''}.`
+        }
+      </p>
       <p class="small">${change.note}</p>`,
   );
 }

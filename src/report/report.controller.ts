@@ -1,20 +1,22 @@
 import { Controller, Get, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CachedEntity, entityTag } from '../lookup/answer-cache';
+import { CachedEntity, weakEntityTag } from '../lookup/answer-cache';
 import { sendCachedEntity } from '../lookup/cache-hit-path';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { LookupService } from '../lookup/lookup.service';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../lookup/parts/answer-part';
+import { MapPictureService } from '../map-picture/map-picture.service';
 import { ReportQuery, ReportQueryPipe } from './dto/report-query.pipe';
 import { ReportQueryDto } from './dto/report-query.dto';
 import { ReportErrorPageFilter } from './report-error-page.filter';
-import { REPORT_PATH, jsonAnswerUrl, pictureOf } from './report-links';
-import { reportPage } from './report-page';
+import { REPORT_PATH, jsonAnswerUrl, pictureQueryOf } from './report-links';
+import { ReportPicture, reportPage } from './report-page';
 import { REPORT_PAGE_POLICY } from './report-page-policy';
 
 const PAGE = { 'text/html': { schema: { type: 'string' } } };
 const POLICY_HEADER = {
-  'Content-Security-Policy': { description: "The page's own policy: images of this origin and inline style only.", schema: { type: 'string' } },
+  'Content-Security-Policy': { description: "The page's own policy: data: images (its picture) and inline style only.", schema: { type: 'string' } },
 };
 
 /** An error of the report: the status, code and message of the JSON envelope, as a page. */
@@ -30,7 +32,10 @@ const pageOfError = (description: string) => ({
 @UseFilters(ReportErrorPageFilter)
 @Controller(REPORT_PATH)
 export class ReportController {
-  constructor(private readonly lookups: LookupService) {}
+  constructor(
+    private readonly lookups: LookupService,
+    private readonly pictures: MapPictureService,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -38,10 +43,12 @@ export class ReportController {
     summary: 'Printable flood zone report of a US address or point (HTML page)',
     description:
       'The answer of GET /flood-zone for the same parameters (every opt-in part unless `include` says otherwise) as one HTML page that prints on one ' +
-      'A4 or Letter page: the map picture of GET /flood-zone/map, the zone and what it means for insurance and lending, elevations, letters of map ' +
-      'change, nearby hazards, coming map changes, coastal barriers, NFIP status, the sources with their dates and the disclaimer, with links to the ' +
-      "JSON answer and to FEMA's Map Service Center. A part that could not be checked says so. No script, no resource of another origin " +
-      `(Content-Security-Policy: ${REPORT_PAGE_POLICY}). Informational only.`,
+      'A4 or Letter page, headed by the report date and the report id (the request id, as in X-Request-Id): the map picture of GET /flood-zone/map ' +
+      "inside the page (a data: image, so a saved page is complete; when FEMA's picture of the zones fails, the page says so in its place and is still " +
+      '200), the zone and what it means for insurance and lending (from the SFHA, the NFIP standing of the community and the Coastal Barrier ' +
+      'Resources System together), elevations, letters of map change, nearby hazards, coming map changes, coastal barriers, NFIP status, the ' +
+      "sources with their dates and the disclaimer, with links to the JSON answer and to FEMA's Map Service Center. A part that could not be checked " +
+      `says so. No script, no resource loaded (Content-Security-Policy: ${REPORT_PAGE_POLICY}). Informational only.`,
   })
   @ApiQuery({ type: ReportQueryDto })
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'ETag of a previous page; a match gives 304.' })
@@ -54,8 +61,11 @@ export class ReportController {
         description: "HIT, MISS or STALE: how the page's answer was read, as for GET /flood-zone",
         schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] },
       },
-      ETag: { description: "Strong entity tag of the page's bytes", schema: { type: 'string' } },
-      'Cache-Control': { description: "public, max-age=<seconds left of the answer's cache entry>", schema: { type: 'string' } },
+      ETag: { description: 'Weak entity tag of the page apart from its date and id (the same for every copy of the same report)', schema: { type: 'string' } },
+      'Cache-Control': {
+        description: "public, max-age=<seconds left of the answer's cache entry, and of its picture's>; at most 60 without the picture",
+        schema: { type: 'string' },
+      },
       ...POLICY_HEADER,
     },
   })
@@ -76,17 +86,32 @@ export class ReportController {
   async report(@Query(ReportQueryPipe) query: ReportQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
     // As for a lookup: even its failure says it was not served from the cache.
     res.setHeader('X-Cache', 'MISS');
+    // The picture is drawn while the answer is looked up; its failure is said on the page, the answer's is the page's error.
+    const pictureQuery = pictureQueryOf(query);
+    const drawing = pictureQuery && this.pictures.picture(pictureQuery).catch(() => null);
     const answer = await this.lookups.lookup(query);
-    const html = reportPage(answer.body, { jsonAnswer: jsonAnswerUrl(query), picture: pictureOf(answer.body.location, query.spanM) });
-    // Sent as a cached answer is (X-Cache, Cache-Control, ETag and 304), with the page's own policy.
+    let picture: ReportPicture = 'beyond_web_mercator';
+    let expiresAt = Date.now() + answer.maxAgeSeconds * 1000;
+    if (pictureQuery !== null) {
+      const drawn = await drawing;
+      const { width, height, spanM } = pictureQuery;
+      const png = drawn?.entity.body;
+      picture = png === undefined ? 'not_drawn' : { png: Buffer.isBuffer(png) ? png : Buffer.from(png), width, height, spanM };
+      // A page without its picture is incomplete: kept no longer than an answer with a missing part.
+      expiresAt = Math.min(expiresAt, drawn ? drawn.entity.expiresAt : Date.now() + INCOMPLETE_ANSWER_MAX_AGE_SECONDS * 1000);
+    }
+    const links = { jsonAnswer: jsonAnswerUrl(query), picture };
+    const html = reportPage(answer.body, links, { id: String(req.id), madeAt: new Date() });
+    // Sent as a cached answer is (X-Cache, Cache-Control, ETag and 304), with the page's own policy. Every copy has its own date and id, so
+    // its tag is weak: taken of the page without them.
     const page: CachedEntity = {
       body: html,
       byteLength: Buffer.byteLength(html),
       contentType: 'text/html; charset=utf-8',
-      etag: entityTag(html),
-      expiresAt: Date.now() + answer.maxAgeSeconds * 1000,
+      etag: weakEntityTag(reportPage(answer.body, links, null)),
+      expiresAt,
       headers: ['Content-Security-Policy', REPORT_PAGE_POLICY],
     };
-    sendCachedEntity(req, res, page, answer.cacheStatus, answer.maxAgeSeconds);
+    sendCachedEntity(req, res, page, answer.cacheStatus, Math.max(0, Math.floor((expiresAt - Date.now()) / 1000)));
   }
 }

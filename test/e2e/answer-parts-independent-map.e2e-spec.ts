@@ -186,6 +186,7 @@ function laParts(p: LonLat) {
       sfha: hazard(0, 'AE', null),
       floodway: hazard(polygonM(p, laFloodway), 'AE', 'FLOODWAY'),
       moderate: hazard(polygonM(p, laLevee), 'X', LEVEE),
+      note: SENTENCE,
     },
     mapChange: {
       status: 'preliminary',
@@ -321,6 +322,7 @@ describe('the independent map, value by value (LOMAs, estimated BFE, nearby, map
         sfha: hazard(polygonM(at.hole, holeAe), 'AE', null),
         floodway: hazard(polygonM(at.hole, holeFloodway), 'AE', 'FLOODWAY', 7),
         moderate: hazard(polygonM(at.hole, holeCircle), 'X', SHALLOW),
+        note: SENTENCE,
       });
       // the reference distances are what the map was built for
       expect([polygonM(at.hole, holeAe), polygonM(at.hole, holeFloodway), polygonM(at.hole, holeCircle)].map(Math.round)).toEqual([30, 120, 300]);
@@ -333,6 +335,7 @@ describe('the independent map, value by value (LOMAs, estimated BFE, nearby, map
         sfha: hazard(0, 'AH', null),
         floodway: hazard(polygonM(at.ak, akFloodway), 'AE', 'FLOODWAY', feet(140 * FEET_PER_METRE)),
         moderate: hazard(polygonM(at.ak, akModerate), 'X', SHADED),
+        note: SENTENCE,
       });
       expectRounded(res.body.result.nearby);
     });
@@ -343,7 +346,7 @@ describe('the independent map, value by value (LOMAs, estimated BFE, nearby, map
         ['', 500],
       ] as const) {
         const res = await stack.get(query(at.ak, `&include=nearby${extra}`));
-        expect(res.body.result.nearby).toEqual({ radiusM, sfha: hazard(0, 'AH', null), floodway: null, moderate: null });
+        expect(res.body.result.nearby).toEqual({ radiusM, sfha: hazard(0, 'AH', null), floodway: null, moderate: null, note: SENTENCE });
       }
     });
   });
@@ -629,6 +632,7 @@ describe('paged answers (maxRecordCount 3, an upstream that ignores where)', () 
       sfha: hazard(0, 'AE', null),
       floodway: hazard(polygonM(p, pagedFloodway), 'AE', 'FLOODWAY'),
       moderate: hazard(Math.min(...pagedModerate.map((f) => polygonM(p, f))), 'X', SHADED),
+      note: SENTENCE,
     },
   });
   const offsets = (s: Stack, layerName: string, envelope = true) =>
@@ -664,7 +668,13 @@ describe('paged answers (maxRecordCount 3, an upstream that ignores where)', () 
     expect(res.status).toBe(200);
     const nearest = manyModerate[manyNearest.index];
     expect(Math.round(polygonM(at.many, nearest))).toBe(manyNearest.metres);
-    expect(res.body.result.nearby).toEqual({ radiusM: 500, sfha: null, floodway: null, moderate: hazard(polygonM(at.many, nearest), 'X', SHADED) });
+    expect(res.body.result.nearby).toEqual({
+      radiusM: 500,
+      sfha: null,
+      floodway: null,
+      moderate: hazard(polygonM(at.many, nearest), 'X', SHADED),
+      note: SENTENCE,
+    });
     expect(res.body.result.unavailable).toEqual([]);
   });
 });
@@ -754,7 +764,7 @@ describe('include and radius parameters, checked after the location, against the
     const res = await stack.get(laQuery(`&include=nearby&radius=${radius}`));
     expect(res.status).toBe(200);
     expect(res.body.result.nearby.radiusM).toBe(radiusM);
-    if (radiusM === 10) expect(res.body.result.nearby).toEqual({ radiusM: 10, sfha: hazard(0, 'AE', null), floodway: null, moderate: null });
+    if (radiusM === 10) expect(res.body.result.nearby).toEqual({ radiusM: 10, sfha: hazard(0, 'AE', null), floodway: null, moderate: null, note: SENTENCE });
     else expect(res.body.result.nearby).toEqual({ ...laParts(at.la).nearby, radiusM });
   });
 

@@ -2562,7 +2562,8 @@ function expectationFor(map: DemoMap, seed: PlaceSeed): DemoExpectation {
     ...seed.zone,
     lomas: [],
     estimatedBaseFloodElevation: null,
-    mapChange: NO_MAP_CHANGE,
+    // Without a digital effective map, no coming map means a change is unknown, not "unchanged".
+    mapChange: seed.zone.coverage === 'unmapped' ? { ...NO_MAP_CHANGE, sfhaChange: 'unknown' } : NO_MAP_CHANGE,
     coastalBarrier: OUTSIDE_CBRS,
     ...seed.parts,
     groundElevation: groundOf(seed).expect,

@@ -128,7 +128,7 @@ export function expectedResult(place: DemoPlace, include: readonly IncludeItem[]
     meaning: expect.any(String),
     guidance: place.expect.coverage === 'mapped' ? null : expect.any(String),
     estimatedBaseFloodElevation: withNote(estimatedBaseFloodElevation),
-    nearby: include.includes('nearby') ? nearby : null,
+    nearby: include.includes('nearby') ? withNote(nearby!) : null,
     mapChange: include.includes('preliminary') ? withNote(mapChange) : null,
     coastalBarrier: include.includes('cbrs') ? withNote(coastalBarrier) : null,
     groundElevation: include.includes('elevation') ? withNote(groundElevation) : null,

@@ -251,15 +251,32 @@ export class NearbyHazardsDto {
   @ApiProperty({
     type: NearbyHazardDto,
     nullable: true,
-    description: 'Nearest Special Flood Hazard Area polygon (A or V zones) within the radius; null when none.',
+    description:
+      'Nearest Special Flood Hazard Area polygon (A or V zones) within the radius; null when none was found (unknown, not none, at an unmapped point).',
   })
   sfha: NearbyHazardDto | null;
 
-  @ApiProperty({ type: NearbyHazardDto, nullable: true, description: 'Nearest regulatory floodway within the radius; null when none.' })
+  @ApiProperty({
+    type: NearbyHazardDto,
+    nullable: true,
+    description: 'Nearest regulatory floodway within the radius; null when none was found (unknown, not none, at an unmapped point).',
+  })
   floodway: NearbyHazardDto | null;
 
-  @ApiProperty({ type: NearbyHazardDto, nullable: true, description: 'Nearest moderate-risk polygon (shaded X or B) within the radius; null when none.' })
+  @ApiProperty({
+    type: NearbyHazardDto,
+    nullable: true,
+    description: 'Nearest moderate-risk polygon (shaded X or B) within the radius; null when none was found (unknown, not none, at an unmapped point).',
+  })
   moderate: NearbyHazardDto | null;
+
+  @ApiProperty({
+    description:
+      'What a null entry means here: none within the radius on a mapped point; unknown where FEMA has no digital flood map at the point ' +
+      '(result.coverage unmapped), as the ground around it may be unmapped too.',
+    example: "Distances to FEMA's digital flood map; a null entry means none of that kind lies within 500 m.",
+  })
+  note: string;
 }
 
 export class MapChangeDto {
@@ -292,12 +309,16 @@ export class MapChangeDto {
 
   @ApiProperty({
     enum: ['into_sfha', 'out_of_sfha', 'unchanged', 'unknown'],
-    description: 'How the SFHA status changes from the effective map to the coming one; unknown when either has no zone here.',
+    description:
+      'How the SFHA status changes from the effective map to the coming one; unknown when either has no zone here, and at an unmapped point ' +
+      '(no digital effective map) even when no coming map covers it.',
   })
   sfhaChange: string;
 
   @ApiProperty({
-    description: 'Says that a coming map does not yet set flood insurance requirements.',
+    description:
+      'Says that a coming map does not yet set flood insurance requirements, or, with none, that the effective map stays (at an unmapped point: ' +
+      'that there is no digital flood map here, so a change is unknown).',
     example: 'A preliminary map is not the effective map and does not yet set flood insurance requirements.',
   })
   note: string;

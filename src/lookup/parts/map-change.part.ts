@@ -15,5 +15,5 @@ export const mapChangePart = optionalPart({
   source: ComingMapsSource,
   cacheKey: (point) => `coming-maps:${pointKey(point)}`,
   load: (source, point, _radiusM, signal) => source.comingMapsAt(point, signal),
-  read: (maps, { determination }) => mapChange(maps.pending, maps.preliminary, determination.inSpecialFloodHazardArea),
+  read: (maps, { determination }) => mapChange(maps.pending, maps.preliminary, determination),
 });

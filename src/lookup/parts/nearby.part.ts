@@ -1,5 +1,5 @@
 import { FloodHazardSource } from '../../flood-hazard/flood-hazard-source';
-import { nearbyHazards } from '../../flood-hazard/nearby-hazards';
+import { nearbyHazards, nearbyHazardsAt } from '../../flood-hazard/nearby-hazards';
 import { optionalPart, pointKey } from './answer-part';
 
 /** `include=nearby`: the nearest SFHA, floodway and moderate-risk polygons within the radius. */
@@ -11,5 +11,5 @@ export const nearbyPart = optionalPart({
   source: FloodHazardSource,
   cacheKey: (point, radiusM) => `nearby:${pointKey(point)}:${radiusM}`,
   load: async (source, point, radiusM, signal) => nearbyHazards(point, radiusM, await source.zonePolygonsNear(point, radiusM, signal)),
-  read: (nearby) => nearby,
+  read: (found, { determination }) => nearbyHazardsAt(found, determination.coverage),
 });
