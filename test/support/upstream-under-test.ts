@@ -16,3 +16,9 @@ const POLICY_UNDER_TEST: UpstreamPolicyOptions = {
 export function upstreamUnderTest(name: UpstreamName, policy: Partial<UpstreamPolicyOptions> = {}): ResilientUpstream {
   return new ResilientUpstream(name, { ...POLICY_UNDER_TEST, ...policy });
 }
+
+/**
+ * How far past a byte cap an emulator may have written before the client's giving up reaches it: what the
+ * loopback's socket buffers (the sender's and the receiver's) hold in flight, never read by the client.
+ */
+export const SOCKET_BUFFERS_BYTES = 8 * 1024 * 1024;
