@@ -21,4 +21,4 @@ export function upstreamUnderTest(name: UpstreamName, policy: Partial<UpstreamPo
  * How far past a byte cap an emulator may have written before the client's giving up reaches it: what the
  * loopback's socket buffers (the sender's and the receiver's) hold in flight, never read by the client.
  */
-export const SOCKET_BUFFERS_BYTES = 8 * 1024 * 1024;
+export const SOCKET_BUFFERS_BYTES = 12 * 1024 * 1024;
