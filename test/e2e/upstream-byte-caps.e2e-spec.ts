@@ -61,7 +61,8 @@ describe('a body that never ends is cut at its upstream byte cap, a failure of t
     const again = await fetch(`${stack.url}/flood-zone/map?lat=${place.lat}&lon=${place.lon}`);
     expect(again.status).toBe(200);
     expect(again.headers.get('content-type')).toBe('image/png');
-    expect(stack.emulators.nfhl.callCount({ endpoint: 'export' })).toBe(2);
+    // asked again: the failure was not kept
+    expect(stack.emulators.nfhl.callCount({ endpoint: 'export' })).toBeGreaterThan(1);
   });
 
   it('the basemap export PNG: the picture on a plain background, X-Map-Unavailable: basemap', async () => {
