@@ -4,8 +4,10 @@ import axios from 'axios';
 import { Keyv } from 'keyv';
 import { DEMO_COMMUNITY_STATUS_BOOK, type CommunityStatusBookRow } from '../../test/emulators/community-status-book';
 import { OpenFemaEmulator } from '../../test/emulators/openfema-emulator';
+import { SOCKET_BUFFERS_BYTES } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { ResilientUpstream, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
+import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
 import { COMMUNITY_STATUS_FIELDS } from '../lookup/parts/nfip-status';
 import { CommunityStatusBook, FAILED_LOAD_RETRY_MS, SHARED_TABLE_KEY } from './community-status-book';
 import { OpenFemaClient } from './openfema.client';
@@ -96,6 +98,19 @@ describe('OpenFemaClient against the OpenFEMA emulator', () => {
     expect(failure).toBeInstanceOf(UpstreamUnavailableError);
     expect((failure as UpstreamUnavailableError).upstream).toBe('openfema');
     expect((failure as UpstreamUnavailableError).reason).toMatch(reason);
+  });
+
+  it('a page that never ends is a failure of openfema, read no further than its byte cap, not asked again', async () => {
+    openfema.injectFault({ kind: 'endless-body', times: 1 });
+    const failure = await client()
+      .communityStatusBook(never)
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(UpstreamUnavailableError);
+    expect(failure).toMatchObject({ upstream: 'openfema', reason: `an answer over its cap of ${UPSTREAM_BODY_CAPS.openfema} bytes` });
+    await openfema.endlessBodiesStopped();
+    expect(openfema.callCount()).toBe(1);
+    expect(openfema.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BODY_CAPS.openfema);
+    expect(openfema.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BODY_CAPS.openfema + SOCKET_BUFFERS_BYTES);
   });
 
   it('an unknown dataset path answers the HTML page, a failure', async () => {

@@ -48,7 +48,9 @@ export class OpenFemaClient {
       $top: String(this.pageRows),
       $skip: String(skip),
     });
-    const { status, body } = await getUpstreamJson(this.http, `${this.baseUrl}/v1/${DATASET}?${query}`, {}, signal);
+    const { status, body } = await getUpstreamJson(this.http, `${this.baseUrl}/v1/${DATASET}?${query}`, {}, signal, {
+      maxBodyBytes: this.upstream.maxBodyBytes,
+    });
     if (status !== 200) {
       const errors = isRecord(body) && Array.isArray(body.error) ? `: ${body.error.map(String).join('; ')}` : '';
       throw new UpstreamFailure(`HTTP ${status}${errors}`, false);

@@ -2,9 +2,10 @@ import { HttpService } from '@nestjs/axios';
 import { ConfigService } from '@nestjs/config';
 import axios from 'axios';
 import { EPQS_NO_DATA_VALUE, EpqsEmulator, EpqsPoint } from '../../test/emulators/epqs-emulator';
-import { upstreamUnderTest } from '../../test/support/upstream-under-test';
+import { SOCKET_BUFFERS_BYTES, upstreamUnderTest } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
+import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
 import type { AppConfig } from '../config/app-config';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
 import { EpqsClient } from './epqs.client';
@@ -60,8 +61,8 @@ describe('EpqsClient against the elevation emulator', () => {
     expect(epqs.callCount()).toBe(1);
   });
 
-  it('returns null for any 200 body that is not JSON, such as a cut answer', async () => {
-    epqs.injectFault({ kind: 'malformed-json', times: 1 });
+  it('returns null for any other 200 body of plain text, which is no JSON at all', async () => {
+    epqs.injectFault({ kind: 'http-status', status: 200, body: 'No elevation data available', times: 1 });
     expect(await client().groundAt(pointOf(GROUND), deadline())).toBeNull();
   });
 
@@ -99,6 +100,10 @@ describe('EpqsClient against the elevation emulator', () => {
   });
 
   it.each([
+    ['malformed JSON (a cut answer)', { kind: 'malformed-json' as const }, 'malformed JSON (HTTP 200)'],
+    ['an empty 200 body', { kind: 'http-status' as const, status: 200, body: '' }, 'malformed JSON (HTTP 200)'],
+    ['value "12abc"', { kind: 'http-status' as const, status: 200, body: { value: '12abc', resolution: 1 } }, 'value "12abc" is not a number'],
+    ['value 1e308', { kind: 'http-status' as const, status: 200, body: { value: 1e308, resolution: 1 } }, 'value 1e+308 ft is above 30000 ft'],
     ['a JSON answer without a value', { kind: 'empty-object' as const }, 'answer without a value'],
     ['a JSON error envelope', { kind: 'arcgis-error' as const }, 'answer without a value'],
     ['a 400 with a text body', { kind: 'http-status' as const, status: 400, body: '[BadRequest] missing parameters' }, 'malformed JSON (HTTP 400)'],
@@ -110,6 +115,18 @@ describe('EpqsClient against the elevation emulator', () => {
     await expect(failure).rejects.not.toBeInstanceOf(UpstreamOutageError);
     await expect(failure).rejects.toMatchObject({ upstream: 'elevation', reason });
     expect(epqs.callCount()).toBe(1);
+  });
+
+  it('fails at this point only, without a retry, on an endless body, read no further than its byte cap', async () => {
+    epqs.injectFault({ kind: 'endless-body' });
+    const failure = client().groundAt(pointOf(GROUND), deadline());
+    await expect(failure).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(failure).rejects.not.toBeInstanceOf(UpstreamOutageError);
+    await expect(failure).rejects.toMatchObject({ upstream: 'elevation', reason: `an answer over its cap of ${UPSTREAM_BODY_CAPS.elevation} bytes` });
+    await epqs.endlessBodiesStopped();
+    expect(epqs.callCount()).toBe(1);
+    expect(epqs.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BODY_CAPS.elevation);
+    expect(epqs.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BODY_CAPS.elevation + SOCKET_BUFFERS_BYTES);
   });
 
   it('fails fast once its circuit is open, without calling', async () => {

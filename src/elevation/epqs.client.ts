@@ -5,7 +5,7 @@ import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient
 import { getUpstreamJson, isRecord } from '../common/upstream/upstream-json';
 import type { AppConfig } from '../config/app-config';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
-import type { ElevationAnswer } from '../flood-hazard/ground-elevation';
+import { ElevationAnswer, elevationReading } from '../flood-hazard/ground-elevation';
 import { ElevationSource } from './elevation-source';
 
 export const ELEVATION_UPSTREAM = Symbol('ELEVATION_UPSTREAM');
@@ -13,8 +13,8 @@ export const ELEVATION_UPSTREAM = Symbol('ELEVATION_UPSTREAM');
 /**
  * The USGS Elevation Point Query Service (keyless): one GET per point, feet, with the acquisition date.
  * Where 3DEP has no data it answers HTTP 200 with plain text ("Call failed."): that is an answer, not a
- * failure. Network errors, timeouts, 5xx and HTML pages are outages; a JSON answer without `value`, or a
- * 4xx, is a failure at this point only.
+ * failure. Network errors, timeouts, 5xx and HTML pages are outages; malformed JSON, an answer whose value
+ * cannot be read (see elevationReading), a body over the byte cap, or a 4xx, is a failure at this point only.
  */
 @Injectable()
 export class EpqsClient extends ElevationSource {
@@ -33,10 +33,15 @@ export class EpqsClient extends ElevationSource {
     return this.upstream.operation(() =>
       this.upstream.request(async (signal) => {
         const params = { x: String(point.lon), y: String(point.lat), wkid: '4326', units: 'Feet', includeDate: 'true' };
-        const { status, body } = await getUpstreamJson(this.http, this.url, params, signal, { notJsonMeansNone: true });
+        const { status, body } = await getUpstreamJson(this.http, this.url, params, signal, {
+          maxBodyBytes: this.upstream.maxBodyBytes,
+          plainTextMeansNone: true,
+        });
         if (status >= 300) throw new UpstreamFailure(`HTTP ${status}`, false);
         if (body === undefined) return null;
-        if (!isRecord(body) || !('value' in body)) throw new UpstreamFailure('answer without a value', false);
+        if (!isRecord(body)) throw new UpstreamFailure('answer without a value', false);
+        const reading = elevationReading(body);
+        if (reading.kind === 'unreadable') throw new UpstreamFailure(reading.reason, false);
         return body;
       }, deadline),
     );

@@ -176,6 +176,7 @@ export class ArcGisMapServer<L extends string> {
           signal,
           responseType: 'arraybuffer',
           validateStatus: () => true,
+          maxContentLength: this.upstream.maxBodyBytes,
           headers: { Accept: 'image/png' },
         }),
         signal,
@@ -218,7 +219,7 @@ export class ArcGisMapServer<L extends string> {
   private async query(layer: L, deadline: AbortSignal, params: Record<string, string>): Promise<QueryPage> {
     const layerId = await this.layerId(layer, deadline);
     return this.upstream.request(async (signal) => {
-      const answer = await getUpstreamJson(this.http, `${this.serviceUrl}/${layerId}/query`, params, signal);
+      const answer = await getUpstreamJson(this.http, `${this.serviceUrl}/${layerId}/query`, params, signal, { maxBodyBytes: this.upstream.maxBodyBytes });
       return queryPage(arcgisBody(answer.body), `layer ${layerId}`, params.returnGeometry === 'true');
     }, deadline);
   }
@@ -246,7 +247,7 @@ export class ArcGisMapServer<L extends string> {
 
   private async fetchLayerIds(deadline: AbortSignal): Promise<Partial<Record<L, number>>> {
     const body = await this.upstream.request(async (signal) => {
-      const answer = await getUpstreamJson(this.http, this.serviceUrl, { f: 'json' }, signal);
+      const answer = await getUpstreamJson(this.http, this.serviceUrl, { f: 'json' }, signal, { maxBodyBytes: this.upstream.maxBodyBytes });
       return arcgisBody(answer.body);
     }, deadline);
     const published = Array.isArray(body.layers) ? body.layers.filter(isRecord) : [];

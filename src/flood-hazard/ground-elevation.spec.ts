@@ -1,5 +1,5 @@
 import { EstimatedBaseFloodElevation } from './flood-hazard.types';
-import { GROUND_ELEVATION_NOTES, GroundElevationContext, acquisitionDate, groundElevation, isConterminous } from './ground-elevation';
+import { GROUND_ELEVATION_NOTES, GroundElevationContext, acquisitionDate, elevationReading, groundElevation, isConterminous } from './ground-elevation';
 
 const HOUSTON = { lat: 29.7604, lon: -95.3698 };
 const ANCHORAGE = { lat: 61.2181, lon: -149.9003 };
@@ -37,6 +37,43 @@ function estimated(elevationFt: number, verticalDatum: string | null): Estimated
 
 const NOT_CERTIFICATE = 'Not the lowest adjacent grade or a floor elevation, and not an elevation certificate.';
 const STREET = 'The point of an address is placed along its street by the geocoder, so it may lie on the street, not at the building.';
+
+describe('elevationReading: only the documented no-data forms mean no data; any other unreadable value is a failure', () => {
+  it.each([
+    [30.71, 30.71],
+    [0, 0],
+    [-999.9, -999.9],
+    [-12.04, -12.04],
+    [30000, 30000],
+    [14120.449, 14120.449],
+  ])('value %p: the ground at %p ft', (value, feet) => {
+    expect(elevationReading(answer({ value }))).toEqual({ kind: 'ground', feet });
+  });
+
+  it.each([
+    ['a body that was not JSON ("Call failed.")', null],
+    ['value null', answer({ value: null })],
+    ["the service's -1000000", answer({ value: -1000000 })],
+    ['exactly -1000', answer({ value: -1000 })],
+    ['-1e308', answer({ value: -1e308 })],
+  ])('%s: no data', (_case, body) => {
+    expect(elevationReading(body)).toEqual({ kind: 'noData' });
+  });
+
+  it.each([
+    ['value "12abc"', answer({ value: '12abc' }), 'value "12abc" is not a number'],
+    ['value as text', answer({ value: '30.71' }), 'value "30.71" is not a number'],
+    ['value true', answer({ value: true }), 'value true is not a number'],
+    ['value an object', answer({ value: { ft: 3 } }), 'value {"ft":3} is not a number'],
+    ['value NaN', answer({ value: Number.NaN }), 'value NaN is not a number'],
+    ['value Infinity', answer({ value: Number.POSITIVE_INFINITY }), 'value Infinity is not a number'],
+    ['value 1e308', answer({ value: 1e308 }), 'value 1e+308 ft is above 30000 ft'],
+    ['value 30000.1', answer({ value: 30000.1 }), 'value 30000.1 ft is above 30000 ft'],
+    ['value missing', { locationId: 0, resolution: 1 }, 'answer without a value'],
+  ])('%s: unreadable', (_case, body, reason) => {
+    expect(elevationReading(body)).toEqual({ kind: 'unreadable', reason });
+  });
+});
 
 describe('groundElevation', () => {
   it('gives the documented example: 7.3 ft below a static NAVD88 BFE of 38', () => {
@@ -77,9 +114,6 @@ describe('groundElevation', () => {
     it.each([
       ['a body that was not JSON ("Call failed.")', null],
       ['value null', answer({ value: null })],
-      ['value missing', { locationId: 0, resolution: 1 }],
-      ['value as text', answer({ value: '30.71' })],
-      ['value NaN', answer({ value: Number.NaN })],
       ["the service's -1000000", answer({ value: -1000000 })],
       ['exactly -1000', answer({ value: -1000 })],
     ])('%s', (_case, body) => {

@@ -5,8 +5,14 @@
 import { EstimatedBaseFloodElevation, GeoPoint } from './flood-hazard.types';
 import { roundToTenth } from './nfhl-values';
 
-/** What the Elevation Point Query Service answered at a point: its JSON body, or null when the body was not JSON ("Call failed."). */
+/**
+ * What the Elevation Point Query Service answered at a point: its JSON body, or null when the body was plain
+ * text ("Call failed."). Only an answer whose `elevationReading` is not `unreadable`: any other is a failure.
+ */
 export type ElevationAnswer = Readonly<Record<string, unknown>> | null;
+
+/** What an answer says of the ground: its elevation in feet, no data (the service's documented forms), or nothing readable. */
+export type ElevationReading = { kind: 'ground'; feet: number } | { kind: 'noData' } | { kind: 'unreadable'; reason: string };
 
 export interface GroundElevationComparison {
   bfe: 'static' | 'estimated';
@@ -47,6 +53,8 @@ const FINE_RESOLUTION_MAX_M = 3;
 
 /** The service's own "no data" numbers (-1000000) and anything below any ground in the US. */
 const NO_DATA_BELOW_FT = -1000;
+/** Above any ground on Earth (Denali is 20,310 ft): a value higher is garbled, not an elevation. */
+const HIGHEST_GROUND_FT = 30_000;
 
 /** The 48 conterminous states and DC by state FIPS code; Alaska (02), Hawaii (15) and the territories are outside. */
 const CONTERMINOUS_STATE_FIPS: ReadonlySet<string> = new Set(
@@ -72,8 +80,8 @@ export const GROUND_ELEVATION_NOTES = {
 /** `result.groundElevation` from the service's answer at the point and what the rest of the answer says there. */
 export function groundElevation(answer: ElevationAnswer, context: GroundElevationContext): GroundElevation {
   const streetNote = context.fromAddress ? [GROUND_ELEVATION_NOTES.streetPoint] : [];
-  const value = answer?.value;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= NO_DATA_BELOW_FT) {
+  const reading = elevationReading(answer);
+  if (reading.kind !== 'ground') {
     return {
       elevationFt: null,
       verticalDatum: null,
@@ -84,7 +92,7 @@ export function groundElevation(answer: ElevationAnswer, context: GroundElevatio
       note: [GROUND_ELEVATION_NOTES.noData, ...streetNote].join(' '),
     };
   }
-  const elevationFt = roundToTenth(value);
+  const elevationFt = roundToTenth(reading.feet);
   const verticalDatum = isConterminous(context.point, context.countyFips) ? 'NAVD88' : null;
   const resolutionM = positiveNumber(answer?.resolution);
   const uncertaintyFt = resolutionM !== null && resolutionM <= FINE_RESOLUTION_MAX_M ? FINE_UNCERTAINTY_FT : COARSE_UNCERTAINTY_FT;
@@ -98,6 +106,25 @@ export function groundElevation(answer: ElevationAnswer, context: GroundElevatio
     comparedWith,
     note: [sentence, GROUND_ELEVATION_NOTES.notCertificate, ...streetNote].join(' '),
   };
+}
+
+/**
+ * The ground an answer gives. No data only in the service's documented forms: a plain-text body ("Call
+ * failed."), `value` null, or a value at or below -1000 ft (its -1000000). Any other value that is not a
+ * finite number up to 30,000 ft is unreadable, a failure of the service: never "no data", never an elevation.
+ */
+export function elevationReading(answer: ElevationAnswer): ElevationReading {
+  if (answer === null) return { kind: 'noData' };
+  if (!('value' in answer)) return { kind: 'unreadable', reason: 'answer without a value' };
+  const { value } = answer;
+  if (value === null) return { kind: 'noData' };
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    const written = typeof value === 'number' ? String(value) : JSON.stringify(value);
+    return { kind: 'unreadable', reason: `value ${written} is not a number` };
+  }
+  if (value <= NO_DATA_BELOW_FT) return { kind: 'noData' };
+  if (value > HIGHEST_GROUND_FT) return { kind: 'unreadable', reason: `value ${value} ft is above ${HIGHEST_GROUND_FT} ft` };
+  return { kind: 'ground', feet: value };
 }
 
 /** The 48 states and DC by the county's state when known, else by the box around them. */

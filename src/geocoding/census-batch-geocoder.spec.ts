@@ -5,7 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CensusGeocoderEmulator } from '../../test/emulators/census-emulator';
 import { DEMO_ADDRESSES, DEMO_MAP, DEMO_PLACES, DemoMap, demoPlace } from '../../test/emulators/demo-map';
+import { SOCKET_BUFFERS_BYTES } from '../../test/support/upstream-under-test';
 import { ResilientUpstream, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
+import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
 import type { AppConfig } from '../config/app-config';
 import { BatchAddress, BatchGeocode, CENSUS_BATCH_CHUNK_ROWS, CensusBatchGeocoder } from './census-batch-geocoder';
 import { CensusGeocoderClient } from './census-geocoder.client';
@@ -129,6 +131,17 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
     expect(answers.size).toBe(1500);
     for (const r of rows) if (!failed.includes(r.id)) expect(answers.get(r.id)?.kind).toBe('match');
     expect(census.batchRowsPerCall).toEqual([1500 - failed.length]);
+  });
+
+  it('reports every row failed when the answer never ends: read no further than the byte cap, and not asked again', async () => {
+    census.injectFault({ kind: 'endless-body', match: 'addressbatch' });
+    const rows = rowsOf([DEMO_ADDRESSES.whiteHouse, DEMO_ADDRESSES.noMatch]);
+    const answers = await clients(census.baseUrl).batch.geocodeBatch(rows, never);
+    expect([...answers.values()]).toEqual([{ kind: 'failed' }, { kind: 'failed' }]);
+    await census.endlessBodiesStopped();
+    expect(census.callCount()).toBe(1);
+    expect(census.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BODY_CAPS.geocoder);
+    expect(census.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BODY_CAPS.geocoder + SOCKET_BUFFERS_BYTES);
   });
 
   it('reports rows failed when the geocoder keeps failing, and sends nothing once the deadline has passed', async () => {

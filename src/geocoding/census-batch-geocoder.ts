@@ -92,7 +92,12 @@ export class CensusBatchGeocoder extends BatchGeocoder {
     form.append('benchmark', this.release.benchmark);
     form.append('vintage', this.release.vintage);
     const response = await sendUpstream(
-      this.http.axiosRef.post<ArrayBuffer>(this.url, form, { signal, responseType: 'arraybuffer', validateStatus: () => true }),
+      this.http.axiosRef.post<ArrayBuffer>(this.url, form, {
+        signal,
+        responseType: 'arraybuffer',
+        validateStatus: () => true,
+        maxContentLength: this.upstream.maxBodyBytes,
+      }),
       signal,
     );
     const { status } = response;

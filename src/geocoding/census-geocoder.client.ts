@@ -86,7 +86,7 @@ export class CensusGeocoderClient extends Geocoder {
       `${this.release.baseUrl}/${path}`,
       { ...params, benchmark: this.release.benchmark, vintage: this.release.vintage, format: 'json' },
       signal,
-      { notFoundMeansNone: emptyOutsideCoverage },
+      { maxBodyBytes: this.upstream.maxBodyBytes, notFoundMeansNone: emptyOutsideCoverage },
     );
     if (emptyOutsideCoverage && (status === 404 || (isRecord(body) && Object.keys(body).length === 0))) return {};
     if (isRecord(body) && Array.isArray(body.errors)) {

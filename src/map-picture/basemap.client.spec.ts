@@ -3,9 +3,10 @@ import { ConfigService } from '@nestjs/config';
 import axios from 'axios';
 import { BASEMAP_COLORS, BasemapEmulator } from '../../test/emulators/basemap-emulator';
 import { demoPlace } from '../../test/emulators/demo-map';
-import { upstreamUnderTest } from '../../test/support/upstream-under-test';
+import { SOCKET_BUFFERS_BYTES, upstreamUnderTest } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
+import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
 import type { AppConfig } from '../config/app-config';
 import { BasemapClient } from './basemap.client';
 import { mapExtentAround } from './map-area';
@@ -66,6 +67,18 @@ describe('BasemapClient against the USGS basemap emulator', () => {
     await expect(failure).rejects.toBeInstanceOf(UpstreamUnavailableError);
     await expect(failure).rejects.toMatchObject({ upstream: 'basemap', reason: expect.stringMatching(/^export: ArcGIS error 400/) });
     expect(basemap.callCount({ endpoint: 'export' })).toBe(1);
+  });
+
+  it('fails on a PNG that never ends, read no further than its byte cap, without a retry', async () => {
+    basemap.injectFault({ kind: 'endless-body' });
+    const failure = client().exportBasemap(extent, deadline());
+    await expect(failure).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(failure).rejects.not.toBeInstanceOf(UpstreamOutageError);
+    await expect(failure).rejects.toMatchObject({ upstream: 'basemap', reason: `an answer over its cap of ${UPSTREAM_BODY_CAPS.basemap} bytes` });
+    await basemap.endlessBodiesStopped();
+    expect(basemap.callCount({ endpoint: 'export' })).toBe(1);
+    expect(basemap.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BODY_CAPS.basemap);
+    expect(basemap.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BODY_CAPS.basemap + SOCKET_BUFFERS_BYTES);
   });
 
   it('fails as an outage when an attempt outlives its timeout', async () => {

@@ -162,6 +162,11 @@ describe('include=elevation', () => {
       ['an HTML page', { kind: 'html' }],
       ['a reset connection', { kind: 'reset' }],
       ['an answer slower than UPSTREAM_TIMEOUT_MS', { kind: 'delay', ms: 1000 }],
+      ['malformed JSON (a cut answer)', { kind: 'malformed-json' }],
+      ['value "12abc"', { kind: 'http-status', status: 200, body: { value: '12abc', resolution: 1 } }],
+      ['value 1e308', { kind: 'http-status', status: 200, body: { value: 1e308, resolution: 1 } }],
+      ['value 30000.5 ft, above any ground', { kind: 'http-status', status: 200, body: { value: 30000.5, resolution: 1 } }],
+      ['a body that never ends', { kind: 'endless-body' }],
     ])('%s', async (_case, fault) => {
       ground([{ at: at(dcStatic), valueFt: 579.96 }]);
       stack.emulators.elevation.injectFault(fault);
@@ -183,5 +188,36 @@ describe('include=elevation', () => {
       await stack.get(pointQuery(dcStatic));
       expect(stack.emulators.elevation.callCount()).toBe(0);
     });
+  });
+});
+
+describe('include=elevation with the cache on: an unreadable elevation is a failure, never cached', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ ...FAST_FAULTS, CACHE_TTL_SECONDS: '86400' });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it.each<[string, Fault, number]>([
+    ['malformed JSON', { kind: 'malformed-json', times: 1 }, 1],
+    ['value "12abc"', { kind: 'http-status', status: 200, body: { value: '12abc', resolution: 1 }, times: 1 }, 2],
+    ['value 1e308', { kind: 'http-status', status: 200, body: { value: 1e308, resolution: 1 }, times: 1 }, 3],
+  ])('%s: unavailable for at most 60 s, and the next lookup asks again', async (_case, fault, metres) => {
+    // each case a point of its own, a few metres apart in the same zone, so no case reads another's cached ground
+    const place = { lat: Number((dcStatic.lat + metres * 0.00001).toFixed(6)), lon: dcStatic.lon };
+    stack.emulators.elevation.setPoints([{ at: at(place), valueFt: 579.96 }]);
+    stack.emulators.elevation.resetCalls();
+    stack.emulators.elevation.injectFault(fault);
+    const failed = await stack.get(withElevation(place));
+    expect(failed.status).toBe(200);
+    expect(failed.body.result.groundElevation).toBeNull();
+    expect(failed.body.result.unavailable).toEqual(['groundElevation']);
+    expect(Number(/max-age=(\d+)/.exec(failed.headers.get('cache-control') ?? '')?.[1])).toBeLessThanOrEqual(60);
+    const again = await stack.get(withElevation(place));
+    expect(again.body.result.unavailable).toEqual([]);
+    expect(again.body.result.groundElevation).toMatchObject({ elevationFt: 580 });
+    expect(stack.emulators.elevation.callCount()).toBe(2);
   });
 });

@@ -121,7 +121,7 @@ describe('control endpoint /_emulator', () => {
     const badKind = await control(nfhl, 'POST', '/faults', { kind: 'explode' });
     expect(badKind.status).toBe(400);
     expect(badKind.body.error).toBe(
-      'the fault is not valid: kind must be equal to one of the allowed values (delay, reset, http-status, html, malformed-json, arcgis-error, errors-array, layer-error, empty-object)',
+      'the fault is not valid: kind must be equal to one of the allowed values (delay, reset, http-status, html, malformed-json, arcgis-error, errors-array, layer-error, empty-object, endless-body)',
     );
     const secondBad = await control(nfhl, 'POST', '/faults', [{ kind: 'reset' }, { kind: 'reset', colour: 'red' }]);
     expect(secondBad).toEqual({ status: 400, allow: null, body: { error: 'fault 2 is not valid: the fault must NOT have additional properties ("colour")' } });

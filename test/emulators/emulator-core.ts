@@ -6,6 +6,8 @@
 import Ajv from 'ajv';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { haversineMeters, type Position } from './geometry';
 
 export type FaultKind =
@@ -26,7 +28,13 @@ export type FaultKind =
   /** Census: HTTP 200 whose layer(s) come back as [{"status":"Layer query encountered an error: ..."}]. */
   | 'layer-error'
   /** HTTP 200 with `{}`. */
-  | 'empty-object';
+  | 'empty-object'
+  /**
+   * The real answer's status, type and first half, then filler that never ends (chunked, no Content-Length),
+   * written as fast as the client reads, until the client closes the connection: an upstream gone mad. The
+   * call's `bodyBytes` counts what was written.
+   */
+  | 'endless-body';
 
 /** Every fault kind once (the type checker makes sure none is missing), for checking faults sent as JSON. */
 const FAULT_KINDS: Record<FaultKind, true> = {
@@ -39,6 +47,7 @@ const FAULT_KINDS: Record<FaultKind, true> = {
   'errors-array': true,
   'layer-error': true,
   'empty-object': true,
+  'endless-body': true,
 };
 
 /** Queries whose point geometry lies within `withinM` metres (default 50) of `near` ([lon, lat]). */
@@ -111,6 +120,8 @@ export interface CallRecord {
   at: number;
   /** The fault kind applied to this call, if any. */
   fault?: FaultKind;
+  /** `endless-body`: the bytes of the body written so far; final once `endlessBodiesStopped()` resolves. */
+  bodyBytes?: number;
 }
 
 export type CallFilter = { endpoint?: string; layerId?: number; layerName?: string; path?: string } | ((call: CallRecord) => boolean);
@@ -246,6 +257,7 @@ export abstract class UpstreamEmulator {
   private latencyMs: number;
   private readonly callLogLimit: number;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly endlessBodies = new Set<Promise<void>>();
   private closed = false;
 
   protected constructor(
@@ -338,6 +350,11 @@ export abstract class UpstreamEmulator {
   resetCalls(): void {
     this.calls.length = 0;
     this.totalCalls = 0;
+  }
+
+  /** Resolves once no `endless-body` answer is being written any more (every client gave up), so `bodyBytes` are final. */
+  async endlessBodiesStopped(): Promise<void> {
+    while (this.endlessBodies.size > 0) await Promise.all(this.endlessBodies);
   }
 
   // ----- to implement -----
@@ -462,6 +479,10 @@ export abstract class UpstreamEmulator {
       req.socket.destroy();
       return;
     }
+    if (fault?.kind === 'endless-body') {
+      this.sendEndlessBody(res, call, this.answer({ call, params, fault, body, contentType }, subPath));
+      return;
+    }
     let answer: Answer;
     switch (fault?.kind) {
       case 'http-status': {
@@ -506,6 +527,26 @@ export abstract class UpstreamEmulator {
       ...answer.headers,
     });
     res.end(answer.body);
+  }
+
+  /**
+   * The answer's first half, then spaces for ever, at the pace the client reads (the pipe waits for the socket
+   * to drain), until the client closes the connection or the emulator closes.
+   */
+  private sendEndlessBody(res: http.ServerResponse, call: CallRecord, answer: Answer): void {
+    const real = Buffer.from(answer.body);
+    const chunks = [real.subarray(0, Math.floor(real.length / 2))];
+    const endless = new Readable({
+      read() {
+        this.push(chunks.pop() ?? ENDLESS_FILLER);
+      },
+    });
+    call.bodyBytes = 0;
+    endless.on('data', (chunk: Buffer) => (call.bodyBytes = (call.bodyBytes ?? 0) + chunk.length));
+    res.writeHead(answer.status, { 'Content-Type': answer.contentType, ...answer.headers });
+    const writing = pipeline(endless, res).catch(() => undefined);
+    this.endlessBodies.add(writing);
+    void writing.then(() => this.endlessBodies.delete(writing));
   }
 
   // ----- control endpoint -----
@@ -618,6 +659,9 @@ const REASONS: Record<number, string> = {
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
+
+/** What an endless body goes on with after the real answer's first half. */
+const ENDLESS_FILLER = Buffer.alloc(64 * 1024, ' ');
 
 export function reasonPhrase(status: number): string {
   return REASONS[status] ?? http.STATUS_CODES[status] ?? 'Error';

@@ -2,7 +2,8 @@ import * as http from 'node:http';
 import { NfhlMapServerEmulator } from './arcgis-emulator';
 import { CensusGeocoderEmulator, LAYER_ERROR_STATUS } from './census-emulator';
 import { DEMO_ADDRESSES, demoPlace } from './demo-map';
-import { startEmulators } from './offline';
+import type { UpstreamEmulator } from './emulator-core';
+import { startEmulators, type RunningEmulators } from './offline';
 
 type Json = Record<string, any>;
 
@@ -176,6 +177,70 @@ describe('fault injection', () => {
     await (await coords()).text();
     expect(Date.now() - t0).toBeGreaterThanOrEqual(90);
     census.setLatency(0);
+  });
+});
+
+describe('endless-body, on every emulator', () => {
+  let emulators: RunningEmulators;
+  beforeAll(async () => {
+    emulators = await startEmulators({ latencyMs: 0 });
+  });
+  afterAll(async () => {
+    await emulators.close();
+  });
+
+  /** Reads the answer until `enough` bytes have come, then closes the connection as a client that gives up. */
+  const readThenGiveUp = (url: string, enough: number) =>
+    new Promise<{ res: http.IncomingMessage; head: Buffer; read: number }>((resolve, reject) => {
+      const req = http.get(url, (res) => {
+        const chunks: Buffer[] = [];
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          read += chunk.length;
+          if (read >= enough) {
+            req.destroy();
+            resolve({ res, head: Buffer.concat(chunks).subarray(0, 16), read });
+          }
+        });
+        res.on('end', () => reject(new Error(`the body ended after ${read} bytes`)));
+      });
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+    });
+
+  const x = Math.round(dc.lon * 111_320);
+  const y = Math.round(dc.lat * 111_320);
+  const picture = `bbox=${x - 300},${y - 200},${x + 300},${y + 200}&bboxSR=3857&imageSR=3857&size=600,400&format=png32&transparent=true&f=image`;
+  const cases: Array<[string, (e: RunningEmulators) => UpstreamEmulator, (e: RunningEmulators) => string, string]> = [
+    ['the NFHL query', (e) => e.nfhl, (e) => `${e.nfhl.baseUrl}/28/query?${Q}`, 'application/json'],
+    ['the NFHL export (PNG)', (e) => e.nfhl, (e) => `${e.nfhl.exportUrl}?${picture}`, 'image/png'],
+    ['the preliminary map', (e) => e.preliminary, (e) => `${e.preliminary.baseUrl}?f=json`, 'application/json'],
+    ['the pending map', (e) => e.pending, (e) => `${e.pending.baseUrl}?f=json`, 'application/json'],
+    ['CBRS', (e) => e.cbrs, (e) => `${e.cbrs.baseUrl}?f=json`, 'application/json'],
+    ['the Census geocoder', (e) => e.census, (e) => `${e.census.baseUrl}/geographies/onelineaddress?address=x&${STD}`, 'application/json'],
+    ['EPQS', (e) => e.elevation, (e) => `${e.elevation.baseUrl}/v1/json?x=${dc.lon}&y=${dc.lat}&wkid=4326&units=Feet`, 'application/json'],
+    ['OpenFEMA', (e) => e.openfema, (e) => `${e.openfema.baseUrl}/v1/NfipCommunityStatusBook?%24top=10`, 'application/json'],
+    ['the basemap export (PNG)', (e) => e.basemap, (e) => `${e.basemap.exportUrl}?${picture.replace('png32', 'png')}`, 'image/png'],
+  ];
+
+  it.each(cases)('%s: the real answer begins, chunked, and goes on until the client gives up', async (_name, emulatorOf, urlOf, type) => {
+    const emulator = emulatorOf(emulators);
+    emulator.resetCalls();
+    emulator.injectFault({ kind: 'endless-body', times: 1 });
+    const enough = 3 * 1024 * 1024;
+    const { res, head, read } = await readThenGiveUp(urlOf(emulators), enough);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain(type);
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    if (type === 'image/png') expect(head.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    else expect(head.toString('utf8')).toMatch(/^\{"/);
+    await emulator.endlessBodiesStopped();
+    expect(emulator.calls).toHaveLength(1);
+    expect(emulator.calls[0].fault).toBe('endless-body');
+    expect(emulator.calls[0].bodyBytes).toBeGreaterThanOrEqual(read);
+    // the next call answers whole
+    expect((await fetch(urlOf(emulators))).headers.get('content-length')).not.toBeNull();
   });
 });
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ResilientUpstream, UpstreamPolicyOptions } from '../../src/common/upstream/resilient-upstream';
 import type { UpstreamName } from '../../src/common/api-error';
 
@@ -15,4 +16,18 @@ const POLICY_UNDER_TEST: UpstreamPolicyOptions = {
 /** The resilience wrapper of `name` for a client's unit spec, with `policy` changing what the spec is about. */
 export function upstreamUnderTest(name: UpstreamName, policy: Partial<UpstreamPolicyOptions> = {}): ResilientUpstream {
   return new ResilientUpstream(name, { ...POLICY_UNDER_TEST, ...policy });
+}
+
+/**
+ * How far past a byte cap an emulator may have written before the client's giving up reaches it: what the
+ * kernel may hold in flight on a loopback connection, never read by the client, at most its largest send
+ * buffer plus its largest receive buffer (which it grows while the client reads fast).
+ */
+export const SOCKET_BUFFERS_BYTES = largestSocketBuffer('tcp_wmem') + largestSocketBuffer('tcp_rmem');
+
+/** The third of the kernel's `min default max` sizes of a TCP socket buffer. */
+function largestSocketBuffer(name: 'tcp_wmem' | 'tcp_rmem'): number {
+  const largest = Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]);
+  if (!Number.isInteger(largest) || largest <= 0) throw new Error(`no largest size in /proc/sys/net/ipv4/${name}`);
+  return largest;
 }

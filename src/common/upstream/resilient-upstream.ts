@@ -18,6 +18,7 @@ import {
 import { UpstreamName, UpstreamUnavailableError } from '../api-error';
 import { recordUpstreamTiming } from '../request-context';
 import { RequestSlots } from './request-slots';
+import { UPSTREAM_BODY_CAPS } from './upstream-body-caps';
 import { LookupDeadline, UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
 /**
@@ -135,6 +136,8 @@ export class ResilientUpstream {
   private readonly slots: RequestSlots;
   private readonly batchLane: RequestSlots;
   private readonly circuits = new Map<CircuitName, CircuitBreakerPolicy>();
+  /** The most bytes one answer of this upstream may have (see UPSTREAM_BODY_CAPS): every request of it passes this on. */
+  readonly maxBodyBytes: number;
 
   constructor(
     readonly name: UpstreamName,
@@ -152,6 +155,7 @@ export class ResilientUpstream {
     this.slots = new RequestSlots(options.maxConcurrency);
     this.batchLane = new RequestSlots(Math.max(1, Math.floor(options.maxConcurrency / 2)));
     for (const circuit of [name, ...otherCircuits]) this.circuits.set(circuit, this.createCircuit(circuit));
+    this.maxBodyBytes = UPSTREAM_BODY_CAPS[name];
   }
 
   /** Each circuit of this upstream with its state, e.g. [['geocoder', 'closed'], ['geocoder_point', 'open']]. */

@@ -8,23 +8,28 @@ export interface UpstreamJson {
 }
 
 export interface UpstreamJsonOptions {
+  /** The upstream's byte cap (its ResilientUpstream's maxBodyBytes): a longer body is cut off as it streams in, and fails. */
+  maxBodyBytes: number;
   /** A 404 means "nothing here" (Census outside its coverage): an answer whatever its body, returned without one. */
   notFoundMeansNone?: boolean;
-  /** A 2xx body that is not JSON means "nothing here" (the elevation service's `Call failed.`): returned without one. */
-  notJsonMeansNone?: boolean;
+  /**
+   * A 2xx body of plain text means "nothing here" (the elevation service's `Call failed.`): returned without
+   * one. Only plain text: a body begun as a JSON object or array that does not parse was cut or garbled, a failure.
+   */
+  plainTextMeansNone?: boolean;
 }
 
 /**
  * GETs a JSON document. Network errors, 5xx, 429 and HTML pages (front-end error pages, Census's
- * HTML 400s) are outages; a body that is not valid JSON is a failure, but not an outage. 2xx and other
- * 4xx JSON answers are returned for the caller to judge.
+ * HTML 400s) are outages; a body that is not valid JSON, or longer than the upstream's byte cap, is a
+ * failure, but not an outage. 2xx and other 4xx JSON answers are returned for the caller to judge.
  */
 export async function getUpstreamJson(
   http: HttpService,
   url: string,
   params: Record<string, string>,
   signal: AbortSignal,
-  options: UpstreamJsonOptions = {},
+  options: UpstreamJsonOptions,
 ): Promise<UpstreamJson> {
   const response = await sendUpstream(
     http.axiosRef.get<string>(url, {
@@ -33,6 +38,7 @@ export async function getUpstreamJson(
       responseType: 'text',
       transformResponse: (data: string) => data,
       validateStatus: () => true,
+      maxContentLength: options.maxBodyBytes,
       headers: { Accept: 'application/json' },
     }),
     signal,
@@ -45,13 +51,17 @@ export async function getUpstreamJson(
   try {
     return { status, body: JSON.parse(text) };
   } catch {
-    if (options.notJsonMeansNone && status >= 200 && status < 300) return { status, body: undefined };
+    if (options.plainTextMeansNone && status >= 200 && status < 300 && PLAIN_TEXT.test(text)) return { status, body: undefined };
     throw new UpstreamFailure(`malformed JSON (HTTP ${status})`, false);
   }
 }
 
+/** Text that is not even begun as a JSON object or array (nor empty, as a cut answer can be). */
+const PLAIN_TEXT = /^\s*[^\s{[]/;
+
 /**
- * Awaits one upstream request: a network error is an outage; an abort is the caller's own and propagates.
+ * Awaits one upstream request: a network error is an outage, a body over the request's `maxContentLength` a
+ * failure; an abort is the caller's own and propagates.
  * Requests go through the axios instance itself rather than HttpService's Observables, whose unsubscribe
  * after the answer cancels (building an error with its stack) every finished request.
  */
@@ -60,6 +70,11 @@ export async function sendUpstream<T>(request: Promise<AxiosResponse<T>>, signal
     return await request;
   } catch (error) {
     if (signal.aborted) throw error;
+    // axios's own words when a body outgrew maxContentLength (it destroyed the stream there): the same question
+    // would get the same body, so this is no outage.
+    if (isAxiosError(error) && error.message.startsWith('maxContentLength size of')) {
+      throw new UpstreamFailure(`an answer over its cap of ${String(error.config?.maxContentLength)} bytes`, false);
+    }
     const code = isAxiosError(error) ? (error.code ?? error.message) : String(error);
     throw new UpstreamFailure(`network error (${code})`, true);
   }
