@@ -181,7 +181,7 @@ describe('Swagger UI at /api-docs.html in Chromium', () => {
   it("pre-fills the report's include with every opt-in part, the parts a report asks for when include is not given", async () => {
     const operation = await tryOut('/flood-zone/report');
     const include = operation.locator('tr[data-param-name="include"][data-param-in="query"] select');
-    const chosen = await include.evaluate((select: HTMLSelectElement) => [...select.selectedOptions].map((option) => option.value));
+    const chosen = await include.evaluate((select: HTMLSelectElement) => Array.from(select.selectedOptions, (option) => option.value));
     expect(chosen).toEqual(['nearby', 'preliminary', 'cbrs', 'elevation']);
   });
 
