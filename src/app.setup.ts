@@ -54,7 +54,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
+          // "Try it out" shows a picture answer (GET /flood-zone/map) as a blob: URL of the bytes it fetched.
+          imgSrc: ["'self'", 'data:', 'blob:'],
           connectSrc: ["'self'"],
           // Plain-HTTP hosting (cluster-internal names) must still load the page's own assets.
           upgradeInsecureRequests: null,

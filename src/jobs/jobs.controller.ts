@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   ApiAcceptedResponse,
@@ -22,9 +22,10 @@ import { answerFormat, sendWarnings, storeLocations, streamedLocationReader } fr
 import { noNotes } from '../batch/csv-locations';
 import { CSV_ANSWER_COLUMNS, ERROR_COLUMNS } from '../batch/csv-answer';
 import { ApiError } from '../common/api-error';
+import { QueryParametersGuard, ReadsQueryParameters } from '../common/query-string';
 import type { AppConfig } from '../config/app-config';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
-import { readLookupOptions } from '../lookup/dto/lookup-parameters';
+import { OPTION_PARAMETERS, readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { JobAcceptedDto, JobCancelledDto, JobStatusDto } from './dto/job.dto';
 import { jobsUnavailable } from './job-errors';
 import type { JobStatusView } from './job-record';
@@ -37,11 +38,15 @@ const JOB_BODY_MAX_BYTES = 256 * 1024 * 1024;
 
 const ID_PARAMETER = { name: 'id', description: "The job's id, as the submission answered it.", example: '3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18' };
 const NOT_FOUND = 'JOB_NOT_FOUND: no such job: it never existed, was cancelled and deleted, or its results expired (JOB_TTL_HOURS after it finished).';
+const UNREAD_PARAMETER = 'INVALID_PARAMETERS: a query parameter the operation does not read (a bracketed name such as `include[]` too), named in the message.';
 const UNAVAILABLE = 'JOBS_UNAVAILABLE: the service has no Redis for jobs; the message says to set JOBS_REDIS_URL (or REDIS_URL).';
 
 @ApiTags('flood zone')
 @ApiExtraModels(JobAcceptedDto, JobStatusDto, JobCancelledDto)
 @Controller(JOBS_PATH)
+@UseGuards(QueryParametersGuard)
+@ReadsQueryParameters()
+@ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: UNREAD_PARAMETER })
 export class JobsController {
   private readonly maxRows: number;
   private readonly uploadGraceMs: number;
@@ -56,6 +61,7 @@ export class JobsController {
 
   @Post()
   @HttpCode(202)
+  @ReadsQueryParameters(...OPTION_PARAMETERS)
   @ApiOperation({
     operationId: 'submitJob',
     summary: 'Start a portfolio job: flood zones of up to a million locations, answered in the background',
@@ -81,7 +87,8 @@ export class JobsController {
     type: ErrorEnvelopeDto,
     description:
       'INVALID_BATCH: malformed JSON or CSV, no `locations` array (or two of them), no usable column, or no rows (the message says where: ' +
-      'the line of a CSV body, the element of `locations` of a JSON one); INVALID_PARAMETERS: a bad include or radius.',
+      'the line of a CSV body, the element of `locations` of a JSON one); INVALID_PARAMETERS: a bad include or radius, or a query parameter ' +
+      'other than these two (a bracketed name such as `include[]` too), named in the message.',
   })
   @ApiLocationsBodyErrors({ maxRowsSetting: 'JOB_MAX_LOCATIONS', maxBody: '256 MiB' })
   @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
@@ -115,6 +122,7 @@ export class JobsController {
   }
 
   @Get(':id/results')
+  @ReadsQueryParameters('columns')
   @ApiOperation({
     operationId: 'getJobResults',
     summary: "A completed portfolio job's answers",
@@ -138,7 +146,8 @@ export class JobsController {
   })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
-    description: 'INVALID_PARAMETERS: columns other than all, or columns=all with an Accept that refuses text/csv.',
+    description:
+      'INVALID_PARAMETERS: columns other than all, columns=all with an Accept that refuses text/csv, or a query parameter the operation does not read (named in the message).',
   })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
   @ApiConflictResponse({

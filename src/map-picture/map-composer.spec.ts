@@ -54,6 +54,7 @@ function content(frame: PictureFrame, overrides: Partial<PictureContent> = {}): 
     }),
     place: '7400 BUFFALO SPEEDWAY, HOUSTON, TX, 77025',
     legend: LONG_LEGEND,
+    pointZone: nfhlZoneSymbol('AE', null),
     basemapShown: true,
     ...overrides,
   };
@@ -79,14 +80,49 @@ describe('composePicture', () => {
     expect({ format: info.format, width: info.width, height: info.height, channels: info.channels }).toEqual({ format: 'raw', width, height, channels: 3 });
     expect((await sharp(png).metadata()).format).toBe('png');
     const { column, row } = pinPixel(frame);
-    // inside the ring, within 4 px of the point: the zone (left of it) and the basemap (right of it), untouched
-    for (let dy = -4; dy <= 4; dy++) {
-      for (let dx = -4; dx <= 4; dx++) {
-        if (dx * dx + dy * dy > 16) continue;
-        const x = column + dx;
-        expect({ x, y: row + dy, colour: at(x, row + dy) }).toEqual({ x, y: row + dy, colour: x < width / 2 ? [...CYAN] : [...BASEMAP_LAND] });
-      }
-    }
+    // outside the ring: the zone (left) and the basemap (right), as FEMA and the basemap drew them
+    expect([at(column - 20, row), at(column + 20, row)]).toEqual([[...CYAN], [...BASEMAP_LAND]]);
+  });
+
+  /** The pixels within 4 px of the point, inside the ring. */
+  function nearPoint(frame: PictureFrame, at: (column: number, row: number) => number[]): string[] {
+    const { column, row } = pinPixel(frame);
+    const pixels: string[] = [];
+    for (let dy = -4; dy <= 4; dy++) for (let dx = -4; dx <= 4; dx++) if (dx * dx + dy * dy <= 16) pixels.push(at(column + dx, row + dy).join());
+    return pixels;
+  }
+
+  it.each([
+    [800, 600],
+    [201, 199],
+  ])('%dx%d: on a seam, inside the ring is the zone the answer names at the point, whichever side FEMA drew it on', async (width, height) => {
+    const frame = { width, height, spanM: 600 };
+    // the answer's zone: the AE left of the point, though the pixel of the point is right of it
+    const onAe = await pixelsOf(await composePicture(zonesLeftHalf(frame), land(frame), content(frame)));
+    expect(new Set(nearPoint(frame, onAe.at))).toEqual(new Set([CYAN.join()]));
+    // no zone drawn at the point (unshaded X): the basemap, though FEMA coloured half of it
+    const clear = await pixelsOf(await composePicture(zonesLeftHalf(frame), land(frame), content(frame, { pointZone: null })));
+    expect(new Set(nearPoint(frame, clear.at))).toEqual(new Set([BASEMAP_LAND.join()]));
+    // and on the plain background without the basemap
+    const plain = await pixelsOf(await composePicture(zonesLeftHalf(frame), null, content(frame, { pointZone: null, basemapShown: false })));
+    expect(new Set(nearPoint(frame, plain.at))).toEqual(new Set([PLAIN_BACKGROUND.join()]));
+  });
+
+  it.each([
+    [800, 600],
+    [201, 199],
+  ])('%dx%d: a floodway at the point is hatched as FEMA hatches it, a red line through the pixel of the point', async (width, height) => {
+    const frame = { width, height, spanM: 600 };
+    const floodway = nfhlZoneSymbol('AE', 'FLOODWAY')!;
+    const { at } = await pixelsOf(await composePicture(zonesEverywhere(frame), land(frame), content(frame, { pointZone: floodway })));
+    const { column, row } = pinPixel(frame);
+    const red = floodway.color.slice(0, 3).join();
+    expect(at(column, row).join()).toBe(red);
+    const pixels = nearPoint(frame, at);
+    // FEMA's backward diagonal: red lines, the basemap between them (never the zones FEMA drew beneath)
+    expect(new Set(pixels)).toEqual(new Set([red, BASEMAP_LAND.join()]));
+    // the line runs from top left to bottom right
+    expect([at(column + 3, row + 3).join(), at(column - 3, row - 3).join(), at(column + 3, row - 3).join()]).toEqual([red, red, BASEMAP_LAND.join()]);
   });
 
   it.each([
@@ -129,14 +165,19 @@ describe('composePicture', () => {
     expect(at(120, 100)).toEqual([...PLAIN_BACKGROUND]);
   });
 
-  it('the swatches are the renderer colours', async () => {
+  it.each([
+    ['VE', 'COASTAL FLOODPLAIN'],
+    ['AE', 'FLOODWAY'],
+  ])('the swatch of %s %s is drawn in the renderer colour, the colour the zone has at the point', async (floodZone, zoneSubtype) => {
     const frame = { width: 800, height: 600, spanM: 600 };
-    const { at } = await pixelsOf(await composePicture(zonesEverywhere(frame), land(frame), content(frame, { legend: LONG_LEGEND.slice(0, 1) })));
-    // the one swatch sits in the bottom-right legend box: find its colour there
-    const ve = nfhlZoneSymbol('VE', 'COASTAL FLOODPLAIN')!.color.slice(0, 3);
+    const legend = mapLegend({ zonesAtPoint: [{ floodZone, zoneSubtype }], nearby: null });
+    const { at } = await pixelsOf(await composePicture(zonesEverywhere(frame), land(frame), content(frame, { legend, pointZone: legend[0].symbol })));
+    // the one swatch sits in the bottom-right legend box: find the colour of the point there
+    const { column, row } = pinPixel(frame);
+    const atPoint = at(column, row).join();
+    expect(atPoint).toBe(legend[0].symbol!.color.slice(0, 3).join());
     let found = false;
-    for (let y = 450; y < 600 && !found; y++)
-      for (let x = 500; x < 800 && !found; x++) found = at(x, y).join() === ve.join() && at(x, y - 1).join() === ve.join();
+    for (let y = 450; y < 600 && !found; y++) for (let x = 500; x < 800 && !found; x++) found = at(x, y).join() === atPoint && at(x, y - 1).join() === atPoint;
     expect(found).toBe(true);
   });
 

@@ -1,15 +1,12 @@
 /**
  * Everything drawn over the map, as one SVG the size of the picture: the pin, the caption (zone, risk,
- * FIRM panel and date), the place, the legend, the scale bar and the attribution. Words are outlines (see
+ * FIRM panel and date), the place, the legend, the scale bar with a north arrow, and the attribution. Words are outlines (see
  * picture-text). Boxes keep clear of the middle of the picture, where the pin and the zone under it are.
  */
 import type { Rgba, ZoneSymbol } from '../flood-hazard/nfhl-symbols';
 import { PictureFrame, scaleBar } from './map-area';
-import type { LegendEntry } from './map-legend';
+import { LegendEntry, attributionSegments } from './map-legend';
 import { PictureText, TextStyle, lineMetrics, textWidth, wrapSegments } from './picture-text';
-
-export const ATTRIBUTION = 'FEMA National Flood Hazard Layer · USGS The National Map · informational only';
-const BASEMAP_UNAVAILABLE_WORDS = 'Basemap unavailable: the zones on a plain background';
 
 export interface PictureContent {
   frame: PictureFrame;
@@ -18,11 +15,13 @@ export interface PictureContent {
   /** Where: the matched address, or the coordinates. */
   place: string;
   legend: readonly LegendEntry[];
+  /** How FEMA draws the zone the answer names at the point (pointZoneSymbol): what the ring shows inside. */
+  pointZone: ZoneSymbol | null;
   basemapShown: boolean;
 }
 
-/** The pin: a ring around the point, leaving the pixels within 6 px of it showing the zone beneath. */
-const PIN_RING_RADIUS = 9;
+/** The pin: a ring around the point, leaving the pixels within 6 px of it showing the zone at the point (composePicture draws it). */
+export const PIN_RING_RADIUS = 9;
 const PIN_HALO_WIDTH = 5;
 const PIN_LINE_WIDTH = 2.5;
 /** Boxes stay this far (vertically) from the point: the ring and its halo, and a margin. */
@@ -57,6 +56,14 @@ function layoutOf({ width, height }: PictureFrame): Layout {
   };
 }
 
+/**
+ * FEMA's backward-diagonal hatch (floodways), as its export draws it at 96 dpi: 2-pixel lines from top left to
+ * bottom right, 8 pixels apart. `dx`, `dy`: a pixel's offset from one on a line.
+ */
+const HATCH_PERIOD_PX = 8;
+const HATCH_LINE_PX = 2;
+export const onHatchLine = (dx: number, dy: number) => (((dx - dy) % HATCH_PERIOD_PX) + HATCH_PERIOD_PX) % HATCH_PERIOD_PX < HATCH_LINE_PX;
+
 const colour = ([r, g, b]: Rgba) => `rgb(${r},${g},${b})`;
 const n = (value: number) => String(Math.round(value * 100) / 100);
 
@@ -87,11 +94,7 @@ export function pictureDecorations(content: PictureContent): string {
 
   // Bottom: the attribution across the foot, the scale bar on the left and the legend on the right above it.
   const bottomLimit = frame.height / 2 + PIN_CLEARANCE;
-  const footLines = wrapSegments(
-    content.basemapShown ? [ATTRIBUTION] : [ATTRIBUTION, BASEMAP_UNAVAILABLE_WORDS],
-    frame.width - 2 * layout.padding,
-    layout.small,
-  );
+  const footLines = wrapSegments(attributionSegments(content.basemapShown), frame.width - 2 * layout.padding, layout.small);
   const footHeight = footLines.length * layout.smallLineHeight + layout.padding;
   const footTop = frame.height - footHeight;
   shapes.push(`<rect x="0" y="${n(footTop)}" width="${frame.width}" height="${n(footHeight)}" fill="#ffffff" fill-opacity="0.85"/>`);
@@ -142,11 +145,16 @@ function fitLines<T extends { line: string; style: TextStyle }>(lines: T[], layo
   return kept;
 }
 
-/** The scale bar in the bottom-left corner: metres above the bar, feet below. Returns where it ends. */
+/**
+ * The scale bar in the bottom-left corner, metres above the bar and feet below, with a north arrow beside it (the
+ * pictures are north up, as Web Mercator draws them). Returns where the box ends.
+ */
 function drawScaleBar(frame: PictureFrame, layout: Layout, text: PictureText, bottom: number): { svg: string; right: number; top: number } {
   const { metric, imperial } = scaleBar(frame, Math.round(frame.width / 4));
   const barWidth = Math.max(metric.pixels, imperial.pixels);
-  const width = 2 * layout.padding + Math.max(barWidth, textWidth(metric.label, layout.small), textWidth(imperial.label, layout.small));
+  const barsWidth = Math.max(barWidth, textWidth(metric.label, layout.small), textWidth(imperial.label, layout.small));
+  const arrowWidth = layout.bold.size;
+  const width = 2 * layout.padding + barsWidth + layout.padding + arrowWidth;
   const height = 2 * layout.padding + 2 * layout.smallLineHeight + 8;
   const [x, top] = [layout.margin, bottom - height];
   const left = x + layout.padding;
@@ -157,9 +165,22 @@ function drawScaleBar(frame: PictureFrame, layout: Layout, text: PictureText, bo
     const dy = down ? 4 : -4;
     return `M${n(left)},${n(barY + dy)}V${n(barY)}H${n(left + length)}V${n(barY + dy)}`;
   };
+  // The north arrow: "N" over an arrowhead pointing up, filling the box's height.
+  const arrowX = left + barsWidth + layout.padding + arrowWidth / 2;
+  text.line(
+    'N',
+    arrowX - textWidth('N', layout.small) / 2,
+    top + layout.padding + layout.smallLineHeight - lineMetrics(layout.small).descent,
+    layout.small,
+    INK,
+  );
+  const [apex, base] = [top + layout.padding + layout.smallLineHeight + 1, top + height - layout.padding];
+  const half = arrowWidth * 0.35;
+  const arrow = `M${n(arrowX)},${n(apex)}L${n(arrowX + half)},${n(base)}L${n(arrowX)},${n(base - half)}L${n(arrowX - half)},${n(base)}Z`;
   const svg =
     `<rect x="${x}" y="${n(top)}" width="${n(width)}" height="${n(height)}" rx="3" ${BOX}/>` +
-    `<path d="${ticks(metric.pixels, false)}${ticks(imperial.pixels, true)}" fill="none" stroke="${INK}" stroke-width="1.5"/>`;
+    `<path d="${ticks(metric.pixels, false)}${ticks(imperial.pixels, true)}" fill="none" stroke="${INK}" stroke-width="1.5"/>` +
+    `<path class="north-arrow" d="${arrow}" fill="${INK}"/>`;
   return { svg, right: x + width, top };
 }
 
@@ -217,16 +238,21 @@ function drawLegend(
 
 /** A legend swatch as FEMA's map draws the zone: solid, hatched, outlined, or a clear box for a zone it leaves clear. */
 function swatchOf(symbol: ZoneSymbol | null, x: number, y: number, size: number, patterns: Map<string, string>): string {
-  const at = `x="${n(x)}" y="${n(y)}" width="${size}" height="${size}"`;
+  // On whole pixels, so that the swatch shows the zone's exact colour, the colour the point has in that zone.
+  const at = `x="${Math.round(x)}" y="${Math.round(y)}" width="${size}" height="${size}"`;
   if (symbol === null) return `<rect ${at} fill="#ffffff" stroke="#8c8c8c" stroke-width="1" stroke-dasharray="2 2"/>`;
   const outline = symbol.outline ? `stroke="${colour(symbol.outline)}" stroke-width="1"` : 'stroke="#8c8c8c" stroke-width="0.5"';
   if (symbol.style === 'solid') return `<rect ${at} fill="${colour(symbol.color)}" ${outline}/>`;
-  // FEMA's backward diagonal: lines from top left to bottom right, on the clear ground beneath.
+  // FEMA's hatch pixel for pixel (onHatchLine), on the clear ground beneath.
   const id = `hatch-${symbol.color.slice(0, 3).join('-')}`;
+  const linePixels: string[] = [];
+  for (let row = 0; row < HATCH_PERIOD_PX; row++) {
+    for (let column = 0; column < HATCH_PERIOD_PX; column++) if (onHatchLine(column, row)) linePixels.push(`M${column},${row}h1v1h-1z`);
+  }
   patterns.set(
     id,
-    `<pattern id="${id}" patternUnits="userSpaceOnUse" width="5" height="5">` +
-      `<path d="M0,0L5,5M-1,4L1,6M4,-1L6,1" stroke="${colour(symbol.color)}" stroke-width="1.3"/></pattern>`,
+    `<pattern id="${id}" patternUnits="userSpaceOnUse" width="${HATCH_PERIOD_PX}" height="${HATCH_PERIOD_PX}">` +
+      `<path d="${linePixels.join('')}" fill="${colour(symbol.color)}" shape-rendering="crispEdges"/></pattern>`,
   );
   return `<rect ${at} fill="#ffffff"/><rect ${at} fill="url(#${id})" ${outline}/>`;
 }

@@ -1,5 +1,5 @@
 import type { FirmPanel, NearbyHazard } from '../flood-hazard/flood-hazard.types';
-import { captionSegments, mapLegend, zoneDesignation } from './map-legend';
+import { attributionSegments, captionSegments, mapLegend, pointZoneSymbol, zoneDesignation } from './map-legend';
 
 const zone = (floodZone: string, zoneSubtype: string | null = null) => ({ floodZone, zoneSubtype });
 const near = (floodZone: string, zoneSubtype: string | null, distanceM: number): NearbyHazard => ({
@@ -145,5 +145,30 @@ describe('captionSegments: zone, risk, FIRM panel and date in words', () => {
     ],
   ] as const)('%s %s %j (%s)', (coverage, floodZone, zoneSubtype, riskLevel, firmPanel, segments) => {
     expect(captionSegments({ coverage, floodZone, zoneSubtype, riskLevel, firmPanel })).toEqual(segments);
+  });
+});
+
+describe("pointZoneSymbol: how the zone the answer names at the point is drawn there (its legend entry's symbol)", () => {
+  it.each([
+    ['AE', null, { color: CYAN, style: 'solid' }],
+    ['AE', 'FLOODWAY', { color: RED, style: 'backward_diagonal' }],
+    ['X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', { color: ORANGE, style: 'solid' }],
+    ['X', 'AREA OF MINIMAL FLOOD HAZARD', null],
+    ['OPEN WATER', null, null],
+    [null, null, null],
+  ])('%s %j: %j', (floodZone, zoneSubtype, symbol) => {
+    const drawn = pointZoneSymbol({ floodZone, zoneSubtype });
+    expect(drawn === null ? null : { color: drawn.color, style: drawn.style }).toEqual(symbol);
+    // the same symbol as the legend entry of that zone
+    if (floodZone !== null) expect(drawn).toEqual(mapLegend({ zonesAtPoint: [zone(floodZone, zoneSubtype)], nearby: null })[0].symbol);
+  });
+});
+
+describe('attributionSegments: the sources of what the picture draws', () => {
+  it.each([
+    [true, ['FEMA National Flood Hazard Layer', 'USGS The National Map', 'informational only']],
+    [false, ['FEMA National Flood Hazard Layer', 'informational only', 'Basemap unavailable: the zones on a plain background']],
+  ])('basemap shown: %s', (basemapShown, segments) => {
+    expect(attributionSegments(basemapShown)).toEqual(segments);
   });
 });

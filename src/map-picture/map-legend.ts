@@ -51,6 +51,14 @@ function legendEntry(zone: NamedZone): LegendEntry {
 }
 
 /**
+ * How FEMA's map draws the zone the answer names at the point (its legend entry's symbol), or null where it draws
+ * none: the picture shows it inside the ring, so that the point never wears the colour of a neighbour across a seam.
+ */
+export function pointZoneSymbol(result: { floodZone: string | null; zoneSubtype: string | null }): ZoneSymbol | null {
+  return result.floodZone === null ? null : nfhlZoneSymbol(result.floodZone, result.zoneSubtype);
+}
+
+/**
  * Exactly the zones the answer names: those at the point (most severe first, as `zonesAtPoint` lists them),
  * then the nearest SFHA, floodway and moderate-risk zone of `nearby`. Each once: zones the map draws
  * alike under one name are one entry.
@@ -97,4 +105,13 @@ export function captionSegments(result: Pick<FloodZoneResult, 'coverage' | 'floo
     segments.push(`FIRM panel ${panel.panel}, ${effective}${result.coverage === 'unmapped' ? ', perhaps on paper only' : ''}`);
   }
   return segments;
+}
+
+/**
+ * The foot of the picture: the sources of what it draws (the National Map only when its basemap is drawn), and
+ * why the ground is plain when it is not.
+ */
+export function attributionSegments(basemapShown: boolean): string[] {
+  if (basemapShown) return ['FEMA National Flood Hazard Layer', 'USGS The National Map', 'informational only'];
+  return ['FEMA National Flood Hazard Layer', 'informational only', 'Basemap unavailable: the zones on a plain background'];
 }

@@ -17,7 +17,7 @@ import { CachedRoute, sendCachedEntity } from '../lookup/cache-hit-path';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { MapPictureQuery, MapPictureQueryPipe, readMapPictureQuery } from './dto/map-picture-query.pipe';
 import { MapPictureQueryDto } from './dto/map-picture-query.dto';
-import { ATTRIBUTION } from './map-drawing';
+import { attributionSegments } from './map-legend';
 import { MapPictureService } from './map-picture.service';
 import type { MapPicture } from './picture-cache';
 
@@ -58,9 +58,11 @@ export class MapPictureController {
     description:
       "FEMA's flood zones around the point, drawn by FEMA's National Flood Hazard Layer in its own colours over the USGS National Map, with a " +
       'ring around the point, a scale bar, a legend of the zones the answer of GET /flood-zone names at and near the point, the zone, FIRM ' +
-      `panel and effective date in words, and the attribution "${ATTRIBUTION}". The point is the centre of the picture: the pixel at column ` +
-      '⌊width/2⌋, row ⌊height/2⌋ (from 0 at the top left) and those around it inside the ring show the colour of the zone there. A point without ' +
-      'a digital flood map gets a picture saying so. Location parameters and their errors as GET /flood-zone; other parameters are ignored. ' +
+      `panel and effective date in words, a north arrow, and the attribution "${attributionSegments(true).join(' · ')}" (without the basemap, ` +
+      `"${attributionSegments(false).join(' · ')}"). The point is the centre of the picture: the pixel at column ` +
+      '⌊width/2⌋, row ⌊height/2⌋ (from 0 at the top left) and those around it inside the ring show the zone the answer names there, as FEMA draws ' +
+      'it (a floodway hatched, with a line through that pixel), in the colour of its legend entry. A point without ' +
+      'a digital flood map gets a picture saying so. Location parameters and their errors as GET /flood-zone; any other parameter (include and radius too) is refused. ' +
       'Informational only.',
   })
   @ApiQuery({ type: MapPictureQueryDto })
@@ -73,7 +75,9 @@ export class MapPictureController {
   @ApiResponse({ status: 304, description: 'Not modified: the If-None-Match ETag still matches.' })
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
-    description: 'INVALID_PARAMETERS: no location, both kinds given, a malformed or repeated parameter (width, height and span: digits only, once).',
+    description:
+      'INVALID_PARAMETERS: no location, both kinds given, a malformed or repeated parameter (width, height and span: digits only, once), or ' +
+      'a parameter the picture does not read (a bracketed name such as `width[]` too), named in the message.',
   })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.' })
   @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with an Allow header).' })

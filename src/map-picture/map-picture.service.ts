@@ -17,7 +17,7 @@ import { BasemapSource } from './basemap-source';
 import { MapPictureQuery, assertDrawable } from './dto/map-picture-query.pipe';
 import { PictureFrame, mapExtentAround } from './map-area';
 import { composePicture } from './map-composer';
-import { captionSegments, mapLegend } from './map-legend';
+import { captionSegments, mapLegend, pointZoneSymbol } from './map-legend';
 import { MapPicture, PictureCache } from './picture-cache';
 
 /** Finished pictures held in memory at most: a few hundred pictures of 800x600. */
@@ -118,6 +118,7 @@ export class MapPictureService {
       caption: captionSegments(answer.body.result),
       place: placeWords(answer.body.location),
       legend,
+      pointZone: pointZoneSymbol(answer.body.result),
       basemapShown: basemap !== null,
     });
     this.metrics.pictureComposed(basemap !== null, (performance.now() - started) / 1000);

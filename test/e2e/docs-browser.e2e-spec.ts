@@ -145,6 +145,46 @@ describe('Swagger UI at /api-docs.html in Chromium', () => {
     expect(existsSync(SCREENSHOT)).toBe(true);
   });
 
+  /** The operation GET `path` opened, with "Try it out" pressed. */
+  async function tryOut(path: string) {
+    const operation = page.locator('.opblock.opblock-get').filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+    await expect(operation.count()).resolves.toBe(1);
+    await operation.locator('.opblock-summary').first().click();
+    await operation.locator('button.try-out__btn', { hasText: 'Try it out' }).click();
+    return operation;
+  }
+
+  it('runs "Try it out" on GET /flood-zone/map and shows the picture (a blob: image the page may load)', async () => {
+    const operation = await tryOut('/flood-zone/map');
+    for (const input of await operation.locator('tr[data-param-in="query"] input').all()) await input.fill('');
+    await operation.locator('tr[data-param-name="lat"][data-param-in="query"] input').fill(String(PLACE.lat));
+    await operation.locator('tr[data-param-name="lon"][data-param-in="query"] input').fill(String(PLACE.lon));
+    await operation.locator('button.execute', { hasText: 'Execute' }).click();
+    const status = await operation.locator('.live-responses-table tbody .response .response-col_status').first().innerText({ timeout: 30_000 });
+    expect(status.trim()).toBe('200');
+    const image = operation.locator('.live-responses-table .response-col_description img').first();
+    await image.waitFor({ timeout: 15_000 });
+    // A picture the browser loaded has its size; a blocked one has none.
+    await page.waitForFunction((img) => (img as HTMLImageElement).complete, await image.elementHandle(), { timeout: 15_000 });
+    const shown = await image.evaluate((img: HTMLImageElement) => ({ scheme: new URL(img.src).protocol, width: img.naturalWidth, height: img.naturalHeight }));
+    expect(shown).toEqual({ scheme: 'blob:', width: 800, height: 600 });
+    // the page's own blob: URLs, and no image of any other origin
+    const policy = (await fetch(`${stack!.url}/api-docs.html`)).headers.get('content-security-policy') ?? '';
+    expect(
+      policy
+        .split(';')
+        .map((directive) => directive.trim())
+        .find((directive) => directive.startsWith('img-src')),
+    ).toBe("img-src 'self' data: blob:");
+  });
+
+  it("pre-fills the report's include with every opt-in part, the parts a report asks for when include is not given", async () => {
+    const operation = await tryOut('/flood-zone/report');
+    const include = operation.locator('tr[data-param-name="include"][data-param-in="query"] select');
+    const chosen = await include.evaluate((select: HTMLSelectElement) => Array.from(select.selectedOptions, (option) => option.value));
+    expect(chosen).toEqual(['nearby', 'preliminary', 'cbrs', 'elevation']);
+  });
+
   it('runs under the Content-Security-Policy with nothing blocked and no script errors', async () => {
     const violations = await cspViolationEvents();
     expect({ cspConsole: events.cspConsole, cspViolations: violations }).toEqual({ cspConsole: [], cspViolations: [] });

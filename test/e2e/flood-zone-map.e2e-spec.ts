@@ -103,13 +103,16 @@ function expectZoneAtPoint(p: Picture, result: any): void {
     expect(pixels.filter((pixel) => RENDERER_COLOURS.has(pixel))).toEqual([]);
     expect(pixels.every((pixel) => BASEMAP.has(pixel))).toBe(true);
   } else if (symbol.hatched) {
-    // FEMA's hatch: its lines in the zone colour, the basemap between them
-    expect(pixels).toContain(key(symbol.colour));
+    // FEMA's hatch: its lines in the zone colour, one through the point, the basemap between them
+    expect(key(pointPixel(p))).toBe(key(symbol.colour));
     expect(pixels.every((pixel) => pixel === key(symbol.colour) || BASEMAP.has(pixel))).toBe(true);
   } else {
     expect(new Set(pixels)).toEqual(new Set([key(symbol.colour)]));
   }
 }
+
+/** The pixel of the point: column ⌊width/2⌋, row ⌊height/2⌋. */
+const pointPixel = (p: Picture) => p.at(Math.floor(p.width / 2), Math.floor(p.height / 2));
 
 function expectRingOnThePoint(p: Picture): void {
   const ring = ringAround(p);
@@ -184,15 +187,25 @@ describe('GET /flood-zone/map: the picture of a place', () => {
     expect([...kinds].sort()).toEqual(['clear', 'hatched', 'solid', 'unmapped']);
   });
 
-  it('a seam: both zones the answer names are in the legend, and the point shows one of their colours', async () => {
-    const seam = demoPlace('houston-seam');
-    const p = await picture(stack, `lat=${seam.lat}&lon=${seam.lon}`);
-    const answer = await answerOf(stack, seam);
-    expect(answer.result.zonesAtPoint.length).toBeGreaterThan(1);
-    expect(p.headers.get('x-map-legend')).toBe(namedZones(answer.result).join(', '));
-    const colours = answer.result.zonesAtPoint.map((zone: any) => key(femaSymbol(zone.floodZone, zone.zoneSubtype)!.colour));
-    expect(nearPoint(p).some((pixel) => colours.includes(key(pixel)))).toBe(true);
-  });
+  it.each([
+    [800, 600],
+    [801, 601],
+  ])(
+    "a seam (%dx%d): both zones the answer names are in the legend; the point shows the answer's own, the floodway hatched as FEMA draws it",
+    async (width, height) => {
+      const seam = demoPlace('houston-seam');
+      const p = await picture(stack, `lat=${seam.lat}&lon=${seam.lon}&width=${width}&height=${height}`);
+      const { result } = await answerOf(stack, seam);
+      expect(result.zonesAtPoint.length).toBeGreaterThan(1);
+      expect([result.floodZone, result.zoneSubtype]).toEqual(['AE', 'FLOODWAY']);
+      expect(p.headers.get('x-map-legend')).toBe(namedZones(result).join(', '));
+      expect(p.headers.get('x-map-legend')?.split(', ')[0]).toBe('AE floodway');
+      // the legend's first entry, the answer's zone: FEMA's red hatch at the point, never the AE cyan beside it
+      expect(femaSymbol(result.floodZone, result.zoneSubtype)).toEqual({ colour: [255, 0, 0], hatched: true });
+      expect(pointPixel(p)).toEqual([255, 0, 0]);
+      expectZoneAtPoint(p, result);
+    },
+  );
 
   it('hazards nearby: the legend names the zone at the point, then the nearest SFHA, floodway and shaded X within half the span', async () => {
     const place = demoPlace('houston-nearby-hazards');
@@ -256,12 +269,11 @@ describe('GET /flood-zone/map: the picture of a place', () => {
     expectZoneAtPoint(p, byAddress.result);
   });
 
-  it('other parameters are ignored, as GET /flood-zone ignores them: include and radius too', async () => {
+  it("a parameter the picture does not read is refused, GET /flood-zone's include and radius too (test/e2e/unread-parameters covers every kind)", async () => {
     const dc = demoPlace('dc-white-house-ae');
-    const plain = await picture(stack, `lat=${dc.lat}&lon=${dc.lon}`);
-    const extra = await picture(stack, `lat=${dc.lat}&lon=${dc.lon}&include=elevation&radius=5&_=123`);
-    expect(extra.status).toBe(200);
-    expect(extra.headers.get('etag')).toBe(plain.headers.get('etag'));
+    const extra = await stack.get(`/flood-zone/map?lat=${dc.lat}&lon=${dc.lon}&include=elevation&radius=5`);
+    expectErrorEnvelope(extra, 400, 'INVALID_PARAMETERS');
+    expect(extra.body.error).toBe('Unknown parameter "include": this endpoint reads only address, lat, lon, width, height and span.');
   });
 });
 
@@ -389,8 +401,8 @@ describe('GET /flood-zone/map: caching as lookups', () => {
     const etag = first.headers.get('etag') ?? '';
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
     const before = calls();
-    // parameter order and a cache buster change nothing
-    const second = await picture(stack, `lon=${place.lon}&lat=${place.lat}&_=1`);
+    // parameter order changes nothing
+    const second = await picture(stack, `lon=${place.lon}&lat=${place.lat}`);
     expect(second.headers.get('x-cache')).toBe('HIT');
     expect(second.headers.get('etag')).toBe(etag);
     expect(second.png.equals(first.png)).toBe(true);

@@ -22,6 +22,11 @@ type Parameter = keyof FloodZoneQueryDto;
 
 const invalid = (message: string) => new ApiError(400, 'INVALID_PARAMETERS', message);
 
+/** The parameters readLookupLocation reads. */
+export const LOCATION_PARAMETERS: readonly Parameter[] = ['address', 'lat', 'lon'];
+/** The parameters readLookupOptions reads. */
+export const OPTION_PARAMETERS: readonly Parameter[] = ['include', 'radius'];
+
 /**
  * The message of a rejected parameter, from the DTO's class-validator rules (which also describe the
  * parameters in /openapi.json). Only a rejected query pays for class-validator: the checks below

@@ -23,8 +23,8 @@ function sizeParameter(name: PictureParameter, what: string) {
 
 /**
  * GET /flood-zone/map parameters as /openapi.json describes them: the location of GET /flood-zone (same
- * rules, same errors) and the picture's size and span. Other parameters are ignored, as GET /flood-zone
- * ignores unknown ones: the picture always shows the nearby zones it has room for.
+ * rules, same errors) and the picture's size and span. Any other parameter is refused (400), GET /flood-zone's
+ * include and radius too: the picture always shows the nearby zones it has room for.
  */
 export class MapPictureQueryDto extends OmitType(FloodZoneQueryDto, ['include', 'radius'] as const) {
   @ApiPropertyOptional(sizeParameter('width', 'Width of the picture'))

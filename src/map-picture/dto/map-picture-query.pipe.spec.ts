@@ -3,6 +3,12 @@ import { MapPictureQueryPipe } from './map-picture-query.pipe';
 
 const pipe = new MapPictureQueryPipe();
 
+/** A query, and the status, code and message it is refused with. */
+type Refusal = [Record<string, unknown>, number, string, string];
+
+const READS = 'this endpoint reads only address, lat, lon, width, height and span.';
+const bracketed = (name: string) => `a name with brackets is not ${name} (give ${name} once, without brackets); ${READS}`;
+
 function refusal(raw: Record<string, unknown>): { status: number; code: string; message: string } {
   try {
     pipe.transform(raw);
@@ -32,11 +38,6 @@ describe('MapPictureQueryPipe', () => {
       { lat: '0', lon: '0', width: '0800' },
       { kind: 'point', lat: 0, lon: 0, width: 800, height: 600, spanM: 600 },
     ],
-    // other parameters are ignored, as GET /flood-zone ignores them (include and radius are GET's own)
-    [
-      { lat: '0', lon: '0', include: 'bogus', radius: 'x', cachebuster: '1' },
-      { kind: 'point', lat: 0, lon: 0, width: 800, height: 600, spanM: 600 },
-    ],
     [
       { lat: '85.051128', lon: '0' },
       { kind: 'point', lat: 85.051128, lon: 0, width: 800, height: 600, spanM: 600 },
@@ -45,7 +46,7 @@ describe('MapPictureQueryPipe', () => {
     expect(pipe.transform(raw)).toEqual(query);
   });
 
-  it.each([
+  it.each<Refusal>([
     [{}, 400, 'INVALID_PARAMETERS', 'Give an address, or both lat and lon.'],
     [{ address: 'x', lat: '1' }, 400, 'INVALID_PARAMETERS', 'Give either address, or lat and lon, not both.'],
     [{ lat: '1' }, 400, 'INVALID_PARAMETERS', 'lat and lon must be given together.'],
@@ -68,6 +69,19 @@ describe('MapPictureQueryPipe', () => {
     [{ lat: '1', lon: '1', height: '-300' }, 400, 'INVALID_PARAMETERS', 'height must be a whole number of pixels (digits only), from 200 to 1600'],
     [{ lat: '1', lon: '1', span: '' }, 400, 'INVALID_PARAMETERS', 'span must be a whole number of metres (digits only), from 100 to 5000'],
     [{ lat: '1', lon: '1', width: ['800', '600'] }, 400, 'INVALID_PARAMETERS', 'width is repeated; give it once'],
+    // a parameter the picture does not read is refused by name (include and radius are GET /flood-zone's own), before anything else
+    ...['format', 'size', 'include', 'radius', 'cachebuster'].map((name): Refusal => [
+      { lat: '1', lon: '1', [name]: '300' },
+      400,
+      'INVALID_PARAMETERS',
+      `Unknown parameter "${name}": ${READS}`,
+    ]),
+    ...[
+      ['width[]', 'width'],
+      ['width[a]', 'width'],
+      ['span[]', 'span'],
+    ].map(([name, meant]): Refusal => [{ lat: '1', lon: '1', [name]: '300' }, 400, 'INVALID_PARAMETERS', `Unknown parameter "${name}": ${bracketed(meant)}`]),
+    [{ 'lat[]': '91', lon: '1' }, 400, 'INVALID_PARAMETERS', `Unknown parameter "lat[]": ${bracketed('lat')}`],
     // the location is checked first
     [{ lat: '91', lon: '1', width: '10' }, 422, 'COORDINATES_OUT_OF_RANGE', 'lat must be between -90 and 90'],
     [{ width: '10' }, 400, 'INVALID_PARAMETERS', 'Give an address, or both lat and lon.'],

@@ -1,7 +1,8 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { ApiError } from '../../common/api-error';
+import { refuseUnreadParameters } from '../../common/query-string';
 import { WHOLE_NUMBER, compareMagnitude } from '../../lookup/dto/flood-zone-query.dto';
-import { readLookupLocation } from '../../lookup/dto/lookup-parameters';
+import { LOCATION_PARAMETERS, readLookupLocation } from '../../lookup/dto/lookup-parameters';
 import type { LookupLocation } from '../../lookup/location-query';
 import { PictureFrame, WEB_MERCATOR_MAX_LAT } from '../map-area';
 import { PICTURE_LIMITS, PictureParameter } from './map-picture-query.dto';
@@ -35,11 +36,16 @@ export function readPictureSize(raw: Record<string, unknown>, name: PictureParam
   return Number(value);
 }
 
+/** Every parameter GET /flood-zone/map reads: the location, and the picture's size and span. */
+const MAP_PICTURE_PARAMETERS = [...LOCATION_PARAMETERS, ...(Object.keys(PICTURE_LIMITS) as PictureParameter[])];
+
 /**
- * Checks GET /flood-zone/map parameters: the location exactly as GET /flood-zone checks it (400, then 422), a point
- * Web Mercator can draw, then `width`, `height` and `span`. The first rule broken decides the answer.
+ * Checks GET /flood-zone/map parameters: none it does not read (400), the location exactly as GET /flood-zone checks
+ * it (400, then 422), a point Web Mercator can draw, then `width`, `height` and `span`. The first rule broken decides
+ * the answer.
  */
 export function readMapPictureQuery(raw: Record<string, unknown>): MapPictureQuery {
+  refuseUnreadParameters(raw, MAP_PICTURE_PARAMETERS);
   const location = readLookupLocation(raw);
   if (location.kind === 'point') assertDrawable(location.lat);
   return { ...location, width: readPictureSize(raw, 'width'), height: readPictureSize(raw, 'height'), spanM: readPictureSize(raw, 'span') };

@@ -16,6 +16,9 @@ export class ReportQueryDto extends OmitType(FloodZoneQueryDto, ['include', 'rad
   @ApiPropertyOptional({
     ...INCLUDE_PARAMETER,
     description: `${INCLUDE_PARAMETER.description} When not given, the report asks for every part (\`include=${EVERY_PART}\`): a report is meant to be complete.`,
+    // Swagger UI's "Try it out" starts from the example: the report a person gets without include.
+    default: [...INCLUDE_ITEMS],
+    example: [...INCLUDE_ITEMS],
   })
   include?: unknown;
 

@@ -1,0 +1,58 @@
+import { ApiError } from './api-error';
+import { parseQuery, refuseUnreadParameters } from './query-string';
+
+function refusal(query: Record<string, unknown>, reads: readonly string[]): { status: number; code: string; message: string } | 'read' {
+  try {
+    refuseUnreadParameters(query, reads);
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.getStatus(), code: error.code, message: error.message };
+    throw error;
+  }
+  return 'read';
+}
+
+const PICTURE = ['address', 'lat', 'lon', 'width', 'height', 'span'];
+
+describe('refuseUnreadParameters: every parameter is read or refused', () => {
+  it.each([
+    [{}, PICTURE],
+    [{ lat: '1', lon: '2' }, PICTURE],
+    [{ lat: '1', lon: '2', width: '300', height: '200', span: '100' }, PICTURE],
+    [{ lat: ['1', '2'], lon: '2' }, PICTURE],
+    [{}, []],
+  ])('%j, reading %j: read', (query, reads) => {
+    expect(refusal(query, reads)).toBe('read');
+  });
+
+  const INVALID = { status: 400, code: 'INVALID_PARAMETERS' };
+  it.each([
+    [{ lat: '1', lon: '2', format: 'jpeg' }, PICTURE, 'Unknown parameter "format": this endpoint reads only address, lat, lon, width, height and span.'],
+    [{ lat: '1', lon: '2', size: '800x600' }, PICTURE, 'Unknown parameter "size": this endpoint reads only address, lat, lon, width, height and span.'],
+    [
+      { lat: '1', lon: '2', 'width[]': '300' },
+      PICTURE,
+      'Unknown parameter "width[]": a name with brackets is not width (give width once, without brackets); this endpoint reads only address, lat, lon, width, height and span.',
+    ],
+    [
+      { 'width[a]': '300' },
+      PICTURE,
+      'Unknown parameter "width[a]": a name with brackets is not width (give width once, without brackets); this endpoint reads only address, lat, lon, width, height and span.',
+    ],
+    [{ 'colour[]': 'red' }, PICTURE, 'Unknown parameter "colour[]": this endpoint reads only address, lat, lon, width, height and span.'],
+    [{ include: 'nearby', radius: '300' }, ['include'], 'Unknown parameter "radius": this endpoint reads only include.'],
+    [{ _: '123' }, [], 'Unknown parameter "_": this endpoint reads no query parameters.'],
+    // the first one not read is named; a name is shown as JSON text, at most 64 characters of it
+    [{ lat: '1', a: '1', b: '2' }, PICTURE, 'Unknown parameter "a": this endpoint reads only address, lat, lon, width, height and span.'],
+    [{ 'tab\there': '1' }, [], 'Unknown parameter "tab\\there": this endpoint reads no query parameters.'],
+    [{ ['x'.repeat(100)]: '1' }, [], `Unknown parameter "${'x'.repeat(64)}…": this endpoint reads no query parameters.`],
+  ])('%j, reading %j: 400 "%s"', (query, reads, message) => {
+    expect(refusal(query, reads)).toEqual({ ...INVALID, message });
+  });
+
+  it('a parameter named __proto__ is a parameter like any other', () => {
+    expect(refusal(parseQuery('lat=1&__proto__=x'), ['lat'])).toEqual({
+      ...INVALID,
+      message: 'Unknown parameter "__proto__": this endpoint reads only lat.',
+    });
+  });
+});

@@ -1,0 +1,23 @@
+import { pictureDecorations } from './map-drawing';
+
+describe('pictureDecorations: a north arrow', () => {
+  it.each([
+    [800, 600],
+    [200, 200],
+    [1600, 200],
+    [200, 1600],
+  ])('%dx%d: one arrow pointing up (the pictures are north up), bottom left beside the scale bar, clear of the point', (width, height) => {
+    const frame = { width, height, spanM: 600 };
+    const svg = pictureDecorations({ frame, caption: ['Zone AE'], place: '29.7, -95.4', legend: [], pointZone: null, basemapShown: true });
+    const arrows = [...svg.matchAll(/<path class="north-arrow" d="([^"]+)"/g)];
+    expect(arrows.length).toBe(1);
+    const points = [...arrows[0][1].matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map(([, x, y]) => [Number(x), Number(y)]);
+    const [apex, ...rest] = points;
+    // the apex above every other point, in the middle of the arrow
+    expect(rest.every(([, y]) => y > apex[1])).toBe(true);
+    expect(Math.min(...rest.map(([x]) => x))).toBeLessThan(apex[0]);
+    expect(Math.max(...rest.map(([x]) => x))).toBeGreaterThan(apex[0]);
+    // in the bottom-left corner, below the ring around the point
+    expect(points.every(([x, y]) => x < width / 2 && y > height / 2 + 15 && y < height)).toBe(true);
+  });
+});
