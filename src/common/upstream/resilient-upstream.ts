@@ -114,6 +114,19 @@ export function lookupDeadline(ms: number): LookupDeadline {
   return jobWork.getStore()?.deadline(ms) ?? deadlineIn(ms);
 }
 
+/** The deadline of the lookup under way, if any (see asLookup). */
+const lookupUnderWay = new AsyncLocalStorage<LookupDeadline>();
+
+/**
+ * Runs `run` as the work of one lookup ending at `deadline`: an attempt at an upstream made inside it is not
+ * started once the lookup has less time left than an attempt needs (a tenth of UPSTREAM_TIMEOUT_MS): it could
+ * hardly be answered in time, and would only spend the upstream's time. Such a request fails at once, as it
+ * would at the deadline.
+ */
+export function asLookup<T>(deadline: LookupDeadline, run: () => Promise<T>): Promise<T> {
+  return lookupUnderWay.run(deadline, run);
+}
+
 /**
  * Out of the lookup's time while waiting for `upstream`: a 502 naming it, and an outage of it (counted by
  * its circuit) only when an attempt had already failed as one.
@@ -135,6 +148,8 @@ export class ResilientUpstream {
   private readonly slots: RequestSlots;
   private readonly batchLane: RequestSlots;
   private readonly circuits = new Map<CircuitName, CircuitBreakerPolicy>();
+  /** The least time left to its lookup with which an attempt is still started (see asLookup). */
+  private readonly minAttemptMs: number;
 
   constructor(
     readonly name: UpstreamName,
@@ -149,6 +164,7 @@ export class ResilientUpstream {
     // A finished attempt's signal is left alone (not aborted on return): the request is over, and an abort per
     // call (its DOMException, its listeners) is pure cost on the busiest path.
     this.attemptTimeout = timeout(options.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
+    this.minAttemptMs = options.timeoutMs / 10;
     this.slots = new RequestSlots(options.maxConcurrency);
     this.batchLane = new RequestSlots(Math.max(1, Math.floor(options.maxConcurrency / 2)));
     for (const circuit of [name, ...otherCircuits]) this.circuits.set(circuit, this.createCircuit(circuit));
@@ -189,21 +205,22 @@ export class ResilientUpstream {
         outageSeen ||= error instanceof UpstreamFailure ? error.outage : signal.aborted && !deadline.aborted;
         throw error;
       });
-    // Slots are taken per attempt, inside the retry, so a backoff pause holds none; the wait for one is not timed.
-    const inSlot = (signal: AbortSignal) => this.slots.run(() => this.attemptTimeout.execute(({ signal: timed }) => attempt(timed), signal), signal);
-    const inLane = batchWork.getStore() ? (signal: AbortSignal) => this.batchLane.run(() => inSlot(signal), signal) : inSlot;
-    // A job's turn is waited for before any slot is taken, so the wait holds none.
     const budget = jobWork.getStore();
-    const inBudget = budget
-      ? async (signal: AbortSignal) => {
-          await budget.turn(this.name, signal);
-          return inLane(signal);
-        }
-      : inLane;
+    const lookup = lookupUnderWay.getStore();
+    const send = async (signal: AbortSignal) => {
+      if (lookup !== undefined && lookup.msLeft() < this.minAttemptMs) throw deadlineExceeded(this.name, outageSeen);
+      // A job's turn is taken once the attempt holds its slot, as it is sent: turns taken while waiting for a slot
+      // would all come due during a stall and be spent together when it clears, beyond the budget's rate.
+      if (budget) await budget.turn(this.name, signal);
+      return this.attemptTimeout.execute(({ signal: timed }) => attempt(timed), signal);
+    };
+    // Slots are taken per attempt, inside the retry, so a backoff pause holds none; the wait for one is not timed.
+    const inSlot = (signal: AbortSignal) => this.slots.run(() => send(signal), signal);
+    const inLane = batchWork.getStore() ? (signal: AbortSignal) => this.batchLane.run(() => inSlot(signal), signal) : inSlot;
     try {
       // cockatiel's pause between attempts does not listen to the signal: the request is abandoned all the same.
       return await untilAborted(
-        this.retryOutages.execute(({ signal }) => inBudget(signal), deadline),
+        this.retryOutages.execute(({ signal }) => inLane(signal), deadline),
         deadline,
       );
     } catch (error) {

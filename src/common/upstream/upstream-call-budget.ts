@@ -8,6 +8,8 @@ import type { UpstreamName } from '../api-error';
 export interface LookupDeadline {
   readonly signal: AbortSignal;
   end(): void;
+  /** The time left before `signal` aborts (ms; 0 or less once it has). */
+  msLeft(): number;
 }
 
 /** Why a deadline aborts: the DOMException AbortSignal.timeout gives. */
@@ -16,8 +18,9 @@ const timeUp = () => new DOMException('The operation was aborted due to timeout'
 /** A deadline `ms` from now (see LookupDeadline). */
 export function deadlineIn(ms: number): LookupDeadline {
   const ended = new AbortController();
+  const endsAt = performance.now() + ms;
   const timer = setTimeout(() => ended.abort(timeUp()), ms).unref();
-  return { signal: ended.signal, end: () => clearTimeout(timer) };
+  return { signal: ended.signal, end: () => clearTimeout(timer), msLeft: () => endsAt - performance.now() };
 }
 
 /**
@@ -54,13 +57,14 @@ export abstract class UpstreamCallBudget {
     const ended = new AbortController();
     const started = performance.now();
     const waitedAtStart = this.waitedMs();
+    const msLeft = () => ms - (performance.now() - started - (this.waitedMs() - waitedAtStart));
     const check = () => {
-      const counted = performance.now() - started - (this.waitedMs() - waitedAtStart);
-      if (counted >= ms) ended.abort(timeUp());
-      else timer = setTimeout(check, ms - counted).unref();
+      const left = msLeft();
+      if (left <= 0) ended.abort(timeUp());
+      else timer = setTimeout(check, left).unref();
     };
     let timer = setTimeout(check, ms).unref();
-    return { signal: ended.signal, end: () => clearTimeout(timer) };
+    return { signal: ended.signal, end: () => clearTimeout(timer), msLeft };
   }
 
   /** The time this process has spent with calls waiting for their turn, in all (ms). */
