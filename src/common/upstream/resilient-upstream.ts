@@ -18,7 +18,7 @@ import {
 import { UpstreamName, UpstreamUnavailableError } from '../api-error';
 import { recordUpstreamTiming } from '../request-context';
 import { RequestSlots } from './request-slots';
-import { LookupDeadline, UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
+import { LookupDeadline, TimeLeft, UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
 /**
  * A failed upstream call. An `outage` (network error, timeout, 5xx, an HTML page instead of JSON, a
@@ -114,17 +114,22 @@ export function lookupDeadline(ms: number): LookupDeadline {
   return jobWork.getStore()?.deadline(ms) ?? deadlineIn(ms);
 }
 
-/** The deadline of the lookup under way, if any (see asLookup). */
-const lookupUnderWay = new AsyncLocalStorage<LookupDeadline>();
+/** The time left to the lookup under way, if any (see asLookup). */
+const lookupUnderWay = new AsyncLocalStorage<TimeLeft>();
 
 /**
- * Runs `run` as the work of one lookup ending at `deadline`: an attempt at an upstream made inside it is not
- * started once the lookup has less time left than an attempt needs (a tenth of UPSTREAM_TIMEOUT_MS): it could
+ * Runs `run` as the work of a lookup with `timeLeft` (its deadline): an attempt at an upstream made inside it is
+ * not started once the lookup has less time left than an attempt needs (a tenth of UPSTREAM_TIMEOUT_MS): it could
  * hardly be answered in time, and would only spend the upstream's time. Such a request fails at once, as it
  * would at the deadline.
  */
-export function asLookup<T>(deadline: LookupDeadline, run: () => Promise<T>): Promise<T> {
-  return lookupUnderWay.run(deadline, run);
+export function asLookup<T>(timeLeft: TimeLeft, run: () => Promise<T>): Promise<T> {
+  return lookupUnderWay.run(timeLeft, run);
+}
+
+/** The time left to the lookup under way (see asLookup); none outside any lookup. */
+export function lookupTimeLeft(): TimeLeft | undefined {
+  return lookupUnderWay.getStore();
 }
 
 /**

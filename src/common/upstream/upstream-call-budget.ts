@@ -5,10 +5,13 @@ import type { UpstreamName } from '../api-error';
  * lookup ends it as soon as it has its answer, so that its timer and signal do not outlive it by the whole
  * deadline: at a portfolio job's pace, thousands of them would be held at once.
  */
-export interface LookupDeadline {
+export interface LookupDeadline extends TimeLeft {
   readonly signal: AbortSignal;
   end(): void;
-  /** The time left before `signal` aborts (ms; 0 or less once it has). */
+}
+
+/** The time a lookup has left, in ms (0 or less once it is up). */
+export interface TimeLeft {
   msLeft(): number;
 }
 
