@@ -1,7 +1,7 @@
 /**
  * An expiring lookup does not spend FEMA's time: when FEMA stalls and lookups queue for its few slots, a queued
- * attempt is started only while its lookup has time enough left for it (a tenth of UPSTREAM_TIMEOUT_MS), so the
- * slots freed as the first deadlines pass are not handed to lookups about to end (or already past their end, their
+ * attempt is started only while its lookup has time enough left for it (a tenth of the shorter of UPSTREAM_TIMEOUT_MS
+ * and LOOKUP_DEADLINE_MS), so the slots freed as the first deadlines pass are not handed to lookups about to end (or already past their end, their
  * deadline's timer not yet run on a busy process); and /health answers meanwhile.
  */
 import { demoPlace } from '../emulators';
@@ -26,9 +26,9 @@ describe('lookups queued behind a stalled FEMA, all ending together', () => {
       ...NO_CACHE,
       // Two slots: every lookup but the first queues for them.
       UPSTREAM_MAX_CONCURRENCY: '2',
-      // An attempt needs 3 s left to be started; each lookup has 4 s in all, and FEMA never answers a query in time.
+      // An attempt needs 2 s left to be started (a tenth of the deadline); FEMA never answers a query in time.
       UPSTREAM_TIMEOUT_MS: '30000',
-      LOOKUP_DEADLINE_MS: '4000',
+      LOOKUP_DEADLINE_MS: '20000',
       UPSTREAM_RETRIES: '0',
       CIRCUIT_BREAKER_MIN_CALLS: '100000',
     });
@@ -53,8 +53,8 @@ describe('lookups queued behind a stalled FEMA, all ending together', () => {
     expect(health.status).toBe(200);
 
     for (const answer of await Promise.all(answers)) expectErrorEnvelope(answer, 502, 'UPSTREAM_UNAVAILABLE');
-    // When the first deadline passed, every lookup still queued had begun under 3 s after it (1 s at the pace
-    // above), so had under 3 s left: none was sent, not even as far as the service's own pool of connections.
+    // When the first deadline passed, every lookup still queued had begun under 2 s after it (1 s at the pace
+    // above), so had under 2 s left: none was sent, not even as far as the service's own pool of connections.
     expect(stack.emulators.nfhl.callCount({ endpoint: 'query' })).toBe(2);
     expect((await nfhlAttempts(stack)) - attemptsBefore).toBe(2);
   });

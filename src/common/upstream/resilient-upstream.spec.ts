@@ -233,7 +233,7 @@ describe('ResilientUpstream near the end of a lookup (asLookup)', () => {
     );
   }
 
-  it('does not start a queued attempt whose lookup has less time left than an attempt needs (a tenth of UPSTREAM_TIMEOUT_MS)', async () => {
+  it('does not start a queued attempt whose lookup has less time left than an attempt needs (by default a tenth of the timeout)', async () => {
     const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, timeoutMs: 10_000, maxConcurrency: 1 });
     const sent: string[] = [];
     // The first lookup holds the only slot until its deadline at 2000 ms; the next two queue behind it.

@@ -63,6 +63,8 @@ export interface UpstreamPolicyOptions {
   /** ...once the window holds at least this many operations (a few failures under low traffic never open it). */
   breakerMinCalls: number;
   halfOpenAfterMs: number;
+  /** The least time left to its lookup with which an attempt is still started (see asLookup); by default a tenth of timeoutMs. */
+  minAttemptMs?: number;
 }
 
 export type CallOutcome = 'success' | 'failure' | 'timeout' | 'rejected';
@@ -119,9 +121,9 @@ const lookupUnderWay = new AsyncLocalStorage<TimeLeft>();
 
 /**
  * Runs `run` as the work of a lookup with `timeLeft` (its deadline): an attempt at an upstream made inside it is
- * not started once the lookup has less time left than an attempt needs (a tenth of UPSTREAM_TIMEOUT_MS): it could
- * hardly be answered in time, and would only spend the upstream's time. Such a request fails at once, as it
- * would at the deadline.
+ * not started once the lookup has less time left than an attempt needs (the upstream's minAttemptMs: a tenth of the
+ * shorter of UPSTREAM_TIMEOUT_MS and LOOKUP_DEADLINE_MS): it could hardly be answered in time, and would only spend
+ * the upstream's time. Such a request fails at once, as it would at the deadline.
  */
 export function asLookup<T>(timeLeft: TimeLeft, run: () => Promise<T>): Promise<T> {
   return lookupUnderWay.run(timeLeft, run);
@@ -153,7 +155,6 @@ export class ResilientUpstream {
   private readonly slots: RequestSlots;
   private readonly batchLane: RequestSlots;
   private readonly circuits = new Map<CircuitName, CircuitBreakerPolicy>();
-  /** The least time left to its lookup with which an attempt is still started (see asLookup). */
   private readonly minAttemptMs: number;
 
   constructor(
@@ -169,7 +170,7 @@ export class ResilientUpstream {
     // A finished attempt's signal is left alone (not aborted on return): the request is over, and an abort per
     // call (its DOMException, its listeners) is pure cost on the busiest path.
     this.attemptTimeout = timeout(options.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
-    this.minAttemptMs = options.timeoutMs / 10;
+    this.minAttemptMs = options.minAttemptMs ?? options.timeoutMs / 10;
     this.slots = new RequestSlots(options.maxConcurrency);
     this.batchLane = new RequestSlots(Math.max(1, Math.floor(options.maxConcurrency / 2)));
     for (const circuit of [name, ...otherCircuits]) this.circuits.set(circuit, this.createCircuit(circuit));
