@@ -1,6 +1,6 @@
 import type { Cache } from 'cache-manager';
 import { UpstreamUnavailableError } from '../common/api-error';
-import { asJobWork } from '../common/upstream/resilient-upstream';
+import { asJobWork, asLookup, lookupTimeLeft } from '../common/upstream/resilient-upstream';
 import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import { CachedEntry, PieceCache, PieceWait } from './piece-cache';
@@ -191,6 +191,55 @@ class OpenBudget extends UpstreamCallBudget {
 const budget = new OpenBudget();
 const cached = { ttlSeconds: 60, staleIfErrorSeconds: 0 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('PieceCache: the time left to a shared load', () => {
+  /** A lookup with `ms` left (a fixed figure: no time passes here). */
+  const lookupWith = (ms: number) => ({ msLeft: () => ms });
+
+  /** A held load that keeps the time left it runs with, as its upstream attempts would read it. */
+  function timedLoad(held: HeldLoad): { load: (signal: AbortSignal) => Promise<string>; msLeft: () => number | undefined } {
+    let timeLeft: ReturnType<typeof lookupTimeLeft>;
+    return {
+      load: (signal) => {
+        timeLeft = lookupTimeLeft();
+        return held.load(signal);
+      },
+      msLeft: () => timeLeft?.msLeft(),
+    };
+  }
+
+  it('is the most any caller still waiting has left: a load its first caller is about to leave is not cut short for a later one', async () => {
+    const cache = new PieceCache(memoryTier(), metrics);
+    const held = new HeldLoad();
+    const { load, msLeft } = timedLoad(held);
+    const first = new AbortController();
+    const leaving = asLookup(lookupWith(200), () => cache.getOrLoad('flood', 'a', noCaching, load, waitOf(first, 'first')));
+    await settled();
+    expect(msLeft()).toBe(200);
+    const staying = asLookup(lookupWith(9000), () => cache.getOrLoad('flood', 'a', noCaching, load, waitOf(new AbortController(), 'second')));
+    await settled();
+    expect(msLeft()).toBe(9000);
+
+    first.abort();
+    await expect(leaving).rejects.toThrow('first gave up');
+    expect(msLeft()).toBe(9000);
+    held.finish('zone AE');
+    expect((await staying).entry.value).toBe('zone AE');
+    expect(held.calls).toBe(1);
+  });
+
+  it('is unbounded while a caller outside any lookup waits', async () => {
+    const cache = new PieceCache(memoryTier(), metrics);
+    const held = new HeldLoad();
+    const { load, msLeft } = timedLoad(held);
+    const inLookup = asLookup(lookupWith(200), () => cache.getOrLoad('flood', 'a', noCaching, load, waitOf(new AbortController(), 'lookup')));
+    const outside = cache.getOrLoad('flood', 'a', noCaching, load, waitOf(new AbortController(), 'outside'));
+    await settled();
+    expect(msLeft()).toBe(Infinity);
+    held.finish('zone X');
+    expect((await Promise.all([inLookup, outside])).map((read) => read.entry.value)).toEqual(['zone X', 'zone X']);
+  });
+});
 
 describe('PieceCache across replicas, for the work of portfolio jobs', () => {
   /** Two replicas: each its own single-flight, both the shared tier and the locks. */

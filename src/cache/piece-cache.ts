@@ -5,7 +5,8 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Cache } from 'cache-manager';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { pause } from '../common/pause';
-import { inJobWork } from '../common/upstream/resilient-upstream';
+import { asLookup, inJobWork, lookupTimeLeft } from '../common/upstream/resilient-upstream';
+import type { TimeLeft } from '../common/upstream/upstream-call-budget';
 import { CacheName, ServiceMetrics } from '../metrics/service-metrics';
 import { PieceLoadLocks } from './piece-load-locks';
 
@@ -51,7 +52,8 @@ export type PieceLoad<T> = (signal: AbortSignal) => Promise<T>;
 interface SharedLoad {
   entry: Promise<CachedEntry<unknown>>;
   abandoned: AbortController;
-  waiting: number;
+  /** Each caller waiting for it: the time its lookup has left, or undefined outside any lookup. */
+  waiting: Array<TimeLeft | undefined>;
 }
 
 /** Every query of one load (all its layers, retries, pages) listens to its signal: more than Node's default 10. */
@@ -115,7 +117,9 @@ export class PieceCache {
   private loadOnce<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>, wait: PieceWait): Promise<CachedEntry<T>> {
     if (wait.signal.aborted) return Promise.reject(wait.gaveUp());
     const shared = this.inFlight.get(cacheKey) ?? this.startLoad(cacheKey, policy, load);
-    shared.waiting++;
+    const caller = lookupTimeLeft();
+    shared.waiting.push(caller);
+    const leave = () => shared.waiting.splice(shared.waiting.indexOf(caller), 1);
     return new Promise((resolve, reject) => {
       let counted = true;
       let done = false;
@@ -125,12 +129,13 @@ export class PieceCache {
         done = true;
         clearTimeout(grace);
         wait.signal.removeEventListener('abort', giveUp);
-        if (counted) shared.waiting--;
+        if (counted) leave();
         settle();
       };
       const giveUp = () => {
         counted = false;
-        if (--shared.waiting > 0) return finish(() => reject(wait.gaveUp()));
+        leave();
+        if (shared.waiting.length > 0) return finish(() => reject(wait.gaveUp()));
         // Nobody else waits: a later caller starts afresh rather than join a load being abandoned.
         if (this.inFlight.get(cacheKey) === shared) this.inFlight.delete(cacheKey);
         shared.abandoned.abort();
@@ -150,15 +155,19 @@ export class PieceCache {
     setMaxListeners(LOAD_LISTENERS, abandoned.signal);
     // Only what is cached can be shared with other replicas.
     const locks = inJobWork() && policy.ttlSeconds > 0 ? this.locks : null;
-    const loading = locks
-      ? this.loadOnceAcrossReplicas(locks, cacheKey, policy, load, abandoned.signal)
-      : this.loadAndStore(cacheKey, policy, load, abandoned.signal);
+    // The load's upstream attempts start while any caller still waiting has time enough left for them, not only
+    // while the caller that happened to start it has.
+    const waiting: SharedLoad['waiting'] = [];
+    const mostTimeLeft = () => (waiting.length === 0 ? Infinity : Math.max(...waiting.map((caller) => caller?.msLeft() ?? Infinity)));
+    const loading = asLookup({ msLeft: mostTimeLeft }, () =>
+      locks ? this.loadOnceAcrossReplicas(locks, cacheKey, policy, load, abandoned.signal) : this.loadAndStore(cacheKey, policy, load, abandoned.signal),
+    );
     const entry = loading.finally(() => {
       if (this.inFlight.get(cacheKey) === shared) this.inFlight.delete(cacheKey);
     });
     // A load everyone stopped waiting for still settles, often as a failure nobody reads.
     entry.catch(() => undefined);
-    const shared: SharedLoad = { entry, abandoned, waiting: 0 };
+    const shared: SharedLoad = { entry, abandoned, waiting };
     this.inFlight.set(cacheKey, shared);
     return shared;
   }

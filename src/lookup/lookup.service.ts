@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
 import { ApiError, UpstreamName, unknownOnFailure } from '../common/api-error';
-import { deadlineExceeded, lookupDeadline } from '../common/upstream/resilient-upstream';
+import { asLookup, deadlineExceeded, lookupDeadline } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { CachePolicy, CacheRead, CacheStatus, PieceCache, PieceLoad, PieceWait } from '../cache/piece-cache';
 import { femaMapUrl } from '../flood-hazard/classification';
@@ -122,9 +122,12 @@ export class LookupService {
     const pieces = batchRow?.pieces ?? this.cache;
     const geocode = batchRow?.geocode ?? ((address, signal) => this.geocoder.geocodeAddress(address, signal));
     const nfipTable = this.nfipTableAtStartUp(waitEnds);
-    const answer = await (query.kind === 'address'
-      ? this.lookupAddress(query.address, query, pieces, waitFor, geocode, nfipTable)
-      : this.lookupPoint(query, query, pieces, waitFor, nfipTable));
+    // Its upstream attempts are started only while it has time enough left for them.
+    const answer = await asLookup(deadline, () =>
+      query.kind === 'address'
+        ? this.lookupAddress(query.address, query, pieces, waitFor, geocode, nfipTable)
+        : this.lookupPoint(query, query, pieces, waitFor, nfipTable),
+    );
     // Answered, it waited for everything it asked for. (A failed lookup keeps its deadline: a wait it left
     // behind, such as its county's beside a failed flood answer, still ends on time.)
     deadline.end();

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { UpstreamUnavailableError } from '../api-error';
 import {
   CircuitName,
@@ -8,7 +9,13 @@ import {
   UpstreamOutageError,
   UpstreamPolicyOptions,
   asBatchWork,
+  asJobWork,
+  asLookup,
 } from './resilient-upstream';
+import { busiestSlidingSecond } from '../../../test/support/sliding-second';
+import type { UpstreamName } from '../api-error';
+import { pause } from '../pause';
+import { UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
 const OPTIONS: UpstreamPolicyOptions = {
   timeoutMs: 1000,
@@ -165,6 +172,127 @@ describe('ResilientUpstream waiting for a slot', () => {
     expect(calls.started).toEqual(['batch-running', 'batch-next']);
     await calls.releaseAll();
     expect(await batch).toEqual(['batch-running', 'abandoned', 'batch-next']);
+  });
+});
+
+/** Turns `spacingMs` apart, each given to the next caller, as the jobs' shared budget gives them (by this process's clock). */
+class SpacedBudget extends UpstreamCallBudget {
+  private nextFree = 0;
+
+  constructor(private readonly spacingMs: number) {
+    super();
+  }
+
+  async admit(_upstream: UpstreamName, signal: AbortSignal): Promise<void> {
+    const turn = Math.max(Date.now(), this.nextFree);
+    this.nextFree = turn + this.spacingMs;
+    if (turn > Date.now()) await pause(turn - Date.now(), signal);
+  }
+}
+
+describe('ResilientUpstream in a job budget (asJobWork)', () => {
+  beforeEach(() => jest.useFakeTimers({ now: 0 }));
+  afterEach(() => jest.useRealTimers());
+
+  it('takes a turn when the call is sent, after its wait for a slot: a stall never lets turns pile up and be spent together', async () => {
+    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, timeoutMs: 60_000, maxConcurrency: 2 });
+    const sentAt: number[] = [];
+    // The first two calls stall the upstream for 5 s, holding both slots; the ten queued behind them answer at once.
+    const call = (stallMs: number) => async () => {
+      sentAt.push(Date.now());
+      await new Promise((resolve) => setTimeout(resolve, stallMs));
+      return 'answered';
+    };
+    const budget = new SpacedBudget(250);
+    const answers = asJobWork(budget, () =>
+      Promise.all(Array.from({ length: 12 }, (_, i) => upstream.request(call(i < 2 ? 5000 : 0), new AbortController().signal))),
+    );
+    await jest.advanceTimersByTimeAsync(20_000);
+
+    expect(await answers).toEqual(Array(12).fill('answered'));
+    expect(sentAt).toHaveLength(12);
+    // Four turns a second: no sliding second holds a fifth call, before, during or after the stall.
+    expect(busiestSlidingSecond(sentAt)).toBe(4);
+  });
+});
+
+describe('ResilientUpstream near the end of a lookup (asLookup)', () => {
+  beforeEach(() => jest.useFakeTimers({ now: 0 }));
+  afterEach(() => jest.useRealTimers());
+
+  /** A lookup with `deadlineMs` asking `upstream` for one call that answers only when aborted; resolves to what became of it. */
+  function lookupAsking(upstream: ResilientUpstream, label: string, deadlineMs: number, sent: string[]): Promise<string> {
+    const deadline = deadlineIn(deadlineMs);
+    const call = async (signal: AbortSignal) => {
+      sent.push(label);
+      await pause(3_600_000, signal);
+      return label;
+    };
+    return asLookup(deadline, () => upstream.request(call, deadline.signal)).catch((error: unknown) =>
+      error instanceof UpstreamUnavailableError ? `${label}: ${error.reason}` : Promise.reject(error),
+    );
+  }
+
+  it('does not start a queued attempt whose lookup has less time left than an attempt needs (by default a tenth of the timeout)', async () => {
+    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, timeoutMs: 10_000, maxConcurrency: 1 });
+    const sent: string[] = [];
+    // The first lookup holds the only slot until its deadline at 2000 ms; the next two queue behind it.
+    const first = lookupAsking(upstream, 'first', 2000, sent);
+    await jest.advanceTimersByTimeAsync(1100);
+    const late = lookupAsking(upstream, 'late', 1850, sent);
+    await jest.advanceTimersByTimeAsync(100);
+    const timely = lookupAsking(upstream, 'timely', 1900, sent);
+    await jest.advanceTimersByTimeAsync(800);
+    // At 2000 ms the slot is free: 'late' has 950 ms left (less than 10,000 / 10) and is not started; 'timely' has 1100.
+    expect(sent).toEqual(['first', 'timely']);
+    expect(await late).toBe('late: no answer within the lookup deadline');
+    expect(await first).toBe('first: no answer within the lookup deadline');
+    await jest.advanceTimersByTimeAsync(1100);
+    expect(await timely).toBe('timely: no answer within the lookup deadline');
+    expect(sent).toEqual(['first', 'timely']);
+  });
+
+  it('starts an attempt with time enough left, and an attempt outside any lookup, however long it waited', async () => {
+    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, timeoutMs: 10_000, maxConcurrency: 1 });
+    const holder = new AbortController();
+    const held = upstream.request(() => pause(3_600_000, holder.signal), never).catch(() => 'released');
+    const sent: string[] = [];
+    const waited = upstream.request(async () => {
+      sent.push('outside a lookup');
+      return 'answered';
+    }, never);
+    const inLookup = lookupAsking(upstream, 'in a lookup', 5000, sent);
+    await jest.advanceTimersByTimeAsync(3999);
+    holder.abort();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await held).toBe('released');
+    expect(await waited).toBe('answered');
+    // 1001 ms left: just over a tenth of the timeout.
+    expect(sent).toEqual(['outside a lookup', 'in a lookup']);
+    await jest.advanceTimersByTimeAsync(1001);
+    expect(await inLookup).toBe('in a lookup: no answer within the lookup deadline');
+  });
+
+  it('keeps a wait for a slot cheap: no timer per waiter, and a thousand waiters leaving at once free the line', async () => {
+    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, maxConcurrency: 1 });
+    const holder = new AbortController();
+    const held = upstream.request(() => pause(3_600_000, holder.signal), never).catch(() => 'released');
+    await jest.advanceTimersByTimeAsync(0);
+    const timersWithOneRunning = jest.getTimerCount();
+    const leaving = new AbortController();
+    setMaxListeners(3000, leaving.signal);
+    const waiters = Array.from({ length: 1000 }, () =>
+      upstream.request(async () => 'sent', leaving.signal).catch((error: unknown) => (error as UpstreamUnavailableError).reason),
+    );
+    await jest.advanceTimersByTimeAsync(0);
+    expect(jest.getTimerCount()).toBe(timersWithOneRunning);
+
+    leaving.abort();
+    expect(new Set(await Promise.all(waiters))).toEqual(new Set(['no answer within the lookup deadline']));
+    const next = upstream.request(async () => 'next answered', never);
+    holder.abort();
+    expect(await held).toBe('released');
+    expect(await next).toBe('next answered');
   });
 });
 

@@ -19,7 +19,7 @@ import { UpstreamName, UpstreamUnavailableError } from '../api-error';
 import { recordUpstreamTiming } from '../request-context';
 import { RequestSlots } from './request-slots';
 import { UPSTREAM_BODY_CAPS } from './upstream-body-caps';
-import { LookupDeadline, UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
+import { LookupDeadline, TimeLeft, UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
 /**
  * A failed upstream call. An `outage` (network error, timeout, 5xx, an HTML page instead of JSON, a
@@ -64,6 +64,8 @@ export interface UpstreamPolicyOptions {
   /** ...once the window holds at least this many operations (a few failures under low traffic never open it). */
   breakerMinCalls: number;
   halfOpenAfterMs: number;
+  /** The least time left to its lookup with which an attempt is still started (see asLookup); by default a tenth of timeoutMs. */
+  minAttemptMs?: number;
 }
 
 export type CallOutcome = 'success' | 'failure' | 'timeout' | 'rejected';
@@ -115,6 +117,24 @@ export function lookupDeadline(ms: number): LookupDeadline {
   return jobWork.getStore()?.deadline(ms) ?? deadlineIn(ms);
 }
 
+/** The time left to the lookup under way, if any (see asLookup). */
+const lookupUnderWay = new AsyncLocalStorage<TimeLeft>();
+
+/**
+ * Runs `run` as the work of a lookup with `timeLeft` (its deadline): an attempt at an upstream made inside it is
+ * not started once the lookup has less time left than an attempt needs (the upstream's minAttemptMs: a tenth of the
+ * shorter of UPSTREAM_TIMEOUT_MS and LOOKUP_DEADLINE_MS): it could hardly be answered in time, and would only spend
+ * the upstream's time. Such a request fails at once, as it would at the deadline.
+ */
+export function asLookup<T>(timeLeft: TimeLeft, run: () => Promise<T>): Promise<T> {
+  return lookupUnderWay.run(timeLeft, run);
+}
+
+/** The time left to the lookup under way (see asLookup); none outside any lookup. */
+export function lookupTimeLeft(): TimeLeft | undefined {
+  return lookupUnderWay.getStore();
+}
+
 /**
  * Out of the lookup's time while waiting for `upstream`: a 502 naming it, and an outage of it (counted by
  * its circuit) only when an attempt had already failed as one.
@@ -138,6 +158,7 @@ export class ResilientUpstream {
   private readonly circuits = new Map<CircuitName, CircuitBreakerPolicy>();
   /** The most bytes one answer of this upstream may have (see UPSTREAM_BODY_CAPS): every request of it passes this on. */
   readonly maxBodyBytes: number;
+  private readonly minAttemptMs: number;
 
   constructor(
     readonly name: UpstreamName,
@@ -152,6 +173,7 @@ export class ResilientUpstream {
     // A finished attempt's signal is left alone (not aborted on return): the request is over, and an abort per
     // call (its DOMException, its listeners) is pure cost on the busiest path.
     this.attemptTimeout = timeout(options.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
+    this.minAttemptMs = options.minAttemptMs ?? options.timeoutMs / 10;
     this.slots = new RequestSlots(options.maxConcurrency);
     this.batchLane = new RequestSlots(Math.max(1, Math.floor(options.maxConcurrency / 2)));
     for (const circuit of [name, ...otherCircuits]) this.circuits.set(circuit, this.createCircuit(circuit));
@@ -193,21 +215,22 @@ export class ResilientUpstream {
         outageSeen ||= error instanceof UpstreamFailure ? error.outage : signal.aborted && !deadline.aborted;
         throw error;
       });
-    // Slots are taken per attempt, inside the retry, so a backoff pause holds none; the wait for one is not timed.
-    const inSlot = (signal: AbortSignal) => this.slots.run(() => this.attemptTimeout.execute(({ signal: timed }) => attempt(timed), signal), signal);
-    const inLane = batchWork.getStore() ? (signal: AbortSignal) => this.batchLane.run(() => inSlot(signal), signal) : inSlot;
-    // A job's turn is waited for before any slot is taken, so the wait holds none.
     const budget = jobWork.getStore();
-    const inBudget = budget
-      ? async (signal: AbortSignal) => {
-          await budget.turn(this.name, signal);
-          return inLane(signal);
-        }
-      : inLane;
+    const lookup = lookupUnderWay.getStore();
+    const send = async (signal: AbortSignal) => {
+      if (lookup !== undefined && lookup.msLeft() < this.minAttemptMs) throw deadlineExceeded(this.name, outageSeen);
+      // A job's turn is taken once the attempt holds its slot, as it is sent: turns taken while waiting for a slot
+      // would all come due during a stall and be spent together when it clears, beyond the budget's rate.
+      if (budget) await budget.turn(this.name, signal);
+      return this.attemptTimeout.execute(({ signal: timed }) => attempt(timed), signal);
+    };
+    // Slots are taken per attempt, inside the retry, so a backoff pause holds none; the wait for one is not timed.
+    const inSlot = (signal: AbortSignal) => this.slots.run(() => send(signal), signal);
+    const inLane = batchWork.getStore() ? (signal: AbortSignal) => this.batchLane.run(() => inSlot(signal), signal) : inSlot;
     try {
       // cockatiel's pause between attempts does not listen to the signal: the request is abandoned all the same.
       return await untilAborted(
-        this.retryOutages.execute(({ signal }) => inBudget(signal), deadline),
+        this.retryOutages.execute(({ signal }) => inLane(signal), deadline),
         deadline,
       );
     } catch (error) {

@@ -64,6 +64,20 @@ describe('UpstreamCallBudget.deadline: a lookup runs out of time for its upstrea
     expect(deadline.aborted).toBe(true);
   });
 
+  it('tells the time left, not counting the waits for a turn', async () => {
+    const budget = new HeldBudget();
+    const deadline = budget.deadline(100);
+    jest.advanceTimersByTime(30);
+    expect(deadline.msLeft()).toBe(70);
+    const turn = budget.turn('flood_data', never);
+    jest.advanceTimersByTime(500);
+    expect(deadline.msLeft()).toBe(70);
+    await budget.grantAll();
+    await turn;
+    jest.advanceTimersByTime(20);
+    expect(deadline.msLeft()).toBe(50);
+  });
+
   it('never aborts once ended, even after a wait moved its end, and holds no timer after that', async () => {
     const budget = new HeldBudget();
     const deadline = budget.deadline(100);
@@ -88,6 +102,14 @@ describe('deadlineIn: a lookup deadline outside any budget', () => {
     expect(signal.aborted).toBe(false);
     jest.advanceTimersByTime(1);
     expect((signal.reason as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('tells the time left', () => {
+    const deadline = deadlineIn(100);
+    jest.advanceTimersByTime(30);
+    expect(deadline.msLeft()).toBe(70);
+    jest.advanceTimersByTime(70);
+    expect(deadline.msLeft()).toBe(0);
   });
 
   it('never aborts once ended, and holds no timer after that', () => {

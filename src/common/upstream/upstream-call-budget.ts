@@ -5,9 +5,14 @@ import type { UpstreamName } from '../api-error';
  * lookup ends it as soon as it has its answer, so that its timer and signal do not outlive it by the whole
  * deadline: at a portfolio job's pace, thousands of them would be held at once.
  */
-export interface LookupDeadline {
+export interface LookupDeadline extends TimeLeft {
   readonly signal: AbortSignal;
   end(): void;
+}
+
+/** The time a lookup has left, in ms (0 or less once it is up). */
+export interface TimeLeft {
+  msLeft(): number;
 }
 
 /** Why a deadline aborts: the DOMException AbortSignal.timeout gives. */
@@ -16,8 +21,9 @@ const timeUp = () => new DOMException('The operation was aborted due to timeout'
 /** A deadline `ms` from now (see LookupDeadline). */
 export function deadlineIn(ms: number): LookupDeadline {
   const ended = new AbortController();
+  const endsAt = performance.now() + ms;
   const timer = setTimeout(() => ended.abort(timeUp()), ms).unref();
-  return { signal: ended.signal, end: () => clearTimeout(timer) };
+  return { signal: ended.signal, end: () => clearTimeout(timer), msLeft: () => endsAt - performance.now() };
 }
 
 /**
@@ -54,13 +60,14 @@ export abstract class UpstreamCallBudget {
     const ended = new AbortController();
     const started = performance.now();
     const waitedAtStart = this.waitedMs();
+    const msLeft = () => ms - (performance.now() - started - (this.waitedMs() - waitedAtStart));
     const check = () => {
-      const counted = performance.now() - started - (this.waitedMs() - waitedAtStart);
-      if (counted >= ms) ended.abort(timeUp());
-      else timer = setTimeout(check, ms - counted).unref();
+      const left = msLeft();
+      if (left <= 0) ended.abort(timeUp());
+      else timer = setTimeout(check, left).unref();
     };
     let timer = setTimeout(check, ms).unref();
-    return { signal: ended.signal, end: () => clearTimeout(timer) };
+    return { signal: ended.signal, end: () => clearTimeout(timer), msLeft };
   }
 
   /** The time this process has spent with calls waiting for their turn, in all (ms). */

@@ -38,6 +38,8 @@ export function resilientUpstreamProvider(token: symbol, name: UpstreamName, oth
           breakerWindowMs: config.get('CIRCUIT_BREAKER_WINDOW_MS', { infer: true }),
           breakerMinCalls: config.get('CIRCUIT_BREAKER_MIN_CALLS', { infer: true }),
           halfOpenAfterMs: config.get('CIRCUIT_BREAKER_HALF_OPEN_MS', { infer: true }),
+          // An attempt with less than a tenth of its time (or of a whole lookup's, if shorter) left is not worth starting.
+          minAttemptMs: Math.min(config.get('UPSTREAM_TIMEOUT_MS', { infer: true }), config.get('LOOKUP_DEADLINE_MS', { infer: true })) / 10,
         },
         observer,
         otherCircuits,
