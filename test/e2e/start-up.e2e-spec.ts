@@ -188,7 +188,8 @@ describe('offline mode start-up (test/emulators/offline.ts)', () => {
   }, 40_000);
 
   it('the service port already in use (another process answering /health there): one line, exit 1, no "listening on"', async () => {
-    const occupied = createServer((_req, res) => res.end('{"status":"ok"}'));
+    // answers any request as a /health would, so only the port check can tell it from the service
+    const occupied = createServer((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{"status":"ok"}'));
     await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
     const port = (occupied.address() as { port: number }).port;
     try {
