@@ -299,6 +299,7 @@ const keepMsOf = (policy: Pick<CachePolicy, 'staleIfErrorSeconds'>, ttlSeconds: 
 class SharedPieceParts implements PieceParts {
   oldest?: number;
   private readonly names = new Set<string>();
+  private readonly storing: Array<Promise<void>> = [];
 
   constructor(
     private readonly locks: PieceLoadLocks,
@@ -317,12 +318,14 @@ class SharedPieceParts implements PieceParts {
     const value = await load();
     const storedAt = Date.now();
     const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + this.policy.ttlSeconds * 1000 };
-    void this.locks.store(key, entry, keepMsOf(this.policy, this.policy.ttlSeconds));
+    this.storing.push(this.locks.store(key, entry, keepMsOf(this.policy, this.policy.ttlSeconds)));
     return value;
   }
 
-  forget(): Promise<void> {
-    return this.locks.forget([...this.names]);
+  /** Deletes the parts, once each is written: none is left behind for a day. */
+  async forget(): Promise<void> {
+    await Promise.all(this.storing);
+    await this.locks.forget([...this.names]);
   }
 
   private keyOf(part: string): string {
