@@ -3,7 +3,7 @@ import { UpstreamUnavailableError } from '../common/api-error';
 import { asJobWork, asLookup, lookupTimeLeft } from '../common/upstream/resilient-upstream';
 import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
 import type { ServiceMetrics } from '../metrics/service-metrics';
-import { CachedEntry, PieceCache, PieceWait } from './piece-cache';
+import { CachedEntry, PieceCache, PieceParts, PieceWait } from './piece-cache';
 import { PieceLoadLocks } from './piece-load-locks';
 
 /** A cache tier in memory; `set` keeps what it is given. */
@@ -12,6 +12,7 @@ function memoryTier(): Cache {
   return {
     get: async (key: string) => entries.get(key),
     set: async (key: string, value: unknown) => entries.set(key, value),
+    del: async (key: string) => entries.delete(key),
   } as unknown as Cache;
 }
 
@@ -23,18 +24,24 @@ class HeldLoad {
   calls = 0;
   signal?: AbortSignal;
   private answer?: (value: string) => void;
+  private failure?: (error: Error) => void;
 
   readonly load = (signal: AbortSignal): Promise<string> => {
     this.calls++;
     this.signal = signal;
     return new Promise((resolve, reject) => {
       this.answer = resolve;
+      this.failure = reject;
       signal.addEventListener('abort', () => reject(new UpstreamUnavailableError('flood_data', 'abandoned')));
     });
   };
 
   finish(value: string): void {
     this.answer?.(value);
+  }
+
+  fail(reason: string): void {
+    this.failure?.(new UpstreamUnavailableError('flood_data', reason));
   }
 }
 
@@ -44,6 +51,15 @@ function waitOf(caller: AbortController, name: string): PieceWait {
 }
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+/** One caller's wait that ends as a lookup out of time does: an upstream failure. */
+function outOfTime(caller: AbortController): PieceWait {
+  return { signal: caller.signal, gaveUp: () => new UpstreamUnavailableError('flood_data', 'no answer within the lookup deadline') };
+}
+
+/** A load that, once abandoned, answers with what it has: the query it cut is unknown, as a failed one is. */
+const cutShort = (signal: AbortSignal) => new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('zone AE, LOMRs unknown')));
+const cached = { ttlSeconds: 60, staleIfErrorSeconds: 0 };
 
 describe('PieceCache single-flight', () => {
   it('shares one load among concurrent callers of a key', async () => {
@@ -73,11 +89,12 @@ describe('PieceCache single-flight', () => {
     expect(held.calls).toBe(1);
   });
 
-  it('abandons the load when its last caller stops waiting, which gets what the load makes of it, and starts afresh for the next caller', async () => {
+  it('abandons the load when its last caller stops waiting, which (out of time) gets what the load makes of it, and starts afresh for the next caller', async () => {
     const cache = new PieceCache(memoryTier(), metrics);
     const abandoned = new HeldLoad();
     const callers = [new AbortController(), new AbortController()];
-    const reads = callers.map((caller, i) => cache.getOrLoad('flood', 'a', noCaching, abandoned.load, waitOf(caller, `caller ${i}`)));
+    const waits = [waitOf(callers[0], 'caller 0'), outOfTime(callers[1])];
+    const reads = waits.map((wait) => cache.getOrLoad('flood', 'a', noCaching, abandoned.load, wait));
     await settled();
     callers[0].abort();
     expect(abandoned.signal?.aborted).toBe(false);
@@ -94,14 +111,31 @@ describe('PieceCache single-flight', () => {
     expect((await later).entry.value).toBe('zone A');
   });
 
-  it('gives the last caller an answer the abandoned load still makes (one without the parts it cut)', async () => {
+  it('gives the last caller, out of time, an answer the abandoned load still makes (one without the parts FEMA was too slow for)', async () => {
     const cache = new PieceCache(memoryTier(), metrics);
-    const partial = (signal: AbortSignal) => new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('zone AE, LOMRs unknown')));
     const caller = new AbortController();
-    const read = cache.getOrLoad('flood', 'a', noCaching, partial, waitOf(caller, 'caller'));
+    const read = cache.getOrLoad('flood', 'a', noCaching, cutShort, outOfTime(caller));
     await settled();
     caller.abort();
     expect((await read).entry.value).toBe('zone AE, LOMRs unknown');
+  });
+
+  it('never stores nor gives out a load whose last caller was cancelled (not out of time): the next caller loads the piece in full', async () => {
+    const tier = memoryTier();
+    const cache = new PieceCache(tier, metrics);
+    const caller = new AbortController();
+    const read = cache.getOrLoad('flood', 'a', cached, cutShort, waitOf(caller, 'cancelled row'));
+    await settled();
+    caller.abort();
+    await expect(read).rejects.toThrow('cancelled row gave up');
+    await settled();
+    expect(await tier.get('flood:a')).toBeUndefined();
+
+    const fresh = new HeldLoad();
+    const next = cache.getOrLoad('flood', 'a', cached, fresh.load, waitOf(new AbortController(), 'next'));
+    await settled();
+    fresh.finish('zone AE, LOMRs 12-03-0456P');
+    expect([(await next).entry.value, fresh.calls]).toEqual(['zone AE, LOMRs 12-03-0456P', 1]);
   });
 
   it('stops the last caller waiting for an abandoned load that does not settle, with its own error', async () => {
@@ -177,6 +211,10 @@ class MemoryLocks extends PieceLoadLocks {
     await this.shared.set(key, entry);
   }
 
+  async forget(keys: string[]): Promise<void> {
+    for (const key of keys) await this.shared.del(key);
+  }
+
   private current(key: string) {
     const lock = this.locks.get(key);
     return lock && lock.until > Date.now() ? lock : undefined;
@@ -189,7 +227,6 @@ class OpenBudget extends UpstreamCallBudget {
 }
 
 const budget = new OpenBudget();
-const cached = { ttlSeconds: 60, staleIfErrorSeconds: 0 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('PieceCache: the time left to a shared load', () => {
@@ -312,6 +349,81 @@ describe('PieceCache across replicas, for the work of portfolio jobs', () => {
     expect((await holding).entry.value).toBe('zone AE');
     await sleep(100);
     expect([one.calls, locks.takes]).toEqual([1, takes]);
+  });
+
+  it('never stores a load cancelled on one replica where another finds it: the replica that retakes the row loads the piece in full', async () => {
+    const { first, second, tier } = replicas();
+    const stopping = new AbortController();
+    const cut = forJob(() => first.getOrLoad('flood', 'a', cached, cutShort, waitOf(stopping, 'stopping replica')));
+    await sleep(20);
+    stopping.abort();
+    await expect(cut).rejects.toThrow('stopping replica gave up');
+    await sleep(20);
+    expect(await tier.get('flood:a')).toBeUndefined();
+
+    const fresh = new HeldLoad();
+    const retaken = forJob(() => second.getOrLoad('flood', 'a', cached, fresh.load, waitOf(new AbortController(), 'retaking replica')));
+    await sleep(20);
+    fresh.finish('zone AE, LOMRs 12-03-0456P');
+    expect([(await retaken).entry.value, fresh.calls]).toEqual(['zone AE, LOMRs 12-03-0456P', 1]);
+  });
+
+  /** A load of two layers, zones then LOMRs, each kept as a part; counts each layer's upstream calls. */
+  function twoLayerLoad(lomrs: HeldLoad) {
+    const calls = { zones: 0 };
+    const load = async (signal: AbortSignal, parts: PieceParts) => {
+      const zones = await parts.kept('zones', async () => {
+        calls.zones++;
+        return 'zone AE';
+      });
+      return `${zones}, LOMRs ${await parts.kept('lomrs', () => lomrs.load(signal))}`;
+    };
+    return { calls, load };
+  }
+
+  it('keeps the layers a cut-short load had answered: the replica that retakes the row asks only for the rest, and the piece is as old as its oldest layer', async () => {
+    const { first, second, tier } = replicas();
+    const stopping = new AbortController();
+    const interrupted = twoLayerLoad(new HeldLoad());
+    const beforeCut = Date.now();
+    const cut = forJob(() => first.getOrLoad('flood', 'a', cached, interrupted.load, waitOf(stopping, 'stopping replica')));
+    await sleep(20);
+    stopping.abort();
+    const cutAt = Date.now();
+    await expect(cut).rejects.toThrow('stopping replica gave up');
+    await sleep(20);
+
+    const lomrs = new HeldLoad();
+    const retried = twoLayerLoad(lomrs);
+    const retaken = forJob(() => second.getOrLoad('flood', 'a', cached, retried.load, waitOf(new AbortController(), 'retaking replica')));
+    await sleep(20);
+    lomrs.finish('12-03-0456P');
+    const { entry } = await retaken;
+    expect([entry.value, interrupted.calls.zones, retried.calls.zones, lomrs.calls]).toEqual(['zone AE, LOMRs 12-03-0456P', 1, 0, 1]);
+    expect(entry.storedAt).toBeGreaterThanOrEqual(beforeCut);
+    expect(entry.storedAt).toBeLessThanOrEqual(cutAt);
+    await sleep(20);
+    // Once the whole piece is stored its parts are of no more use.
+    expect(await tier.get('flood:a')).toEqual(entry);
+    expect([await tier.get('flood:a|zones'), await tier.get('flood:a|lomrs')]).toEqual([undefined, undefined]);
+  });
+
+  it('keeps no part that failed, and none outside job work', async () => {
+    const { first, tier } = replicas();
+    const failing = new HeldLoad();
+    const failed = forJob(() => first.getOrLoad('flood', 'a', cached, twoLayerLoad(failing).load, waitOf(new AbortController(), 'row')));
+    await sleep(20);
+    failing.fail('HTTP 500');
+    await expect(failed).rejects.toThrow('HTTP 500');
+    expect(await tier.get('flood:a|lomrs')).toBeUndefined();
+    expect(await tier.get('flood:a|zones')).toEqual(expect.objectContaining({ value: 'zone AE' }));
+
+    const interactive = new AbortController();
+    const cut = first.getOrLoad('flood', 'b', cached, twoLayerLoad(new HeldLoad()).load, waitOf(interactive, 'row'));
+    await settled();
+    interactive.abort();
+    await expect(cut).rejects.toThrow('row gave up');
+    expect(await tier.get('flood:b|zones')).toBeUndefined();
   });
 
   it('takes no lock outside job work, nor for a piece that is not cached', async () => {

@@ -45,8 +45,18 @@ export interface PieceWait {
   gaveUp: () => unknown;
 }
 
+/**
+ * The parts of one load of a piece (each NFHL layer's answer at the point). For portfolio jobs each part is kept
+ * in the shared cache as soon as it is answered, so that a load cut short (its replica stopped or died, its
+ * chunk was cancelled) leaves what it had for the piece's next load, which asks the upstream only for the rest.
+ */
+export interface PieceParts {
+  /** The part kept by an earlier load of the piece, or `load`'s answer (kept, unless it fails). */
+  kept<T>(part: string, load: () => Promise<T>): Promise<T>;
+}
+
 /** Loads a piece under `signal`, which aborts once no caller waits for the piece any more. */
-export type PieceLoad<T> = (signal: AbortSignal) => Promise<T>;
+export type PieceLoad<T> = (signal: AbortSignal, parts: PieceParts) => Promise<T>;
 
 /** One upstream load shared by every caller of its key that waits for it. */
 interface SharedLoad {
@@ -55,6 +65,16 @@ interface SharedLoad {
   /** Each caller waiting for it: the time its lookup has left, or undefined outside any lookup. */
   waiting: Array<TimeLeft | undefined>;
 }
+
+/**
+ * Why a load is abandoned when its last caller stopped waiting for another reason than running out of time (its
+ * replica stops, its chunk was cancelled, its client left): a cancellation, never a failure of the upstream. What
+ * such a load makes of being cut short is neither stored nor given to anyone.
+ */
+class LoadCancelled extends Error {}
+
+/** Parts loaded where there is nothing to keep them in: each is simply loaded. */
+const UNKEPT_PARTS: PieceParts = { kept: (_part, load) => load() };
 
 /** Every query of one load (all its layers, retries, pages) listens to its signal: more than Node's default 10. */
 const LOAD_LISTENERS = 64;
@@ -111,8 +131,9 @@ export class PieceCache {
 
   /**
    * Waits for the key's shared load (started now if none is under way) until it settles or `wait` ends. The
-   * last caller to stop waiting abandons the load, and takes what the load makes of being cut short (an
-   * answer without the parts it cut, or its 502) if that comes within ABANDONED_LOAD_GRACE_MS.
+   * last caller to stop waiting abandons the load. Out of time, it takes what the load makes of being cut
+   * short (an answer without the parts the upstream was too slow for, or its 502) if that comes within
+   * ABANDONED_LOAD_GRACE_MS; cancelled, it leaves with its own error (see LoadCancelled).
    */
   private loadOnce<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>, wait: PieceWait): Promise<CachedEntry<T>> {
     if (wait.signal.aborted) return Promise.reject(wait.gaveUp());
@@ -134,12 +155,16 @@ export class PieceCache {
       };
       const giveUp = () => {
         counted = false;
+        const why = wait.gaveUp();
         leave();
-        if (shared.waiting.length > 0) return finish(() => reject(wait.gaveUp()));
+        if (shared.waiting.length > 0) return finish(() => reject(why));
         // Nobody else waits: a later caller starts afresh rather than join a load being abandoned.
         if (this.inFlight.get(cacheKey) === shared) this.inFlight.delete(cacheKey);
-        shared.abandoned.abort();
-        grace = setTimeout(() => finish(() => reject(wait.gaveUp())), ABANDONED_LOAD_GRACE_MS);
+        // Out of time (an upstream failure), the upstream was too slow; any other end of the wait is a cancellation.
+        const outOfTime = why instanceof UpstreamUnavailableError;
+        shared.abandoned.abort(outOfTime ? undefined : new LoadCancelled());
+        if (!outOfTime) return finish(() => reject(why));
+        grace = setTimeout(() => finish(() => reject(why)), ABANDONED_LOAD_GRACE_MS);
       };
       wait.signal.addEventListener('abort', giveUp, { once: true });
       shared.entry.then(
@@ -174,7 +199,7 @@ export class PieceCache {
 
   /** Loads a piece and writes it to the cache tiers. */
   private async loadAndStore<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>, signal: AbortSignal): Promise<CachedEntry<T>> {
-    const { entry, keepMs } = await loadEntry(policy, load, signal);
+    const { entry, keepMs } = await loadEntry(policy, load, signal, UNKEPT_PARTS);
     if (keepMs > 0) this.write(cacheKey, entry, keepMs);
     return entry;
   }
@@ -226,8 +251,10 @@ export class PieceCache {
       if (earlier) return earlier;
       // Stored in the shared cache only, where every replica (this one too) looks: a portfolio's pieces would
       // otherwise crowd out of the in-process LRU what interactive lookups keep there, and be written to Redis twice.
-      const { entry, keepMs } = await loadEntry(policy, load, signal);
-      if (keepMs > 0) storing = locks.store(cacheKey, entry, keepMs);
+      const parts = new SharedPieceParts(locks, cacheKey, policy);
+      const { entry, keepMs } = await loadEntry(policy, load, signal, parts);
+      // Once the whole piece is where the others look, its parts are of no more use.
+      if (keepMs > 0) storing = locks.store(cacheKey, entry, keepMs).then(() => parts.forget());
       return entry;
     } finally {
       void storing.finally(() => {
@@ -252,13 +279,67 @@ export class PieceCache {
   }
 }
 
-/** Loads a piece as an entry, with how long to keep it (0 when its policy keeps it not at all). */
-async function loadEntry<T>(policy: CachePolicy<T>, load: PieceLoad<T>, signal: AbortSignal): Promise<{ entry: CachedEntry<T>; keepMs: number }> {
-  const value = await load(signal);
-  const storedAt = Date.now();
+/**
+ * Loads a piece as an entry, with how long to keep it (0 when its policy keeps it not at all); as old as the
+ * oldest part an earlier load kept. A load cancelled meanwhile rejects with its cancellation, whatever it made of it.
+ */
+async function loadEntry<T>(
+  policy: CachePolicy<T>,
+  load: PieceLoad<T>,
+  signal: AbortSignal,
+  parts: PieceParts & { oldest?: number },
+): Promise<{ entry: CachedEntry<T>; keepMs: number }> {
+  const value = await load(signal, parts);
+  if (signal.reason instanceof LoadCancelled) throw signal.reason;
+  const storedAt = Math.min(Date.now(), parts.oldest ?? Infinity);
   const ttlSeconds = Math.min(policy.ttlSeconds, policy.ttlSecondsOf?.(value) ?? policy.ttlSeconds);
   const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + ttlSeconds * 1000 };
-  return { entry, keepMs: ttlSeconds > 0 ? (ttlSeconds + policy.staleIfErrorSeconds) * 1000 : 0 };
+  return { entry, keepMs: keepMsOf(policy, ttlSeconds) };
+}
+
+/** How long an entry fresh for `ttlSeconds` is kept (0: not at all): past its freshness, as long as it may be served stale. */
+const keepMsOf = (policy: Pick<CachePolicy, 'staleIfErrorSeconds'>, ttlSeconds: number) =>
+  ttlSeconds > 0 ? (ttlSeconds + policy.staleIfErrorSeconds) * 1000 : 0;
+
+/**
+ * The parts of one load of a piece for portfolio jobs, each kept in the shared cache under the piece's key and
+ * its own name for as long as the piece would be; `oldest` is when the oldest part this load reuses was loaded.
+ */
+class SharedPieceParts implements PieceParts {
+  oldest?: number;
+  private readonly names = new Set<string>();
+  private readonly storing: Array<Promise<void>> = [];
+
+  constructor(
+    private readonly locks: PieceLoadLocks,
+    private readonly cacheKey: string,
+    private readonly policy: Pick<CachePolicy, 'ttlSeconds' | 'staleIfErrorSeconds'>,
+  ) {}
+
+  async kept<T>(part: string, load: () => Promise<T>): Promise<T> {
+    const key = this.keyOf(part);
+    this.names.add(key);
+    const stored = asEntry<T>(await this.locks.stored(key));
+    if (stored && stored.freshUntil > Date.now()) {
+      this.oldest = Math.min(this.oldest ?? Infinity, stored.storedAt);
+      return stored.value;
+    }
+    const value = await load();
+    const storedAt = Date.now();
+    const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + this.policy.ttlSeconds * 1000 };
+    this.storing.push(this.locks.store(key, entry, keepMsOf(this.policy, this.policy.ttlSeconds)));
+    return value;
+  }
+
+  /** Deletes the parts, once each is written: none is left behind for a day. */
+  async forget(): Promise<void> {
+    await Promise.all(this.storing);
+    await this.locks.forget([...this.names]);
+  }
+
+  private keyOf(part: string): string {
+    return `${this.cacheKey}|${part}`;
+  }
 }
 
 /** A cached value that is an entry of this cache (anything else under its key is none). */

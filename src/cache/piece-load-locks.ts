@@ -26,6 +26,8 @@ export abstract class PieceLoadLocks {
   abstract stored(key: string): Promise<unknown>;
   /** Writes the shared cache's entry of `key` for `ms`, patiently (see stored); settles, never fails, once written or given up. */
   abstract store(key: string, entry: unknown, ms: number): Promise<void>;
+  /** Deletes the shared cache's entries of `keys`; settles, never fails. */
+  abstract forget(keys: string[]): Promise<void>;
 }
 
 const lockKey = (key: string) => `flood-zone:piece-lock:${key}`;
@@ -72,6 +74,10 @@ export class RedisPieceLoadLocks extends PieceLoadLocks implements OnApplication
 
   async store(key: string, entry: unknown, ms: number): Promise<void> {
     await this.tier.set(key, entry, ms).catch(() => undefined);
+  }
+
+  async forget(keys: string[]): Promise<void> {
+    if (keys.length > 0) await this.tier.delete(keys).catch(() => undefined);
   }
 
   async onApplicationShutdown(): Promise<void> {

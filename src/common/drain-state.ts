@@ -4,8 +4,9 @@ const POLL_MS = 25;
 
 /**
  * Draining after SIGTERM: readiness turns 503 at once, the listener stays open so in-flight and
- * late-routed requests are still served, and shutdown proceeds as soon as nothing is in flight.
- * Long answers (batches) watch two signals: `stopping` to take on no new work, `overdue` to end at once.
+ * late-routed requests are still served, and shutdown proceeds as soon as nothing is in flight (no request,
+ * no chunk of a portfolio job). Long work (batches, chunks) watches two signals: `stopping` to take on no
+ * new work, `overdue` to end at once.
  */
 @Injectable()
 export class DrainState {
@@ -28,7 +29,7 @@ export class DrainState {
     return this.drainingSince !== undefined;
   }
 
-  /** Counts a request in flight; the caller calls `left` once, when its response is closed (sent or abandoned). */
+  /** Counts work in flight (a request, a job's chunk); the caller calls `left` once, when it is over (a response sent or abandoned). */
   entered(): void {
     this.inFlight += 1;
   }

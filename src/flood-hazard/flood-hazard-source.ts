@@ -1,3 +1,4 @@
+import type { PieceParts } from '../cache/piece-cache';
 import type { MapExtent, MapPixels } from './arcgis-map-server';
 import type { BfeLineFeature, ComingMapData, FloodHazardZoneAttributes, GeoPoint, LomaFeature, NfhlPointData, ZonePolygonFeature } from './flood-hazard.types';
 
@@ -20,9 +21,10 @@ export abstract class FloodHazardSource {
 
   /**
    * Zones, FIRM panels, LOMRs, community and LOMAs at a point, all at once; then availability when no
-   * zone was found, or the BFE lines when the zones call for them.
+   * zone was found, or the BFE lines when the zones call for them. Each layer's answer is a part of the
+   * cached piece this makes (`layers`): one kept by an earlier load cut short is not asked again.
    */
-  abstract pointData(point: GeoPoint, deadline: AbortSignal, bfeLinesWanted: BfeLinesWanted): Promise<EffectiveMapData>;
+  abstract pointData(point: GeoPoint, deadline: AbortSignal, bfeLinesWanted: BfeLinesWanted, layers: PieceParts): Promise<EffectiveMapData>;
 
   /** Every Flood Hazard Zones polygon within `radiusM` of the point, with its geometry. */
   abstract zonePolygonsNear(point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<ZonePolygonFeature[]>;

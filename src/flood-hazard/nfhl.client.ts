@@ -1,6 +1,7 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { PieceParts } from '../cache/piece-cache';
 import { UpstreamUnavailableError, unknownOnFailure } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { ResilientUpstream } from '../common/upstream/resilient-upstream';
@@ -76,17 +77,18 @@ export class NfhlClient extends FloodHazardSource {
     this.serviceUrl = this.map.serviceUrl;
   }
 
-  pointData(point: GeoPoint, lookupDeadline: AbortSignal, bfeLinesWanted: BfeLinesWanted): Promise<EffectiveMapData> {
+  pointData(point: GeoPoint, lookupDeadline: AbortSignal, bfeLinesWanted: BfeLinesWanted, layers: PieceParts): Promise<EffectiveMapData> {
     return this.upstream.operation(async () => {
       // Once an essential query has failed the lookup is a 502: its sibling queries (and their retries) stop.
       const failed = new AbortController();
       const deadline = AbortSignal.any([lookupDeadline, failed.signal]);
-      const at = <T>(layer: keyof typeof POINT_FIELDS) => this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline);
-      const zoneQuery = this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline);
+      const at = <T>(layer: keyof typeof POINT_FIELDS) => layers.kept(layer, () => this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline));
+      const zoneQuery = layers.kept('zones', () => this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline));
       // Only these two wait for the zones; they exclude each other.
       const followUp = zoneQuery.then(async (found) => {
         if (found.length === 0) return { inAvailability: (await at('availability')).length > 0 };
-        return { inAvailability: null, bfeLines: bfeLinesWanted(found) ? await unknownOnFailure(this.bfeLines(point, deadline)) : undefined };
+        const bfeLines = () => layers.kept('bfeLines', () => this.bfeLines(point, deadline));
+        return { inAvailability: null, bfeLines: bfeLinesWanted(found) ? await unknownOnFailure(bfeLines()) : undefined };
       });
       // Community, LOMRs, LOMAs and BFE lines are supplementary: their failure makes them unknown (null), not the lookup.
       const [zones, panels, lomrs, jurisdictions, lomas, { inAvailability, bfeLines }] = await Promise.all([
@@ -94,7 +96,7 @@ export class NfhlClient extends FloodHazardSource {
         at<FirmPanelAttributes>('panels'),
         unknownOnFailure(at<LomrAttributes>('lomrs')),
         unknownOnFailure(at<PoliticalJurisdictionAttributes>('jurisdictions')),
-        unknownOnFailure(this.lomas(point, deadline)),
+        unknownOnFailure(layers.kept('lomas', () => this.lomas(point, deadline))),
         followUp,
       ]).catch((error: unknown) => {
         failed.abort();

@@ -68,6 +68,17 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
   }
 
   async process(order: Job<ChunkOrder>, token?: string): Promise<void> {
+    // A chunk holds the drain as a request does: on SIGTERM its rows under way finish (what they loaded kept for
+    // whoever retakes the chunk) before the service stops, and are cut only once the drain's time is up.
+    this.drain.entered();
+    try {
+      await this.answerChunk(order, token);
+    } finally {
+      this.drain.left();
+    }
+  }
+
+  private async answerChunk(order: Job<ChunkOrder>, token?: string): Promise<void> {
     const { jobId, chunk } = order.data;
     if (order.attemptsStarted > 1) this.metrics.jobChunkRetried();
     if ((await this.store.beginChunk(jobId, new Date())) !== 'running') return;

@@ -180,7 +180,7 @@ export class LookupService {
    */
   private async floodAt(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
     const rounded = roundPoint(point);
-    const loadEffective = (signal: AbortSignal) => loadEffectiveMap(this.floodSource, rounded, signal);
+    const loadEffective: PieceLoad<EffectiveMapPiece> = (signal, layers) => loadEffectiveMap(this.floodSource, rounded, signal, layers);
     const [effective, ...optional] = await Promise.all([
       pieces.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, loadEffective, waitFor(EFFECTIVE_MAP_UPSTREAM)),
       ...this.optionalParts

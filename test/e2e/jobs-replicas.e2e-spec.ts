@@ -3,7 +3,8 @@
  * (appendonly, as the compose file runs it) in front of the emulators. One process is SIGKILLed and another
  * SIGTERMed mid-job, Redis itself is restarted mid-job: every row is answered exactly once, in order, equal to
  * GET; the job calls of all processes together, counted at the emulators, stay within the shared rate; and
- * processes answering chunks that share points at the same moment ask the upstreams once per point.
+ * processes answering chunks that share points at the same moment ask the upstreams once per point. A process
+ * stopped or killed while loading rows leaves nothing cut short behind and loses almost nothing it had loaded.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -78,23 +79,28 @@ class PersistentRedis {
   }
 }
 
-/** `DISTINCT_POINTS` points near the demo places, each a place of its own for the caches. */
-const POINTS = Array.from({ length: DISTINCT_POINTS }, (_, i) => {
-  const place = DEMO_PLACES[i % DEMO_PLACES.length];
-  return { lat: place.lat, lon: Number((place.lon + Math.floor(i / DEMO_PLACES.length) * 0.0001).toFixed(6)) };
-});
+type Point = { lat: number; lon: number };
 
-/** Rows r0..r{n-1}, row r at POINTS[r % DISTINCT_POINTS]. */
-const portfolio = (rows: number) =>
-  `id,lat,lon\n${Array.from({ length: rows }, (_, r) => `r${r},${POINTS[r % DISTINCT_POINTS].lat},${POINTS[r % DISTINCT_POINTS].lon}`).join('\n')}\n`;
+/** `count` points near the demo places, `stepDeg` of longitude apart, each a place of its own for the caches. */
+const pointsNearDemoPlaces = (count: number, stepDeg: number): Point[] =>
+  Array.from({ length: count }, (_, i) => {
+    const place = DEMO_PLACES[i % DEMO_PLACES.length];
+    return { lat: place.lat, lon: Number((place.lon + Math.floor(i / DEMO_PLACES.length) * stepDeg).toFixed(6)) };
+  });
+
+const POINTS = pointsNearDemoPlaces(DISTINCT_POINTS, 0.0001);
+
+/** Rows r0..r{n-1}, row r at points[r % points.length]. */
+const portfolio = (rows: number, points: Point[]) =>
+  `id,lat,lon\n${Array.from({ length: rows }, (_, r) => `r${r},${points[r % points.length].lat},${points[r % points.length].lon}`).join('\n')}\n`;
 
 async function json(url: string, init?: RequestInit): Promise<any> {
   const response = await fetch(url, init);
   return { status: response.status, body: await response.json() };
 }
 
-async function submit(service: BuiltService, rows: number): Promise<string> {
-  const { status, body } = await json(`${service.url}${JOBS}`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: portfolio(rows) });
+async function submit(service: BuiltService, rows: number, points = POINTS): Promise<string> {
+  const { status, body } = await json(`${service.url}${JOBS}`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: portfolio(rows, points) });
   expect(status).toBe(202);
   return body.id;
 }
@@ -129,16 +135,35 @@ async function resultRows(service: BuiltService, id: string, total: number): Pro
 
 const withoutTime = ({ retrievedAt: _retrievedAt, ...body }: Record<string, unknown>) => body;
 
-/** Each row equal to GET at its point (asked of `service` now, ignoring only retrievedAt). */
-async function expectRowsEqualToGet(service: BuiltService, rows: Array<{ status: number; body: any }>): Promise<void> {
-  const expected = await Promise.all(
-    POINTS.map(async (point) => {
+/** Each row equal to GET at its point (asked of `service` now, ignoring only retrievedAt); row r is at points[r % points.length]. */
+async function expectRowsEqualToGet(service: BuiltService, rows: Array<{ status: number; body: any }>, points = POINTS): Promise<void> {
+  const expected: string[] = [];
+  // A few GETs at a time: thousands at once would only queue.
+  for (let start = 0; start < points.length; start += 50) {
+    const asked = points.slice(start, start + 50).map(async (point) => {
       const { status, body } = await json(`${service.url}/flood-zone?lat=${point.lat}&lon=${point.lon}`);
       return JSON.stringify({ status, body: withoutTime(body) });
-    }),
-  );
-  const differing = rows.filter((row, r) => JSON.stringify({ status: row.status, body: withoutTime(row.body) }) !== expected[r % DISTINCT_POINTS]);
-  expect(differing.length).toBe(0);
+    });
+    expected.push(...(await Promise.all(asked)));
+  }
+  const differing = rows.filter((row, r) => JSON.stringify({ status: row.status, body: withoutTime(row.body) }) !== expected[r % points.length]);
+  expect(differing).toEqual([]);
+}
+
+/** The NFHL queries asked more than once between `from` and `to`: each asked again counts once per time. */
+function repeatedNfhlCalls(emulators: RunningEmulators, from: number, to: number): number {
+  const asks = new Map<string, number>();
+  for (const call of emulators.nfhl.calls) {
+    if (call.endpoint !== 'query' || call.at < from || call.at > to) continue;
+    const ask = `${call.layerName} ${JSON.stringify(call.query)}`;
+    asks.set(ask, (asks.get(ask) ?? 0) + 1);
+  }
+  return [...asks.values()].reduce((repeated, count) => repeated + count - 1, 0);
+}
+
+/** Waits until the NFHL emulator has received `calls` calls. */
+async function nfhlCallsReach(calls: number): Promise<void> {
+  while (emulators.nfhl.calls.length < calls) await sleep(20);
 }
 
 /** The most calls any one emulator received within one second (by arrival) between `from` and `to`. */
@@ -160,7 +185,7 @@ let emulators: RunningEmulators;
 let redis: PersistentRedis;
 const services: BuiltService[] = [];
 
-async function startService(): Promise<BuiltService> {
+async function startService(settings: Record<string, string> = {}): Promise<BuiltService> {
   const service = await BuiltService.start({
     ...emulators.env,
     JOBS_REDIS_URL: redis.url,
@@ -169,6 +194,7 @@ async function startService(): Promise<BuiltService> {
     JOB_WORKERS: '2',
     SHUTDOWN_GRACE_MS: '8000',
     LOG_LEVEL: 'warn',
+    ...settings,
   });
   services.push(service);
   return service;
@@ -211,6 +237,60 @@ it('three processes, one SIGKILLed and one SIGTERMed mid-job: 25,000 rows each e
   await expectRowsEqualToGet(first, rows);
   const metrics = await (await fetch(`${first.url}/metrics`)).text();
   expect(metrics).toMatch(/^jobs\{status="completed"\} 1$/m);
+});
+
+describe('a process stopped or killed while its rows are being loaded', () => {
+  /** Every row a point of its own, so that rows are being loaded whenever a process stops. */
+  const ROWS = 2000;
+  const DISTINCT = pointsNearDemoPlaces(ROWS, 0.00002);
+  /** One chunk each: each of the two processes holds one of the job's two chunks from the start. */
+  const ONE_CHUNK_EACH = { JOB_WORKERS: '1', JOB_UPSTREAM_RATE_PER_SECOND: '400' };
+  /** The NFHL calls a process can have in flight for job work when it dies: its batch lane (half of UPSTREAM_MAX_CONCURRENCY, 16). */
+  const BATCH_LANE = 8;
+  /** Two processes answering 2,000 rows at a point each, on a machine others share. */
+  const JOB_TIMEOUT_MS = 300_000;
+
+  /** Runs the job while `interrupt` stops one of its two processes midway; its rows, and the NFHL queries asked again. */
+  async function interruptedJob(interrupt: (service: BuiltService) => Promise<void>) {
+    const [staying, leaving] = [await startService(ONE_CHUNK_EACH), await startService(ONE_CHUNK_EACH)];
+    const submittedAt = Date.now();
+    const id = await submit(staying, ROWS, DISTINCT);
+    // About half of each chunk's NFHL calls made.
+    await nfhlCallsReach(ROWS * 3);
+    await interrupt(leaving);
+    const job = await waitFor(staying, id, (current) => current.status === 'completed', JOB_TIMEOUT_MS);
+    expect(job).toEqual(expect.objectContaining({ total: ROWS, done: ROWS, errors: 0 }));
+    const repeated = repeatedNfhlCalls(emulators, submittedAt, Date.parse(job.finishedAt));
+    return { rows: await resultRows(staying, id, ROWS), repeated, staying };
+  }
+
+  it(
+    'SIGTERM: the rows under way finish before it stops; every row equal to GET, and no NFHL query asked twice',
+    async () => {
+      const { rows, repeated, staying } = await interruptedJob(async (leaving) => {
+        leaving.process.kill('SIGTERM');
+        expect(await leaving.exited).toEqual({ code: 0, signal: null });
+      });
+      process.stdout.write(`NFHL queries asked again after a SIGTERM: ${repeated}\n`);
+      expect(repeated).toBe(0);
+      await expectRowsEqualToGet(staying, rows, DISTINCT);
+    },
+    JOB_TIMEOUT_MS,
+  );
+
+  it(
+    'SIGKILL: the layers it had answered are kept; every row equal to GET, and no more NFHL queries asked twice than it had in flight',
+    async () => {
+      const { rows, repeated, staying } = await interruptedJob(async (leaving) => {
+        leaving.process.kill('SIGKILL');
+        await leaving.exited;
+      });
+      process.stdout.write(`NFHL queries asked again after a SIGKILL: ${repeated}\n`);
+      expect(repeated).toBeLessThanOrEqual(BATCH_LANE);
+      await expectRowsEqualToGet(staying, rows, DISTINCT);
+    },
+    JOB_TIMEOUT_MS,
+  );
 });
 
 it('a Redis restart mid-job loses no row', async () => {

@@ -1,3 +1,4 @@
+import type { PieceParts } from '../../cache/piece-cache';
 import type { UpstreamName } from '../../common/api-error';
 import { estimateBaseFloodElevation, needsBfeEstimate } from '../../flood-hazard/bfe-estimate';
 import { determineFloodHazard, governingZone } from '../../flood-hazard/classification';
@@ -28,11 +29,11 @@ function bfeLinesWanted(zones: FloodHazardZoneAttributes[]): boolean {
 }
 
 /**
- * Reads the effective map at the (rounded) point. Zones, panels and availability are essential: their
- * failure rejects (a 502). A failed supplementary query leaves its part null and named.
+ * Reads the effective map at the (rounded) point, each layer a part of the piece (`layers`). Zones, panels and
+ * availability are essential: their failure rejects (a 502). A failed supplementary query leaves its part null and named.
  */
-export async function loadEffectiveMap(source: FloodHazardSource, point: GeoPoint, signal: AbortSignal): Promise<EffectiveMapPiece> {
-  const data = await source.pointData(point, signal, bfeLinesWanted);
+export async function loadEffectiveMap(source: FloodHazardSource, point: GeoPoint, signal: AbortSignal, layers: PieceParts): Promise<EffectiveMapPiece> {
+  const data = await source.pointData(point, signal, bfeLinesWanted, layers);
   const determination = determineFloodHazard(data);
   const failed: AnswerPart[] = [];
   if (data.jurisdictions === null) failed.push('community');
