@@ -12,6 +12,7 @@ import type { LookupOptions } from '../lookup/location-query';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { CHUNK_ROWS } from './job-chunks';
 import { JobStore } from './job-store';
+import { isRedisOutage, JobsRedis } from './jobs-redis';
 import { CHUNK_QUEUE, ChunkOrder } from './portfolio-jobs';
 
 /**
@@ -43,6 +44,7 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
     private readonly budget: UpstreamCallBudget,
     private readonly drain: DrainState,
     private readonly metrics: ServiceMetrics,
+    private readonly redis: JobsRedis,
     config: ConfigService<AppConfig, true>,
   ) {
     super();
@@ -52,11 +54,16 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.concurrency;
     this.worker.once('ready', () => (this.reachedRedis = true));
-    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'job chunk worker: Redis error'));
+    // An outage is logged once, by JobsRedis, not at each failed reconnection.
+    this.worker.on('error', (error) => !isRedisOutage(error) && this.logger.warn({ err: error }, 'job chunk worker: Redis error'));
     this.worker.on('failed', (order, error) => void this.failed(order, error));
     // On SIGTERM no chunk is taken any more; the chunks under way are finished or handed back (see process).
     this.drain.stopping.addEventListener('abort', () => void this.worker.close(), { once: true });
-    this.worker.run().catch((error: unknown) => this.logger.error({ err: error }, 'job chunk worker stopped'));
+    // Never on a Redis that may evict job data: the worker starts once the jobs Redis is accepted.
+    void this.redis.accepted.then(() => {
+      if (this.drain.stopping.aborted) return;
+      this.worker.run().catch((error: unknown) => this.logger.error({ err: error }, 'job chunk worker stopped'));
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
