@@ -11,6 +11,7 @@ import type { AppConfig } from '../config/app-config';
 import type { LookupOptions } from '../lookup/location-query';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { CHUNK_ROWS } from './job-chunks';
+import { ChunkProgress } from './chunk-progress';
 import { JobStore } from './job-store';
 import { isRedisOutage, JobsRedis } from './jobs-redis';
 import { CHUNK_QUEUE, ChunkOrder } from './portfolio-jobs';
@@ -111,6 +112,7 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
         .finally(() => (checking = false));
     }, CANCEL_CHECK_MS);
     this.drain.overdue.addEventListener('abort', stop, { once: true });
+    const progress = new ChunkProgress((answered) => this.store.noteProgress(jobId, chunk, answered));
     const answers: RowAnswer[] = [];
     const offset = chunk * CHUNK_ROWS;
     try {
@@ -122,11 +124,13 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
           cancelled.signal,
           async (answer) => {
             answers.push({ ...answer, index: answer.index + offset });
+            progress.answered(answers.length);
           },
           this.drain.stopping,
         ),
       );
     } finally {
+      progress.stop();
       clearInterval(watch);
       this.drain.overdue.removeEventListener('abort', stop);
     }
