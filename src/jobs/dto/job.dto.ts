@@ -3,7 +3,12 @@ import { JOB_STATUSES, JobStatus } from '../job-record';
 
 const ID = { description: "The job's id (a UUID), as in its Location.", example: '3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18' };
 const TOTAL = { description: 'Rows in the job.', example: 250000 };
-const DONE = { description: 'Rows answered so far (each exactly as GET /flood-zone answers it, whatever its status).', example: 0 };
+const DONE = {
+  description:
+    'Rows answered so far (each exactly as GET /flood-zone answers it, whatever its status), counted as they are answered: while a job runs ' +
+    'it grows at least every few seconds, never goes back and never passes total.',
+  example: 0,
+};
 
 /** The 202 answer to a submitted job. */
 export class JobAcceptedDto {
@@ -62,7 +67,9 @@ export class JobStatusDto {
   @ApiProperty({
     type: Number,
     nullable: true,
-    description: 'Seconds left at the pace kept since it started; 0 once completed; null before a row is done, or once it failed or was cancelled.',
+    description:
+      'Seconds left at the pace kept since it started, given once 1% of the rows are done (the pace of fewer rows swings too much); 0 once completed; ' +
+      'null before that 1%, while queued, or once it failed or was cancelled.',
     example: 310,
   })
   etaSeconds: number | null;
