@@ -64,6 +64,11 @@ export const CFG = {
     wallGoalFactor: 1.15,
     rssGrowthGoalMB: 100,
   },
+  jobPace: {
+    // More rows than the run can answer: the job is watched for `seconds`, then cancelled.
+    rows: 20_000,
+    seconds: intEnv('BENCH_JOB_PACE_SECONDS', QUICK ? 60 : 180, 20, 1800),
+  },
 };
 
 /** A mapped AE point whose ~300 m zone square holds every generated point. */

@@ -18,7 +18,7 @@ const S = '11 portfolio job, 3 processes';
 const JOBS = '/flood-zone/jobs';
 
 /** The job's rows: row i at a new point, except every third, which repeats the point of an earlier row (near or far back). */
-function jobRows(grid: PointGrid, rows: number): { points: Point[]; distinctPoints: number } {
+export function jobRows(grid: PointGrid, rows: number): { points: Point[]; distinctPoints: number } {
   const points: Point[] = [];
   let distinctPoints = 0;
   for (let i = 0; i < rows; i++) points.push(i % 3 === 2 ? points[Math.floor(i * 0.618)] : grid.at(distinctPoints++));

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { SingleBar } from 'cli-progress';
 import { badArguments, CommandFailure, serviceFailed } from './command-failure';
 import { errorResponseText, FloodZoneApi } from './flood-zone-api';
+import { timeLeftText } from './time-left';
 
 const JOBS_PATH = '/flood-zone/jobs';
 /** How often `job wait` asks for the job's counts. */
@@ -19,22 +20,27 @@ interface JobStatus {
   errors: number;
   /** What the service's reader of the body warned of (columns it did not read). */
   warnings?: string[];
+  etaSeconds: number | null;
 }
 
-/** Where `job wait` shows a job's progress: rows done of total, from the job's own counts. */
+/** Where `job wait` shows a job's progress: rows done of total and the time left, from the job's own status. */
 export interface JobProgress {
-  update(done: number, total: number): void;
+  update(job: Pick<JobStatus, 'done' | 'total' | 'etaSeconds'>): void;
   stop(): void;
 }
 
-/** A progress bar on a terminal, from the job's `done` and `total` (the service's own time left as eta). */
+/**
+ * A progress bar on a terminal, from the job's `done` and `total`, with the service's own time left (the bar's
+ * estimate from a few polls of a job that moves in steps said "0s", then "NFs").
+ */
 export function jobProgressBar(terminal: NodeJS.WritableStream): JobProgress {
-  const bar = new SingleBar({ stream: terminal, format: '{bar} {value}/{total} rows | {eta_formatted} left', hideCursor: true, etaBuffer: 20 });
+  const bar = new SingleBar({ stream: terminal, format: '{bar} {value}/{total} rows | {timeLeft}', hideCursor: true });
   let started = false;
   return {
-    update(done, total) {
-      if (!started) bar.start(total, done);
-      else bar.update(done);
+    update({ done, total, etaSeconds }) {
+      const timeLeft = timeLeftText(etaSeconds);
+      if (!started) bar.start(total, done, { timeLeft });
+      else bar.update(done, { timeLeft });
       started = true;
     },
     stop: () => started && bar.stop(),
@@ -100,11 +106,11 @@ export async function waitForJob(
   let job = await readStatus(api, id);
   try {
     while (job.status === 'queued' || job.status === 'running') {
-      progress?.update(job.done, job.total);
+      progress?.update(job);
       await new Promise((resolve) => setTimeout(resolve, pollMs));
       job = await readStatus(api, id);
     }
-    progress?.update(job.done, job.total);
+    progress?.update(job);
   } finally {
     progress?.stop();
   }

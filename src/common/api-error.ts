@@ -28,13 +28,14 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** An error the client caused or must know about, carried to the error envelope. */
+/** An error the client caused or must know about, carried to the error envelope (with headers such as Retry-After). */
 export class ApiError extends HttpException {
   constructor(
     status: number,
     readonly code: ErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(message, status);
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, HttpCode, Res } from '@nestjs/common';
-import { ModulesContainer } from '@nestjs/core';
+import { ModuleRef, ModulesContainer } from '@nestjs/core';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
@@ -8,6 +8,7 @@ import { CircuitStateName, ResilientUpstream } from '../common/upstream/resilien
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
 import { Geocoder } from '../geocoding/geocoder';
 import { FLOOD_DATA_NAME } from '../lookup/flood-zone-lookup';
+import { PortfolioJobs } from '../jobs/portfolio-jobs';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { DrainState } from '../common/drain-state';
 import { EndpointDto, ReadinessDto, StatusDocumentDto } from './dto/status-document.dto';
@@ -33,6 +34,7 @@ export class HealthController {
     private readonly modules: ModulesContainer,
     private readonly metrics: ServiceMetrics,
     private readonly reachability: UpstreamReachability,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   @Get()
@@ -71,6 +73,8 @@ export class HealthController {
           upstreamState(check.details[circuit].circuit as CircuitStateName, this.metrics.lastAttempt(upstream), this.reachability.atStartUp(upstream)),
         ]),
       ),
+      // What the process already knows of the jobs Redis: asking it here would make liveness depend on it.
+      jobs: this.moduleRef.get(PortfolioJobs, { strict: false }).availability(),
     };
   }
 

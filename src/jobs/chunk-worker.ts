@@ -12,7 +12,9 @@ import type { AppConfig } from '../config/app-config';
 import type { LookupOptions } from '../lookup/location-query';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { CHUNK_ROWS } from './job-chunks';
+import { ChunkProgress } from './chunk-progress';
 import { JobStore } from './job-store';
+import { isRedisOutage, JobsRedis } from './jobs-redis';
 import { CHUNK_QUEUE, ChunkOrder } from './portfolio-jobs';
 
 /**
@@ -44,6 +46,7 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
     private readonly budget: UpstreamCallBudget,
     private readonly drain: DrainState,
     private readonly metrics: ServiceMetrics,
+    private readonly redis: JobsRedis,
     config: ConfigService<AppConfig, true>,
   ) {
     super();
@@ -53,11 +56,16 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.concurrency;
     this.worker.once('ready', () => (this.reachedRedis = true));
-    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'job chunk worker: Redis error'));
+    // An outage is logged once, by JobsRedis, not at each failed reconnection.
+    this.worker.on('error', (error) => !isRedisOutage(error) && this.logger.warn({ err: error }, 'job chunk worker: Redis error'));
     this.worker.on('failed', (order, error) => void this.failed(order, error));
     // On SIGTERM no chunk is taken any more; the chunks under way are finished or handed back (see process).
     this.drain.stopping.addEventListener('abort', () => void this.worker.close(), { once: true });
-    this.worker.run().catch((error: unknown) => this.logger.error({ err: error }, 'job chunk worker stopped'));
+    // Never on a Redis that may evict job data: the worker starts once the jobs Redis is accepted.
+    void this.redis.accepted.then(() => {
+      if (this.drain.stopping.aborted) return;
+      this.worker.run().catch((error: unknown) => this.logger.error({ err: error }, 'job chunk worker stopped'));
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -116,6 +124,7 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
         .finally(() => (checking = false));
     }, CANCEL_CHECK_MS);
     this.drain.overdue.addEventListener('abort', stop, { once: true });
+    const progress = new ChunkProgress((answered) => this.store.noteProgress(jobId, chunk, answered));
     const answers: RowAnswer[] = [];
     const offset = chunk * CHUNK_ROWS;
     // Taken now: the batch lets go of each row as it starts.
@@ -129,11 +138,13 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
           cancelled.signal,
           async (answer) => {
             answers.push({ ...answer, index: answer.index + offset, otherCells: otherCells[answer.index] });
+            progress.answered(answers.length);
           },
           this.drain.stopping,
         ),
       );
     } finally {
+      progress.stop();
       clearInterval(watch);
       this.drain.overdue.removeEventListener('abort', stop);
     }

@@ -12,5 +12,8 @@ export const jobNotFinished = (id: string, status: string, done: number, total: 
       : `Job ${id} is ${status} (${done} of ${total} rows done); ask for its results once its status is completed.`,
   );
 
-export const jobsUnavailable = () =>
-  new ApiError(503, 'JOBS_UNAVAILABLE', 'Portfolio jobs need a Redis: set JOBS_REDIS_URL (or REDIS_URL) to a redis:// URL and restart the service.');
+/** Seconds a client waits before asking again: a Redis away is often back in seconds (a restart, a failover). */
+export const JOBS_RETRY_AFTER_SECONDS = 5;
+
+/** 503 JOBS_UNAVAILABLE, saying why (no Redis configured, one not answering, one that evicts keys). */
+export const jobsUnavailable = (reason: string) => new ApiError(503, 'JOBS_UNAVAILABLE', reason, {}, { 'Retry-After': String(JOBS_RETRY_AFTER_SECONDS) });

@@ -20,10 +20,13 @@ const record = (over: Partial<JobRecord>): JobRecord => ({
 
 const started = Date.parse('2025-01-01T00:00:10.000Z');
 
-describe('jobStatusView: the seconds left', () => {
+describe('jobStatusView: the seconds left, at the pace kept so far, once 1% of the rows are done', () => {
   it.each([
     ['running, 250 of 1000 done in 10 s', { done: 250 }, started + 10_000, 30],
-    ['running, 1 of 1000 done in 1 s (rounded up)', { done: 3 }, started + 1000, 333],
+    ['running, 3 of 200 done in 1 s (rounded up)', { total: 200, done: 3 }, started + 1000, 66],
+    ['running, 10 of 1000 done in 10 s: 1%', { done: 10 }, started + 10_000, 990],
+    ['running, 9 of 1000 done: under 1%, too few rows for a pace', { done: 9 }, started + 10_000, null],
+    ['running, 1 of 50 done: 1% of 50 rounds up to one row', { total: 50, done: 1 }, started + 2000, 98],
     ['running, nothing done yet', { done: 0 }, started + 10_000, null],
     ['queued', { status: 'queued', startedAt: null }, started, null],
     ['completed', { status: 'completed', done: 1000 }, started + 50_000, 0],
@@ -74,6 +77,11 @@ describe('jobRecordOf', () => {
     });
     const read = jobRecordOf('j', { ...hash, otherColumns: '["Loan ID","Balance"]', warnings: '["w"]' });
     expect([read?.otherColumns, read?.warnings]).toEqual([['Loan ID', 'Balance'], ['w']]);
+  });
+
+  it('counts as done the rows answered in chunks not yet written', () => {
+    const hash = { status: 'running', total: '5000', done: '2000', answering: '350', 'answering:2': '300', 'answering:4': '50', chunks: '5' };
+    expect(jobRecordOf('j', { ...hash, createdAt: '2025-01-01T00:00:00.000Z', radiusM: '500' })?.done).toBe(2350);
   });
 
   it('is undefined for a missing hash', () => {

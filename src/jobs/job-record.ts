@@ -51,7 +51,8 @@ export function jobRecordOf(id: string, hash: Record<string, string>): JobRecord
     id,
     status: hash.status as JobStatus,
     total: Number(hash.total),
-    done: Number(hash.done ?? 0),
+    // The rows of written chunks and those answered so far in chunks under way (see JobStore).
+    done: Number(hash.done ?? 0) + Number(hash.answering ?? 0),
     errors: Number(hash.errors ?? 0),
     chunks: Number(hash.chunks),
     createdAt: hash.createdAt,
@@ -67,16 +68,18 @@ export function jobRecordOf(id: string, hash: Record<string, string>): JobRecord
 
 /** A list the hash holds as JSON (a job stored before it had the field has none). */
 const listOf = (json: string | undefined): string[] => (json ? (JSON.parse(json) as string[]) : []);
+/** The share of a job's rows done before its time left is estimated: the pace of fewer rows swings too much to be worth showing. */
+const ETA_AFTER_SHARE = 0.01;
 
 /**
  * The status answer at `now`: the time left is the rows still to do at the pace the job has kept since it
- * started (null before a row is done, and once it is no longer running).
+ * started (null before 1% of its rows are done, and once it is no longer running).
  */
 export function jobStatusView(record: JobRecord, now: number): JobStatusView {
   const { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, warnings } = record;
   let etaSeconds: number | null = null;
   if (status === 'completed') etaSeconds = 0;
-  else if (status === 'running' && startedAt && done > 0) {
+  else if (status === 'running' && startedAt && done > 0 && done >= Math.ceil(total * ETA_AFTER_SHARE)) {
     const elapsedSeconds = Math.max(0, now - Date.parse(startedAt)) / 1000;
     etaSeconds = Math.ceil(((total - done) * elapsedSeconds) / done);
   }

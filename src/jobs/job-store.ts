@@ -22,9 +22,27 @@ end
 return status`;
 
 /**
+ * The rows a worker has answered so far in a chunk not yet written (`answering:<chunk>`), kept as the most any
+ * worker of that chunk noted, and their sum over the job's chunks (`answering`), which the job's `done`
+ * includes: so `done` moves while a chunk is answered, a chunk taken again from row 0 never moves it back, and
+ * a note that comes after the chunk was written (or the job ended) is dropped. ARGV: chunk, rows answered.
+ */
+const NOTE_PROGRESS = `
+if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local field = 'answering:' .. ARGV[1]
+local noted = tonumber(redis.call('HGET', KEYS[1], field) or '0')
+local answered = tonumber(ARGV[2])
+if answered <= noted then return 0 end
+redis.call('HSET', KEYS[1], field, answered)
+redis.call('HINCRBY', KEYS[1], 'answering', answered - noted)
+return 1`;
+
+/**
  * A chunk's answers, written once: only while the job runs, and only if no other worker wrote them first
- * (a chunk is taken again when its worker seemed dead); the counts grow only with the write. The last chunk
- * completes the job: its answers and its hash then expire after the TTL, and its input is already gone.
+ * (a chunk is taken again when its worker seemed dead); the counts grow only with the write, which replaces
+ * the chunk's rows noted as answered (never more than its rows). The last chunk completes the job: its
+ * answers and its hash then expire after the TTL, and its input is already gone.
  * Answers 0 (nothing written), 1 (written) or 2 (written, and the job completed).
  */
 const WRITE_CHUNK = `
@@ -32,6 +50,12 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'running' and status ~= 'queued' then return 0 end
 if not redis.call('SET', KEYS[2], ARGV[1], 'NX') then return 0 end
 redis.call('DEL', KEYS[3])
+local progress = 'answering:' .. ARGV[8]
+local noted = tonumber(redis.call('HGET', KEYS[1], progress) or '0')
+if noted > 0 then
+  redis.call('HDEL', KEYS[1], progress)
+  redis.call('HINCRBY', KEYS[1], 'answering', -noted)
+end
 redis.call('HINCRBY', KEYS[1], 'done', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'errors', ARGV[3])
 local answered = redis.call('HINCRBY', KEYS[1], 'answeredChunks', 1)
@@ -172,8 +196,14 @@ export class JobStore {
       this.expiryFrom(now),
       this.ttlSeconds,
       answerPrefix(id),
+      chunk,
     );
     return CHUNK_WRITES[Number(written)];
+  }
+
+  /** Notes that `answered` rows of a chunk being answered are done (see NOTE_PROGRESS). */
+  async noteProgress(id: string, chunk: number, answered: number): Promise<void> {
+    await this.redis.eval(NOTE_PROGRESS, 2, hashKey(id), `${answerPrefix(id)}${chunk}`, chunk, answered);
   }
 
   /** A completed job's answers of one chunk, in input order. */

@@ -27,7 +27,6 @@ import type { AppConfig } from '../config/app-config';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { OPTION_PARAMETERS, readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { JobAcceptedDto, JobCancelledDto, JobStatusDto } from './dto/job.dto';
-import { jobsUnavailable } from './job-errors';
 import type { JobStatusView } from './job-record';
 import { PortfolioJobs } from './portfolio-jobs';
 
@@ -39,7 +38,14 @@ const JOB_BODY_MAX_BYTES = 256 * 1024 * 1024;
 const ID_PARAMETER = { name: 'id', description: "The job's id, as the submission answered it.", example: '3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18' };
 const NOT_FOUND = 'JOB_NOT_FOUND: no such job: it never existed, was cancelled and deleted, or its results expired (JOB_TTL_HOURS after it finished).';
 const UNREAD_PARAMETER = 'INVALID_PARAMETERS: a query parameter the operation does not read (a bracketed name such as `include[]` too), named in the message.';
-const UNAVAILABLE = 'JOBS_UNAVAILABLE: the service has no Redis for jobs; the message says to set JOBS_REDIS_URL (or REDIS_URL).';
+/** The 503 of every job endpoint, answered at once (see /health `jobs`); its Retry-After says when to ask again. */
+const UNAVAILABLE = {
+  type: ErrorEnvelopeDto,
+  description:
+    'JOBS_UNAVAILABLE: jobs cannot be served now, and the message says why: no Redis is configured for jobs (set JOBS_REDIS_URL or REDIS_URL), ' +
+    'the jobs Redis is not answering (retry after Retry-After), or it may evict keys (its maxmemory-policy must be noeviction). Lookups and batches work as usual.',
+  headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+};
 
 @ApiTags('flood zone')
 @ApiExtraModels(JobAcceptedDto, JobStatusDto, JobCancelledDto)
@@ -91,10 +97,10 @@ export class JobsController {
       'other than these two (a bracketed name such as `include[]` too), named in the message.',
   })
   @ApiLocationsBodyErrors({ maxRowsSetting: 'JOB_MAX_LOCATIONS', maxBody: '256 MiB' })
-  @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
+  @ApiServiceUnavailableResponse(UNAVAILABLE)
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async submit(@Req() req: Request, @Res() res: Response): Promise<void> {
-    if (!this.jobs.available) throw jobsUnavailable();
+    this.jobs.assertAvailable();
     const options = readLookupOptions(req.query as Record<string, unknown>);
     const reader = streamedLocationReader(req);
     // The rows are stored chunk by chunk as the body arrives: memory holds a chunk or two, whatever the body's size.
@@ -114,7 +120,7 @@ export class JobsController {
   @ApiParam(ID_PARAMETER)
   @ApiOkResponse({ type: JobStatusDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
-  @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
+  @ApiServiceUnavailableResponse(UNAVAILABLE)
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async status(@Param('id') id: string, @Res() res: Response): Promise<void> {
     const job: JobStatusView = await this.jobs.status(id);
@@ -154,7 +160,7 @@ export class JobsController {
     type: ErrorEnvelopeDto,
     description: 'JOB_NOT_FINISHED: the job is queued or running (see its status), or it failed or was cancelled.',
   })
-  @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
+  @ApiServiceUnavailableResponse(UNAVAILABLE)
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async results(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const withInput = readResultColumns(req);
@@ -192,7 +198,7 @@ export class JobsController {
   @ApiParam(ID_PARAMETER)
   @ApiAcceptedResponse({ type: JobCancelledDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
-  @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
+  @ApiServiceUnavailableResponse(UNAVAILABLE)
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async cancel(@Param('id') id: string, @Res() res: Response): Promise<void> {
     await this.jobs.cancel(id);

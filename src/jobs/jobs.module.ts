@@ -33,8 +33,9 @@ export class JobsModule {
     return {
       module: JobsModule,
       imports: [
-        // BullMQ retries its commands itself while Redis is away (a restart loses no chunk).
-        BullModule.forRoot({ connection: { url, maxRetriesPerRequest: null } }),
+        // BullMQ retries its commands itself while Redis is away (a restart loses no chunk). Its own check of the
+        // Redis only prints a warning about eviction: JobsRedis checks that, refuses, and says so in the log.
+        BullModule.forRoot({ connection: { url, maxRetriesPerRequest: null, skipVersionCheck: true } }),
         BullModule.registerQueue({
           name: CHUNK_QUEUE,
           defaultJobOptions: {
@@ -53,15 +54,8 @@ export class JobsModule {
       providers: [
         BatchLookupService,
         { provide: JobsRedis, useFactory: () => new JobsRedis(url) },
-        {
-          provide: JobStore,
-          inject: [JobsRedis, ServiceMetrics],
-          useFactory: (redis: JobsRedis, metrics: ServiceMetrics) => {
-            const store = new JobStore(redis.client, config.JOB_TTL_HOURS * 3600);
-            metrics.watchJobs(() => store.census(Date.now()));
-            return store;
-          },
-        },
+        // The chunk workers' store: its commands wait out a Redis restart.
+        { provide: JobStore, inject: [JobsRedis], useFactory: (redis: JobsRedis) => new JobStore(redis.client, config.JOB_TTL_HOURS * 3600) },
         {
           provide: UpstreamCallBudget,
           inject: [JobsRedis, ConfigService, ServiceMetrics],
@@ -72,8 +66,13 @@ export class JobsModule {
         },
         {
           provide: PortfolioJobs,
-          inject: [JobStore, getQueueToken(CHUNK_QUEUE)],
-          useFactory: (store: JobStore, queue: Queue<ChunkOrder>) => new QueuedPortfolioJobs(store, queue),
+          inject: [JobsRedis, getQueueToken(CHUNK_QUEUE), ServiceMetrics],
+          useFactory: (redis: JobsRedis, queue: Queue<ChunkOrder>, metrics: ServiceMetrics) => {
+            // The endpoints' and the metrics' store: it fails at once while Redis is away, never keeping a client or a scrape waiting.
+            const store = new JobStore(redis.endpointClient, config.JOB_TTL_HOURS * 3600);
+            metrics.watchJobs(() => store.census(Date.now()));
+            return new QueuedPortfolioJobs(store, queue, redis);
+          },
         },
         ChunkWorker,
       ],

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { BodyNotes } from '../batch/csv-locations';
 import type { RowAnswer } from '../batch/row-answer';
@@ -6,6 +7,7 @@ import type { LookupOptions } from '../lookup/location-query';
 import { jobNotFinished, jobNotFound, jobsUnavailable } from './job-errors';
 import { JobRecord, JobStatusView, jobStatusView } from './job-record';
 import type { JobStore } from './job-store';
+import { isRedisOutage, JOBS_NOT_CONFIGURED, JOBS_REDIS_NOT_ANSWERING, JobsAvailability, JobsRedis } from './jobs-redis';
 
 /** The queue of chunks, one BullMQ job per chunk of a portfolio job. */
 export const CHUNK_QUEUE = 'flood-zone-job-chunks';
@@ -27,9 +29,15 @@ export interface JobResults {
   chunks: AsyncIterable<RowAnswer[]>;
 }
 
-/** The portfolio jobs as the endpoints use them; without a Redis, every use is a 503 JOBS_UNAVAILABLE. */
+/** The portfolio jobs as the endpoints use them; while they cannot be served, every use is a 503 JOBS_UNAVAILABLE. */
 export abstract class PortfolioJobs {
-  abstract readonly available: boolean;
+  /** Whether jobs can be served now (/health's `jobs`). */
+  abstract availability(): JobsAvailability;
+  /** Throws 503 JOBS_UNAVAILABLE, saying why, unless jobs can be served now. */
+  assertAvailable(): void {
+    const { state, reason } = this.availability();
+    if (state !== 'ready') throw jobsUnavailable(reason ?? JOBS_REDIS_NOT_ANSWERING);
+  }
   /**
    * Stores the rows chunk by chunk as `rows` gives them, then queues their chunks; the job as first seen, with
    * what the body's reader noted in `notes` as it gave the rows. When `rows` fails midway (a body that breaks),
@@ -43,38 +51,81 @@ export abstract class PortfolioJobs {
   abstract cancel(id: string): Promise<void>;
 }
 
+/** No Redis is configured for jobs: every use is a 503. */
 export class UnavailablePortfolioJobs extends PortfolioJobs {
-  readonly available = false;
+  availability(): JobsAvailability {
+    return { state: 'disabled', reason: JOBS_NOT_CONFIGURED };
+  }
 
   submit(): Promise<JobStatusView> {
-    throw jobsUnavailable();
+    throw jobsUnavailable(JOBS_NOT_CONFIGURED);
   }
 
   status(): Promise<JobStatusView> {
-    throw jobsUnavailable();
+    throw jobsUnavailable(JOBS_NOT_CONFIGURED);
   }
 
   results(): Promise<JobResults> {
-    throw jobsUnavailable();
+    throw jobsUnavailable(JOBS_NOT_CONFIGURED);
   }
 
   cancel(): Promise<void> {
-    throw jobsUnavailable();
+    throw jobsUnavailable(JOBS_NOT_CONFIGURED);
   }
 }
 
-/** Jobs kept in Redis and worked through a BullMQ queue by every replica's chunk workers. */
+/**
+ * Jobs kept in Redis and worked through a BullMQ queue by every replica's chunk workers. `store` is over the
+ * jobs Redis's prompt client: while Redis is away, every use is a 503 at once, or within one short command
+ * timeout when it hangs.
+ */
 export class QueuedPortfolioJobs extends PortfolioJobs {
-  readonly available = true;
+  private readonly logger = new Logger('PortfolioJobs');
 
   constructor(
     private readonly store: JobStore,
     private readonly queue: Queue<ChunkOrder>,
+    private readonly redis: JobsRedis,
   ) {
     super();
+    // The queue's connection reports each failed reconnection: the outage is logged once, by JobsRedis.
+    queue.on('error', (error) => {
+      if (!isRedisOutage(error)) this.logger.warn({ err: error }, 'job queue: Redis error');
+    });
   }
 
-  async submit(rows: AsyncIterable<unknown>, options: LookupOptions, notes: BodyNotes): Promise<JobStatusView> {
+  availability(): JobsAvailability {
+    return this.redis.availability();
+  }
+
+  submit(rows: AsyncIterable<unknown>, options: LookupOptions, notes: BodyNotes): Promise<JobStatusView> {
+    return this.served(() => this.stored(rows, options, notes));
+  }
+
+  status(id: string): Promise<JobStatusView> {
+    return this.served(async () => jobStatusView(await this.record(id), Date.now()));
+  }
+
+  results(id: string): Promise<JobResults> {
+    return this.served(() => this.answers(id));
+  }
+
+  cancel(id: string): Promise<void> {
+    return this.served(() => this.cancelled(id));
+  }
+
+  /** `work` once jobs can be served; a Redis that fails it meanwhile (away, hung, loading) is a 503 too, never a 500. */
+  private async served<T>(work: () => Promise<T>): Promise<T> {
+    this.assertAvailable();
+    try {
+      return await work();
+    } catch (error) {
+      if (isRedisOutage(error)) throw jobsUnavailable(this.redis.availability().reason ?? JOBS_REDIS_NOT_ANSWERING);
+      throw error;
+    }
+  }
+
+  private async stored(rows: AsyncIterable<unknown>, options: LookupOptions, notes: BodyNotes): Promise<JobStatusView> {
     const id = randomUUID();
     const { total, chunks } = await this.store.storeInput(id, rows);
     try {
@@ -105,11 +156,7 @@ export class QueuedPortfolioJobs extends PortfolioJobs {
     }
   }
 
-  async status(id: string): Promise<JobStatusView> {
-    return jobStatusView(await this.record(id), Date.now());
-  }
-
-  async results(id: string): Promise<JobResults> {
+  private async answers(id: string): Promise<JobResults> {
     const record = await this.record(id);
     if (record.status !== 'completed') throw jobNotFinished(id, record.status, record.done, record.total);
     const { store } = this;
@@ -119,7 +166,7 @@ export class QueuedPortfolioJobs extends PortfolioJobs {
     return { total: record.total, otherColumns: record.otherColumns, chunks: chunks() };
   }
 
-  async cancel(id: string): Promise<void> {
+  private async cancelled(id: string): Promise<void> {
     const record = await this.record(id);
     await this.store.end(id, 'cancelled', new Date());
     // The chunks no worker has taken yet leave the queue; a worker on one sees the job cancelled and stops.

@@ -27,7 +27,7 @@ const CATALOGUE: Record<string, Record<string, number>> = {
   '/openapi.json': { GET: 200 },
   '/api-docs.html': { GET: 200 },
 };
-const REQUIRED_HEALTH_KEYS = ['name', 'status', 'version', 'description', 'endpoints', 'coverageHonesty', 'dataSource', 'docs'];
+const REQUIRED_HEALTH_KEYS = ['name', 'status', 'version', 'description', 'endpoints', 'coverageHonesty', 'dataSource', 'docs', 'jobs'];
 const OPTIONAL_HEALTH_KEYS = ['uptimeSeconds', 'upstreams'];
 
 let stack: Stack;

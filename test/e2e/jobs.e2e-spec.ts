@@ -57,7 +57,7 @@ describe('without any Redis', () => {
     await stack?.close();
   });
 
-  it('every job endpoint answers 503 JOBS_UNAVAILABLE saying what to set, and lookups work as before', async () => {
+  it('every job endpoint answers 503 JOBS_UNAVAILABLE saying what to set, with Retry-After; /health says jobs are disabled; lookups work as before', async () => {
     const id = '3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18';
     const answers = [
       await submitCsv(stack.url, 'lat,lon\n38.897675,-77.03535\n'),
@@ -69,7 +69,9 @@ describe('without any Redis', () => {
       expectErrorEnvelope(res, 503, 'JOBS_UNAVAILABLE');
       expect(res.body.error).toMatch(/JOBS_REDIS_URL/);
       expect(res.body.error).toMatch(/REDIS_URL/);
+      expect(res.headers.get('retry-after')).toBe('5');
     }
+    expect((await stack.get('/health')).body.jobs).toEqual({ state: 'disabled', reason: answers[0].body.error });
     expect((await stack.get('/flood-zone?lat=38.897675&lon=-77.03535')).status).toBe(200);
   });
 });

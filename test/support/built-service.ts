@@ -6,19 +6,25 @@ import { sleep } from './stack';
 /** The production entry point, `node dist/main.js`, run as operators run it (built by `npm test`'s pretest). */
 export class BuiltService {
   readonly lines: string[] = [];
+  /** What it wrote to stderr, line by line: anything written there bypassed the structured log. */
+  readonly errorLines: string[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   private constructor(
     readonly process: ChildProcess,
     readonly url: string,
   ) {
-    let buffered = '';
-    process.stdout?.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const complete = buffered.split('\n');
-      buffered = complete.pop() ?? '';
-      this.lines.push(...complete.filter(Boolean));
-    });
+    const collect = (stream: NodeJS.ReadableStream | null, into: string[]) => {
+      let buffered = '';
+      stream?.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const complete = buffered.split('\n');
+        buffered = complete.pop() ?? '';
+        into.push(...complete.filter(Boolean));
+      });
+    };
+    collect(process.stdout, this.lines);
+    collect(process.stderr, this.errorLines);
     this.exited = new Promise((resolve) => process.once('exit', (code, signal) => resolve({ code, signal })));
   }
 

@@ -48,7 +48,7 @@ export function errorAnswerOf(exception: unknown, request: { id: string; method:
       { 'Retry-After': '5' },
     );
   }
-  if (exception instanceof ApiError) return answer(exception.getStatus(), exception.code, exception.message, exception.details);
+  if (exception instanceof ApiError) return answer(exception.getStatus(), exception.code, exception.message, exception.details, exception.headers);
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status === HttpStatus.NOT_FOUND) {

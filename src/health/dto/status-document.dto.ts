@@ -1,3 +1,4 @@
+import { JobsAvailabilityDto } from './jobs-availability.dto';
 import { UpstreamStateDto } from './upstream-state.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SourceDto } from '../../lookup/dto/flood-zone-response.dto';
@@ -83,6 +84,9 @@ export class StatusDocumentDto {
     },
   })
   upstreams?: Record<string, UpstreamStateDto>;
+
+  @ApiProperty({ type: JobsAvailabilityDto, description: 'Whether the portfolio job endpoints (/flood-zone/jobs) can be served now (information only).' })
+  jobs: JobsAvailabilityDto;
 }
 
 export class ReadinessDto {

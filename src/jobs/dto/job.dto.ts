@@ -8,7 +8,12 @@ const WARNINGS: ApiPropertyOptions = {
   description: 'Present when the CSV body had columns not read as a location (id, address, lat or latitude, lon or longitude, lng, long): they name them.',
   example: ['"Loan ID", "Balance" are not read as a location (id, address, lat or latitude, lon or longitude, lng, long).'],
 };
-const DONE = { description: 'Rows answered so far (each exactly as GET /flood-zone answers it, whatever its status).', example: 0 };
+const DONE = {
+  description:
+    'Rows answered so far (each exactly as GET /flood-zone answers it, whatever its status), counted as they are answered: while a job runs ' +
+    'it grows at least every few seconds, never goes back and never passes total.',
+  example: 0,
+};
 
 /** The 202 answer to a submitted job. */
 export class JobAcceptedDto {
@@ -70,7 +75,9 @@ export class JobStatusDto {
   @ApiProperty({
     type: Number,
     nullable: true,
-    description: 'Seconds left at the pace kept since it started; 0 once completed; null before a row is done, or once it failed or was cancelled.',
+    description:
+      'Seconds left at the pace kept since it started, given once 1% of the rows are done (the pace of fewer rows swings too much); 0 once completed; ' +
+      'null before that 1%, while queued, or once it failed or was cancelled.',
     example: 310,
   })
   etaSeconds: number | null;

@@ -1,0 +1,94 @@
+import Redis from 'ioredis';
+import { DisposableRedis } from '../../test/support/redis-server';
+import type { RowAnswer } from '../batch/row-answer';
+import { CHUNK_ROWS } from './job-chunks';
+import { JobStore } from './job-store';
+
+/**
+ * A job's `done` on a real Redis: rows answered inside a chunk count before the chunk is written, and `done`
+ * never goes back nor passes `total`, whatever the order of notes and writes of workers that take a chunk again.
+ */
+describe('JobStore: the rows done of a running job', () => {
+  let redis: DisposableRedis;
+  let client: Redis;
+  let store: JobStore;
+  let jobs = 0;
+
+  beforeAll(async () => {
+    redis = await DisposableRedis.start();
+    client = new Redis(redis.url);
+    store = new JobStore(client, 3600);
+  });
+  afterAll(async () => {
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  const answersOf = (chunk: number, rows: number): RowAnswer[] =>
+    Array.from({ length: rows }, (_, n) => ({ index: chunk * CHUNK_ROWS + n, id: null, asked: null, status: 200, body: {} }) as unknown as RowAnswer);
+
+  /** A running job of `total` rows (its chunks of CHUNK_ROWS), and a way to read its `done`. */
+  async function runningJob(total: number) {
+    const id = `00000000-0000-4000-8000-${String((jobs += 1)).padStart(12, '0')}`;
+    const chunks = Math.ceil(total / CHUNK_ROWS);
+    await store.open({
+      id,
+      status: 'queued',
+      total,
+      done: 0,
+      errors: 0,
+      chunks,
+      createdAt: new Date().toISOString(),
+      startedAt: null,
+      finishedAt: null,
+      expiresAt: null,
+      otherColumns: [],
+      warnings: [],
+      include: [],
+      radiusM: 500,
+    });
+    await store.beginChunk(id, new Date());
+    const done = async () => (await store.record(id))!.done;
+    return { id, done };
+  }
+
+  it('counts the rows answered in a chunk before it is written, then the chunk once written', async () => {
+    const { id, done } = await runningJob(2500);
+    await store.noteProgress(id, 0, 120);
+    await store.noteProgress(id, 2, 40);
+    expect(await done()).toBe(160);
+    await store.noteProgress(id, 0, 700);
+    expect(await done()).toBe(740);
+    expect(await store.writeAnswers(id, 0, answersOf(0, CHUNK_ROWS), new Date())).toBe('written');
+    expect(await done()).toBe(1040);
+    expect(await store.writeAnswers(id, 1, answersOf(1, CHUNK_ROWS), new Date())).toBe('written');
+    expect(await done()).toBe(2040);
+    expect(await store.writeAnswers(id, 2, answersOf(2, 500), new Date())).toBe('completed_job');
+    expect(await store.record(id)).toEqual(expect.objectContaining({ status: 'completed', done: 2500, total: 2500 }));
+  });
+
+  it('never goes back when a chunk is taken again (its new worker starts from row 0), nor counts its rows twice', async () => {
+    const { id, done } = await runningJob(1000);
+    await store.noteProgress(id, 0, 600);
+    // The worker died; another takes the chunk again and answers its first rows again.
+    await store.noteProgress(id, 0, 200);
+    expect(await done()).toBe(600);
+    await store.noteProgress(id, 0, 800);
+    expect(await done()).toBe(800);
+    expect(await store.writeAnswers(id, 0, answersOf(0, CHUNK_ROWS), new Date())).toBe('completed_job');
+    expect(await done()).toBe(1000);
+  });
+
+  it('ignores a note that comes after the chunk was written (a slow worker of a chunk taken again), so done never passes total', async () => {
+    const { id, done } = await runningJob(1500);
+    expect(await store.writeAnswers(id, 0, answersOf(0, CHUNK_ROWS), new Date())).toBe('written');
+    await store.noteProgress(id, 0, 900);
+    expect(await done()).toBe(1000);
+    await store.noteProgress(id, 1, 500);
+    expect(await done()).toBe(1500);
+    // A cancelled job's count stays where it was.
+    await store.end(id, 'cancelled', new Date());
+    await store.noteProgress(id, 1, 300);
+    expect(await store.record(id)).toEqual(expect.objectContaining({ status: 'cancelled', done: 1500 }));
+  });
+});
