@@ -79,8 +79,13 @@ export function storeLocations<T>(
   return withBody(req, limits.graceMs, limits.maxBytes, (body) => store(reader(body, limits.maxRows)));
 }
 
+/** The answer format `Accept` asks for: NDJSON for anything or nothing, undefined when it names none of them. */
+export function acceptedAnswerFormat(req: Request): AnswerFormat | undefined {
+  const chosen = req.accepts(Object.keys(ANSWER_FORMATS));
+  return chosen ? ANSWER_FORMATS[chosen] : undefined;
+}
+
 /** The answer format `Accept` asks for; NDJSON when it names none of them (or anything, or nothing). */
 export function answerFormat(req: Request): AnswerFormat {
-  const chosen = req.accepts(Object.keys(ANSWER_FORMATS));
-  return ANSWER_FORMATS[chosen || NDJSON];
+  return acceptedAnswerFormat(req) ?? ANSWER_FORMATS[NDJSON];
 }

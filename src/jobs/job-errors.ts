@@ -14,3 +14,11 @@ export const jobNotFinished = (id: string, status: string, done: number, total: 
 
 export const jobsUnavailable = () =>
   new ApiError(503, 'JOBS_UNAVAILABLE', 'Portfolio jobs need a Redis: set JOBS_REDIS_URL (or REDIS_URL) to a redis:// URL and restart the service.');
+
+/** Results come only in the batch's formats: an answer in a type the client did not ask for would be taken for one it did. */
+export const resultsNotAcceptable = (accept: string, formats: string[]) =>
+  new ApiError(
+    406,
+    'NOT_ACCEPTABLE',
+    `The results are answered as ${formats.slice(0, -1).join(', ')} or ${formats.at(-1)} (by Accept), not ${accept.slice(0, 128)}.`,
+  );

@@ -16,14 +16,14 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiLocationsBodyErrors, ApiRowOptions, LOCATIONS_BODY_CONTENT, ROW_ANSWERS_CONTENT } from '../batch/dto/batch-openapi';
-import { NDJSON } from '../batch/answer-formats';
-import { answerFormat, storeLocations, streamedLocationReader } from '../batch/batch-request';
+import { ANSWER_FORMATS, NDJSON } from '../batch/answer-formats';
+import { acceptedAnswerFormat, storeLocations, streamedLocationReader } from '../batch/batch-request';
 import { CSV_ANSWER_COLUMNS } from '../batch/csv-answer';
 import type { AppConfig } from '../config/app-config';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { JobAcceptedDto, JobCancelledDto, JobStatusDto } from './dto/job.dto';
-import { jobsUnavailable } from './job-errors';
+import { jobsUnavailable, resultsNotAcceptable } from './job-errors';
 import type { JobStatusView } from './job-record';
 import { PortfolioJobs } from './portfolio-jobs';
 
@@ -123,6 +123,11 @@ export class JobsController {
     content: ROW_ANSWERS_CONTENT,
   })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
+  @ApiResponse({
+    status: 406,
+    type: ErrorEnvelopeDto,
+    description: `NOT_ACCEPTABLE: an Accept that allows none of ${Object.keys(ANSWER_FORMATS).join(', ')} (nor any type, */*).`,
+  })
   @ApiConflictResponse({
     type: ErrorEnvelopeDto,
     description: 'JOB_NOT_FINISHED: the job is queued or running (see its status), or it failed or was cancelled.',
@@ -130,8 +135,10 @@ export class JobsController {
   @ApiServiceUnavailableResponse({ type: ErrorEnvelopeDto, description: UNAVAILABLE })
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async results(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    // Asked before the job is read: a client that cannot take any format need not wait on Redis to hear so.
+    const format = acceptedAnswerFormat(req);
+    if (!format) throw resultsNotAcceptable(String(req.headers.accept), Object.keys(ANSWER_FORMATS));
     const { chunks } = await this.jobs.results(id);
-    const format = answerFormat(req);
     const gone = new AbortController();
     res.once('close', () => gone.abort());
     res.status(200).setHeader('Content-Type', format.contentType).setHeader('Cache-Control', 'no-store');

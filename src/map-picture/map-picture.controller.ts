@@ -76,7 +76,6 @@ export class MapPictureController {
     description: 'INVALID_PARAMETERS: no location, both kinds given, a malformed or repeated parameter (width, height and span: digits only, once).',
   })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.' })
-  @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with an Allow header).' })
   @ApiUnprocessableEntityResponse({
     type: ErrorEnvelopeDto,
     description:
