@@ -113,8 +113,9 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
           options,
           jobId,
           cancelled.signal,
-          async (answer) => {
+          (answer) => {
             answers.push({ ...answer, index: answer.index + offset });
+            return Promise.resolve();
           },
           this.drain.stopping,
         ),
