@@ -1,8 +1,29 @@
 /**
  * Import rules: dependencies point down. `common/` and `config/` are the floor and import no feature; feature
- * folders may import each other only without cycles; nothing in src/ imports tests, benchmarks or scripts.
+ * folders may import each other only without cycles; nothing in src/ imports tests, benchmarks or scripts; the
+ * pure flood rules reach nothing outside the process; an answer part leans on no other part.
  * Run by `npm test` (lint:deps), so a change that breaks a rule fails the suite.
  */
+
+/**
+ * The pure flood rules: functions of their arguments, tested table by table, with no I/O. In src/flood-hazard/ every
+ * file is one unless its name says it reaches outside (`*.client.ts`, `*-source.ts`, the interfaces the clients
+ * implement, `*.module.ts`, and `arcgis-map-server.ts`), so a new rule file there is held to this by being there;
+ * a pure rule elsewhere is named here.
+ */
+const PURE_RULES = {
+  path: [
+    '^src/flood-hazard/[^/]+\\.ts$',
+    '^src/lookup/parts/nfip-status\\.ts$',
+    '^src/map-picture/map-area\\.ts$',
+    '^src/map-picture/map-legend\\.ts$',
+    '^src/report/plain-words\\.ts$',
+  ],
+  pathNot: ['(\\.client|-source|\\.module|\\.spec)\\.ts$', '^src/flood-hazard/arcgis-map-server\\.ts$'],
+};
+
+/** An answer part: `src/lookup/parts/<name>.part.ts`, or a folder `src/lookup/parts/<name>/` of its own. */
+const ANSWER_PART = '^src/lookup/parts/([^/.]+)(\\.part\\.ts$|/)';
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -41,6 +62,30 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^(test|bench|scripts)/' },
+    },
+    {
+      name: 'pure-rules-do-no-io',
+      comment:
+        'A pure flood rule imports no framework, HTTP client, Redis or cache library, node:http(s) or upstream client: what it decides ' +
+        'depends on its arguments alone, so a table of cases tests it whole.',
+      severity: 'error',
+      from: PURE_RULES,
+      to: {
+        path: [
+          'node_modules/(@nestjs|axios|ioredis|bullmq|keyv|@keyv|cache-manager|cacheable)/',
+          '^(node:)?(http|https|http2|net)$',
+          '\\.client\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'parts-import-no-part',
+      comment:
+        'Each answer part stands alone (its upstream, its rule, its failure as null): it may use the parts\' shared ' +
+        'definitions (answer-part.ts) but no other part, so a part can be added, dropped or fail without touching another.',
+      severity: 'error',
+      from: { path: ANSWER_PART },
+      to: { path: '^src/lookup/parts/[^/.]+(\\.part\\.ts$|/)', pathNot: '^src/lookup/parts/$1(\\.part\\.ts$|/)' },
     },
     {
       name: 'no-orphans',

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { getMetadataStorage } from 'class-validator';
 import { AppConfig } from '../src/config/app-config';
 import { HTTP_METHODS } from '../src/docs/openapi-document';
+import { ENDPOINT_CATALOGUE, methodsAnswered } from '../src/health/service-description';
 import { fetchOpenApiDocument } from './export-openapi';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -302,39 +303,23 @@ function renderOperation(document: Json, route: string, method: string, operatio
   return parts.filter(Boolean).join('\n\n');
 }
 
-/** HEAD (GET without the body), the preflight, or a refused method: declared for gateways, shown in one table rather than one section each. */
-const isDerived = (method: string, operation: Json): boolean =>
-  method === 'head' || method === 'options' || Object.keys((operation.responses ?? {}) as Json).join() === '405';
-
 function renderEndpoints(document: Json): string {
-  const all = Object.entries((document.paths ?? {}) as Record<string, Json>).flatMap(([route, pathItem]) =>
+  const operations = Object.entries((document.paths ?? {}) as Record<string, Json>).flatMap(([route, pathItem]) =>
     HTTP_METHODS.filter((method) => pathItem[method]).map((method) => ({ route, method, operation: pathItem[method] as Json, pathItem })),
   );
-  const operations = all.filter(({ method, operation }) => !isDerived(method, operation));
   const overview = table(
     ['endpoint', 'what'],
     operations.map(({ route, method, operation }) => [`[${method.toUpperCase()} ${route}](#${anchor(`${method} ${route}`)})`, operation.summary ?? '']),
   );
-  const byRoute = (route: string, refused: boolean) =>
-    all.filter((o) => o.route === route && isDerived(o.method, o.operation) && (Object.keys(o.operation.responses ?? {}).join() === '405') === refused);
-  const otherMethods = table(
-    ['path', 'also answers (operation id)', '405 (operation id)'],
-    Object.keys((document.paths ?? {}) as Json).map((route) => [
-      code(route),
-      byRoute(route, false)
-        .map(({ method, operation }) => `${method.toUpperCase()} (${code(operation.operationId)})`)
-        .join(', '),
-      byRoute(route, true)
-        .map(({ method, operation }) => `${method.toUpperCase()} (${code(operation.operationId)})`)
-        .join(', '),
-    ]),
-  );
-  return [
-    overview,
-    ...operations.map(({ route, method, operation, pathItem }) => renderOperation(document, route, method, operation, pathItem)),
-    `### Every other method\n\nEach path's HEAD, CORS preflight and refused methods are operations of the document too, so that a validating gateway forwards them to the service rather than answering them itself: HEAD answers as GET without the body, OPTIONS \`204\` with \`Access-Control-Allow-Methods\`, and every other method \`405\` \`METHOD_NOT_ALLOWED\` with \`Allow\`.\n\n${otherMethods}`,
-  ].join('\n\n');
+  return [overview, ...operations.map(({ route, method, operation, pathItem }) => renderOperation(document, route, method, operation, pathItem))].join('\n\n');
 }
+
+/** What each path answers, as its `Allow` and its preflight say: from the catalogue the service routes by, not from the document. */
+const renderMethods = (): string =>
+  table(
+    ['path', 'answers (`Allow`)'],
+    Object.entries(ENDPOINT_CATALOGUE).map(([route, { methods }]) => [code(route), code(methodsAnswered(methods).join(', '))]),
+  );
 
 function renderHeaders(document: Json): string {
   const headers = Object.entries((document.components?.headers ?? {}) as Record<string, Json>);
@@ -382,6 +367,7 @@ export function renderApiReference(document: Json, variables: ConfigurationVaria
     servers: () =>
       (document.servers ?? []).map((s: Json) => `${code(s.url)}${s.description ? ` (${s.description.toLowerCase()})` : ''}`).join(', ') || 'absent',
     endpoints: () => renderEndpoints(document),
+    methods: renderMethods,
     headers: () => renderHeaders(document),
     schemas: () => renderSchemas(document),
     configuration: () => renderConfiguration(variables),

@@ -13,23 +13,23 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 export const DEFAULT_TYPES_OUTPUT = path.join(REPO_ROOT, 'test', 'client', 'generated', 'flood-zone-api.d.ts');
 
-async function readDocument(source: string): Promise<Record<string, unknown>> {
+async function readDocument(source: string): Promise<OpenAPI3> {
   if (/^https?:\/\//i.test(source)) {
     const response = await fetch(source);
     if (response.status !== 200) throw new Error(`GET ${source} answered ${response.status}`);
-    return (await response.json()) as Record<string, unknown>;
+    return (await response.json()) as OpenAPI3;
   }
-  return JSON.parse(readFileSync(path.resolve(process.cwd(), source), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(path.resolve(process.cwd(), source), 'utf8')) as OpenAPI3;
 }
 
 export async function generateApiTypes(source: string, output: string = DEFAULT_TYPES_OUTPUT): Promise<string> {
   const document = await readDocument(source);
-  const types = astToString(await openapiTS(document as Parameters<typeof openapiTS>[0]));
+  const types = astToString(await openapiTS(document));
   const header =
     `/**\n * Generated from the flood-zone service's OpenAPI ${String(document.openapi)} document by ` +
     `scripts/generate-api-types.ts (openapi-typescript).\n * Do not edit: regenerate instead.\n */\n\n`;

@@ -19,13 +19,15 @@ const match = (county: string | null, countyFips: string | null = '22071'): Addr
 function fakeBatchGeocoder(answer: (address: string) => BatchGeocode | undefined) {
   const calls: BatchAddress[][] = [];
   const geocoder = {
-    geocodeBatch: async (rows: readonly BatchAddress[]) => {
+    geocodeBatch: (rows: readonly BatchAddress[]) => {
       calls.push([...rows]);
-      return new Map(
-        rows.flatMap((row) => {
-          const geocode = answer(row.address);
-          return geocode ? [[row.id, geocode] as const] : [];
-        }),
+      return Promise.resolve(
+        new Map(
+          rows.flatMap((row) => {
+            const geocode = answer(row.address);
+            return geocode ? [[row.id, geocode] as const] : [];
+          }),
+        ),
       );
     },
   } as unknown as BatchGeocoder;
@@ -36,13 +38,13 @@ function fakeGeocoder(place: PlaceArea = { county: 'Orleans Parish', countyFips:
   const oneLine: string[] = [];
   const points: number[] = [];
   const geocoder = {
-    geocodeAddress: async (address: string) => {
+    geocodeAddress: (address: string) => {
       oneLine.push(address);
-      return [match('From One Line')];
+      return Promise.resolve([match('From One Line')]);
     },
-    describePoint: async () => {
+    describePoint: () => {
       points.push(1);
-      return place;
+      return Promise.resolve(place);
     },
   } as unknown as Geocoder;
   return { geocoder, oneLine, points };

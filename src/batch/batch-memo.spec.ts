@@ -21,7 +21,7 @@ const waiting = (signal = new AbortController().signal): PieceWait => ({ signal,
 describe('BatchMemo', () => {
   it('loads each piece once per batch even when the shared cache keeps nothing', async () => {
     const memo = new BatchMemo(noCache);
-    const load = jest.fn(async () => 'answer');
+    const load = jest.fn(() => Promise.resolve('answer'));
     const reads = await Promise.all([memo.getOrLoad('flood', 'a', policy, load, waiting()), memo.getOrLoad('flood', 'a', policy, load, waiting())]);
     await memo.getOrLoad('flood', 'a', policy, load, waiting());
     expect(reads.map((read) => read.entry.value)).toEqual(['answer', 'answer']);
@@ -33,9 +33,7 @@ describe('BatchMemo', () => {
 
   it('remembers a failure: the rows that share a piece share its error', async () => {
     const memo = new BatchMemo(noCache);
-    const load = jest.fn(async () => {
-      throw new Error('upstream down');
-    });
+    const load = jest.fn(() => Promise.reject(new Error('upstream down')));
     await expect(memo.getOrLoad('flood', 'a', policy, load, waiting())).rejects.toThrow('upstream down');
     await expect(memo.getOrLoad('flood', 'a', policy, load, waiting())).rejects.toThrow('upstream down');
     expect(load).toHaveBeenCalledTimes(1);
@@ -44,7 +42,7 @@ describe('BatchMemo', () => {
   it('loads nothing for a row of a cancelled batch, and still serves what it has read', async () => {
     const cancelled = new AbortController();
     const memo = new BatchMemo(noCache);
-    const load = jest.fn(async () => 'answer');
+    const load = jest.fn(() => Promise.resolve('answer'));
     await memo.getOrLoad('flood', 'a', policy, load, waiting(cancelled.signal));
     const reason = new Error('the client is gone');
     cancelled.abort(reason);

@@ -90,8 +90,13 @@ export function sendWarnings(res: Response, notes: BodyNotes): void {
   res.setHeader('Warning', notes.warnings.map((warning) => `299 - ${quoted(warning)}`).join(', '));
 }
 
+/** The answer format `Accept` asks for: NDJSON for anything or nothing, undefined when it names none of them. */
+export function acceptedAnswerFormat(req: Request): AnswerFormat | undefined {
+  const chosen = req.accepts(Object.keys(ANSWER_FORMATS));
+  return chosen ? ANSWER_FORMATS[chosen] : undefined;
+}
+
 /** The answer format `Accept` asks for; NDJSON when it names none of them (or anything, or nothing). */
 export function answerFormat(req: Request): AnswerFormat {
-  const chosen = req.accepts(Object.keys(ANSWER_FORMATS));
-  return ANSWER_FORMATS[chosen || NDJSON];
+  return acceptedAnswerFormat(req) ?? ANSWER_FORMATS[NDJSON];
 }

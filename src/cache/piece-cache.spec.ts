@@ -10,9 +10,9 @@ import { PieceLoadLocks } from './piece-load-locks';
 function memoryTier(): Cache {
   const entries = new Map<string, unknown>();
   return {
-    get: async (key: string) => entries.get(key),
-    set: async (key: string, value: unknown) => entries.set(key, value),
-    del: async (key: string) => entries.delete(key),
+    get: (key: string) => Promise.resolve(entries.get(key)),
+    set: (key: string, value: unknown) => Promise.resolve(entries.set(key, value)),
+    del: (key: string) => Promise.resolve(entries.delete(key)),
   } as unknown as Cache;
 }
 
@@ -183,24 +183,26 @@ class MemoryLocks extends PieceLoadLocks {
     super();
   }
 
-  async take(key: string, holder: string, ms: number): Promise<boolean> {
+  take(key: string, holder: string, ms: number): Promise<boolean> {
     this.takes++;
-    if (this.current(key)) return false;
+    if (this.current(key)) return Promise.resolve(false);
     this.locks.set(key, { holder, until: Date.now() + ms });
-    return true;
+    return Promise.resolve(true);
   }
 
-  async renew(key: string, holder: string, ms: number): Promise<void> {
+  renew(key: string, holder: string, ms: number): Promise<void> {
     const lock = this.current(key);
     if (lock?.holder === holder) lock.until = Date.now() + ms;
+    return Promise.resolve();
   }
 
-  async release(key: string, holder: string): Promise<void> {
+  release(key: string, holder: string): Promise<void> {
     if (this.current(key)?.holder === holder) this.locks.delete(key);
+    return Promise.resolve();
   }
 
-  async isHeld(key: string): Promise<boolean> {
-    return this.current(key) !== undefined;
+  isHeld(key: string): Promise<boolean> {
+    return Promise.resolve(this.current(key) !== undefined);
   }
 
   stored(key: string): Promise<unknown> {

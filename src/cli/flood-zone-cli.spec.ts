@@ -47,7 +47,7 @@ class FakeFloodZoneService {
   readonly finishedFirstIds: string[] = [];
   inFlight = 0;
   mostInFlight = 0;
-  answer: (firstId: string, call: BatchCall) => Promise<'ok' | 'fail' | 'busy' | 'cut' | 'short'> = async () => 'ok';
+  answer: (firstId: string, call: BatchCall) => Promise<'ok' | 'fail' | 'busy' | 'cut' | 'short'> = () => Promise.resolve('ok');
 
   private constructor(private readonly server: Server) {}
 
@@ -215,7 +215,7 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
   it('asks again after Retry-After when the service is busy with other batches', async () => {
     writeInput(5);
     let busy = 2;
-    fake.answer = async () => (busy-- > 0 ? 'busy' : 'ok');
+    fake.answer = () => Promise.resolve(busy-- > 0 ? 'busy' : 'ok');
     const result = await run(['batch', input, '-o', output, '--url', fake.url]);
     expect(result.status).toBe(0);
     expect(fake.calls).toHaveLength(3);
@@ -224,7 +224,7 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
 
   it('exits 1 when a chunk fails as a whole, keeping the rows before it; --resume sends only the rest and completes the file', async () => {
     writeInput(45);
-    fake.answer = async (firstId) => (firstId === 'r20' ? 'fail' : 'ok');
+    fake.answer = (firstId) => Promise.resolve(firstId === 'r20' ? 'fail' : 'ok');
     const failed = await run(['batch', input, '-o', output, '--url', fake.url, '--chunk-size', '10', '--parallel', '1']);
     expect(failed.status).toBe(1);
     expect(failed.stderr).toBe(
@@ -237,7 +237,7 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
     expect(fake.calls.map((c) => c.ids[0])).toEqual(['r0', 'r10', 'r20']);
 
     fake.calls.length = 0;
-    fake.answer = async () => 'ok';
+    fake.answer = () => Promise.resolve('ok');
     const resumed = await run(['batch', input, '-o', output, '--url', fake.url, '--chunk-size', '10', '--resume']);
     expect(resumed).toEqual({ status: 0, stdout: '', stderr: `${UNREAD_WARNING}flood-zone: 45 of 45 rows in ${output} (25 by this run); by status 200: 45\n` });
     expect(fake.calls.map((c) => c.ids)).toEqual([
@@ -296,14 +296,14 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
     ['ended early', 'short' as const, /^flood-zone: the answer to rows 11-20 ended after 5 of the 10 rows sent\.$/m],
   ])('exits 1 when an answer is %s, keeping the rows that arrived whole; --resume completes it', async (_case, verdict, message) => {
     writeInput(20);
-    fake.answer = async (firstId) => (firstId === 'r10' ? verdict : 'ok');
+    fake.answer = (firstId) => Promise.resolve(firstId === 'r10' ? verdict : 'ok');
     const result = await run(['batch', input, '-o', output, '--url', fake.url, '--chunk-size', '10', '--parallel', '1']);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toContain(summary(15, 20, `in ${output}`, '; run again with --resume for the rest'));
     expect(readFileSync(output, 'utf8')).toBe(expectedOutput(15));
 
-    fake.answer = async () => 'ok';
+    fake.answer = () => Promise.resolve('ok');
     const resumed = await run(['batch', input, '-o', output, '--url', fake.url, '--chunk-size', '10', '--resume']);
     expect(resumed.status).toBe(0);
     expect(readFileSync(output, 'utf8')).toBe(expectedOutput(20));
@@ -324,7 +324,7 @@ describe('flood-zone batch (against a fake service on loopback)', () => {
 
   it('writes no output file when the first chunk fails as a whole', async () => {
     writeInput(3);
-    fake.answer = async () => 'fail';
+    fake.answer = () => Promise.resolve('fail');
     expect((await run(['batch', input, '-o', output, '--url', fake.url])).status).toBe(1);
     expect(existsSync(output)).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { Controller, Get, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { buildOpenApiDocument, declareErrorExamples, declareEveryMethod, declareSharedHeaders, toOpenApi31 } from './openapi-document';
+import { buildOpenApiDocument, declareErrorExamples, declareMalformedRequests, declareSharedHeaders, toOpenApi31 } from './openapi-document';
 
 const documentWith = (properties: Record<string, unknown>): OpenAPIObject =>
   ({
@@ -59,23 +59,20 @@ describe('declareSharedHeaders', () => {
   const headersOf = (document: OpenAPIObject, method: 'get' | 'post', status: string) =>
     Object.keys((document.paths['/thing']![method]!.responses[status] as { headers: Record<string, unknown> }).headers);
 
-  it('adds X-Request-Id to every response of every operation, Allow to a 405 and Retry-After to a 429 and a 502', () => {
+  it('adds X-Request-Id to every response of every operation and Retry-After to a 429 and a 502', () => {
     const document = documentWithResponses({
       '200': { description: 'ok' },
-      '405': { description: 'm' },
       '429': { description: 'r' },
       '502': { description: 'u' },
     });
     declareSharedHeaders(document);
     expect({
       get200: headersOf(document, 'get', '200'),
-      get405: headersOf(document, 'get', '405'),
       get429: headersOf(document, 'get', '429'),
       get502: headersOf(document, 'get', '502'),
       post201: headersOf(document, 'post', '201'),
     }).toEqual({
       get200: ['X-Request-Id'],
-      get405: ['X-Request-Id', 'Allow'],
       get429: ['X-Request-Id', 'Retry-After'],
       get502: ['X-Request-Id', 'Retry-After'],
       post201: ['X-Request-Id'],
@@ -84,8 +81,8 @@ describe('declareSharedHeaders', () => {
       description: 'r',
       headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
     });
+    // No Allow: no operation of the document answers 405 (a method a path does not serve is no operation of it).
     expect(Object.keys(document.components?.headers ?? {}).sort()).toEqual([
-      'Allow',
       'RateLimit-Limit',
       'RateLimit-Remaining',
       'RateLimit-Reset',
@@ -94,7 +91,7 @@ describe('declareSharedHeaders', () => {
     ]);
   });
 
-  it('adds the RateLimit-* headers to the answers of the rate-limited operations, but not to their 405 and 429', () => {
+  it('adds the RateLimit-* headers to the answers of the rate-limited operations, but not to their 429', () => {
     const document = {
       openapi: '3.1.0',
       info: { title: 't', version: '1' },
@@ -102,7 +99,7 @@ describe('declareSharedHeaders', () => {
         '/flood-zone': {
           get: {
             operationId: 'lookupFloodZone',
-            responses: { '200': { description: 'ok' }, '400': { description: 'b' }, '405': { description: 'm' }, '429': { description: 'r' } },
+            responses: { '200': { description: 'ok' }, '400': { description: 'b' }, '429': { description: 'r' } },
           },
         },
         '/health': { get: { operationId: 'getServiceStatus', responses: { '200': { description: 'ok' } } } },
@@ -114,13 +111,11 @@ describe('declareSharedHeaders', () => {
     expect({
       ok: headersAt('/flood-zone', '200'),
       bad: headersAt('/flood-zone', '400'),
-      refused: headersAt('/flood-zone', '405'),
       limited: headersAt('/flood-zone', '429'),
       probe: headersAt('/health', '200'),
     }).toEqual({
       ok: ['X-Request-Id', ...limits],
       bad: ['X-Request-Id', ...limits],
-      refused: ['X-Request-Id', 'Allow'],
       limited: ['X-Request-Id', 'Retry-After'],
       probe: ['X-Request-Id'],
     });
@@ -188,10 +183,8 @@ describe('buildOpenApiDocument', () => {
       Object.entries(item).map(([method, operation]) => ({ at: `${method} ${route}`, description: (operation as { description?: string }).description ?? '' })),
     );
     expect(operations.filter((o) => o.at !== 'get /thing' && o.description.trim() === '')).toEqual([]);
-    const methods = ['delete', 'get', 'head', 'options', 'patch', 'post', 'put', 'trace'];
-    expect(operations.map((o) => o.at).sort()).toEqual(
-      [...methods.map((m) => `${m} /api-docs.html`), ...methods.map((m) => `${m} /openapi.json`), 'get /thing'].sort(),
-    );
+    // Only what the service serves: HEAD, the preflight and the 405 of any other method are its behaviour, not operations.
+    expect(operations.map((o) => o.at).sort()).toEqual(['get /api-docs.html', 'get /openapi.json', 'get /thing']);
   });
 
   it('fills the contact, with the documentation page of a deployment that has a public address', () => {
@@ -203,106 +196,24 @@ describe('buildOpenApiDocument', () => {
   });
 });
 
-describe('declareEveryMethod', () => {
+describe('declareMalformedRequests', () => {
   const envelope = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } };
-  const documentWithLookup = () =>
-    ({
-      openapi: '3.1.0',
-      info: { title: 't', version: '1' },
-      paths: {
-        '/flood-zone': {
-          get: {
-            operationId: 'lookupFloodZone',
-            tags: ['flood zone'],
-            summary: 'Flood zone',
-            parameters: [{ name: 'lat', in: 'query' }],
-            responses: {
-              '200': { description: 'ok', headers: { ETag: {} }, content: { 'application/json': { schema: {} } } },
-              '400': { description: 'b', content: envelope },
-            },
-          },
-        },
-        '/flood-zone/batch': { post: { operationId: 'screenBatch', responses: { '200': { description: 'ok' } } } },
-        '/not-catalogued': { get: { operationId: 'other', responses: { '200': { description: 'ok' } } } },
-      },
-    }) as unknown as OpenAPIObject;
 
-  it('adds HEAD beside GET: the same parameters and answers, without bodies', () => {
-    const document = documentWithLookup();
-    declareEveryMethod(document);
-    expect(document.paths['/flood-zone']!.head).toEqual(
-      expect.objectContaining({
-        operationId: 'headLookupFloodZone',
-        parameters: [{ name: 'lat', in: 'query' }],
-        responses: { '200': { description: 'ok', headers: { ETag: {} } }, '400': { description: 'b' } },
-      }),
-    );
-    expect(document.paths['/flood-zone/batch']!.head!.responses).toEqual({ '405': expect.objectContaining({ content: envelope }) });
-  });
-
-  it('adds the preflight and a 405 for every other method, and leaves uncatalogued paths alone', () => {
-    const document = documentWithLookup();
-    declareEveryMethod(document);
-    const summary = (route: string) =>
-      Object.fromEntries(
-        Object.entries(document.paths[route]!).map(([method, operation]) => [
-          method,
-          [(operation as { operationId: string }).operationId, Object.keys((operation as { responses: object }).responses)],
-        ]),
-      );
-    expect(summary('/flood-zone/batch')).toEqual({
-      post: ['screenBatch', ['200']],
-      options: ['preflightScreenBatch', ['204']],
-      get: ['refuseGetScreenBatch', ['405']],
-      head: ['refuseHeadScreenBatch', ['405']],
-      put: ['refusePutScreenBatch', ['405']],
-      patch: ['refusePatchScreenBatch', ['405']],
-      delete: ['refuseDeleteScreenBatch', ['405']],
-      trace: ['refuseTraceScreenBatch', ['405']],
-    });
-    expect(document.paths['/flood-zone/batch']!.options!.responses['204']).toEqual(
-      expect.objectContaining({
-        headers: expect.objectContaining({ 'Access-Control-Allow-Methods': expect.objectContaining({ schema: { type: 'string', const: 'POST, OPTIONS' } }) }),
-      }),
-    );
-    expect(Object.keys(document.paths['/not-catalogued']!)).toEqual(['get']);
-  });
-
-  it('serves every method a path names (a job: GET and DELETE), names the rest after its first, and gives each its path parameter', () => {
-    const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+  it("gives each operation that declares no 4xx of its own the edge's 400 BAD_REQUEST, and leaves the others as they are", () => {
+    const lookup400 = { description: 'INVALID_PARAMETERS', content: envelope };
     const document = {
       openapi: '3.1.0',
       info: { title: 't', version: '1' },
       paths: {
-        '/flood-zone/jobs/{id}': {
-          get: { operationId: 'getJob', parameters: [id], responses: { '200': { description: 'ok', content: { 'application/json': { schema: {} } } } } },
-          delete: { operationId: 'cancelJob', parameters: [id], responses: { '202': { description: 'cancelled' } } },
-        },
+        '/flood-zone': { get: { operationId: 'lookupFloodZone', responses: { '200': { description: 'ok' }, '400': lookup400 } } },
+        '/health/ready': { get: { operationId: 'checkReadiness', responses: { '200': { description: 'ok' }, '503': { description: 'draining' } } } },
       },
     } as unknown as OpenAPIObject;
-    declareEveryMethod(document);
-    const item = document.paths['/flood-zone/jobs/{id}']! as Record<string, { operationId: string; parameters?: unknown[]; responses: object }>;
-    expect(Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, [operation.operationId, Object.keys(operation.responses)]]))).toEqual({
-      get: ['getJob', ['200']],
-      delete: ['cancelJob', ['202']],
-      head: ['headGetJob', ['200']],
-      options: ['preflightGetJob', ['204']],
-      post: ['refusePostGetJob', ['405']],
-      put: ['refusePutGetJob', ['405']],
-      patch: ['refusePatchGetJob', ['405']],
-      trace: ['refuseTraceGetJob', ['405']],
-    });
-    expect(Object.values(item).filter((operation) => JSON.stringify(operation.parameters) !== JSON.stringify([id]))).toEqual([]);
-    expect(document.paths['/flood-zone/jobs/{id}']!.options!.responses['204']).toEqual(
-      expect.objectContaining({
-        headers: expect.objectContaining({
-          'Access-Control-Allow-Methods': expect.objectContaining({ schema: { type: 'string', const: 'GET, HEAD, DELETE, OPTIONS' } }),
-        }),
-      }),
-    );
-    expect(document.paths['/flood-zone/jobs/{id}']!.put!.description).toBe(
-      '/flood-zone/jobs/{id} answers GET, HEAD, DELETE, OPTIONS; PUT is a 405 with `Allow: GET, HEAD, DELETE, OPTIONS`.',
-    );
+    declareMalformedRequests(document);
+    const statuses = (route: string) => Object.keys(document.paths[route]!.get!.responses);
+    expect({ lookup: statuses('/flood-zone'), ready: statuses('/health/ready') }).toEqual({ lookup: ['200', '400'], ready: ['200', '400', '503'] });
+    expect(document.paths['/flood-zone']!.get!.responses['400']).toBe(lookup400);
+    expect(document.paths['/health/ready']!.get!.responses['400']).toEqual({ description: expect.stringMatching(/^BAD_REQUEST: /), content: envelope });
   });
 });
 

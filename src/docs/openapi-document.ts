@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CODES, type ErrorCode } from '../common/api-error';
-import { API_VERSION, DOCS_PATH, ENDPOINT_CATALOGUE, SERVICE_DESCRIPTION, methodsAnswered } from '../health/service-description';
+import { API_VERSION, DOCS_PATH, SERVICE_DESCRIPTION } from '../health/service-description';
 
 type Json = Record<string, unknown>;
 
@@ -14,7 +14,6 @@ const SHARED_HEADERS: Record<string, Json> = {
     schema: { type: 'string', minLength: 1, maxLength: 128 },
   },
   'Retry-After': { required: true, description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
-  Allow: { required: true, description: 'The methods the path answers, e.g. `GET, HEAD, OPTIONS`.', schema: { type: 'string' } },
   'RateLimit-Limit': {
     description: 'Where rate limiting is configured: requests allowed per client per minute (RATE_LIMIT_PER_MINUTE).',
     schema: { type: 'integer', minimum: 1 },
@@ -26,23 +25,18 @@ const SHARED_HEADERS: Record<string, Json> = {
   'RateLimit-Reset': { description: "Where rate limiting is configured: seconds until this client's minute ends.", schema: { type: 'integer', minimum: 0 } },
 };
 
-/** The headers of the answers a client may be rate limited on (RATE_LIMIT_PER_MINUTE): every status but 405 and 429. */
+/** The headers of the answers a client may be rate limited on (RATE_LIMIT_PER_MINUTE): every status but 429. */
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-/** Every operation the router answers but the probes and documents (the edge answers preflights and 405s before any limit). */
+/** Every operation but the probes and documents. */
 const RATE_LIMITED_OPERATIONS = new Set([
   'lookupFloodZone',
-  'headLookupFloodZone',
   'screenBatch',
   'getFloodZoneMap',
-  'headGetFloodZoneMap',
   'getFloodZoneReport',
-  'headGetFloodZoneReport',
   'submitJob',
   'getJob',
-  'headGetJob',
   'cancelJob',
   'getJobResults',
-  'headGetJobResults',
 ]);
 
 /**
@@ -66,6 +60,7 @@ const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   INVALID_BATCH: 'The JSON body is malformed at line 1, column 14.',
   BATCH_TOO_LARGE: 'A batch holds at most 10000 locations.',
   UNSUPPORTED_MEDIA_TYPE: 'A batch is sent as application/json ({"locations": [...]}) or text/csv (a header row naming id, address, lat, lon), not text/plain.',
+  NOT_ACCEPTABLE: 'The results are answered as application/x-ndjson, text/csv or application/json (by Accept), not text/html.',
   BATCH_BUSY: 'Too many batches are running; retry after 5 seconds.',
   JOB_NOT_FOUND: 'No job 3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18: it never existed, was cancelled and deleted, or its results expired.',
   JOB_NOT_FINISHED: 'Job 3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18 is running (4000 of 250000 rows done); ask for its results once its status is completed.',
@@ -75,20 +70,8 @@ const ERROR_EXAMPLES: Record<ErrorCode, string> = {
 };
 const ERROR_CODE_PATTERN = new RegExp(`\\b(${ERROR_CODES.join('|')})\\b`, 'g');
 
-/** OpenAPI's name of each method a path item can hold, as HTTP spells it. */
-const METHOD_NAMES: Record<string, string> = {
-  get: 'GET',
-  head: 'HEAD',
-  post: 'POST',
-  put: 'PUT',
-  patch: 'PATCH',
-  delete: 'DELETE',
-  options: 'OPTIONS',
-  trace: 'TRACE',
-};
-
 /** Beyond `X-Request-Id`, which every answer carries: the headers a status always comes with. */
-const HEADERS_BY_STATUS: Record<string, string[]> = { '405': ['Allow'], '429': ['Retry-After'], '502': ['Retry-After'] };
+const HEADERS_BY_STATUS: Record<string, string[]> = { '429': ['Retry-After'], '502': ['Retry-After'] };
 
 /** The keys of an OpenAPI path item that hold operations, in the order a reader expects them. */
 export const HTTP_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
@@ -97,6 +80,10 @@ export const HTTP_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'o
  * The OpenAPI 3.1.0 document of the whole interface. @nestjs/swagger writes 3.0 (`nullable: true`);
  * this rewrites nullability the 3.1 way (`type: [..., "null"]`), adds the two document routes, which
  * SwaggerModule serves itself, and the headers every answer carries.
+ *
+ * It declares only the operations the service serves, so that a generated client has a function for each and no
+ * other. HEAD (GET without the body), the CORS preflight and the 405 with `Allow` of any other method are the
+ * service's behaviour for every path alike, described once in docs/api.md rather than as an operation each.
  *
  * `security: []` says that no operation needs credentials, and without PUBLIC_BASE_URL the server is
  * `/`: relative to wherever the document is served from, which is where the API is.
@@ -137,71 +124,29 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl?: stri
   // Filled, not the empty object DocumentBuilder leaves: whoever runs a deployment answers for it, through its documentation.
   const base = publicBaseUrl?.replace(/\/+$/, '');
   document.info.contact = { name: 'The operators of this deployment', ...(base ? { url: `${base}${DOCS_PATH}` } : {}) };
-  declareEveryMethod(document);
+  declareMalformedRequests(document);
   declareSharedHeaders(document);
   declareErrorExamples(document);
   return toOpenApi31(document);
 }
 
-type Operation = { operationId?: string; tags?: string[]; summary?: string; description?: string; parameters?: unknown[]; responses: Record<string, Json> };
-type PathItem = Record<string, Operation | undefined>;
-
-const capitalized = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+type Operation = { operationId?: string; responses: Record<string, Json> };
 
 /**
- * Every method of every catalogued path, so that a spec-driven gateway forwards each request to the service rather
- * than answering it itself: HEAD beside GET (the same answers without a body), OPTIONS (the CORS preflight, 204),
- * and each other method as the 405 the service gives, with its Allow header. The operations a path adds are named
- * after the one it is mainly for (the first of its methods), and take its path parameters.
+ * The edge answers a request that is not valid HTTP/1.1 (no Host header) before any route, so every operation can
+ * answer it; declared where an operation has no 4xx of its own (the probes and documents), which a client would
+ * otherwise take for an operation that never refuses a request.
  */
-export function declareEveryMethod(document: OpenAPIObject): void {
-  for (const [path, { methods }] of Object.entries(ENDPOINT_CATALOGUE)) {
-    const pathItem = document.paths[path] as PathItem | undefined;
-    const main = pathItem?.[methods[0].toLowerCase()];
-    if (!pathItem || !main?.operationId) continue;
-    const allowed = methodsAnswered(methods);
-    const pathParameters = (main.parameters ?? []).filter((parameter) => (parameter as { in?: string }).in === 'path');
-    const added = (key: string, operation: Omit<Operation, 'tags' | 'parameters'>): Operation => ({
-      tags: main.tags,
-      ...(pathParameters.length > 0 ? { parameters: pathParameters } : {}),
-      ...operation,
-      operationId: `${key}${capitalized(main.operationId!)}`,
-    });
-    const get = methods.includes('GET') ? pathItem.get : undefined;
-    if (get?.operationId) {
-      pathItem.head = {
-        ...get,
-        operationId: `head${capitalized(get.operationId)}`,
-        summary: `${get.summary ?? ''} (headers only)`.trim(),
-        description: `As GET ${path}, without the body.`,
-        responses: Object.fromEntries(Object.entries(get.responses).map(([status, { content: _content, ...response }]) => [status, response])),
+export function declareMalformedRequests(document: OpenAPIObject): void {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const key of HTTP_METHODS) {
+      const operation = (pathItem as Record<string, Operation | undefined>)[key];
+      if (!operation || Object.keys(operation.responses).some((status) => status.startsWith('4'))) continue;
+      operation.responses['400'] = {
+        description: 'BAD_REQUEST: the request is not valid HTTP/1.1, such as one without a Host header; answered before any route.',
+        // Content of its own: the examples are written into it afterwards, operation by operation.
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } },
       };
-    }
-    pathItem.options = added('preflight', {
-      summary: 'CORS preflight',
-      description: `Open to every origin, without credentials; cached by the browser for a day. The methods ${path} answers: ${allowed.join(', ')}.`,
-      responses: {
-        '204': {
-          description: 'No content.',
-          headers: {
-            'Access-Control-Allow-Methods': { required: true, description: `\`${allowed.join(', ')}\``, schema: { type: 'string', const: allowed.join(', ') } },
-            'Access-Control-Max-Age': { description: 'Seconds the browser may cache this answer.', schema: { type: 'integer' } },
-          },
-        },
-      },
-    });
-    for (const [key, name] of Object.entries(METHOD_NAMES)) {
-      if (allowed.includes(name)) continue;
-      pathItem[key] = added(`refuse${capitalized(key)}`, {
-        summary: `${name} is not allowed`,
-        description: `${path} answers ${allowed.join(', ')}; ${name} is a 405 with \`Allow: ${allowed.join(', ')}\`.`,
-        responses: {
-          '405': {
-            description: 'METHOD_NOT_ALLOWED (with an Allow header).',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } },
-          },
-        },
-      });
     }
   }
 }
@@ -213,7 +158,7 @@ export function declareEveryMethod(document: OpenAPIObject): void {
 export function declareErrorExamples(document: OpenAPIObject): void {
   for (const pathItem of Object.values(document.paths)) {
     for (const key of HTTP_METHODS) {
-      const operation = (pathItem as PathItem)[key];
+      const operation = (pathItem as Record<string, Operation | undefined>)[key];
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
         const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
         if (Number(status) < 400 || !media || typeof response.description !== 'string') continue;

@@ -136,9 +136,10 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
           options,
           jobId,
           cancelled.signal,
-          async (answer) => {
+          (answer) => {
             answers.push({ ...answer, index: answer.index + offset, otherCells: otherCells[answer.index] });
             progress.answered(answers.length);
+            return Promise.resolve();
           },
           this.drain.stopping,
         ),

@@ -17,8 +17,8 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiLocationsBodyErrors, ApiRowOptions, LOCATIONS_BODY_CONTENT, READER_WARNING_HEADER, ROW_ANSWERS_CONTENT } from '../batch/dto/batch-openapi';
-import { CSV, csvWithInput, NDJSON } from '../batch/answer-formats';
-import { answerFormat, sendWarnings, storeLocations, streamedLocationReader } from '../batch/batch-request';
+import { ANSWER_FORMATS, CSV, csvWithInput, NDJSON } from '../batch/answer-formats';
+import { acceptedAnswerFormat, sendWarnings, storeLocations, streamedLocationReader } from '../batch/batch-request';
 import { noNotes } from '../batch/csv-locations';
 import { CSV_ANSWER_COLUMNS, ERROR_COLUMNS } from '../batch/csv-answer';
 import { ApiError } from '../common/api-error';
@@ -27,6 +27,7 @@ import type { AppConfig } from '../config/app-config';
 import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { OPTION_PARAMETERS, readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { JobAcceptedDto, JobCancelledDto, JobStatusDto } from './dto/job.dto';
+import { resultsNotAcceptable } from './job-errors';
 import type { JobStatusView } from './job-record';
 import { PortfolioJobs } from './portfolio-jobs';
 
@@ -156,6 +157,11 @@ export class JobsController {
       'INVALID_PARAMETERS: columns other than all, columns=all with an Accept that refuses text/csv, or a query parameter the operation does not read (named in the message).',
   })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: NOT_FOUND })
+  @ApiResponse({
+    status: 406,
+    type: ErrorEnvelopeDto,
+    description: `NOT_ACCEPTABLE: an Accept that allows none of ${Object.keys(ANSWER_FORMATS).join(', ')} (nor any type, */*).`,
+  })
   @ApiConflictResponse({
     type: ErrorEnvelopeDto,
     description: 'JOB_NOT_FINISHED: the job is queued or running (see its status), or it failed or was cancelled.',
@@ -164,8 +170,11 @@ export class JobsController {
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async results(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const withInput = readResultColumns(req);
+    // Asked before the job is read: a client that cannot take any format need not wait on Redis to hear so.
+    const asked = withInput ? undefined : acceptedAnswerFormat(req);
+    if (!withInput && !asked) throw resultsNotAcceptable(String(req.headers.accept), Object.keys(ANSWER_FORMATS));
     const { chunks, otherColumns } = await this.jobs.results(id);
-    const format = withInput ? csvWithInput(otherColumns) : answerFormat(req);
+    const format = asked ?? csvWithInput(otherColumns);
     const gone = new AbortController();
     res.once('close', () => gone.abort());
     res.status(200).setHeader('Content-Type', format.contentType).setHeader('Cache-Control', 'no-store');

@@ -54,7 +54,6 @@ export class LookupController {
       'INVALID_PARAMETERS: no location, both kinds given, a malformed or repeated parameter, an unknown include item, or radius without include=nearby.',
   })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.' })
-  @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with an Allow header).' })
   @ApiUnprocessableEntityResponse({
     type: ErrorEnvelopeDto,
     description: 'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90] or lon outside [-180, 180]; RADIUS_OUT_OF_RANGE: radius outside [10, 2000].',

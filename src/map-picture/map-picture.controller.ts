@@ -80,7 +80,6 @@ export class MapPictureController {
       'a parameter the picture does not read (a bracketed name such as `width[]` too), named in the message.',
   })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.' })
-  @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with an Allow header).' })
   @ApiUnprocessableEntityResponse({
     type: ErrorEnvelopeDto,
     description:

@@ -100,7 +100,7 @@ export class MapPictureService {
     } else {
       const matches = await this.geocode(query.address, deadline);
       // The lookup reads the same geocode: from the cache, or (with the cache off) from these matches, never asking twice.
-      lookup = this.lookups.lookup(lookupQuery, { geocode: async () => matches, pieces: this.pieces, cancelled: lookupFailed.signal });
+      lookup = this.lookups.lookup(lookupQuery, { geocode: () => Promise.resolve(matches), pieces: this.pieces, cancelled: lookupFailed.signal });
       // Several matches may be one place or ambiguous: the lookup's rule decides, and the pictures wait for it.
       point = matches.length === 1 ? matches[0] : null;
     }

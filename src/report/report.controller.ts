@@ -3,7 +3,6 @@ import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs
 import type { Request, Response } from 'express';
 import { CachedEntity, weakEntityTag } from '../lookup/answer-cache';
 import { sendCachedEntity } from '../lookup/cache-hit-path';
-import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
 import { LookupService } from '../lookup/lookup.service';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../lookup/parts/answer-part';
 import { MapPictureService } from '../map-picture/map-picture.service';
@@ -75,7 +74,6 @@ export class ReportController {
     ...pageOfError('INVALID_PARAMETERS: as for GET /flood-zone, or a span that is not a whole number.'),
   })
   @ApiResponse({ status: 404, ...pageOfError('ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS listing the matches, each linked to its own report.') })
-  @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with an Allow header).' })
   @ApiResponse({
     status: 422,
     ...pageOfError('COORDINATES_OUT_OF_RANGE, RADIUS_OUT_OF_RANGE, or IMAGE_SIZE_OUT_OF_RANGE: span outside [100, 5000].'),

@@ -119,9 +119,9 @@ export async function jobStatus(client: Client, id: string): Promise<Answer<JobS
   return { status: response.status, body: data, error: error as ErrorEnvelopeDto | undefined };
 }
 
-/** GET /flood-zone/jobs/{id}/results answered as JSON: the typed way to read a finished job. */
-export async function jobResults(client: Client, id: string): Promise<Answer<BatchAnswerDto>> {
-  const { data, error, response } = await sdk.getJobResults({ client, path: { id }, headers: { Accept: 'application/json' } });
+/** GET /flood-zone/jobs/{id}/results answered as JSON (the typed way to read a finished job), or as the Accept given. */
+export async function jobResults(client: Client, id: string, accept = 'application/json'): Promise<Answer<BatchAnswerDto>> {
+  const { data, error, response } = await sdk.getJobResults({ client, path: { id }, headers: { Accept: accept } });
   return { status: response.status, body: data, error: error as ErrorEnvelopeDto | undefined };
 }
 
@@ -129,19 +129,6 @@ export async function jobResults(client: Client, id: string): Promise<Answer<Bat
 export async function cancelJob(client: Client, id: string): Promise<Answer<JobCancelledDto>> {
   const { data, error, response } = await sdk.cancelJob({ client, path: { id } });
   return { status: response.status, body: data, error: error as ErrorEnvelopeDto | undefined };
-}
-
-/** HEAD and the preflights of a job and its results, each with its status and content type. */
-export async function jobOperations(client: Client, id: string): Promise<Record<string, { status: number; type: string | null }>> {
-  const answers = {
-    headGetJob: await sdk.headGetJob({ client, path: { id }, parseAs: 'text' }),
-    headGetJobResults: await sdk.headGetJobResults({ client, path: { id }, parseAs: 'text' }),
-    preflightGetJob: await sdk.preflightGetJob({ client, path: { id }, parseAs: 'text' }),
-    preflightGetJobResults: await sdk.preflightGetJobResults({ client, path: { id }, parseAs: 'text' }),
-  };
-  return Object.fromEntries(
-    Object.entries(answers).map(([name, { response }]) => [name, { status: response.status, type: response.headers.get('content-type') }]),
-  );
 }
 
 /** The probes and documents, each with its status and content type. */
@@ -152,50 +139,8 @@ export async function operations(client: Client): Promise<Record<string, { statu
     scrapeMetrics: await sdk.scrapeMetrics({ client, parseAs: 'text' }),
     getOpenApiDocument: await sdk.getOpenApiDocument({ client }),
     showApiDocs: await sdk.showApiDocs({ client, parseAs: 'text' }),
-    headLookupFloodZone: await sdk.headLookupFloodZone({ client, query: { lat: 38.898754, lon: -77.03535 }, parseAs: 'text' }),
-    headGetFloodZoneMap: await sdk.headGetFloodZoneMap({ client, query: { lat: 38.898754, lon: -77.03535 }, parseAs: 'text' }),
-    headGetFloodZoneReport: await sdk.headGetFloodZoneReport({ client, query: { lat: 38.898754, lon: -77.03535 }, parseAs: 'text' }),
-    headGetServiceStatus: await sdk.headGetServiceStatus({ client, parseAs: 'text' }),
-    headCheckReadiness: await sdk.headCheckReadiness({ client, parseAs: 'text' }),
-    headScrapeMetrics: await sdk.headScrapeMetrics({ client, parseAs: 'text' }),
-    headGetOpenApiDocument: await sdk.headGetOpenApiDocument({ client, parseAs: 'text' }),
-    headShowApiDocs: await sdk.headShowApiDocs({ client, parseAs: 'text' }),
-    preflightLookupFloodZone: await sdk.preflightLookupFloodZone({ client, parseAs: 'text' }),
-    preflightScreenBatch: await sdk.preflightScreenBatch({ client, parseAs: 'text' }),
-    preflightGetFloodZoneMap: await sdk.preflightGetFloodZoneMap({ client, parseAs: 'text' }),
-    preflightGetFloodZoneReport: await sdk.preflightGetFloodZoneReport({ client, parseAs: 'text' }),
-    preflightSubmitJob: await sdk.preflightSubmitJob({ client, parseAs: 'text' }),
-    preflightGetServiceStatus: await sdk.preflightGetServiceStatus({ client, parseAs: 'text' }),
-    preflightCheckReadiness: await sdk.preflightCheckReadiness({ client, parseAs: 'text' }),
-    preflightScrapeMetrics: await sdk.preflightScrapeMetrics({ client, parseAs: 'text' }),
-    preflightGetOpenApiDocument: await sdk.preflightGetOpenApiDocument({ client, parseAs: 'text' }),
-    preflightShowApiDocs: await sdk.preflightShowApiDocs({ client, parseAs: 'text' }),
   };
   return Object.fromEntries(
     Object.entries(answers).map(([name, { response }]) => [name, { status: response.status, type: response.headers.get('content-type') }]),
   );
-}
-
-type Refusal = (options: { client: Client; path: { id: string } }) => Promise<{ response: Response; error?: unknown }>;
-
-/**
- * Every operation that refuses a method (405), by its operation id, with the code and Allow header it got; `jobId`
- * fills the path of a job (the other paths have no parameter). TRACE is left out: fetch, which the SDK uses, refuses to send it.
- */
-export async function refusals(
-  client: Client,
-  jobId: string,
-): Promise<Record<string, { status: number; code: string | undefined; allow: string | null; url: string }>> {
-  const found: Record<string, { status: number; code: string | undefined; allow: string | null; url: string }> = {};
-  for (const [name, operation] of Object.entries(sdk)) {
-    if (!name.startsWith('refuse') || name.startsWith('refuseTrace')) continue;
-    const { response, error } = await (operation as Refusal)({ client, path: { id: jobId } });
-    found[name] = {
-      status: response.status,
-      code: (error as ErrorEnvelopeDto | undefined)?.code,
-      allow: response.headers.get('allow'),
-      url: new URL(response.url).pathname,
-    };
-  }
-  return found;
 }

@@ -9,6 +9,8 @@ import type { components, paths } from './generated/flood-zone-api';
 
 export type FloodZoneLookup = components['schemas']['FloodZoneLookupDto'];
 export type FloodDetermination = FloodZoneLookup['result'];
+export type BatchAnswer = components['schemas']['BatchAnswerDto'];
+export type ErrorEnvelope = components['schemas']['ErrorEnvelopeDto'];
 
 /** `true` only when A and B are the same type: `any` or `unknown` from a loose schema does not pass. */
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -66,4 +68,25 @@ export async function lookupPoint(baseUrl: string, lat: number, lon: number, inc
     firmPanel: data.result.firmPanel?.panel ?? null,
     body: data,
   };
+}
+
+/**
+ * openapi-fetch takes the media type of the answers from the client's second type parameter: a client of
+ * `application/json` reads a job's results (also NDJSON or CSV, by Accept) as the typed object.
+ */
+export function jsonClient(baseUrl: string) {
+  return createClient<paths, 'application/json'>({ baseUrl });
+}
+
+/** GET /flood-zone/jobs/{id}/results with the Accept given: the typed answer, or the error envelope. */
+export async function jobResults(
+  baseUrl: string,
+  id: string,
+  accept: string,
+): Promise<{ status: number; body: BatchAnswer | undefined; error: ErrorEnvelope | undefined }> {
+  const { data, error, response } = await jsonClient(baseUrl).GET('/flood-zone/jobs/{id}/results', {
+    params: { path: { id } },
+    headers: { Accept: accept },
+  });
+  return { status: response.status, body: data, error };
 }

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { getMetadataStorage } from 'class-validator';
 import { AppConfig } from '../../src/config/app-config';
 import { HTTP_METHODS } from '../../src/docs/openapi-document';
+import { ENDPOINT_CATALOGUE, methodsAnswered } from '../../src/health/service-description';
 import { API_REFERENCE_PATH, configurationVariables, renderApiReference } from '../../scripts/generate-api-reference';
 import { startStack, type Stack } from '../support/stack';
 
@@ -65,16 +66,13 @@ describe('docs/api.md against the running service', () => {
     expect(missing).toEqual([]);
   });
 
-  it('has a section for every served operation and every schema, and every other method in its table', () => {
+  it('has a section for every operation and every schema', () => {
     const headings = new Set(committed.split('\n').filter((line) => line.startsWith('### ')));
-    const all = Object.entries(document.paths as Record<string, Json>).flatMap(([route, item]) =>
+    const operations = Object.entries(document.paths as Record<string, Json>).flatMap(([route, item]) =>
       Object.keys(item)
         .filter((key) => HTTP_METHODS.includes(key))
-        .map((method) => ({ heading: `### ${method.toUpperCase()} ${route}`, method, operation: item[method] as Json })),
+        .map((method) => `### ${method.toUpperCase()} ${route}`),
     );
-    // HEAD, the preflight and each refused method are rows of one table, by operation id.
-    const derived = all.filter(({ method, operation }) => method === 'head' || method === 'options' || Object.keys(operation.responses).join() === '405');
-    const operations = all.filter((o) => !derived.includes(o)).map((o) => o.heading);
     const schemas = Object.keys(document.components.schemas as Json).map((name) => `### ${name}`);
     expect(operations.sort()).toEqual([
       '### DELETE /flood-zone/jobs/{id}',
@@ -92,17 +90,19 @@ describe('docs/api.md against the running service', () => {
       '### POST /flood-zone/jobs',
     ]);
     expect([...operations, ...schemas].filter((heading) => !headings.has(heading))).toEqual([]);
-    const table = committed.slice(committed.indexOf('### Every other method'), committed.indexOf('\n## ', committed.indexOf('### Every other method')));
-    // Twelve paths of eight methods each, less the thirteen operations they serve (the job's GET and DELETE): HEAD, OPTIONS and the refused ones.
-    expect(derived).toHaveLength(12 * 8 - 13);
-    expect(derived.filter(({ method, operation }) => !table.includes(`${method.toUpperCase()} (\`${operation.operationId}\`)`)).map((o) => o.heading)).toEqual(
-      [],
-    );
+  });
+
+  it("describes HEAD, the preflight and the 405 once, with each path's Allow, as no operation of the document", () => {
+    const section = committed.slice(committed.indexOf('### Methods of every path'), committed.indexOf('\n## ', committed.indexOf('### Methods of every path')));
+    expect(section).toContain('`405` `METHOD_NOT_ALLOWED`');
+    const rows = Object.entries(ENDPOINT_CATALOGUE).map(([route, { methods }]) => `| \`${route}\` | \`${methodsAnswered(methods).join(', ')}\` |`);
+    expect(rows.filter((row) => !section.includes(row))).toEqual([]);
+    const endpoints = committed.slice(committed.indexOf('\n## Endpoints\n'), committed.indexOf('### Methods of every path'));
+    expect(endpoints).not.toContain('| `405` |');
   });
 
   it('shows the headers every answer carries', () => {
     const lookup = committed.slice(committed.indexOf('### GET /flood-zone'), committed.indexOf('\n### ', committed.indexOf('### GET /flood-zone') + 1));
-    expect(lookup).toMatch(/^\| `405` \|.*\| `X-Request-Id`, `Allow` \|$/m);
     expect(lookup).toMatch(/^\| `429` \|.*\| `X-Request-Id`, `Retry-After` \|$/m);
     expect(lookup).toMatch(/^\| `502` \|.*\| `X-Request-Id`, `Retry-After`, `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` \|$/m);
     expect(committed).toMatch(/^\| `X-Request-Id` \| string \| /m);

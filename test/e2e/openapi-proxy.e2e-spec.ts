@@ -8,9 +8,11 @@
  *
  * Where Prism answers itself, the test says why and pins what it answers: an `include` item the document does not
  * list and a parameter given twice (Prism's 422, the service's 400), a body that is not JSON under a JSON type (Prism's
- * own 400 envelope), a path the document cannot list (both 404), and HEAD of a JSON answer (a Prism 5.14 defect).
- * Everything else, malformed numbers, out-of-range values, other body types and bodies or rows of the wrong shape
- * included, reaches the service and comes back unchanged.
+ * own 400 envelope), a path the document cannot list (both 404), and a method the document does not declare: the
+ * document declares only the operations the service serves, so HEAD, the CORS preflight and every other method get
+ * Prism's own 405, while the service itself answers them (HEAD as GET without the body, the preflight 204, the rest
+ * 405 with Allow). Everything else, malformed numbers, out-of-range values, other body types and bodies or rows of
+ * the wrong shape included, reaches the service and comes back unchanged.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
@@ -365,45 +367,51 @@ describe("every error status through the proxy is the service's own answer", () 
     ['/api-docs.html', ['GET', 'HEAD', 'OPTIONS']],
   ];
   const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'];
+  /** Prism's own refusal of a method the document does not declare on a path it does. */
+  const expectPrismRefusal = (answer: ProxiedAnswer, method: string) =>
+    expect({ status: answer.status, type: answer.body?.type, requestId: answer.headers.get('x-request-id') }).toEqual({
+      status: 405,
+      // HEAD's answer has no body.
+      type: method === 'HEAD' ? undefined : 'https://stoplight.io/prism/errors#NO_METHOD_MATCHED_ERROR',
+      requestId: null,
+    });
+
   it.each(PATHS.flatMap(([route, allowed]) => OTHER_METHODS.filter((m) => !allowed.includes(m)).map((method) => [method, route, allowed.join(', ')] as const)))(
-    '%s %s → 405 with Allow: %s',
+    "%s %s: the service's 405 with Allow: %s; Prism's own 405, the method being no operation of the document",
     async (method, route, allow) => {
-      const answer = await viaProxy(method, route);
-      expectForwarded(answer, 405, 'METHOD_NOT_ALLOWED');
-      expect(answer.headers.get('allow')).toBe(allow);
+      const served = await direct(method, route);
+      expect({ status: served.status, code: served.body?.code, allow: served.headers.get('allow') }).toEqual({
+        status: 405,
+        code: 'METHOD_NOT_ALLOWED',
+        allow,
+      });
+      expectPrismRefusal(await viaProxy(method, route), method);
     },
   );
 
-  it.each(PATHS.map(([route, allowed]) => [route, allowed.join(', ')] as const))('OPTIONS %s (a CORS preflight) → 204 naming %s', async (route, allow) => {
-    const answer = await viaProxy('OPTIONS', route, { headers: { Origin: 'https://maps.example', 'Access-Control-Request-Method': 'GET' } });
-    expect({ status: answer.status, violations: answer.headers.get('sl-violations'), methods: answer.headers.get('access-control-allow-methods') }).toEqual({
-      status: 204,
-      violations: null,
-      methods: allow,
-    });
-  });
+  it.each(PATHS.map(([route, allowed]) => [route, allowed.join(', ')] as const))(
+    "OPTIONS %s (a CORS preflight): the service's 204 naming %s; Prism's own 405 (no client calls a preflight itself)",
+    async (route, allow) => {
+      const preflight = { headers: { Origin: 'https://maps.example', 'Access-Control-Request-Method': 'GET' } };
+      const served = await direct('OPTIONS', route, preflight);
+      expect({ status: served.status, methods: served.headers.get('access-control-allow-methods') }).toEqual({ status: 204, methods: allow });
+      expectPrismRefusal(await viaProxy('OPTIONS', route, preflight), 'OPTIONS');
+    },
+  );
 
-  it.each(['/metrics', '/api-docs.html'])('HEAD %s → 200, headers only', async (route) => {
-    const answer = await viaProxy('HEAD', route);
-    expect({ status: answer.status, violations: answer.headers.get('sl-violations'), text: answer.text }).toEqual({ status: 200, violations: null, text: '' });
-  });
-
-  it('HEAD of a JSON answer: the service answers 200 with its headers; Prism 5.14 fails to parse the empty body (its own 500)', async () => {
-    // Prism reads every application/json answer as JSON, HEAD's empty one too (stoplightio/prism#1361 is the 204 case).
-    // Should a Prism release read it, this fails: move the JSON paths into the HEAD case above.
-    const route = `/flood-zone?lat=${WHITE_HOUSE.lat}&lon=${WHITE_HOUSE.lon}`;
-    const served = await direct('HEAD', route);
-    expect({ status: served.status, type: served.headers.get('content-type'), text: served.text }).toEqual({
-      status: 200,
-      type: 'application/json; charset=utf-8',
-      text: '',
-    });
-    const proxied = await viaProxy('HEAD', route);
-    expect(proxied.status).toBe(500);
-    // Prism logs the failure just after answering.
-    for (let wait = 0; wait < 20 && !prism.output().includes('invalid json response body'); wait += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(prism.output()).toContain('invalid json response body');
-  });
+  it.each(['/health', '/metrics', '/api-docs.html', `/flood-zone?lat=${WHITE_HOUSE.lat}&lon=${WHITE_HOUSE.lon}`])(
+    "HEAD %s: the service's 200 with the headers of GET and no body; Prism's own 405 (HEAD differs from GET in nothing but the body)",
+    async (route) => {
+      const served = await direct('HEAD', route);
+      const got = await direct('GET', route);
+      expect({ status: served.status, type: served.headers.get('content-type'), text: served.text }).toEqual({
+        status: 200,
+        type: got.headers.get('content-type'),
+        text: '',
+      });
+      expectPrismRefusal(await viaProxy('HEAD', route), 'HEAD');
+    },
+  );
 
   it('413: a batch of more than BATCH_MAX_LOCATIONS rows', async () => {
     const body = JSON.stringify({ locations: Array.from({ length: 10_001 }, () => ({ lat: WHITE_HOUSE.lat, lon: WHITE_HOUSE.lon })) });

@@ -44,11 +44,14 @@ function raw(request: string | string[], pauseMs = 0): Promise<RawAnswer> {
     });
     socket.on('end', () => settle() || reject(new Error(`no complete answer: ${JSON.stringify(received)}`)));
     socket.on('error', (error) => settle() || reject(error));
-    socket.on('connect', async () => {
+    const sendParts = async () => {
       for (const part of typeof request === 'string' ? [request] : request) {
         socket.write(part);
         if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
       }
+    };
+    socket.on('connect', () => {
+      sendParts().catch(reject);
     });
   });
 }

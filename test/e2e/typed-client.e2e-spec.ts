@@ -4,7 +4,8 @@
  * (test/client/generated/flood-zone-api.d.ts, git-ignored; scripts/generate-api-types.ts, run as a child
  * process because openapi-typescript needs ESM-only packages that Jest cannot require), the TypeScript compiler checks
  * test/client/lookup-client.ts against them with strict options (and rejects deliberately wrong usages),
- * and then that client performs a real lookup with openapi-fetch.
+ * and then that client performs a real lookup with openapi-fetch, and reads a finished portfolio job's results
+ * (with a Redis of the suite's own) as the typed object.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,7 +14,8 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as ts from 'typescript';
 import { demoPlace } from '../emulators';
-import { startStack, type Stack } from '../support/stack';
+import { DisposableRedis } from '../support/redis-server';
+import { sleep, startStack, type Stack } from '../support/stack';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 const GENERATOR = path.join(REPO_ROOT, 'scripts', 'generate-api-types.ts');
@@ -160,14 +162,36 @@ function getWithoutKeepAlive(url: string): Promise<{ status: number; body: strin
 }
 
 let stack: Stack;
+/** A Redis of the suite's own, for the portfolio job. */
+let redis: DisposableRedis;
 
 beforeAll(async () => {
-  stack = await startStack();
+  redis = await DisposableRedis.start();
+  stack = await startStack({ JOBS_REDIS_URL: redis.url });
 });
 
 afterAll(async () => {
   await stack?.close();
+  await redis?.stop();
 });
+
+/** A portfolio job of the given points, submitted and waited for until it completed; its id. */
+async function finishedJob(places: Array<{ id: string; lat: number; lon: number }>): Promise<string> {
+  const submitted = await fetch(`${stack.url}/flood-zone/jobs`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ locations: places.map(({ id, lat, lon }) => ({ id, lat, lon })) }),
+  });
+  expect(submitted.status).toBe(202);
+  const { id } = (await submitted.json()) as { id: string };
+  let status = '';
+  for (let attempt = 0; attempt < 300 && status !== 'completed'; attempt++) {
+    if (attempt > 0) await sleep(100);
+    status = ((await (await fetch(`${stack.url}/flood-zone/jobs/${id}`)).json()) as { status: string }).status;
+  }
+  expect(status).toBe('completed');
+  return id;
+}
 
 describe('a typed client generated from /openapi.json', () => {
   let document: Record<string, any>;
@@ -264,5 +288,18 @@ describe('a typed client generated from /openapi.json', () => {
     expect(answer.firmPanel).toBe(PLACE.expect.firmPanel!.panel);
     expect(answer.body.query).toEqual({ address: null, lat: PLACE.lat, lon: PLACE.lon });
     expect(answer.body.result.coverage).toBe('mapped');
+  });
+
+  it("reads a finished job's results through openapi-fetch as the typed object (Accept: application/json); another Accept is a 406", async () => {
+    const id = await finishedJob([PLACE]);
+    const { jobResults } = (await import('../client/lookup-client')) as typeof import('../client/lookup-client');
+    const answer = await jobResults(stack.url, id, 'application/json');
+    expect({
+      status: answer.status,
+      rows: answer.body?.results.map((row) => [row.index, row.id, row.status, 'result' in row.body ? row.body.result.floodZone : row.body.code]),
+    }).toEqual({ status: 200, rows: [[0, PLACE.id, 200, PLACE.expect.floodZone]] });
+    const refused = await jobResults(stack.url, id, 'text/html');
+    expect({ status: refused.status, code: refused.error?.code, body: refused.body }).toEqual({ status: 406, code: 'NOT_ACCEPTABLE', body: undefined });
+    expect(refused.error?.error).toBe('The results are answered as application/x-ndjson, text/csv or application/json (by Accept), not text/html.');
   });
 });

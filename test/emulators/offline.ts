@@ -375,14 +375,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => forward('SIGINT'));
   process.on('SIGTERM', () => forward('SIGTERM'));
-  child.on('error', async (err) => {
+  child.on('error', (err) => {
     console.error(`[offline] could not start the service: ${err.message}`);
-    await emulators.close();
-    process.exit(1);
+    void emulators.close().finally(() => process.exit(1));
   });
-  child.on('exit', async (code, signal) => {
-    await emulators.close();
-    process.exit(code ?? (signal ? 128 + (signal === 'SIGINT' ? 2 : 15) : 0));
+  child.on('exit', (code, signal) => {
+    void emulators.close().finally(() => process.exit(code ?? (signal ? 128 + (signal === 'SIGINT' ? 2 : 15) : 0)));
   });
 
   // The examples only once they work: after the service's own start-up lines, when /health answers.

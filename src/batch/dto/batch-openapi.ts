@@ -73,7 +73,6 @@ export function ApiRowOptions(): MethodDecorator {
  */
 export function ApiLocationsBodyErrors(limits: { maxRowsSetting: string; maxBody: string }): MethodDecorator {
   return applyDecorators(
-    ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: 'METHOD_NOT_ALLOWED (with `Allow: POST, OPTIONS`).' }),
     ApiResponse({
       status: 408,
       type: ErrorEnvelopeDto,

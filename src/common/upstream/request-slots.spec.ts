@@ -93,6 +93,6 @@ describe('RequestSlots', () => {
   it('frees the slot of a request that fails', async () => {
     const slots = new RequestSlots(1);
     await expect(slots.run(() => Promise.reject(new Error('HTTP 503')), never)).rejects.toThrow('HTTP 503');
-    await expect(slots.run(async () => 'answer', never)).resolves.toBe('answer');
+    await expect(slots.run(() => Promise.resolve('answer'), never)).resolves.toBe('answer');
   });
 });

@@ -322,29 +322,29 @@ describe('ResilientUpstream circuit breakers', () => {
       expect(await lookup(upstream, fail(false))).toBe('ArcGIS error 400: Failed to execute query.');
     }
     expect(upstream.circuitStates).toEqual([['flood_data', 'closed']]);
-    expect(await lookup(upstream, async () => 'answer')).toBe('ok');
+    expect(await lookup(upstream, () => Promise.resolve('answer'))).toBe('ok');
   });
 
   it('does not open on outages below the minimum number of calls in the window', async () => {
     const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, breakerMinCalls: 7 }, observer);
     for (let i = 0; i < 6; i += 1) expect(await lookup(upstream, fail(true))).toBe('outage');
     expect(upstream.circuitStates).toEqual([['flood_data', 'closed']]);
-    expect(await lookup(upstream, async () => 'answer')).toBe('ok');
+    expect(await lookup(upstream, () => Promise.resolve('answer'))).toBe('ok');
   });
 
   it('does not open while the outage rate stays below CIRCUIT_BREAKER_FAILURE_RATE', async () => {
     const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, breakerFailureRate: 50 }, observer);
     // judged at each failure: 1 of 4, 2 of 5, 3 of 7 calls (at most 43%)
     for (const outcome of [false, false, false, true, true, false, true]) {
-      await lookup(upstream, outcome ? fail(true) : async () => 'answer');
+      await lookup(upstream, outcome ? fail(true) : () => Promise.resolve('answer'));
     }
     expect(upstream.circuitStates).toEqual([['flood_data', 'closed']]);
   });
 
   it('opens at the failure rate once the window holds the minimum calls, then fails fast without calling', async () => {
     const upstream = new ResilientUpstream('flood_data', OPTIONS, observer);
-    await lookup(upstream, async () => 'answer');
-    await lookup(upstream, async () => 'answer');
+    await lookup(upstream, () => Promise.resolve('answer'));
+    await lookup(upstream, () => Promise.resolve('answer'));
     await lookup(upstream, fail(true));
     expect(upstream.circuitStates).toEqual([['flood_data', 'closed']]);
     // the 4th call of the window, and 2 of 4 (50%) failed as outages
@@ -353,7 +353,7 @@ describe('ResilientUpstream circuit breakers', () => {
     expect(changes.at(-1)).toEqual(['flood_data', 'open']);
 
     let called = false;
-    const fast = await lookup(upstream, async () => (called = true));
+    const fast = await lookup(upstream, () => Promise.resolve((called = true)));
     expect(fast).toBe('circuit open after an outage; not called');
     expect(called).toBe(false);
   });
@@ -369,7 +369,7 @@ describe('ResilientUpstream circuit breakers', () => {
     expect(upstream.circuitStates).toEqual([['coastal_barrier', 'open']]);
 
     await sleep(OPTIONS.halfOpenAfterMs + 20);
-    expect(await lookup(upstream, async () => 'answer')).toBe('ok');
+    expect(await lookup(upstream, () => Promise.resolve('answer'))).toBe('ok');
     expect(upstream.circuitStates).toEqual([['coastal_barrier', 'closed']]);
     expect(changes.map(([, state]) => state)).toEqual(['closed', 'open', 'half_open', 'open', 'half_open', 'closed']);
   });
@@ -382,13 +382,13 @@ describe('ResilientUpstream circuit breakers', () => {
       ['geocoder', 'closed'],
       ['geocoder_point', 'open'],
     ]);
-    expect(await lookup(upstream, async () => 'answer')).toBe('ok');
-    expect(await lookup(upstream, async () => 'answer', 'geocoder_point')).toBe('circuit open after an outage; not called');
+    expect(await lookup(upstream, () => Promise.resolve('answer'))).toBe('ok');
+    expect(await lookup(upstream, () => Promise.resolve('answer'), 'geocoder_point')).toBe('circuit open after an outage; not called');
   });
 
   it('rejects a circuit the upstream was not created with', async () => {
     const upstream = new ResilientUpstream('flood_data', OPTIONS);
-    await expect(upstream.operation(async () => 'answer', 'geocoder_point')).rejects.toThrow('flood_data has no circuit named geocoder_point');
+    await expect(upstream.operation(() => Promise.resolve('answer'), 'geocoder_point')).rejects.toThrow('flood_data has no circuit named geocoder_point');
   });
 });
 
