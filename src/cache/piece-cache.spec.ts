@@ -374,9 +374,9 @@ describe('PieceCache across replicas, for the work of portfolio jobs', () => {
   function twoLayerLoad(lomrs: HeldLoad) {
     const calls = { zones: 0 };
     const load = async (signal: AbortSignal, parts: PieceParts) => {
-      const zones = await parts.kept('zones', async () => {
+      const zones = await parts.kept('zones', () => {
         calls.zones++;
-        return 'zone AE';
+        return Promise.resolve('zone AE');
       });
       return `${zones}, LOMRs ${await parts.kept('lomrs', () => lomrs.load(signal))}`;
     };

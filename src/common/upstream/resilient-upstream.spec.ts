@@ -257,9 +257,9 @@ describe('ResilientUpstream near the end of a lookup (asLookup)', () => {
     const holder = new AbortController();
     const held = upstream.request(() => pause(3_600_000, holder.signal), never).catch(() => 'released');
     const sent: string[] = [];
-    const waited = upstream.request(async () => {
+    const waited = upstream.request(() => {
       sent.push('outside a lookup');
-      return 'answered';
+      return Promise.resolve('answered');
     }, never);
     const inLookup = lookupAsking(upstream, 'in a lookup', 5000, sent);
     await jest.advanceTimersByTimeAsync(3999);
@@ -282,14 +282,14 @@ describe('ResilientUpstream near the end of a lookup (asLookup)', () => {
     const leaving = new AbortController();
     setMaxListeners(3000, leaving.signal);
     const waiters = Array.from({ length: 1000 }, () =>
-      upstream.request(async () => 'sent', leaving.signal).catch((error: unknown) => (error as UpstreamUnavailableError).reason),
+      upstream.request(() => Promise.resolve('sent'), leaving.signal).catch((error: unknown) => (error as UpstreamUnavailableError).reason),
     );
     await jest.advanceTimersByTimeAsync(0);
     expect(jest.getTimerCount()).toBe(timersWithOneRunning);
 
     leaving.abort();
     expect(new Set(await Promise.all(waiters))).toEqual(new Set(['no answer within the lookup deadline']));
-    const next = upstream.request(async () => 'next answered', never);
+    const next = upstream.request(() => Promise.resolve('next answered'), never);
     holder.abort();
     expect(await held).toBe('released');
     expect(await next).toBe('next answered');
