@@ -87,7 +87,7 @@ describe('/flood-zone/jobs', () => {
     ],
     ['POST', '/flood-zone/jobs?format=csv', 'Unknown parameter "format": this endpoint reads only include and radius.'],
     ['GET', `${JOB}?verbose=1`, 'Unknown parameter "verbose": this endpoint reads no query parameters.'],
-    ['GET', `${JOB}/results?format=csv`, 'Unknown parameter "format": this endpoint reads no query parameters.'],
+    ['GET', `${JOB}/results?format=csv`, 'Unknown parameter "format": this endpoint reads only columns.'],
     ['DELETE', `${JOB}?force=true`, 'Unknown parameter "force": this endpoint reads no query parameters.'],
   ])('%s %s → 400 INVALID_PARAMETERS naming it', async (method, path, message) => {
     const response = await fetch(`${stack.url}${path}`, {
