@@ -156,26 +156,36 @@ const EPHEMERAL_EMULATOR_PORTS = {
   BASEMAP_EMULATOR_PORT: '0',
 };
 
+/** Offline mode expected to refuse to start: its exit code and everything it printed (killed if it keeps running). */
+async function offlineRefusal(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = startOffline(env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const guard = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`offline mode kept running; stdout: ${stdout}`));
+    }, 30_000);
+    child.once('exit', (exitCode) => {
+      clearTimeout(guard);
+      resolve(exitCode);
+    });
+  });
+  return { code, stdout, stderr };
+}
+
 describe('offline mode start-up (test/emulators/offline.ts)', () => {
   it('an emulator port already in use: one line naming the port, the emulator and the variable, exit 1', async () => {
     const occupied = createServer();
     await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
     const port = (occupied.address() as { port: number }).port;
     try {
-      const child = startOffline({ ...EPHEMERAL_EMULATOR_PORTS, CBRS_EMULATOR_PORT: String(port), PORT: String(await closedPort()) });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve, reject) => {
-        const guard = setTimeout(() => {
-          child.kill('SIGKILL');
-          reject(new Error(`offline mode kept running; stdout: ${stdout}`));
-        }, 30_000);
-        child.once('exit', (exitCode) => {
-          clearTimeout(guard);
-          resolve(exitCode);
-        });
+      const { code, stdout, stderr } = await offlineRefusal({
+        ...EPHEMERAL_EMULATOR_PORTS,
+        CBRS_EMULATOR_PORT: String(port),
+        PORT: String(await closedPort()),
       });
       expect(code).toBe(1);
       expect(stderr).toBe(
@@ -193,21 +203,7 @@ describe('offline mode start-up (test/emulators/offline.ts)', () => {
     await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
     const port = (occupied.address() as { port: number }).port;
     try {
-      const child = startOffline({ ...EPHEMERAL_EMULATOR_PORTS, PORT: String(port) });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve, reject) => {
-        const guard = setTimeout(() => {
-          child.kill('SIGKILL');
-          reject(new Error(`offline mode kept running; stdout: ${stdout}`));
-        }, 30_000);
-        child.once('exit', (exitCode) => {
-          clearTimeout(guard);
-          resolve(exitCode);
-        });
-      });
+      const { code, stdout, stderr } = await offlineRefusal({ ...EPHEMERAL_EMULATOR_PORTS, PORT: String(port) });
       expect(code).toBe(1);
       expect(stderr).toBe(`[offline] port ${port} is already in use: the service listens there; stop the other process or set PORT to a free port\n`);
       expect(stdout).toBe('');
