@@ -33,16 +33,14 @@ export function punctualityMs(ratePerSecond: number): number {
 /** Told of each wait for a turn (metrics). */
 export type BudgetWaitObserver = (upstream: UpstreamName, seconds: number) => void;
 
-/** Turns a call asks for before it goes with the one it has, however late: a process that busy still makes progress. */
-const MOST_TURNS_ASKED = 3;
-
 /**
  * JOB_UPSTREAM_RATE_PER_SECOND calls per upstream service per second for all job work of every replica,
  * kept in the jobs' Redis. Calls are let through evenly spaced at 95% of the rate (at least one call a
  * second less): a call reaches the upstream a little after its turn, and without that headroom the jitter
  * of those delays could push one second's count at the upstream over the rate. A call that would go out later
  * than that headroom allows (its process was too busy to hear of its turn or wake for it on time) forfeits the
- * turn and asks for another: sent late, it would go out together with the calls of the next turns.
+ * turn and asks for another, as often as it takes: sent late, it would go out together with the calls of the next
+ * turns, and the ceiling comes before the pace of a process that busy.
  */
 export class RedisCallBudget extends UpstreamCallBudget {
   private readonly spacingMicros: number;
@@ -59,7 +57,7 @@ export class RedisCallBudget extends UpstreamCallBudget {
   }
 
   async admit(upstream: UpstreamName, signal: AbortSignal): Promise<void> {
-    for (let asked = 1; ; asked++) {
+    for (;;) {
       signal.throwIfAborted();
       // Redis grants the turn after it is asked for: counting from the asking errs on the side of lateness.
       const askedAt = performance.now();
@@ -68,7 +66,7 @@ export class RedisCallBudget extends UpstreamCallBudget {
         this.waited(upstream, waitMs / 1000);
         await pause(waitMs, signal);
       }
-      if (performance.now() - (askedAt + Math.max(0, waitMs)) <= this.punctualityMs || asked === MOST_TURNS_ASKED) return;
+      if (performance.now() - (askedAt + Math.max(0, waitMs)) <= this.punctualityMs) return;
     }
   }
 }
