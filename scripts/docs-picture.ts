@@ -3,7 +3,7 @@
  * makes it: the upstream emulators and the service (the same modules and HTTP setup as dist/main.js) in this
  * process, on loopback, then GET /flood-zone/map of the demo place offline mode shows (PICTURE_DEMO_PLACE) at the
  * default size. The picture depends on nothing but the code and the demo map, so it is the same on every machine;
- * test/e2e/flood-zone-map.e2e-spec.ts checks that the committed one is still what the service draws.
+ * test/e2e/map/flood-zone-map.e2e-spec.ts checks that the committed one is still what the service draws.
  *
  * Run with ts-node: `node -r ts-node/register/transpile-only scripts/docs-picture.ts`.
  */

@@ -3,7 +3,7 @@
  * GET /openapi.json serves, built from the defaults: no environment variable leaks into the reference) and
  * from the configuration class src/config/app-config.ts. The mechanical parts (endpoints, parameters, bodies,
  * statuses, headers, schemas, variables) come from those two; the prose is scripts/api-reference.template.md
- * plus the variable descriptions below. test/e2e/api-reference.e2e-spec.ts fails when the committed file
+ * plus the variable descriptions below. test/e2e/contract/api-reference.e2e-spec.ts fails when the committed file
  * differs from what this renders from the running service.
  *
  *   node -r ts-node/register/transpile-only scripts/generate-api-reference.ts [output]

@@ -9,7 +9,7 @@
  * test/client/generated/flood-zone-api.d.ts (generated, git-ignored), which test/client/lookup-client.ts imports.
  *
  * A separate process on purpose: openapi-typescript loads ESM-only dependencies that Jest's CommonJS
- * runtime cannot require, so test/e2e/typed-client.e2e-spec.ts runs this script rather than importing it.
+ * runtime cannot require, so test/e2e/contract/typed-client.system-spec.ts runs this script rather than importing it.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * A client of every operation, written only against the SDK that @hey-api/openapi-ts generates from the service's
- * own /openapi.json (./generated/hey-api, git-ignored; test/e2e/generated-clients.e2e-spec.ts generates it from the
+ * own /openapi.json (./generated/hey-api, git-ignored; test/e2e/contract/generated-clients.system-spec.ts generates it from the
  * running app, type-checks this file with tsc, then runs it). The SDK sends `include` as the document declares it
  * (form style, not exploded: `include=nearby,cbrs`), and its types come from the document alone.
  */

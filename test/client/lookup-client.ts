@@ -1,6 +1,6 @@
 /**
  * A typed client of GET /flood-zone, written only against the service's own /openapi.json: `paths` and
- * `components` come from ./generated/flood-zone-api.d.ts, which test/e2e/typed-client.e2e-spec.ts generates
+ * `components` come from ./generated/flood-zone-api.d.ts, which test/e2e/contract/typed-client.system-spec.ts generates
  * with openapi-typescript from the running app (git-ignored; running that suite regenerates it). The suite
  * type-checks this file with strict compiler options, then performs a real lookup with it.
  */

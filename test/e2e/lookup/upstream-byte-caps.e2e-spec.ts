@@ -1,0 +1,166 @@
+/**
+ * Every upstream's answers are bounded: a body that never ends (the emulators' `endless-body`) is cut at the
+ * upstream's byte cap while it streams in, and is a failure of that upstream, per its part: the lookup's or the
+ * picture's 502 where the part is essential, the part null and named in `unavailable` where it is not, the
+ * picture on a plain background without the basemap. Never retried, never cached. What the emulator wrote
+ * before the service gave up is counted: past the cap by no more than the loopback's socket buffers, so a
+ * replica holds at most about the cap per answer, however long the body.
+ */
+import type { UpstreamName } from '../../../src/common/api-error';
+import { UPSTREAM_BODY_CAPS } from '../../../src/common/upstream/upstream-body-caps';
+import { DEMO_ADDRESSES, demoPlace, startEmulators, type Fault, type RunningEmulators, type UpstreamEmulator } from '../../emulators';
+import { apiGet } from '../../support/api-client';
+import { startApp } from '../../support/app-harness';
+import { Stack, addressQuery, expectErrorEnvelope, pointQuery, startStack } from '../../support/stack';
+import { SOCKET_BUFFERS_BYTES } from '../../support/upstream-under-test';
+
+/** Time enough to stream a cap's worth on a busy machine; the caches on, so "never cached" shows. */
+const ENV = { UPSTREAM_TIMEOUT_MS: '5000', LOOKUP_DEADLINE_MS: '15000', UPSTREAM_RETRIES: '1', CIRCUIT_BREAKER_MIN_CALLS: '100000' } as const;
+
+const ENDLESS: Fault = { kind: 'endless-body' };
+
+const maxAgeOf = (res: { headers: Headers }) => Number(/max-age=(\d+)/.exec(res.headers.get('cache-control') ?? '')?.[1]);
+
+/** A place `metres` north of a demo place (a point of its own in the caches), in the same zone. */
+function near(id: string, metres: number): { lat: number; lon: number } {
+  const place = demoPlace(id);
+  return { lat: Number((place.lat + metres * 0.00001).toFixed(6)), lon: place.lon };
+}
+
+/** Every endless body the emulator wrote stopped past the upstream's cap by at most the socket buffers, and one reached the cap. */
+async function expectCutAtCap(emulator: UpstreamEmulator, upstream: UpstreamName): Promise<void> {
+  await emulator.endlessBodiesStopped();
+  const written = emulator.calls.filter((call) => call.fault === 'endless-body').map((call) => call.bodyBytes ?? 0);
+  expect(written.length).toBeGreaterThan(0);
+  expect(Math.max(...written)).toBeGreaterThan(UPSTREAM_BODY_CAPS[upstream]);
+  for (const bytes of written) expect(bytes).toBeLessThan(UPSTREAM_BODY_CAPS[upstream] + SOCKET_BUFFERS_BYTES);
+}
+
+describe('a body that never ends is cut at its upstream byte cap, a failure of that upstream', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ ...ENV });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+  beforeEach(() => {
+    stack.emulators.clearFaults();
+    stack.emulators.resetCalls();
+  });
+
+  it("FEMA's export PNG: the picture's 502 flood_data, asked once, and the next picture is drawn", async () => {
+    const place = near('dc-white-house-ae', 1);
+    stack.emulators.nfhl.injectFault({ ...ENDLESS, match: 'export' });
+    const res = await stack.get(`/flood-zone/map?lat=${place.lat}&lon=${place.lon}`);
+    expectErrorEnvelope(res, 502, 'UPSTREAM_UNAVAILABLE');
+    expect(res.body.upstream).toBe('flood_data');
+    expect(stack.emulators.nfhl.callCount({ endpoint: 'export' })).toBe(1);
+    await expectCutAtCap(stack.emulators.nfhl, 'flood_data');
+    stack.emulators.clearFaults();
+    const again = await fetch(`${stack.url}/flood-zone/map?lat=${place.lat}&lon=${place.lon}`);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('content-type')).toBe('image/png');
+    // asked again: the failure was not kept
+    expect(stack.emulators.nfhl.callCount({ endpoint: 'export' })).toBeGreaterThan(1);
+  });
+
+  it('the basemap export PNG: the picture on a plain background, X-Map-Unavailable: basemap', async () => {
+    const place = near('dc-white-house-ae', 2);
+    stack.emulators.basemap.injectFault(ENDLESS);
+    const res = await fetch(`${stack.url}/flood-zone/map?lat=${place.lat}&lon=${place.lon}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('x-map-unavailable')).toBe('basemap');
+    expect(stack.emulators.basemap.callCount({ endpoint: 'export' })).toBe(1);
+    await expectCutAtCap(stack.emulators.basemap, 'basemap');
+  });
+
+  it("FEMA's flood zones query: the lookup's 502 flood_data, asked once, and the next lookup answers", async () => {
+    const place = near('dc-white-house-ae', 3);
+    stack.emulators.nfhl.injectFault({ ...ENDLESS, match: 'Flood Hazard Zones' });
+    const res = await stack.get(pointQuery(place));
+    expectErrorEnvelope(res, 502, 'UPSTREAM_UNAVAILABLE');
+    expect(res.body.upstream).toBe('flood_data');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(stack.emulators.nfhl.callCount({ layerName: 'Flood Hazard Zones' })).toBe(1);
+    await expectCutAtCap(stack.emulators.nfhl, 'flood_data');
+    stack.emulators.clearFaults();
+    const again = await stack.get(pointQuery(place));
+    expect(again.status).toBe(200);
+    expect(again.body.result.floodZone).toBe('AE');
+  });
+
+  it("the address geocoder: the lookup's 502 geocoder", async () => {
+    stack.emulators.census.injectFault({ ...ENDLESS, match: 'onelineaddress' });
+    const res = await stack.get(addressQuery(DEMO_ADDRESSES.whiteHouse));
+    expectErrorEnvelope(res, 502, 'UPSTREAM_UNAVAILABLE');
+    expect(res.body.upstream).toBe('geocoder');
+    expect(stack.emulators.census.callCount({ endpoint: 'onelineaddress' })).toBe(1);
+    await expectCutAtCap(stack.emulators.census, 'geocoder');
+    stack.emulators.clearFaults();
+    expect((await stack.get(addressQuery(DEMO_ADDRESSES.whiteHouse))).status).toBe(200);
+  });
+
+  it("FEMA's LOMAs: lomas null and unavailable, the answer cached for at most 60 s", async () => {
+    const place = near('houston-lomas', 4);
+    stack.emulators.nfhl.injectFault({ ...ENDLESS, match: 'LOMAs' });
+    const res = await stack.get(pointQuery(place));
+    expect(res.status).toBe(200);
+    expect(res.body.result.lomas).toBeNull();
+    expect(res.body.result.unavailable).toEqual(['lomas']);
+    expect(maxAgeOf(res)).toBeLessThanOrEqual(60);
+    expect(stack.emulators.nfhl.callCount({ layerName: 'LOMAs' })).toBe(1);
+    await expectCutAtCap(stack.emulators.nfhl, 'flood_data');
+  });
+
+  it.each<[string, (e: RunningEmulators) => UpstreamEmulator, UpstreamName, string, string, string, number]>([
+    ["FEMA's preliminary map", (e) => e.preliminary, 'flood_data_preliminary', 'charleston-preliminary-into-sfha', 'preliminary', 'mapChange', 5],
+    ["FEMA's pending map", (e) => e.pending, 'flood_data_pending', 'charleston-pending-out-of-sfha', 'preliminary', 'mapChange', 6],
+    ['CBRS', (e) => e.cbrs, 'coastal_barrier', 'fernandina-cbrs-system-unit', 'cbrs', 'coastalBarrier', 7],
+    ['EPQS', (e) => e.elevation, 'elevation', 'dc-white-house-ae', 'elevation', 'groundElevation', 8],
+  ])(
+    '%s: its part null and unavailable for at most 60 s; the failure is not kept for the next lookup',
+    async (_what, emulatorOf, upstream, id, include, part, metres) => {
+      const place = near(id, metres);
+      const emulator = emulatorOf(stack.emulators);
+      if (upstream === 'elevation') stack.emulators.elevation.setPoints([{ at: [place.lon, place.lat], valueFt: 580 }]);
+      emulator.injectFault(ENDLESS);
+      const res = await stack.get(`${pointQuery(place)}&include=${include}`);
+      expect(res.status).toBe(200);
+      expect(res.body.result[part]).toBeNull();
+      expect(res.body.result.unavailable).toEqual([part]);
+      expect(maxAgeOf(res)).toBeLessThanOrEqual(60);
+      await expectCutAtCap(emulator, upstream);
+      stack.emulators.clearFaults();
+      // the same point and part in another answer (one with nearby hazards too): the part is asked again, and whole
+      const again = await stack.get(`${pointQuery(place)}&include=${include},nearby`);
+      expect(again.body.result.unavailable).toEqual([]);
+      expect(again.body.result[part]).not.toBeNull();
+    },
+  );
+});
+
+describe('a Community Status Book page that never ends, from start-up', () => {
+  it('is cut at the openfema cap: nfip null and nfipStatus unavailable, the rest of the answer whole', async () => {
+    const emulators = await startEmulators({ latencyMs: 0 });
+    emulators.openfema.injectFault(ENDLESS);
+    const app = await startApp({ ...emulators.env, ...ENV }).catch(async (error: unknown) => {
+      await emulators.close();
+      throw error;
+    });
+    try {
+      const res = await apiGet(app.url, pointQuery(demoPlace('houston-a')));
+      expect(res.status).toBe(200);
+      expect(res.body.result.floodZone).toBe('A');
+      expect(res.body.result.community).toStrictEqual({ name: 'City of Houston', communityId: '480296', nfip: null });
+      expect(res.body.result.unavailable).toEqual(['nfipStatus']);
+      await expectCutAtCap(emulators.openfema, 'openfema');
+      // cut, never asked again at once: one download attempt (no retry of a body over the cap)
+      expect(emulators.openfema.callCount()).toBe(1);
+    } finally {
+      await app.close();
+      await emulators.close();
+    }
+  });
+});

@@ -1,0 +1,270 @@
+/// <reference lib="dom" />
+/**
+ * GET /flood-zone/report in a real browser (the headless Chromium that `npm ci` brings in @sparticuz/chromium, driven
+ * by playwright-core), for demo places of every kind: the page renders under its own Content-Security-Policy with
+ * nothing blocked and no console error, asks for nothing but itself, shows its map picture (inside it), says every value of
+ * the JSON answer GET /flood-zone gives for the same parameters, and prints on exactly one page, Letter and A4. A
+ * screenshot of one page goes to test/artifacts/ for a person to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_PLACES, demoPlace, type DemoPlace } from '../../emulators';
+import { launchChromium } from '../../support/browser';
+import { startStack, type Stack } from '../../support/stack';
+
+const SCREENSHOT = path.resolve(__dirname, '../../artifacts/report-houston-lomas.png');
+
+/** What a page did while it was open. */
+interface PageEvents {
+  requests: string[];
+  consoleErrors: string[];
+  cspConsole: string[];
+  pageErrors: string[];
+  failedRequests: string[];
+}
+
+/** A report as the browser shows it. */
+interface OpenedReport {
+  page: Page;
+  status: number | undefined;
+  policy: string | undefined;
+  text: string;
+  jsonLink: string;
+  events: PageEvents;
+}
+
+let stack: Stack;
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  stack = await startStack();
+  context = await browser.newContext({ viewport: { width: 1000, height: 1200 } });
+  // Seen by the page itself from its start: every Content-Security-Policy violation.
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'}`));
+  });
+  // The browser runs in a single process: a context whose last page closes would end it.
+  await context.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+/** Opens a report in a page of its own and waits until its picture has loaded (or failed). */
+async function openReport(service: Stack, query: string): Promise<OpenedReport> {
+  const page = await context.newPage();
+  const events: PageEvents = { requests: [], consoleErrors: [], cspConsole: [], pageErrors: [], failedRequests: [] };
+  page.on('request', (request) => events.requests.push(request.url()));
+  page.on('console', (message) => {
+    if (/content[- ]security[- ]policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) events.cspConsole.push(message.text());
+    if (message.type() === 'error') events.consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => events.pageErrors.push(error.message));
+  page.on('requestfailed', (request) => events.failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`));
+  const response = await page.goto(`${service.url}/flood-zone/report?${query}`);
+  await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
+  const jsonLink = await page.getByRole('link', { name: 'The same answer as JSON' }).getAttribute('href');
+  return {
+    page,
+    status: response?.status(),
+    policy: response?.headers()['content-security-policy'],
+    text: await page.locator('body').innerText(),
+    jsonLink: jsonLink ?? '',
+    events,
+  };
+}
+
+/** The pages of a PDF: its `/Type /Page` objects (the page tree's `/Type /Pages` is not one). */
+const pdfPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length;
+
+async function printedPages(page: Page): Promise<{ letter: number; a4: number }> {
+  return { letter: pdfPages(await page.pdf({ format: 'Letter' })), a4: pdfPages(await page.pdf({ format: 'A4' })) };
+}
+
+const SFHA_WORDS: Record<string, string> = {
+  true: 'Yes: in a Special Flood Hazard Area',
+  false: 'No: outside the Special Flood Hazard Area',
+  null: 'Unknown: FEMA gives no flood zone at this point',
+};
+
+/** Every value of a JSON answer that its page must say, as the answer writes it. */
+function wordsOf(answer: Record<string, any>): string[] {
+  const { result, location, source } = answer;
+  const words: string[] = [
+    result.coverage === 'mapped'
+      ? `Zone ${result.floodZone}`
+      : result.coverage === 'unmapped'
+        ? 'No digital flood map here (unknown, not low risk)'
+        : 'No flood zone at this exact point (unknown, not low risk)',
+    SFHA_WORDS[String(result.inSpecialFloodHazardArea)]!,
+    result.meaning,
+    ...(location.matchedAddress ? [location.matchedAddress] : []),
+    `${location.lat}, ${location.lon}`,
+    source.floodData,
+    source.geocoder,
+    `${answer.retrievedAt.slice(0, 10)} ${answer.retrievedAt.slice(11, 19)} UTC`,
+    answer.disclaimer,
+    result.femaMapUrl,
+  ];
+  const add = (...values: unknown[]) => words.push(...values.filter((value) => value !== null && value !== undefined).map(String));
+  add(location.county, location.zip, result.zoneSubtype, result.guidance);
+  if (result.staticBaseFloodElevationFt !== null) add(`${result.staticBaseFloodElevationFt} ft ${result.verticalDatum ?? ''}`.trim());
+  if (result.depthFt !== null) add(`${result.depthFt} ft`);
+  const estimated = result.estimatedBaseFloodElevation;
+  if (estimated) add(`${estimated.elevationFt} ft`, estimated.note, ...estimated.lines.map((line: any) => `${line.elevationFt} ft at ${line.distanceM} m`));
+  if (result.firmPanel) add(result.firmPanel.panel, result.firmPanel.effectiveDate, result.firmPanel.panelType);
+  if (result.community) add(result.community.name, result.community.communityId, result.community.nfip?.note, result.community.nfip?.asOf);
+  const crsClass = result.community?.nfip?.crsClass;
+  if (typeof crsClass === 'number') add(`CRS class ${crsClass}: ${result.community.nfip.sfhaDiscountPercent ?? 0}% discount in the SFHA`);
+  for (const lomr of result.lomrs ?? []) add(lomr.caseNumber, lomr.effectiveDate);
+  for (const loma of result.lomas ?? [])
+    add(loma.caseNumber, loma.category, loma.status.replace(/_/g, ' '), loma.outcome, loma.effectiveDate, `${loma.distanceM} m`);
+  if (result.nearby) {
+    for (const kind of ['sfha', 'floodway', 'moderate']) {
+      const hazard = result.nearby[kind];
+      const notFound = result.coverage === 'unmapped' ? 'Unknown: no digital flood map here' : `none within ${result.nearby.radiusM} m`;
+      add(hazard ? `${hazard.distanceM} m` : notFound, hazard?.floodZone);
+    }
+  }
+  if (result.mapChange) add(result.mapChange.note, result.mapChange.issuedDate, result.mapChange.floodZone);
+  const barrier = result.coastalBarrier;
+  if (barrier) add(barrier.note, barrier.unit, barrier.type, barrier.floodInsuranceProhibitionDate);
+  const ground = result.groundElevation;
+  if (ground) {
+    add(ground.note, ground.acquisitionDate);
+    if (ground.elevationFt !== null) add(`${ground.elevationFt} ft`);
+    if (ground.comparedWith) add(`${Math.abs(ground.comparedWith.differenceFt)} ft`, `${ground.comparedWith.bfeFt} ft`);
+  }
+  if (result.unavailable.length > 0) add('Could not be checked');
+  return words;
+}
+
+/** The page says every value of the JSON answer of its own link, and its link is that of the same parameters. */
+async function expectTheAnswer(report: OpenedReport, service: Stack): Promise<Record<string, any>> {
+  expect(report.jsonLink).toMatch(/^\/flood-zone\?/);
+  const json = await service.get(report.jsonLink);
+  expect(json.status).toBe(200);
+  const missing = wordsOf(json.body).filter((words) => !report.text.includes(words));
+  expect({ link: report.jsonLink, missing }).toEqual({ link: report.jsonLink, missing: [] });
+  return json.body;
+}
+
+/** Rendered with its picture, nothing blocked, nothing asked for but the page itself, no error. */
+async function expectCleanRender(report: OpenedReport, service: Stack): Promise<void> {
+  expect(report.status).toBe(200);
+  expect(report.policy).toBe("default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+  const picture = await report.page.evaluate(() => Array.from(document.images).map((image) => ({ width: image.naturalWidth, height: image.naturalHeight })));
+  expect(picture).toEqual([{ width: 560, height: 360 }]);
+  const violations = await report.page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+  const { requests, ...problems } = report.events;
+  expect({ ...problems, cspViolations: violations }).toEqual({ consoleErrors: [], cspConsole: [], pageErrors: [], failedRequests: [], cspViolations: [] });
+  // The picture is inside the page: the browser fetches nothing else, of any origin.
+  const fetched = requests.filter((url) => !url.startsWith('data:'));
+  expect(fetched.map((url) => `${new URL(url).origin}${new URL(url).pathname}`)).toEqual([`${new URL(service.url).origin}/flood-zone/report`]);
+  expect(await report.page.evaluate(() => Array.from(document.images).map((image) => image.src.slice(0, 22)))).toEqual(['data:image/png;base64,']);
+}
+
+/** One place of each kind: parts found, estimated, coming, barred, compared, unmapped, without zone, overlapping. */
+const SHOWN: Array<[string, (place: DemoPlace) => string]> = [
+  ['houston-lomas', (place) => `address=${encodeURIComponent(place.address!)}`],
+  ['dc-white-house-ae', (place) => `address=${encodeURIComponent(place.address!)}&include=nearby,cbrs`],
+  ['franklin-bfe-bracketed', (place) => `lat=${place.lat}&lon=${place.lon}`],
+  ['charleston-preliminary-into-sfha', (place) => `lat=${place.lat}&lon=${place.lon}&include=preliminary`],
+  ['fernandina-cbrs-opa', (place) => `lat=${place.lat}&lon=${place.lon}`],
+  ['norfolk-ground-below-bfe', (place) => `lat=${place.lat}&lon=${place.lon}&include=elevation`],
+  ['houston-nearby-hazards', (place) => `lat=${place.lat}&lon=${place.lon}&radius=300`],
+  ['lampasas-paper-only', (place) => `lat=${place.lat}&lon=${place.lon}`],
+  ['houston-gap', (place) => `lat=${place.lat}&lon=${place.lon}`],
+  ['menominee-overlap', (place) => `lat=${place.lat}&lon=${place.lon}&span=2000`],
+  ['houston-ao', (place) => `lat=${place.lat}&lon=${place.lon}`],
+];
+
+describe('the report of a demo place in Chromium', () => {
+  it.each(SHOWN)('%s: rendered with its picture, says the JSON answer, prints on one page', async (id, queryOf) => {
+    const report = await openReport(stack, queryOf(demoPlace(id)));
+    try {
+      await expectCleanRender(report, stack);
+      const answer = await expectTheAnswer(report, stack);
+      if (answer.result.coverage !== 'mapped') expect(report.text.replace(/not low risk/g, '')).not.toMatch(/low[- ]risk/i);
+      expect(await printedPages(report.page)).toEqual({ letter: 1, a4: 1 });
+      if (id === 'houston-lomas') {
+        mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+        await report.page.screenshot({ path: SCREENSHOT, fullPage: true });
+      }
+    } finally {
+      await report.page.close();
+    }
+  });
+
+  it('(the violation detector does see a blocked image of another origin)', async () => {
+    const report = await openReport(stack, 'lat=29.7&lon=-95.43');
+    try {
+      await report.page.evaluate(() => {
+        const image = document.createElement('img');
+        image.src = 'http://192.0.2.1/picture.png';
+        document.body.append(image);
+      });
+      await report.page.waitForFunction(() => (window as unknown as { __cspViolations: string[] }).__cspViolations.length > 0);
+      expect(await report.page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)).toEqual([
+        expect.stringMatching(/^img-src blocked http:\/\/192\.0\.2\.1\b/),
+      ]);
+    } finally {
+      await report.page.close();
+    }
+  });
+});
+
+describe('every demo place prints on one page', () => {
+  it('by point, and by address where it has one, on Letter and on A4', async () => {
+    const printed: Array<{ at: string; letter: number; a4: number }> = [];
+    for (const place of DEMO_PLACES) {
+      for (const query of [`lat=${place.lat}&lon=${place.lon}`, ...(place.address ? [`address=${encodeURIComponent(place.address)}`] : [])]) {
+        const report = await openReport(stack, query);
+        try {
+          printed.push({ at: `${place.id} ${query.slice(0, 7)}`, ...(await printedPages(report.page)) });
+        } finally {
+          await report.page.close();
+        }
+      }
+    }
+    expect(printed.filter(({ letter, a4 }) => letter !== 1 || a4 !== 1)).toEqual([]);
+    expect(printed.length).toBeGreaterThan(DEMO_PLACES.length);
+  }, 300_000);
+});
+
+describe('a report whose parts could not be checked', () => {
+  let failing: Stack;
+
+  beforeAll(async () => {
+    // Its own cache: the failed parts of the effective map are kept 60 s, so the JSON answer is the page's, retrieval time included.
+    failing = await startStack();
+  });
+  afterAll(async () => {
+    await failing?.close();
+  });
+
+  it('says each, renders cleanly and still prints on one page', async () => {
+    const { nfhl, preliminary, pending, cbrs, elevation } = failing.emulators;
+    for (const layer of ['LOMAs', 'LOMRs', 'Political Jurisdictions']) nfhl.injectFault({ kind: 'http-status', status: 503, match: layer });
+    for (const service of [preliminary, pending, cbrs, elevation]) service.injectFault({ kind: 'reset' });
+    const place = demoPlace('houston-lomas');
+    const report = await openReport(failing, `address=${encodeURIComponent(place.address!)}`);
+    try {
+      const answer = await expectTheAnswer(report, failing);
+      expect(answer.result.unavailable).toEqual(['community', 'lomrs', 'lomas', 'mapChange', 'coastalBarrier', 'groundElevation']);
+      expect(report.text.match(/Could not be checked/g)?.length).toBeGreaterThanOrEqual(answer.result.unavailable.length);
+      expect(report.text).not.toMatch(/none filed|none in effect|None mapped|Not asked for/);
+      await expectCleanRender(report, failing);
+      expect(await printedPages(report.page)).toEqual({ letter: 1, a4: 1 });
+    } finally {
+      await report.page.close();
+    }
+  });
+});
