@@ -82,7 +82,7 @@ const WRONG_USAGES: Array<{ name: string; code: number; message: string; source:
     code: 2339,
     message: "Property 'noSuchField' does not exist",
     source: `
-      import { floodZoneClient } from '../lookup-client';
+      import { floodZoneClient } from './lookup-client';
       export async function wrong(baseUrl: string): Promise<unknown> {
         const { data } = await floodZoneClient(baseUrl).GET('/flood-zone', { params: { query: { lat: 1, lon: 2 } } });
         return data?.result.noSuchField;
@@ -94,7 +94,7 @@ const WRONG_USAGES: Array<{ name: string; code: number; message: string; source:
     code: 2322,
     message: "Type 'true' is not assignable to type 'string | number | undefined'",
     source: `
-      import { floodZoneClient } from '../lookup-client';
+      import { floodZoneClient } from './lookup-client';
       export async function wrong(baseUrl: string): Promise<unknown> {
         const { data } = await floodZoneClient(baseUrl).GET('/flood-zone', { params: { query: { lat: true, lon: 2 } } });
         return data;
@@ -105,7 +105,7 @@ const WRONG_USAGES: Array<{ name: string; code: number; message: string; source:
     code: 2322,
     message: "Type 'string | null' is not assignable to type 'string'",
     source: `
-      import type { FloodDetermination } from '../lookup-client';
+      import type { FloodDetermination } from './lookup-client';
       export function wrong(result: FloodDetermination): string {
         const zone: string = result.floodZone;
         return zone;
@@ -116,7 +116,7 @@ const WRONG_USAGES: Array<{ name: string; code: number; message: string; source:
     code: 18047,
     message: "'result.lomas' is possibly 'null'",
     source: `
-      import type { FloodDetermination } from '../lookup-client';
+      import type { FloodDetermination } from './lookup-client';
       export function wrong(result: FloodDetermination): number {
         return result.lomas.length;
       }`,
@@ -126,7 +126,7 @@ const WRONG_USAGES: Array<{ name: string; code: number; message: string; source:
     code: 2322,
     message: 'Type \'"flood"\' is not assignable to type',
     source: `
-      import { lookupPoint } from '../lookup-client';
+      import { lookupPoint } from './lookup-client';
       export const wrong = (baseUrl: string) => lookupPoint(baseUrl, 1, 2, ['flood']);`,
   },
   {
@@ -134,7 +134,7 @@ const WRONG_USAGES: Array<{ name: string; code: number; message: string; source:
     code: 2345,
     message: 'Argument of type \'"/flood-zones"\' is not assignable',
     source: `
-      import { floodZoneClient } from '../lookup-client';
+      import { floodZoneClient } from './lookup-client';
       export async function wrong(baseUrl: string): Promise<unknown> {
         return floodZoneClient(baseUrl).GET('/flood-zones', {});
       }`,
