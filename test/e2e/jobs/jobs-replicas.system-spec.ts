@@ -244,7 +244,7 @@ describe('a process stopped or killed while its rows are being loaded', () => {
   const ROWS = 2000;
   const DISTINCT = pointsNearDemoPlaces(ROWS, 0.00002);
   /** One chunk each: each of the two processes holds one of the job's two chunks from the start. */
-  const ONE_CHUNK_EACH = { JOB_WORKERS: '1', JOB_UPSTREAM_RATE_PER_SECOND: '400' };
+  const ONE_CHUNK_EACH = { JOB_WORKERS: '1', JOB_UPSTREAM_RATE_PER_SECOND: '1000' };
   /** The NFHL calls a process can have in flight for job work when it dies: its batch lane (half of UPSTREAM_MAX_CONCURRENCY, 16). */
   const BATCH_LANE = 8;
   /** Two processes answering 2,000 rows at a point each, on a machine others share. */
@@ -305,7 +305,9 @@ it('a Redis restart mid-job loses no row', async () => {
 });
 
 it('three processes answering chunks that share every point at once: one upstream call per distinct point per layer', async () => {
-  const [first] = [await startService(), await startService(), await startService()];
+  // The budget is not what this test is about: a high one lets the 6 chunks' first calls go out together.
+  const unhurried = { JOB_UPSTREAM_RATE_PER_SECOND: '1000' };
+  const [first] = [await startService(unhurried), await startService(unhurried), await startService(unhurried)];
   // Every chunk of 1,000 rows holds all 300 points, and the 6 chunks are taken at once by the 6 workers.
   const id = await submit(first, 6000);
   const job = await waitFor(first, id, (current) => current.status === 'completed');
