@@ -2,8 +2,9 @@ import type { CachePolicy } from '../cache/piece-cache';
 import { lookupDeadline } from '../common/upstream/resilient-upstream';
 import type { BatchAddress, BatchGeocode, BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import { CENSUS_BATCH_CHUNK_ROWS } from '../geocoding/census-batch-geocoder';
+import { normaliseAddress, placeAt } from '../geocoding/geocode-cache';
 import type { AddressMatch, Geocoder } from '../geocoding/geocoder';
-import { AddressGeocode, normaliseAddress, placeAt } from '../lookup/lookup.service';
+import type { AddressGeocode } from '../lookup/lookup.service';
 import type { BatchMemo } from './batch-memo';
 
 export interface BatchAddressesOptions {

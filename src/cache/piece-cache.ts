@@ -58,6 +58,9 @@ export interface PieceParts {
 /** Loads a piece under `signal`, which aborts once no caller waits for the piece any more. */
 export type PieceLoad<T> = (signal: AbortSignal, parts: PieceParts) => Promise<T>;
 
+/** A reader of cached pieces: the shared cache, or a batch's memo over it. */
+export type PieceReader = Pick<PieceCache, 'getOrLoad'>;
+
 /** One upstream load shared by every caller of its key that waits for it. */
 interface SharedLoad {
   entry: Promise<CachedEntry<unknown>>;
