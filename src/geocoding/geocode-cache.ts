@@ -9,7 +9,7 @@ import type { AddressMatch, Geocoder, PlaceArea } from './geocoder';
 /** Matches closer than this are one place (the geocoder returns near-duplicates for one address). */
 const SAME_PLACE_METRES = 100;
 
-/** Trimmed, whitespace collapsed, case-folded: spellings that differ only so share one cache entry. */
+/** Trimmed, whitespace collapsed, case-folded: spellings that differ only so share one cached piece. */
 export function normaliseAddress(address: string): string {
   return address.trim().replace(/\s+/g, ' ').toLowerCase();
 }
@@ -19,7 +19,7 @@ export function geocodePolicyOf(config: ConfigService<AppConfig, true>): CachePo
   return { ttlSeconds: config.get('GEOCODE_CACHE_TTL_SECONDS', { infer: true }), staleIfErrorSeconds: 0 };
 }
 
-/** The matches of an address, cached by the address normalised: lookups and map pictures of it share the entry. */
+/** The matches of an address, cached by the address normalised: lookups and map pictures of it share the piece. */
 export function addressMatches(
   pieces: PieceReader,
   policy: CachePolicy,
@@ -32,7 +32,7 @@ export function addressMatches(
 
 /**
  * County and ZCTA of a point (the Census coordinates lookup), cached by the point rounded to 6 decimals:
- * lat/lon lookups and the batch's county names share the entry.
+ * lat/lon lookups and the batch's county names share the piece.
  */
 export function placeAt(pieces: PieceReader, geocoder: Geocoder, policy: CachePolicy, point: GeoPoint, wait: PieceWait): Promise<CacheRead<PlaceArea>> {
   const rounded = roundPoint(point);

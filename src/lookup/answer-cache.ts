@@ -25,7 +25,7 @@ export function answerKey(query: LocationQuery): string {
 /**
  * Serialised fresh answers, so that a repeated lookup is answered without rebuilding, re-serialising
  * and re-hashing it. Bounded like the lookup cache (CACHE_MAX_ENTRIES, least recently used out); an
- * entry lives only as long as the answer's max-age, and only while the NFIP table it was joined with is the
+ * answer is kept only as long as its max-age, and only while the NFIP table it was joined with is the
  * one held (a table loaded or refreshed since shows at once). Never holds a STALE answer or an error.
  */
 @Injectable()

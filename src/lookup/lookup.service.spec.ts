@@ -170,11 +170,11 @@ function portsOver(upstreams: FakeUpstreams) {
 
 /** A cache tier in memory that keeps what it is given (the piece cache's own rules decide what is fresh). */
 function memoryTier(): Cache {
-  const entries = new Map<string, unknown>();
+  const pieces = new Map<string, unknown>();
   return {
-    get: (key: string) => Promise.resolve(entries.get(key)),
-    set: (key: string, value: unknown) => Promise.resolve(entries.set(key, value)),
-    del: (key: string) => Promise.resolve(entries.delete(key)),
+    get: (key: string) => Promise.resolve(pieces.get(key)),
+    set: (key: string, value: unknown) => Promise.resolve(pieces.set(key, value)),
+    del: (key: string) => Promise.resolve(pieces.delete(key)),
   } as unknown as Cache;
 }
 

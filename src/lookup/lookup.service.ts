@@ -34,7 +34,7 @@ export type AddressGeocode = (address: string, signal: AbortSignal) => Promise<A
 
 /** What a batch brings to each of its rows' lookups (GET brings none of it). */
 export interface BatchRowLookup {
-  /** Replaces the one-line geocoder as the loader of the shared geocode cache entry. */
+  /** Replaces the one-line geocoder as the loader of the shared cached geocode. */
   geocode: AddressGeocode;
   /** The batch's memo over the shared cache. */
   pieces: PieceReader;
@@ -45,8 +45,8 @@ export interface BatchRowLookup {
 /** One lookup's wait for a piece coming from `upstream`. */
 type WaitFor = (upstream: UpstreamName) => PieceWait;
 
-/** How one cached piece of an answer was read; a part whose query failed has no entry. */
-type PieceRead = { status: CacheStatus; entry?: { freshUntil: number } };
+/** How one cached piece of an answer was read; a part whose query failed has none. */
+type PieceRead = { status: CacheStatus; piece?: { freshUntil: number } };
 
 /** An opt-in part bound to its injected source. */
 type BoundPart = Pick<OptionalAnswerPart<string, OptionalField, unknown, unknown, unknown>, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read'> & {
@@ -154,7 +154,7 @@ export class LookupService {
   ): Promise<LookupAnswer> {
     const load = (signal: AbortSignal) => geocode(address, signal);
     const geocoded = await addressMatches(pieces, this.geocodePolicy, address, load, waitFor('geocoder'));
-    const match = singlePlace(geocoded.entry.value);
+    const match = singlePlace(geocoded.piece.value);
     const [flood] = await Promise.all([this.floodAt(match, options, pieces, waitFor), nfipTable]);
     return this.answer({ address, lat: null, lon: null }, locationOf(match.matchedAddress, match, match, 'census_geocoder'), flood, [geocoded]);
   }
@@ -166,12 +166,12 @@ export class LookupService {
       placeAt(pieces, this.geocoder, this.geocodePolicy, point, waitFor('geocoder')).catch(() => undefined),
       nfipTable,
     ]);
-    const area: PlaceArea = place?.entry.value ?? { county: null, countyFips: null, zip: null };
+    const area: PlaceArea = place?.piece.value ?? { county: null, countyFips: null, zip: null };
     return this.answer({ address: null, lat: point.lat, lon: point.lon }, locationOf(null, point, area, 'coordinates'), flood, [place ?? { status: 'MISS' }]);
   }
 
   /**
-   * Every part of the flood answer at a point, all asked at once, each from its own cache entry (by the
+   * Every part of the flood answer at a point, all asked at once, each its own cached piece (by the
    * point rounded to 6 decimals, about 0.1 m): the effective map, then the parts `include` asks for.
    */
   private async floodAt(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
@@ -194,7 +194,7 @@ export class LookupService {
   }
 
   private answer(query: FloodZoneLookup['query'], location: FloodZoneLookup['location'], flood: FloodRead, others: PieceRead[]): LookupAnswer {
-    const { determination, lomas, estimatedBaseFloodElevation, unavailable } = flood.effective.entry.value;
+    const { determination, lomas, estimatedBaseFloodElevation, unavailable } = flood.effective.piece.value;
     const result: FloodZoneResult = {
       ...determination,
       // Joined here, not in the cached effective-map piece: a table loaded or refreshed later shows at once.
@@ -211,17 +211,17 @@ export class LookupService {
     const point = { lat: location.lat, lon: location.lon };
     const context: PartContext = { determination, estimatedBaseFloodElevation, point, locationSource: location.source, countyFips: location.countyFips };
     for (const { part, read } of flood.optional) {
-      if (read) Object.assign(result, { [part.field]: part.read(read.entry.value, context) });
+      if (read) Object.assign(result, { [part.field]: part.read(read.piece.value, context) });
       else missing.push(part.field);
     }
     result.unavailable = inDocumentedOrder(missing);
 
-    // A failed opt-in part has no entry: it was not cached; it, like a missing NFIP table, caps the answer's life at 60 s.
+    // A failed opt-in part has no piece: it was not cached; it, like a missing NFIP table, caps the answer's life at 60 s.
     const reads: PieceRead[] = [flood.effective, ...flood.optional.flatMap(({ read }) => (read ? [read] : [])), ...others];
     const partFailed = flood.optional.some(({ read }) => !read);
-    const stale = reads.some((piece) => piece.status === 'STALE');
+    const stale = reads.some((read) => read.status === 'STALE');
     const now = Date.now();
-    const freshFor = Math.floor((Math.min(...reads.map((piece) => piece.entry?.freshUntil ?? now)) - now) / 1000);
+    const freshFor = Math.floor((Math.min(...reads.map((read) => read.piece?.freshUntil ?? now)) - now) / 1000);
     const cap = result.unavailable.length > 0 ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : Infinity;
     return {
       body: {
@@ -229,10 +229,10 @@ export class LookupService {
         location,
         result,
         source: { floodData: FLOOD_DATA_NAME, floodService: this.floodSource.serviceUrl, geocoder: this.geocoder.description },
-        retrievedAt: new Date(flood.effective.entry.storedAt).toISOString(),
+        retrievedAt: new Date(flood.effective.piece.storedAt).toISOString(),
         disclaimer: DISCLAIMER,
       },
-      cacheStatus: stale ? 'STALE' : !partFailed && reads.every((piece) => piece.status === 'HIT') ? 'HIT' : 'MISS',
+      cacheStatus: stale ? 'STALE' : !partFailed && reads.every((read) => read.status === 'HIT') ? 'HIT' : 'MISS',
       maxAgeSeconds: stale ? 0 : Math.max(0, Math.min(freshFor, cap)),
     };
   }

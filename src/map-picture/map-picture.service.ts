@@ -63,7 +63,7 @@ export class MapPictureService {
     config: ConfigService<AppConfig, true>,
   ) {
     this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
-    // As the lookup reads geocodes: the picture's geocode is the lookup's own cache entry.
+    // As the lookup reads geocodes: the picture's geocode is the lookup's own cached piece.
     this.geocodePolicy = geocodePolicyOf(config);
   }
 
@@ -143,10 +143,10 @@ export class MapPictureService {
     return { floodZones, basemap };
   }
 
-  /** The address's matches, read as the lookup reads them (the shared geocode cache entry, one call for concurrent readers). */
+  /** The address's matches, read as the lookup reads them (the shared cached geocode, one call for concurrent readers). */
   private async geocode(address: string, deadline: AbortSignal): Promise<AddressMatch[]> {
     const load = (signal: AbortSignal) => this.geocoder.geocodeAddress(address, signal);
     const wait = { signal: deadline, gaveUp: () => deadlineExceeded('geocoder') };
-    return (await addressMatches(this.pieces, this.geocodePolicy, address, load, wait)).entry.value;
+    return (await addressMatches(this.pieces, this.geocodePolicy, address, load, wait)).piece.value;
   }
 }
