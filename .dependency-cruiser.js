@@ -8,7 +8,7 @@
 /**
  * The pure flood rules: functions of their arguments, tested table by table, with no I/O. In src/flood-hazard/ every
  * file is one unless its name says it reaches outside (`*.client.ts`, `*-source.ts`, the interfaces the clients
- * implement, `*.module.ts`, and `arcgis-map-server.ts`), so a new rule file there is held to this by being there;
+ * implement, `*.module.ts`), so a new rule file there is held to this by being there;
  * a pure rule elsewhere is named here.
  */
 const PURE_RULES = {
@@ -19,7 +19,7 @@ const PURE_RULES = {
     '^src/map-picture/map-legend\\.ts$',
     '^src/report/plain-words\\.ts$',
   ],
-  pathNot: ['(\\.client|-source|\\.module|\\.spec)\\.ts$', '^src/flood-hazard/arcgis-map-server\\.ts$'],
+  pathNot: ['(\\.client|-source|\\.module|\\.spec)\\.ts$'],
 };
 
 /** An answer part: `src/lookup/parts/<name>.part.ts`, or a folder `src/lookup/parts/<name>/` of its own. */

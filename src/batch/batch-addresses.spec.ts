@@ -60,7 +60,7 @@ const passThroughMemo = {
     wait: PieceWait,
   ): Promise<CacheRead<T>> => ({
     status: 'MISS',
-    entry: { value: await load(wait.signal), storedAt: 0, freshUntil: 0 },
+    piece: { value: await load(wait.signal), storedAt: 0, freshUntil: 0 },
   }),
 } as unknown as BatchMemo;
 

@@ -2,8 +2,9 @@ import type { CachePolicy } from '../cache/piece-cache';
 import { lookupDeadline } from '../common/upstream/resilient-upstream';
 import type { BatchAddress, BatchGeocode, BatchGeocoder } from '../geocoding/census-batch-geocoder';
 import { CENSUS_BATCH_CHUNK_ROWS } from '../geocoding/census-batch-geocoder';
+import { normaliseAddress, placeAt } from '../geocoding/geocode-cache';
 import type { AddressMatch, Geocoder } from '../geocoding/geocoder';
-import { AddressGeocode, normaliseAddress, placeAt } from '../lookup/lookup.service';
+import type { AddressGeocode } from '../lookup/lookup.service';
 import type { BatchMemo } from './batch-memo';
 
 export interface BatchAddressesOptions {
@@ -21,7 +22,7 @@ export interface BatchAddressesOptions {
  * The addresses of one batch, geocoded by the Census batch geocoder in chunks of at most 1,000 distinct
  * addresses (spellings that normalise alike count once), each chunk asked for when its first row is
  * reached and the next one meanwhile. A row's lookup then takes its answer from `geocode`, in place of the
- * one-line geocoder, as the loader of the shared geocode cache entry: a later GET of the address is a hit.
+ * one-line geocoder, as the loader of the shared cached geocode: a later GET of the address is a hit.
  */
 export class BatchAddresses {
   /** Where each distinct address (normalised) is sent: its chunk and its row id there. */
@@ -95,7 +96,7 @@ export class BatchAddresses {
     const { memo, geocoder, geocodePolicy } = this.options;
     try {
       const place = await placeAt(memo, geocoder, geocodePolicy, match, { signal, gaveUp: () => signal.reason });
-      return { ...match, county: place.entry.value.county };
+      return { ...match, county: place.piece.value.county };
     } catch {
       // The county is context: without it the flood answer still stands (as for a lat/lon lookup).
       return match;

@@ -11,7 +11,7 @@ const noCache = {
     wait: PieceWait,
   ): Promise<CacheRead<T>> => {
     if (wait.signal.aborted) throw wait.gaveUp();
-    return { status: 'MISS', entry: { value: await load(wait.signal), storedAt: 0, freshUntil: 0 } };
+    return { status: 'MISS', piece: { value: await load(wait.signal), storedAt: 0, freshUntil: 0 } };
   },
 } as unknown as PieceCache;
 
@@ -24,7 +24,7 @@ describe('BatchMemo', () => {
     const load = jest.fn(() => Promise.resolve('answer'));
     const reads = await Promise.all([memo.getOrLoad('flood', 'a', policy, load, waiting()), memo.getOrLoad('flood', 'a', policy, load, waiting())]);
     await memo.getOrLoad('flood', 'a', policy, load, waiting());
-    expect(reads.map((read) => read.entry.value)).toEqual(['answer', 'answer']);
+    expect(reads.map((read) => read.piece.value)).toEqual(['answer', 'answer']);
     expect(load).toHaveBeenCalledTimes(1);
     await memo.getOrLoad('place', 'a', policy, load, waiting());
     await memo.getOrLoad('flood', 'b', policy, load, waiting());
@@ -47,7 +47,7 @@ describe('BatchMemo', () => {
     const reason = new Error('the client is gone');
     cancelled.abort(reason);
     await expect(memo.getOrLoad('flood', 'b', policy, load, waiting(cancelled.signal))).rejects.toBe(reason);
-    expect((await memo.getOrLoad('flood', 'a', policy, load, waiting(cancelled.signal))).entry.value).toBe('answer');
+    expect((await memo.getOrLoad('flood', 'a', policy, load, waiting(cancelled.signal))).piece.value).toBe('answer');
     expect(load).toHaveBeenCalledTimes(1);
   });
 });

@@ -7,7 +7,7 @@ import { ApiLocationsBodyErrors, ApiRowOptions, LOCATIONS_BODY_CONTENT, READER_W
 import type { AppConfig } from '../config/app-config';
 import type { LookupOptions } from '../lookup/location-query';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
-import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
+import { ErrorEnvelopeDto } from '../common/error-envelope.dto';
 import { DrainState } from '../common/drain-state';
 import { NDJSON } from './answer-formats';
 import { BatchLookupService } from './batch-lookup.service';

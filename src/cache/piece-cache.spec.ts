@@ -3,16 +3,16 @@ import { UpstreamUnavailableError } from '../common/api-error';
 import { asJobWork, asLookup, lookupTimeLeft } from '../common/upstream/resilient-upstream';
 import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
 import type { ServiceMetrics } from '../metrics/service-metrics';
-import { CachedEntry, PieceCache, PieceParts, PieceWait } from './piece-cache';
+import { CachedPiece, PieceCache, PieceParts, PieceWait } from './piece-cache';
 import { PieceLoadLocks } from './piece-load-locks';
 
 /** A cache tier in memory; `set` keeps what it is given. */
 function memoryTier(): Cache {
-  const entries = new Map<string, unknown>();
+  const pieces = new Map<string, unknown>();
   return {
-    get: (key: string) => Promise.resolve(entries.get(key)),
-    set: (key: string, value: unknown) => Promise.resolve(entries.set(key, value)),
-    del: (key: string) => Promise.resolve(entries.delete(key)),
+    get: (key: string) => Promise.resolve(pieces.get(key)),
+    set: (key: string, value: unknown) => Promise.resolve(pieces.set(key, value)),
+    del: (key: string) => Promise.resolve(pieces.delete(key)),
   } as unknown as Cache;
 }
 
@@ -68,7 +68,7 @@ describe('PieceCache single-flight', () => {
     const reads = [1, 2, 3].map((i) => cache.getOrLoad('flood', 'a', noCaching, held.load, waitOf(new AbortController(), `caller ${i}`)));
     await settled();
     held.finish('zone AE');
-    expect((await Promise.all(reads)).map((read) => read.entry.value)).toEqual(['zone AE', 'zone AE', 'zone AE']);
+    expect((await Promise.all(reads)).map((read) => read.piece.value)).toEqual(['zone AE', 'zone AE', 'zone AE']);
     expect(held.calls).toBe(1);
   });
 
@@ -85,7 +85,7 @@ describe('PieceCache single-flight', () => {
     // The load is not the first caller's: it goes on for the second.
     expect(held.signal?.aborted).toBe(false);
     held.finish('zone X');
-    expect((await staying).entry.value).toBe('zone X');
+    expect((await staying).piece.value).toBe('zone X');
     expect(held.calls).toBe(1);
   });
 
@@ -108,7 +108,7 @@ describe('PieceCache single-flight', () => {
     await settled();
     expect(fresh.calls).toBe(1);
     fresh.finish('zone A');
-    expect((await later).entry.value).toBe('zone A');
+    expect((await later).piece.value).toBe('zone A');
   });
 
   it('gives the last caller, out of time, an answer the abandoned load still makes (one without the parts FEMA was too slow for)', async () => {
@@ -117,7 +117,7 @@ describe('PieceCache single-flight', () => {
     const read = cache.getOrLoad('flood', 'a', noCaching, cutShort, outOfTime(caller));
     await settled();
     caller.abort();
-    expect((await read).entry.value).toBe('zone AE, LOMRs unknown');
+    expect((await read).piece.value).toBe('zone AE, LOMRs unknown');
   });
 
   it('never stores nor gives out a load whose last caller was cancelled (not out of time): the next caller loads the piece in full', async () => {
@@ -135,7 +135,7 @@ describe('PieceCache single-flight', () => {
     const next = cache.getOrLoad('flood', 'a', cached, fresh.load, waitOf(new AbortController(), 'next'));
     await settled();
     fresh.finish('zone AE, LOMRs 12-03-0456P');
-    expect([(await next).entry.value, fresh.calls]).toEqual(['zone AE, LOMRs 12-03-0456P', 1]);
+    expect([(await next).piece.value, fresh.calls]).toEqual(['zone AE, LOMRs 12-03-0456P', 1]);
   });
 
   it('stops the last caller waiting for an abandoned load that does not settle, with its own error', async () => {
@@ -157,9 +157,9 @@ describe('PieceCache single-flight', () => {
     expect(held.calls).toBe(0);
   });
 
-  it('serves a stale entry to a caller that gave up with an upstream failure, within STALE_IF_ERROR_SECONDS', async () => {
+  it('serves a stale piece to a caller that gave up with an upstream failure, within STALE_IF_ERROR_SECONDS', async () => {
     const tier = memoryTier();
-    const expired: CachedEntry<string> = { value: 'zone AE', storedAt: Date.now() - 120_000, freshUntil: Date.now() - 60_000 };
+    const expired: CachedPiece<string> = { value: 'zone AE', storedAt: Date.now() - 120_000, freshUntil: Date.now() - 60_000 };
     await tier.set('flood:a', expired);
     const cache = new PieceCache(tier, metrics);
     const held = new HeldLoad();
@@ -170,7 +170,7 @@ describe('PieceCache single-flight', () => {
     });
     await settled();
     caller.abort();
-    expect(await read).toEqual({ entry: expired, status: 'STALE' });
+    expect(await read).toEqual({ piece: expired, status: 'STALE' });
   });
 });
 
@@ -209,8 +209,8 @@ class MemoryLocks extends PieceLoadLocks {
     return this.shared.get(key);
   }
 
-  async store(key: string, entry: unknown): Promise<void> {
-    await this.shared.set(key, entry);
+  async store(key: string, piece: unknown): Promise<void> {
+    await this.shared.set(key, piece);
   }
 
   async forget(keys: string[]): Promise<void> {
@@ -263,7 +263,7 @@ describe('PieceCache: the time left to a shared load', () => {
     await expect(leaving).rejects.toThrow('first gave up');
     expect(msLeft()).toBe(9000);
     held.finish('zone AE');
-    expect((await staying).entry.value).toBe('zone AE');
+    expect((await staying).piece.value).toBe('zone AE');
     expect(held.calls).toBe(1);
   });
 
@@ -276,7 +276,7 @@ describe('PieceCache: the time left to a shared load', () => {
     await settled();
     expect(msLeft()).toBe(Infinity);
     held.finish('zone X');
-    expect((await Promise.all([inLookup, outside])).map((read) => read.entry.value)).toEqual(['zone X', 'zone X']);
+    expect((await Promise.all([inLookup, outside])).map((read) => read.piece.value)).toEqual(['zone X', 'zone X']);
   });
 });
 
@@ -300,9 +300,9 @@ describe('PieceCache across replicas, for the work of portfolio jobs', () => {
     expect([one.calls, two.calls]).toEqual([1, 0]);
     one.finish('zone AE');
     const [fromFirst, fromSecond] = await Promise.all(reads);
-    expect(fromFirst.entry.value).toBe('zone AE');
-    // The very entry the first stored, with its retrieval time.
-    expect(fromSecond.entry).toEqual(fromFirst.entry);
+    expect(fromFirst.piece.value).toBe('zone AE');
+    // The very piece the first stored, with its retrieval time.
+    expect(fromSecond.piece).toEqual(fromFirst.piece);
     expect(two.calls).toBe(0);
     await settled();
     expect(locks.locks.size).toBe(0);
@@ -319,7 +319,7 @@ describe('PieceCache across replicas, for the work of portfolio jobs', () => {
     await sleep(100);
     expect(two.calls).toBe(1);
     two.finish('zone X');
-    expect((await waiting).entry.value).toBe('zone X');
+    expect((await waiting).piece.value).toBe('zone X');
   });
 
   it('loads the piece once the lock of a replica that died while loading it lapses', async () => {
@@ -333,7 +333,7 @@ describe('PieceCache across replicas, for the work of portfolio jobs', () => {
     while (held.calls === 0 && Date.now() - started < 1000) await sleep(10);
     expect(held.calls).toBe(1);
     held.finish('zone VE');
-    expect((await read).entry.value).toBe('zone VE');
+    expect((await read).piece.value).toBe('zone VE');
   });
 
   it('lets a caller waiting for another replica leave with its own error, and stops looking', async () => {
@@ -348,7 +348,7 @@ describe('PieceCache across replicas, for the work of portfolio jobs', () => {
     await expect(waiting).rejects.toThrow('second gave up');
     const takes = locks.takes;
     one.finish('zone AE');
-    expect((await holding).entry.value).toBe('zone AE');
+    expect((await holding).piece.value).toBe('zone AE');
     await sleep(100);
     expect([one.calls, locks.takes]).toEqual([1, takes]);
   });
@@ -367,7 +367,7 @@ describe('PieceCache across replicas, for the work of portfolio jobs', () => {
     const retaken = forJob(() => second.getOrLoad('flood', 'a', cached, fresh.load, waitOf(new AbortController(), 'retaking replica')));
     await sleep(20);
     fresh.finish('zone AE, LOMRs 12-03-0456P');
-    expect([(await retaken).entry.value, fresh.calls]).toEqual(['zone AE, LOMRs 12-03-0456P', 1]);
+    expect([(await retaken).piece.value, fresh.calls]).toEqual(['zone AE, LOMRs 12-03-0456P', 1]);
   });
 
   /** A load of two layers, zones then LOMRs, each kept as a part; counts each layer's upstream calls. */
@@ -400,13 +400,13 @@ describe('PieceCache across replicas, for the work of portfolio jobs', () => {
     const retaken = forJob(() => second.getOrLoad('flood', 'a', cached, retried.load, waitOf(new AbortController(), 'retaking replica')));
     await sleep(20);
     lomrs.finish('12-03-0456P');
-    const { entry } = await retaken;
-    expect([entry.value, interrupted.calls.zones, retried.calls.zones, lomrs.calls]).toEqual(['zone AE, LOMRs 12-03-0456P', 1, 0, 1]);
-    expect(entry.storedAt).toBeGreaterThanOrEqual(beforeCut);
-    expect(entry.storedAt).toBeLessThanOrEqual(cutAt);
+    const { piece } = await retaken;
+    expect([piece.value, interrupted.calls.zones, retried.calls.zones, lomrs.calls]).toEqual(['zone AE, LOMRs 12-03-0456P', 1, 0, 1]);
+    expect(piece.storedAt).toBeGreaterThanOrEqual(beforeCut);
+    expect(piece.storedAt).toBeLessThanOrEqual(cutAt);
     await sleep(20);
     // Once the whole piece is stored its parts are of no more use.
-    expect(await tier.get('flood:a')).toEqual(entry);
+    expect(await tier.get('flood:a')).toEqual(piece);
     expect([await tier.get('flood:a|zones'), await tier.get('flood:a|lomrs')]).toEqual([undefined, undefined]);
   });
 

@@ -10,7 +10,7 @@ import type { TimeLeft } from '../common/upstream/upstream-call-budget';
 import { CacheName, ServiceMetrics } from '../metrics/service-metrics';
 import { PieceLoadLocks } from './piece-load-locks';
 
-export interface CachedEntry<T> {
+export interface CachedPiece<T> {
   value: T;
   /** When the value was fetched from its upstream (epoch ms); never restamped. */
   storedAt: number;
@@ -21,13 +21,13 @@ export interface CachedEntry<T> {
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 
 export interface CacheRead<T> {
-  entry: CachedEntry<T>;
+  piece: CachedPiece<T>;
   status: CacheStatus;
 }
 
 export interface CachePolicy<T = unknown> {
   ttlSeconds: number;
-  /** How long past expiry an entry may still be served when its upstream fails (0: never). */
+  /** How long past expiry a piece may still be served when its upstream fails (0: never). */
   staleIfErrorSeconds: number;
   /** A shorter life for some values (an answer with missing parts); never longer than `ttlSeconds`. */
   ttlSecondsOf?: (value: T) => number;
@@ -58,9 +58,12 @@ export interface PieceParts {
 /** Loads a piece under `signal`, which aborts once no caller waits for the piece any more. */
 export type PieceLoad<T> = (signal: AbortSignal, parts: PieceParts) => Promise<T>;
 
+/** A reader of cached pieces: the shared cache, or a batch's memo over it. */
+export type PieceReader = Pick<PieceCache, 'getOrLoad'>;
+
 /** One upstream load shared by every caller of its key that waits for it. */
 interface SharedLoad {
-  entry: Promise<CachedEntry<unknown>>;
+  piece: Promise<CachedPiece<unknown>>;
   abandoned: AbortController;
   /** Each caller waiting for it: the time its lookup has left, or undefined outside any lookup. */
   waiting: Array<TimeLeft | undefined>;
@@ -112,17 +115,17 @@ export class PieceCache {
     const cached = policy.ttlSeconds > 0 ? await this.read<T>(cacheKey) : undefined;
     if (cached && cached.freshUntil > Date.now()) {
       this.metrics.cacheLookup(name, 'hit');
-      return { entry: cached, status: 'HIT' };
+      return { piece: cached, status: 'HIT' };
     }
     try {
-      const entry = await this.loadOnce(cacheKey, policy, load, wait);
+      const piece = await this.loadOnce(cacheKey, policy, load, wait);
       this.metrics.cacheLookup(name, 'miss');
-      return { entry, status: 'MISS' };
+      return { piece, status: 'MISS' };
     } catch (error) {
       const staleLimit = (cached?.freshUntil ?? 0) + policy.staleIfErrorSeconds * 1000;
       if (cached && error instanceof UpstreamUnavailableError && Date.now() <= staleLimit) {
         this.metrics.cacheLookup(name, 'stale');
-        return { entry: cached, status: 'STALE' };
+        return { piece: cached, status: 'STALE' };
       }
       this.metrics.cacheLookup(name, 'miss');
       throw error;
@@ -135,7 +138,7 @@ export class PieceCache {
    * short (an answer without the parts the upstream was too slow for, or its 502) if that comes within
    * ABANDONED_LOAD_GRACE_MS; cancelled, it leaves with its own error (see LoadCancelled).
    */
-  private loadOnce<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>, wait: PieceWait): Promise<CachedEntry<T>> {
+  private loadOnce<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>, wait: PieceWait): Promise<CachedPiece<T>> {
     if (wait.signal.aborted) return Promise.reject(wait.gaveUp());
     const shared = this.inFlight.get(cacheKey) ?? this.startLoad(cacheKey, policy, load);
     const caller = lookupTimeLeft();
@@ -167,8 +170,8 @@ export class PieceCache {
         grace = setTimeout(() => finish(() => reject(why)), ABANDONED_LOAD_GRACE_MS);
       };
       wait.signal.addEventListener('abort', giveUp, { once: true });
-      shared.entry.then(
-        (entry) => finish(() => resolve(entry as CachedEntry<T>)),
+      shared.piece.then(
+        (piece) => finish(() => resolve(piece as CachedPiece<T>)),
         // A load abandoned while it waited for another replica's has no failure of its own to tell.
         (error: unknown) => finish(() => reject(error === shared.abandoned.signal.reason ? wait.gaveUp() : error)),
       );
@@ -187,21 +190,21 @@ export class PieceCache {
     const loading = asLookup({ msLeft: mostTimeLeft }, () =>
       locks ? this.loadOnceAcrossReplicas(locks, cacheKey, policy, load, abandoned.signal) : this.loadAndStore(cacheKey, policy, load, abandoned.signal),
     );
-    const entry = loading.finally(() => {
+    const piece = loading.finally(() => {
       if (this.inFlight.get(cacheKey) === shared) this.inFlight.delete(cacheKey);
     });
     // A load everyone stopped waiting for still settles, often as a failure nobody reads.
-    entry.catch(() => undefined);
-    const shared: SharedLoad = { entry, abandoned, waiting };
+    piece.catch(() => undefined);
+    const shared: SharedLoad = { piece, abandoned, waiting };
     this.inFlight.set(cacheKey, shared);
     return shared;
   }
 
   /** Loads a piece and writes it to the cache tiers. */
-  private async loadAndStore<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>, signal: AbortSignal): Promise<CachedEntry<T>> {
-    const { entry, keepMs } = await loadEntry(policy, load, signal, UNKEPT_PARTS);
-    if (keepMs > 0) this.write(cacheKey, entry, keepMs);
-    return entry;
+  private async loadAndStore<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>, signal: AbortSignal): Promise<CachedPiece<T>> {
+    const { piece, keepMs } = await loadPiece(policy, load, signal, UNKEPT_PARTS);
+    if (keepMs > 0) this.write(cacheKey, piece, keepMs);
+    return piece;
   }
 
   /**
@@ -217,7 +220,7 @@ export class PieceCache {
     policy: CachePolicy<T>,
     load: PieceLoad<T>,
     signal: AbortSignal,
-  ): Promise<CachedEntry<T>> {
+  ): Promise<CachedPiece<T>> {
     const holder = randomUUID();
     for (;;) {
       signal.throwIfAborted();
@@ -242,7 +245,7 @@ export class PieceCache {
     policy: CachePolicy<T>,
     load: PieceLoad<T>,
     signal: AbortSignal,
-  ): Promise<CachedEntry<T>> {
+  ): Promise<CachedPiece<T>> {
     const renewal = setInterval(() => void locks.renew(cacheKey, holder, PIECE_LOCK_MS), PIECE_LOCK_RENEW_MS);
     let storing: Promise<unknown> = Promise.resolve();
     try {
@@ -252,10 +255,10 @@ export class PieceCache {
       // Stored in the shared cache only, where every replica (this one too) looks: a portfolio's pieces would
       // otherwise crowd out of the in-process LRU what interactive lookups keep there, and be written to Redis twice.
       const parts = new SharedPieceParts(locks, cacheKey, policy);
-      const { entry, keepMs } = await loadEntry(policy, load, signal, parts);
+      const { piece, keepMs } = await loadPiece(policy, load, signal, parts);
       // Once the whole piece is where the others look, its parts are of no more use.
-      if (keepMs > 0) storing = locks.store(cacheKey, entry, keepMs).then(() => parts.forget());
-      return entry;
+      if (keepMs > 0) storing = locks.store(cacheKey, piece, keepMs).then(() => parts.forget());
+      return piece;
     } finally {
       void storing.finally(() => {
         clearInterval(renewal);
@@ -265,39 +268,39 @@ export class PieceCache {
   }
 
   /** The piece as fresh in the shared cache, looked up patiently (see PieceLoadLocks.stored). */
-  private async storedByReplicas<T>(locks: PieceLoadLocks, cacheKey: string): Promise<CachedEntry<T> | undefined> {
-    const stored = asEntry<T>(await locks.stored(cacheKey));
+  private async storedByReplicas<T>(locks: PieceLoadLocks, cacheKey: string): Promise<CachedPiece<T> | undefined> {
+    const stored = asPiece<T>(await locks.stored(cacheKey));
     return stored && stored.freshUntil > Date.now() ? stored : undefined;
   }
 
-  private async read<T>(cacheKey: string): Promise<CachedEntry<T> | undefined> {
-    return asEntry<T>(await withinBudget(this.cache.get<CachedEntry<T>>(cacheKey)));
+  private async read<T>(cacheKey: string): Promise<CachedPiece<T> | undefined> {
+    return asPiece<T>(await withinBudget(this.cache.get<CachedPiece<T>>(cacheKey)));
   }
 
-  private write<T>(cacheKey: string, entry: CachedEntry<T>, ttlMs: number): void {
-    void withinBudget(this.cache.set(cacheKey, entry, ttlMs));
+  private write<T>(cacheKey: string, piece: CachedPiece<T>, ttlMs: number): void {
+    void withinBudget(this.cache.set(cacheKey, piece, ttlMs));
   }
 }
 
 /**
- * Loads a piece as an entry, with how long to keep it (0 when its policy keeps it not at all); as old as the
+ * Loads a piece, with how long to keep it (0 when its policy keeps it not at all); as old as the
  * oldest part an earlier load kept. A load cancelled meanwhile rejects with its cancellation, whatever it made of it.
  */
-async function loadEntry<T>(
+async function loadPiece<T>(
   policy: CachePolicy<T>,
   load: PieceLoad<T>,
   signal: AbortSignal,
   parts: PieceParts & { oldest?: number },
-): Promise<{ entry: CachedEntry<T>; keepMs: number }> {
+): Promise<{ piece: CachedPiece<T>; keepMs: number }> {
   const value = await load(signal, parts);
   if (signal.reason instanceof LoadCancelled) throw signal.reason;
   const storedAt = Math.min(Date.now(), parts.oldest ?? Infinity);
   const ttlSeconds = Math.min(policy.ttlSeconds, policy.ttlSecondsOf?.(value) ?? policy.ttlSeconds);
-  const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + ttlSeconds * 1000 };
-  return { entry, keepMs: keepMsOf(policy, ttlSeconds) };
+  const piece: CachedPiece<T> = { value, storedAt, freshUntil: storedAt + ttlSeconds * 1000 };
+  return { piece, keepMs: keepMsOf(policy, ttlSeconds) };
 }
 
-/** How long an entry fresh for `ttlSeconds` is kept (0: not at all): past its freshness, as long as it may be served stale. */
+/** How long a piece fresh for `ttlSeconds` is kept (0: not at all): past its freshness, as long as it may be served stale. */
 const keepMsOf = (policy: Pick<CachePolicy, 'staleIfErrorSeconds'>, ttlSeconds: number) =>
   ttlSeconds > 0 ? (ttlSeconds + policy.staleIfErrorSeconds) * 1000 : 0;
 
@@ -319,15 +322,15 @@ class SharedPieceParts implements PieceParts {
   async kept<T>(part: string, load: () => Promise<T>): Promise<T> {
     const key = this.keyOf(part);
     this.names.add(key);
-    const stored = asEntry<T>(await this.locks.stored(key));
+    const stored = asPiece<T>(await this.locks.stored(key));
     if (stored && stored.freshUntil > Date.now()) {
       this.oldest = Math.min(this.oldest ?? Infinity, stored.storedAt);
       return stored.value;
     }
     const value = await load();
     const storedAt = Date.now();
-    const entry: CachedEntry<T> = { value, storedAt, freshUntil: storedAt + this.policy.ttlSeconds * 1000 };
-    this.storing.push(this.locks.store(key, entry, keepMsOf(this.policy, this.policy.ttlSeconds)));
+    const piece: CachedPiece<T> = { value, storedAt, freshUntil: storedAt + this.policy.ttlSeconds * 1000 };
+    this.storing.push(this.locks.store(key, piece, keepMsOf(this.policy, this.policy.ttlSeconds)));
     return value;
   }
 
@@ -342,9 +345,9 @@ class SharedPieceParts implements PieceParts {
   }
 }
 
-/** A cached value that is an entry of this cache (anything else under its key is none). */
-function asEntry<T>(value: unknown): CachedEntry<T> | undefined {
-  return value && typeof value === 'object' && 'storedAt' in value ? (value as CachedEntry<T>) : undefined;
+/** A cached value that is a piece of this cache (anything else under its key is none). */
+function asPiece<T>(value: unknown): CachedPiece<T> | undefined {
+  return value && typeof value === 'object' && 'storedAt' in value ? (value as CachedPiece<T>) : undefined;
 }
 
 /** A cache operation's result, or undefined when it fails or takes longer than `budgetMs`: the cache never makes its caller fail or hang. */

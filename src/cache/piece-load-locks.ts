@@ -20,13 +20,13 @@ export abstract class PieceLoadLocks {
   /** Whether anyone holds the lock of `key`; false when the locks cannot be reached. */
   abstract isHeld(key: string): Promise<boolean>;
   /**
-   * The shared cache's entry of `key` as the other replicas stored it, looked up patiently: a look that gave up
+   * The shared cache's piece of `key` as the other replicas stored it, looked up patiently: a look that gave up
    * (as a busy process's cache reads may) would make this replica load the piece again.
    */
   abstract stored(key: string): Promise<unknown>;
-  /** Writes the shared cache's entry of `key` for `ms`, patiently (see stored); settles, never fails, once written or given up. */
-  abstract store(key: string, entry: unknown, ms: number): Promise<void>;
-  /** Deletes the shared cache's entries of `keys`; settles, never fails. */
+  /** Writes the shared cache's piece of `key` for `ms`, patiently (see stored); settles, never fails, once written or given up. */
+  abstract store(key: string, piece: unknown, ms: number): Promise<void>;
+  /** Deletes the shared cache's pieces of `keys`; settles, never fails. */
   abstract forget(keys: string[]): Promise<void>;
 }
 
@@ -72,8 +72,8 @@ export class RedisPieceLoadLocks extends PieceLoadLocks implements OnApplication
     return this.tier.get(key);
   }
 
-  async store(key: string, entry: unknown, ms: number): Promise<void> {
-    await this.tier.set(key, entry, ms).catch(() => undefined);
+  async store(key: string, piece: unknown, ms: number): Promise<void> {
+    await this.tier.set(key, piece, ms).catch(() => undefined);
   }
 
   async forget(keys: string[]): Promise<void> {

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { ResilientUpstream } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
-import { ArcGisMapServer, LayerSpec } from './arcgis-map-server';
+import { ArcGisMapServer, LayerSpec } from '../common/upstream/arcgis-map-server';
 import { ComingMaps, ComingMapsSource } from './flood-hazard-source';
 import type { ComingMapData, FloodHazardZoneAttributes, GeoPoint, MapChangeAvailabilityAttributes } from './flood-hazard.types';
 

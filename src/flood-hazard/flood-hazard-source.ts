@@ -1,5 +1,5 @@
 import type { PieceParts } from '../cache/piece-cache';
-import type { MapExtent, MapPixels } from './arcgis-map-server';
+import type { MapExtent, MapPixels } from '../common/upstream/arcgis-map-server';
 import type { BfeLineFeature, ComingMapData, FloodHazardZoneAttributes, GeoPoint, LomaFeature, NfhlPointData, ZonePolygonFeature } from './flood-hazard.types';
 
 /**

@@ -218,7 +218,5 @@ export interface FloodDetermination {
   zonesAtPoint: ZoneAtPoint[];
 }
 
-export interface GeoPoint {
-  lat: number;
-  lon: number;
-}
+/** The flood answers' point is the one the upstream plumbing uses. */
+export type { GeoPoint } from '../common/geo-point';

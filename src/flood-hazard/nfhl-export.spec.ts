@@ -9,7 +9,7 @@ import { UpstreamUnavailableError } from '../common/api-error';
 import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
 import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
 import type { AppConfig } from '../config/app-config';
-import { MapExtent, MapPixels, exportScale, sampledDown } from './arcgis-map-server';
+import { MapExtent, MapPixels, exportScale, sampledDown } from '../common/upstream/arcgis-map-server';
 import { NfhlClient } from './nfhl.client';
 
 const RADIUS = 6_378_137;

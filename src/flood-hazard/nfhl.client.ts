@@ -5,7 +5,16 @@ import type { PieceParts } from '../cache/piece-cache';
 import { UpstreamUnavailableError, unknownOnFailure } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { ResilientUpstream } from '../common/upstream/resilient-upstream';
-import { ArcGisFeature, ArcGisMapServer, MapExtent, MapPixels, exportScale, isPositionLists, layerNamed, sampledDown } from './arcgis-map-server';
+import {
+  ArcGisFeature,
+  ArcGisMapServer,
+  MapExtent,
+  MapPixels,
+  exportScale,
+  isPositionLists,
+  layerNamed,
+  sampledDown,
+} from '../common/upstream/arcgis-map-server';
 import { BFE_LINE_REACH_M } from './bfe-estimate';
 import { LOMA_REACH_M } from './loma-status';
 import { BfeLinesWanted, EffectiveMapData, FloodHazardSource } from './flood-hazard-source';

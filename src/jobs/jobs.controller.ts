@@ -24,7 +24,7 @@ import { CSV_ANSWER_COLUMNS, ERROR_COLUMNS } from '../batch/csv-answer';
 import { ApiError } from '../common/api-error';
 import { QueryParametersGuard, ReadsQueryParameters } from '../common/query-string';
 import type { AppConfig } from '../config/app-config';
-import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
+import { ErrorEnvelopeDto } from '../common/error-envelope.dto';
 import { OPTION_PARAMETERS, readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { JobAcceptedDto, JobCancelledDto, JobStatusDto } from './dto/job.dto';
 import { resultsNotAcceptable } from './job-errors';

@@ -13,12 +13,13 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ErrorEnvelopeDto, FloodZoneLookupDto } from './dto/flood-zone-response.dto';
+import { ErrorEnvelopeDto } from '../common/error-envelope.dto';
+import { FloodZoneLookupDto } from './dto/flood-zone-response.dto';
 import { FloodZoneQueryDto } from './dto/flood-zone-query.dto';
 import { FloodZoneQueryPipe } from './dto/flood-zone-query.pipe';
 import type { LocationQuery } from './location-query';
 import { AnswerCache, LOOKUP_PATH } from './answer-cache';
-import { sendCachedEntity } from './cache-hit-path';
+import { sendCachedEntity } from '../common/cached-entity';
 import { LookupService } from './lookup.service';
 
 const cacheHeaders = {

@@ -2,26 +2,25 @@ import { once } from 'node:events';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
-import { ApiError, UpstreamName, unknownOnFailure } from '../common/api-error';
+import { UpstreamName, unknownOnFailure } from '../common/api-error';
+import { GeoPoint, pointKey, roundPoint } from '../common/geo-point';
 import { asLookup, deadlineExceeded, lookupDeadline } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
-import { CachePolicy, CacheRead, CacheStatus, PieceCache, PieceLoad, PieceWait } from '../cache/piece-cache';
+import { CachePolicy, CacheRead, CacheStatus, PieceCache, PieceLoad, PieceReader, PieceWait } from '../cache/piece-cache';
 import { femaMapUrl } from '../flood-hazard/classification';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
-import type { Community, GeoPoint } from '../flood-hazard/flood-hazard.types';
+import type { Community } from '../flood-hazard/flood-hazard.types';
+import { addressMatches, geocodePolicyOf, placeAt, singlePlace } from '../geocoding/geocode-cache';
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import type { LocationQuery, LookupOptions } from './location-query';
 import { CommunityWithNfip, DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
-import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, PartContext, pointKey, roundPoint } from './parts/answer-part';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, PartContext } from './parts/answer-part';
 import { AnswerPart, IncludeItem, OPTIONAL_PARTS, OptionalField, OptionalFields, inDocumentedOrder } from './parts/answer-parts';
 import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './parts/effective-map.part';
 import { NfipStatusSource } from './parts/nfip-status-source';
 
 /** Every opt-in field as it is when its part was not asked for. */
 const NOT_ASKED = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, null])) as OptionalFields;
-
-/** Matches closer than this are one place (the geocoder returns near-duplicates for one address). */
-const SAME_PLACE_METRES = 100;
 
 export interface LookupAnswer {
   body: FloodZoneLookup;
@@ -33,12 +32,9 @@ export interface LookupAnswer {
 /** Geocodes a one-line address (the batch endpoint brings its own, fed by the Census batch geocoder). */
 export type AddressGeocode = (address: string, signal: AbortSignal) => Promise<AddressMatch[]>;
 
-/** A reader of cached pieces: the shared cache, or a batch's memo over it. */
-export type PieceReader = Pick<PieceCache, 'getOrLoad'>;
-
 /** What a batch brings to each of its rows' lookups (GET brings none of it). */
 export interface BatchRowLookup {
-  /** Replaces the one-line geocoder as the loader of the shared geocode cache entry. */
+  /** Replaces the one-line geocoder as the loader of the shared cached geocode. */
   geocode: AddressGeocode;
   /** The batch's memo over the shared cache. */
   pieces: PieceReader;
@@ -49,8 +45,8 @@ export interface BatchRowLookup {
 /** One lookup's wait for a piece coming from `upstream`. */
 type WaitFor = (upstream: UpstreamName) => PieceWait;
 
-/** How one cached piece of an answer was read; a part whose query failed has no entry. */
-type PieceRead = { status: CacheStatus; entry?: { freshUntil: number } };
+/** How one cached piece of an answer was read; a part whose query failed has none. */
+type PieceRead = { status: CacheStatus; piece?: { freshUntil: number } };
 
 /** An opt-in part bound to its injected source. */
 type BoundPart = Pick<OptionalAnswerPart<string, OptionalField, unknown, unknown, unknown>, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read'> & {
@@ -158,7 +154,7 @@ export class LookupService {
   ): Promise<LookupAnswer> {
     const load = (signal: AbortSignal) => geocode(address, signal);
     const geocoded = await addressMatches(pieces, this.geocodePolicy, address, load, waitFor('geocoder'));
-    const match = singlePlace(geocoded.entry.value);
+    const match = singlePlace(geocoded.piece.value);
     const [flood] = await Promise.all([this.floodAt(match, options, pieces, waitFor), nfipTable]);
     return this.answer({ address, lat: null, lon: null }, locationOf(match.matchedAddress, match, match, 'census_geocoder'), flood, [geocoded]);
   }
@@ -170,12 +166,12 @@ export class LookupService {
       placeAt(pieces, this.geocoder, this.geocodePolicy, point, waitFor('geocoder')).catch(() => undefined),
       nfipTable,
     ]);
-    const area: PlaceArea = place?.entry.value ?? { county: null, countyFips: null, zip: null };
+    const area: PlaceArea = place?.piece.value ?? { county: null, countyFips: null, zip: null };
     return this.answer({ address: null, lat: point.lat, lon: point.lon }, locationOf(null, point, area, 'coordinates'), flood, [place ?? { status: 'MISS' }]);
   }
 
   /**
-   * Every part of the flood answer at a point, all asked at once, each from its own cache entry (by the
+   * Every part of the flood answer at a point, all asked at once, each its own cached piece (by the
    * point rounded to 6 decimals, about 0.1 m): the effective map, then the parts `include` asks for.
    */
   private async floodAt(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
@@ -198,7 +194,7 @@ export class LookupService {
   }
 
   private answer(query: FloodZoneLookup['query'], location: FloodZoneLookup['location'], flood: FloodRead, others: PieceRead[]): LookupAnswer {
-    const { determination, lomas, estimatedBaseFloodElevation, unavailable } = flood.effective.entry.value;
+    const { determination, lomas, estimatedBaseFloodElevation, unavailable } = flood.effective.piece.value;
     const result: FloodZoneResult = {
       ...determination,
       // Joined here, not in the cached effective-map piece: a table loaded or refreshed later shows at once.
@@ -215,17 +211,17 @@ export class LookupService {
     const point = { lat: location.lat, lon: location.lon };
     const context: PartContext = { determination, estimatedBaseFloodElevation, point, locationSource: location.source, countyFips: location.countyFips };
     for (const { part, read } of flood.optional) {
-      if (read) Object.assign(result, { [part.field]: part.read(read.entry.value, context) });
+      if (read) Object.assign(result, { [part.field]: part.read(read.piece.value, context) });
       else missing.push(part.field);
     }
     result.unavailable = inDocumentedOrder(missing);
 
-    // A failed opt-in part has no entry: it was not cached; it, like a missing NFIP table, caps the answer's life at 60 s.
+    // A failed opt-in part has no piece: it was not cached; it, like a missing NFIP table, caps the answer's life at 60 s.
     const reads: PieceRead[] = [flood.effective, ...flood.optional.flatMap(({ read }) => (read ? [read] : [])), ...others];
     const partFailed = flood.optional.some(({ read }) => !read);
-    const stale = reads.some((piece) => piece.status === 'STALE');
+    const stale = reads.some((read) => read.status === 'STALE');
     const now = Date.now();
-    const freshFor = Math.floor((Math.min(...reads.map((piece) => piece.entry?.freshUntil ?? now)) - now) / 1000);
+    const freshFor = Math.floor((Math.min(...reads.map((read) => read.piece?.freshUntil ?? now)) - now) / 1000);
     const cap = result.unavailable.length > 0 ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : Infinity;
     return {
       body: {
@@ -233,10 +229,10 @@ export class LookupService {
         location,
         result,
         source: { floodData: FLOOD_DATA_NAME, floodService: this.floodSource.serviceUrl, geocoder: this.geocoder.description },
-        retrievedAt: new Date(flood.effective.entry.storedAt).toISOString(),
+        retrievedAt: new Date(flood.effective.piece.storedAt).toISOString(),
         disclaimer: DISCLAIMER,
       },
-      cacheStatus: stale ? 'STALE' : !partFailed && reads.every((piece) => piece.status === 'HIT') ? 'HIT' : 'MISS',
+      cacheStatus: stale ? 'STALE' : !partFailed && reads.every((read) => read.status === 'HIT') ? 'HIT' : 'MISS',
       maxAgeSeconds: stale ? 0 : Math.max(0, Math.min(freshFor, cap)),
     };
   }
@@ -256,55 +252,4 @@ function locationOf(
   source: FloodZoneLookup['location']['source'],
 ): FloodZoneLookup['location'] {
   return { matchedAddress, lat: point.lat, lon: point.lon, county: area.county, countyFips: area.countyFips, zip: area.zip, source };
-}
-
-/** Trimmed, whitespace collapsed, case-folded: spellings that differ only so share one cache entry. */
-export function normaliseAddress(address: string): string {
-  return address.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
-/** How long geocodes and the county of a point are cached (GEOCODE_CACHE_TTL_SECONDS); a failed geocode is never answered stale. */
-export function geocodePolicyOf(config: ConfigService<AppConfig, true>): CachePolicy {
-  return { ttlSeconds: config.get('GEOCODE_CACHE_TTL_SECONDS', { infer: true }), staleIfErrorSeconds: 0 };
-}
-
-/** The matches of an address, cached by the address normalised: lookups and map pictures of it share the entry. */
-export function addressMatches(
-  pieces: PieceReader,
-  policy: CachePolicy,
-  address: string,
-  load: PieceLoad<AddressMatch[]>,
-  wait: PieceWait,
-): Promise<CacheRead<AddressMatch[]>> {
-  return pieces.getOrLoad('geocode', normaliseAddress(address), policy, load, wait);
-}
-
-/**
- * County and ZCTA of a point (the Census coordinates lookup), cached by the point rounded to 6 decimals:
- * lat/lon lookups and the batch's county names share the entry.
- */
-export function placeAt(pieces: PieceReader, geocoder: Geocoder, policy: CachePolicy, point: GeoPoint, wait: PieceWait): Promise<CacheRead<PlaceArea>> {
-  const rounded = roundPoint(point);
-  return pieces.getOrLoad('place', pointKey(rounded), policy, (signal) => geocoder.describePoint(rounded, signal), wait);
-}
-
-/** One match, or several within 100 m of each other (the first counts); otherwise the client must choose. */
-function singlePlace(matches: AddressMatch[]): AddressMatch {
-  if (matches.length === 0) {
-    throw new ApiError(404, 'ADDRESS_NOT_FOUND', 'The address could not be found by the Census geocoder. Check it, or give lat and lon.');
-  }
-  const [first] = matches;
-  if (matches.every((m) => matches.every((other) => metresBetween(m, other) <= SAME_PLACE_METRES))) return first;
-  throw new ApiError(404, 'AMBIGUOUS_ADDRESS', 'The address matches several places; retry with the lat and lon of the one you mean.', {
-    candidates: matches.map((m) => ({ matchedAddress: m.matchedAddress, lat: m.lat, lon: m.lon })),
-  });
-}
-
-/** Great-circle distance (haversine); ample precision at the 100 m scale. */
-function metresBetween(a: GeoPoint, b: GeoPoint): number {
-  const toRad = (deg: number) => (deg * Math.PI) / 180;
-  const dLat = toRad(b.lat - a.lat);
-  const dLon = toRad(b.lon - a.lon);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(toRad(a.lat)) * Math.cos(toRad(b.lat)) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6_371_008.8 * Math.asin(Math.sqrt(h));
 }

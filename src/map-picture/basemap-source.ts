@@ -1,4 +1,4 @@
-import type { MapExtent, MapPixels } from '../flood-hazard/arcgis-map-server';
+import type { MapExtent, MapPixels } from '../common/upstream/arcgis-map-server';
 
 /** The basemap under the flood zones (the USGS National Map). The use case sees this, never HTTP. */
 export abstract class BasemapSource {

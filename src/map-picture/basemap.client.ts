@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ResilientUpstream } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
-import { ArcGisMapServer, MapExtent, MapPixels } from '../flood-hazard/arcgis-map-server';
+import { ArcGisMapServer, MapExtent, MapPixels } from '../common/upstream/arcgis-map-server';
 import { BasemapSource } from './basemap-source';
 
 export const BASEMAP_UPSTREAM = Symbol('BASEMAP_UPSTREAM');

@@ -2,7 +2,7 @@
  * The ground a map picture shows and how it is measured: the Web Mercator box around the point, the pixel
  * of the point, and the scale bar. Pure arithmetic: no I/O.
  */
-import type { MapExtent } from '../flood-hazard/arcgis-map-server';
+import type { MapExtent } from '../common/upstream/arcgis-map-server';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
 
 /** The sphere of Web Mercator (EPSG:3857): WGS84's semi-major axis. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { MapPixels } from '../flood-hazard/arcgis-map-server';
+import type { MapPixels } from '../common/upstream/arcgis-map-server';
 import { nfhlZoneSymbol } from '../flood-hazard/nfhl-symbols';
 import { PictureFrame, pinPixel } from './map-area';
 import { PLAIN_BACKGROUND, composePicture } from './map-composer';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { MapPixels } from '../flood-hazard/arcgis-map-server';
+import type { MapPixels } from '../common/upstream/arcgis-map-server';
 import { pinPixel } from './map-area';
 import { PIN_RING_RADIUS, PictureContent, onHatchLine, pictureDecorations } from './map-drawing';
 

@@ -13,8 +13,9 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CachedRoute, sendCachedEntity } from '../lookup/cache-hit-path';
-import { ErrorEnvelopeDto } from '../lookup/dto/flood-zone-response.dto';
+import type { CachedRoute } from '../common/cache-hit-path';
+import { sendCachedEntity } from '../common/cached-entity';
+import { ErrorEnvelopeDto } from '../common/error-envelope.dto';
 import { MapPictureQuery, MapPictureQueryPipe, readMapPictureQuery } from './dto/map-picture-query.pipe';
 import { MapPictureQueryDto } from './dto/map-picture-query.dto';
 import { attributionSegments } from './map-legend';

@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { unknownOnFailure } from '../common/api-error';
+import { entityTag } from '../common/cached-entity';
 import { deadlineExceeded } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { CachePolicy, PieceCache } from '../cache/piece-cache';
 import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
+import { addressMatches, geocodePolicyOf, normaliseAddress } from '../geocoding/geocode-cache';
 import { AddressMatch, Geocoder } from '../geocoding/geocoder';
-import { entityTag } from '../lookup/answer-cache';
 import type { FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import type { LocationQuery } from '../lookup/location-query';
-import { LookupAnswer, LookupService, addressMatches, geocodePolicyOf, normaliseAddress } from '../lookup/lookup.service';
+import { LookupAnswer, LookupService } from '../lookup/lookup.service';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../lookup/parts/answer-part';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { BasemapSource } from './basemap-source';
@@ -62,7 +63,7 @@ export class MapPictureService {
     config: ConfigService<AppConfig, true>,
   ) {
     this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
-    // As the lookup reads geocodes: the picture's geocode is the lookup's own cache entry.
+    // As the lookup reads geocodes: the picture's geocode is the lookup's own cached piece.
     this.geocodePolicy = geocodePolicyOf(config);
   }
 
@@ -142,10 +143,10 @@ export class MapPictureService {
     return { floodZones, basemap };
   }
 
-  /** The address's matches, read as the lookup reads them (the shared geocode cache entry, one call for concurrent readers). */
+  /** The address's matches, read as the lookup reads them (the shared cached geocode, one call for concurrent readers). */
   private async geocode(address: string, deadline: AbortSignal): Promise<AddressMatch[]> {
     const load = (signal: AbortSignal) => this.geocoder.geocodeAddress(address, signal);
     const wait = { signal: deadline, gaveUp: () => deadlineExceeded('geocoder') };
-    return (await addressMatches(this.pieces, this.geocodePolicy, address, load, wait)).entry.value;
+    return (await addressMatches(this.pieces, this.geocodePolicy, address, load, wait)).piece.value;
   }
 }

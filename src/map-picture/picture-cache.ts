@@ -1,5 +1,5 @@
 import type { CacheStatus } from '../cache/piece-cache';
-import type { CachedEntity } from '../lookup/answer-cache';
+import type { CachedEntity } from '../common/cached-entity';
 
 /** A finished picture: the PNG as it goes out (with its legend header and, when the basemap failed, the header saying so). */
 export interface MapPicture {

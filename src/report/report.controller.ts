@@ -1,8 +1,7 @@
 import { Controller, Get, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CachedEntity, weakEntityTag } from '../lookup/answer-cache';
-import { sendCachedEntity } from '../lookup/cache-hit-path';
+import { CachedEntity, sendCachedEntity, weakEntityTag } from '../common/cached-entity';
 import { LookupService } from '../lookup/lookup.service';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../lookup/parts/answer-part';
 import { MapPictureService } from '../map-picture/map-picture.service';

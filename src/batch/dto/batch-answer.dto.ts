@@ -1,5 +1,6 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { ErrorEnvelopeDto, FloodZoneLookupDto } from '../../lookup/dto/flood-zone-response.dto';
+import { ErrorEnvelopeDto } from '../../common/error-envelope.dto';
+import { FloodZoneLookupDto } from '../../lookup/dto/flood-zone-response.dto';
 
 /** One row's answer: an NDJSON line, or an element of `results` (see the batch section of docs/api.md). */
 export class BatchRowAnswerDto {

@@ -8,7 +8,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { INCLUDE_PARAMETER, RADIUS_PARAMETER } from '../../lookup/dto/flood-zone-query.dto';
-import { ErrorEnvelopeDto } from '../../lookup/dto/flood-zone-response.dto';
+import { ErrorEnvelopeDto } from '../../common/error-envelope.dto';
 import { NDJSON } from '../answer-formats';
 import { BatchAnswerDto, NDJSON_STREAM } from './batch-answer.dto';
 import { BatchRequestDto, CSV_BATCH_EXAMPLE, otherJsonTypes } from './batch-request.dto';

@@ -1,5 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ERROR_CODES } from '../../common/api-error';
+import { ApiProperty } from '@nestjs/swagger';
 import { BFE_LINE_REACH_M } from '../../flood-hazard/bfe-estimate';
 import { LOMA_REACH_M } from '../../flood-hazard/loma-status';
 import { ANSWER_PARTS } from '../parts/answer-parts';
@@ -569,35 +568,4 @@ export class FloodZoneLookupDto {
 
   @ApiProperty({ description: 'Informational-use notice.' })
   disclaimer: string;
-}
-
-export class AddressCandidateDto {
-  @ApiProperty({ example: '100 MAIN ST, SPRINGFIELD, IL, 62701' })
-  matchedAddress: string;
-
-  @ApiProperty({ example: 39.8 })
-  lat: number;
-
-  @ApiProperty({ example: -89.65 })
-  lon: number;
-}
-
-export class ErrorEnvelopeDto {
-  @ApiProperty({ description: 'Plain-language message.' })
-  error: string;
-
-  @ApiProperty({ example: 400 })
-  statusCode: number;
-
-  @ApiProperty({ enum: ERROR_CODES })
-  code: string;
-
-  @ApiProperty({ description: 'The X-Request-Id of the request.' })
-  requestId: string;
-
-  @ApiPropertyOptional({ enum: ['flood_data', 'geocoder'], description: 'With UPSTREAM_UNAVAILABLE: which upstream failed.' })
-  upstream?: string;
-
-  @ApiPropertyOptional({ type: [AddressCandidateDto], description: 'With AMBIGUOUS_ADDRESS: the matches, to retry with coordinates.' })
-  candidates?: AddressCandidateDto[];
 }

@@ -45,13 +45,3 @@ export interface OptionalAnswerPart<I extends string, F extends string, S, D, V>
 export function optionalPart<I extends string, F extends string, S, D, V>(part: OptionalAnswerPart<I, F, S, D, V>): OptionalAnswerPart<I, F, S, D, V> {
   return part;
 }
-
-/** A point rounded to 6 decimals (about 0.1 m): every query rounding alike shares one answer. */
-export function roundPoint(point: GeoPoint): GeoPoint {
-  return { lat: Math.round(point.lat * 1e6) / 1e6, lon: Math.round(point.lon * 1e6) / 1e6 };
-}
-
-/** The cache key of a point already rounded by `roundPoint`. */
-export function pointKey(point: GeoPoint): string {
-  return `${point.lat.toFixed(6)},${point.lon.toFixed(6)}`;
-}

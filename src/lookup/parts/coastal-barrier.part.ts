@@ -1,6 +1,7 @@
 import { CoastalBarrierSource } from '../../coastal-barrier/coastal-barrier-source';
 import { coastalBarrierAt } from '../../flood-hazard/coastal-barrier';
-import { optionalPart, pointKey } from './answer-part';
+import { pointKey } from '../../common/geo-point';
+import { optionalPart } from './answer-part';
 
 /** `include=cbrs`: whether the point is in a Coastal Barrier Resources System unit or its buffer. */
 export const coastalBarrierPart = optionalPart({

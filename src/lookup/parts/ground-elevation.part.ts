@@ -1,6 +1,7 @@
 import { ElevationSource } from '../../elevation/elevation-source';
 import { groundElevation } from '../../flood-hazard/ground-elevation';
-import { optionalPart, pointKey } from './answer-part';
+import { pointKey } from '../../common/geo-point';
+import { optionalPart } from './answer-part';
 
 /**
  * `include=elevation`: the ground at the point from USGS 3DEP, against the answer's base flood elevation. The

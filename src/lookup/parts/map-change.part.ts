@@ -1,6 +1,7 @@
 import { ComingMapsSource } from '../../flood-hazard/flood-hazard-source';
 import { mapChange } from '../../flood-hazard/map-change';
-import { optionalPart, pointKey } from './answer-part';
+import { pointKey } from '../../common/geo-point';
+import { optionalPart } from './answer-part';
 
 /**
  * `include=preliminary`: what FEMA's coming maps will change at the point. Their raw answer is cached;

@@ -1,6 +1,7 @@
 import { FloodHazardSource } from '../../flood-hazard/flood-hazard-source';
 import { nearbyHazards, nearbyHazardsAt } from '../../flood-hazard/nearby-hazards';
-import { optionalPart, pointKey } from './answer-part';
+import { pointKey } from '../../common/geo-point';
+import { optionalPart } from './answer-part';
 
 /** `include=nearby`: the nearest SFHA, floodway and moderate-risk polygons within the radius. */
 export const nearbyPart = optionalPart({

@@ -1,6 +1,7 @@
 /**
  * Lookups by address through the Census geocoder (emulated): the location of
- * the match, the query echo, no match, ambiguous matches and near-duplicates.
+ * the match, the query echo, no match and ambiguous matches (near-duplicates counting as one place are
+ * tested on the use case: src/lookup/lookup.service.spec.ts).
  */
 import { DEMO_ADDRESSES, DEMO_PLACES, demoPlace, type DemoPlace } from '../../emulators';
 import {
@@ -137,27 +138,5 @@ describe('ambiguous address (matches more than 100 m apart)', () => {
       expect(res.status).toBe(200);
       expect(res.body.location).toMatchObject({ lat: m.lat, lon: m.lon });
     }
-  });
-});
-
-describe('near-duplicate matches (within 100 m)', () => {
-  it('count as one: 200 for the first match', async () => {
-    const place = demoPlace('houston-ah');
-    const entry = stack.emulators.census.lookupAddress(DEMO_ADDRESSES.nearDuplicate)!;
-    expect(entry.matches).toHaveLength(2);
-    const [first, second] = entry.matches;
-    expect(second.lon).not.toBe(first.lon);
-    const res = await stack.get(addressQuery(DEMO_ADDRESSES.nearDuplicate));
-    expect(res.status).toBe(200);
-    expect(res.body.location).toStrictEqual({
-      matchedAddress: first.matchedAddress,
-      lat: first.lat,
-      lon: first.lon,
-      county: place.expect.county,
-      countyFips: place.expect.countyFips,
-      zip: first.addressComponents.zip,
-      source: 'census_geocoder',
-    });
-    expect(res.body.result).toEqual(expectedResult(place));
   });
 });

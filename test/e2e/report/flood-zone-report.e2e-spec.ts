@@ -4,7 +4,7 @@
  * and every error as an HTML page with the status, code and message of the JSON envelope GET /flood-zone gives for
  * the same request. In a browser: report-browser.system-spec.ts.
  */
-import { entityTag } from '../../../src/lookup/answer-cache';
+import { entityTag } from '../../../src/common/cached-entity';
 import { DEMO_ADDRESSES, demoPlace } from '../../emulators';
 import { FAST_FAULTS, Stack, expectErrorEnvelope, startStack } from '../../support/stack';
 import { readerText } from '../../support/page-text';

@@ -1,10 +1,10 @@
 import type { HttpService } from '@nestjs/axios';
 import CheapRuler from 'cheap-ruler';
 import sharp from 'sharp';
-import { UpstreamUnavailableError } from '../common/api-error';
-import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
-import { getUpstreamJson, isRecord, rejectServerFailure, sendUpstream } from '../common/upstream/upstream-json';
-import type { GeoPoint } from './flood-hazard.types';
+import { UpstreamUnavailableError } from '../api-error';
+import { ResilientUpstream, UpstreamFailure } from './resilient-upstream';
+import { getUpstreamJson, isRecord, rejectServerFailure, sendUpstream } from './upstream-json';
+import type { GeoPoint } from '../geo-point';
 
 /** How to find a layer in a MapServer's layer list: by its published name; ids move, names do not. */
 export interface LayerSpec {
