@@ -15,7 +15,10 @@ export interface UpstreamEntry {
   readonly name: string;
   /** How its 502 error message names it: "<label> is unavailable or returned an error...". */
   readonly label: string;
-  /** The configuration variable holding its base URL, whose default (AppConfig's) is the real service. */
+  /**
+   * The configuration variable holding its base URL. Its default, the real service, is AppConfig's, where every
+   * default is: this folder reads the configuration (upstream-providers.ts), so the configuration cannot read it back.
+   */
   readonly baseUrlVariable: BaseUrlVariable;
   /** The API reference's description of its base-URL variable. */
   readonly description: string;
@@ -134,6 +137,7 @@ export type UpstreamBaseUrlVariable = RegisteredUpstream['baseUrlVariable'];
  */
 export type CircuitName = UpstreamName | Extract<RegisteredUpstream, { otherCircuits: unknown }>['otherCircuits'][number]['name'];
 
+/** Each upstream's entry by its name (an UpstreamUnavailableError's `upstream`, a ResilientUpstream's `name`). */
 export const UPSTREAM_BY_NAME = Object.fromEntries(UPSTREAM_REGISTRY.map((upstream) => [upstream.name, upstream])) as Readonly<
   Record<UpstreamName, UpstreamEntry>
 >;
