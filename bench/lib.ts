@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { EpqsPoint } from '../test/emulators/epqs-emulator';
+import { UPSTREAM_REGISTRY, type UpstreamBaseUrlVariable } from '../src/common/upstream/upstream-registry';
 
 export const ROOT = path.resolve(__dirname, '..');
 
@@ -134,17 +135,8 @@ export interface EmulatorCounts {
   censusTotal: number;
 }
 
-/** What the service needs to reach the emulators. */
-export type UpstreamEnv = {
-  NFHL_BASE_URL: string;
-  PRELIMINARY_NFHL_BASE_URL: string;
-  PENDING_NFHL_BASE_URL: string;
-  CBRS_BASE_URL: string;
-  GEOCODER_BASE_URL: string;
-  ELEVATION_BASE_URL: string;
-  OPENFEMA_BASE_URL: string;
-  BASEMAP_BASE_URL: string;
-};
+/** What the service needs to reach the emulators: every upstream's base-URL variable. */
+export type UpstreamEnv = Record<UpstreamBaseUrlVariable, string>;
 
 /** The upstream emulators, in their own process. */
 export class Emulators {
@@ -214,14 +206,9 @@ const SERVICE_VARIABLES = [
   'PORT',
   'HOST',
   'PUBLIC_BASE_URL',
-  'NFHL_BASE_URL',
-  'GEOCODER_BASE_URL',
+  ...UPSTREAM_REGISTRY.map((upstream) => upstream.baseUrlVariable),
   'GEOCODER_BENCHMARK',
   'GEOCODER_VINTAGE',
-  'PRELIMINARY_NFHL_BASE_URL',
-  'PENDING_NFHL_BASE_URL',
-  'CBRS_BASE_URL',
-  'BASEMAP_BASE_URL',
   'BATCH_MAX_LOCATIONS',
   'BATCH_MAX_CONCURRENT',
   'UPSTREAM_TIMEOUT_MS',

@@ -12,6 +12,7 @@ import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { getMetadataStorage } from 'class-validator';
+import { UPSTREAM_REGISTRY } from '../src/common/upstream/upstream-registry';
 import { AppConfig } from '../src/config/app-config';
 import { HTTP_METHODS } from '../src/docs/openapi-document';
 import { ENDPOINT_CATALOGUE, methodsAnswered } from '../src/health/service-description';
@@ -23,24 +24,19 @@ const TEMPLATE_PATH = path.join(__dirname, 'api-reference.template.md');
 
 type Json = Record<string, any>;
 
-/** What each variable does, in the project's words. A variable of AppConfig missing here stops the generator. */
+/**
+ * What each variable does, in the project's words (an upstream's base-URL variable: its registry entry's
+ * description). A variable of AppConfig missing here stops the generator.
+ */
 const VARIABLE_DESCRIPTIONS: Record<string, string> = {
+  ...Object.fromEntries(UPSTREAM_REGISTRY.map((upstream) => [upstream.baseUrlVariable, upstream.description])),
   PORT: 'Port the HTTP server listens on.',
   HOST: 'Address the HTTP server listens on.',
   PUBLIC_BASE_URL: 'Absolute base URL of this deployment, written into `servers` of `/openapi.json`. Unset, the server there is `/`.',
-  NFHL_BASE_URL: "FEMA's National Flood Hazard Layer (ArcGIS MapServer): where every flood answer comes from.",
-  GEOCODER_BASE_URL: 'U.S. Census geocoder: addresses to points, and the county and ZIP of a point.',
   GEOCODER_BENCHMARK: 'Census geocoder benchmark: the release of address data matched against.',
   GEOCODER_VINTAGE: 'Census geocoder vintage: the release of geography (counties) for a matched point.',
-  PRELIMINARY_NFHL_BASE_URL: "FEMA's preliminary flood maps (proposed, not yet effective), asked only with `include=preliminary`.",
-  PENDING_NFHL_BASE_URL: "FEMA's pending flood maps (adopted, about to become effective), asked only with `include=preliminary`.",
-  CBRS_BASE_URL: 'The Coastal Barrier Resources System map (U.S. Fish and Wildlife Service), asked only with `include=cbrs`.',
-  OPENFEMA_BASE_URL: "OpenFEMA, whose NFIP Community Status Book (`v1/NfipCommunityStatusBook`) gives a community's NFIP participation and CRS class.",
   COMMUNITY_STATUS_REFRESH_HOURS:
     'Hours between downloads of the NFIP Community Status Book (loaded in the background at start-up; a failed download keeps the table already held; with REDIS_URL the replicas share one download per period).',
-  ELEVATION_BASE_URL: 'The USGS Elevation Point Query Service (3DEP ground elevation), asked only with `include=elevation`.',
-  BASEMAP_BASE_URL:
-    'The USGS National Map basemap (an ArcGIS MapServer), exported under the flood zones of `GET /flood-zone/map`; while it fails, pictures show the zones on a plain background (`X-Map-Unavailable: basemap`).',
   BATCH_MAX_LOCATIONS: 'Most rows in one `POST /flood-zone/batch` request; more is a `413` `BATCH_TOO_LARGE`.',
   BATCH_MAX_CONCURRENT: 'Batches running at once in one process; one more is a `429` `BATCH_BUSY` with `Retry-After`.',
   BATCH_UPLOAD_GRACE_MS:

@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import type { UpstreamName } from './upstream/upstream-registry';
 
 /** Every `code` an error envelope can carry; the OpenAPI enum is this list. */
 export const ERROR_CODES = [
@@ -43,16 +44,7 @@ export class ApiError extends HttpException {
 }
 
 /**
- * One upstream service (its own concurrency limit, metrics label and breakers): FEMA's effective,
- * preliminary and pending NFHL maps, the USFWS Coastal Barrier Resources System, the Census geocoder, the
- * USGS Elevation Point Query Service, OpenFEMA (the NFIP Community Status Book), the USGS National Map basemap
- * (under the map picture).
- */
-export type UpstreamName =
-  'flood_data' | 'flood_data_preliminary' | 'flood_data_pending' | 'coastal_barrier' | 'geocoder' | 'elevation' | 'openfema' | 'basemap';
-
-/**
- * An upstream (FEMA NFHL or the Census geocoder) could not give a trustworthy answer. Never turned
+ * An upstream (one of UPSTREAM_REGISTRY) could not give a trustworthy answer. Never turned
  * into a guess: it always ends as a 502.
  */
 export class UpstreamUnavailableError extends Error {

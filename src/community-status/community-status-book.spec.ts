@@ -7,7 +7,7 @@ import { OpenFemaEmulator } from '../../test/emulators/openfema-emulator';
 import { SOCKET_BUFFERS_BYTES } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { ResilientUpstream, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
-import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
+import { UPSTREAM_BY_NAME } from '../common/upstream/upstream-registry';
 import { COMMUNITY_STATUS_FIELDS } from '../lookup/parts/nfip-status';
 import { CommunityStatusBook, FAILED_LOAD_RETRY_MS, SHARED_TABLE_KEY } from './community-status-book';
 import { OpenFemaClient } from './openfema.client';
@@ -106,11 +106,11 @@ describe('OpenFemaClient against the OpenFEMA emulator', () => {
       .communityStatusBook(never)
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UpstreamUnavailableError);
-    expect(failure).toMatchObject({ upstream: 'openfema', reason: `an answer over its cap of ${UPSTREAM_BODY_CAPS.openfema} bytes` });
+    expect(failure).toMatchObject({ upstream: 'openfema', reason: `an answer over its cap of ${UPSTREAM_BY_NAME.openfema.bodyCapBytes} bytes` });
     await openfema.endlessBodiesStopped();
     expect(openfema.callCount()).toBe(1);
-    expect(openfema.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BODY_CAPS.openfema);
-    expect(openfema.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BODY_CAPS.openfema + SOCKET_BUFFERS_BYTES);
+    expect(openfema.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BY_NAME.openfema.bodyCapBytes);
+    expect(openfema.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BY_NAME.openfema.bodyCapBytes + SOCKET_BUFFERS_BYTES);
   });
 
   it('an unknown dataset path answers the HTML page, a failure', async () => {

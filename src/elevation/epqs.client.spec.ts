@@ -5,7 +5,7 @@ import { EPQS_NO_DATA_VALUE, EpqsEmulator, EpqsPoint } from '../../test/emulator
 import { SOCKET_BUFFERS_BYTES, upstreamUnderTest } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
-import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
+import { UPSTREAM_BY_NAME } from '../common/upstream/upstream-registry';
 import type { AppConfig } from '../config/app-config';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
 import { EpqsClient } from './epqs.client';
@@ -122,11 +122,14 @@ describe('EpqsClient against the elevation emulator', () => {
     const failure = client().groundAt(pointOf(GROUND), deadline());
     await expect(failure).rejects.toBeInstanceOf(UpstreamUnavailableError);
     await expect(failure).rejects.not.toBeInstanceOf(UpstreamOutageError);
-    await expect(failure).rejects.toMatchObject({ upstream: 'elevation', reason: `an answer over its cap of ${UPSTREAM_BODY_CAPS.elevation} bytes` });
+    await expect(failure).rejects.toMatchObject({
+      upstream: 'elevation',
+      reason: `an answer over its cap of ${UPSTREAM_BY_NAME.elevation.bodyCapBytes} bytes`,
+    });
     await epqs.endlessBodiesStopped();
     expect(epqs.callCount()).toBe(1);
-    expect(epqs.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BODY_CAPS.elevation);
-    expect(epqs.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BODY_CAPS.elevation + SOCKET_BUFFERS_BYTES);
+    expect(epqs.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BY_NAME.elevation.bodyCapBytes);
+    expect(epqs.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BY_NAME.elevation.bodyCapBytes + SOCKET_BUFFERS_BYTES);
   });
 
   it('fails fast once its circuit is open, without calling', async () => {

@@ -7,7 +7,7 @@ import { demoPlace } from '../../test/emulators/demo-map';
 import { upstreamUnderTest } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
-import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
+import { UPSTREAM_BY_NAME } from '../common/upstream/upstream-registry';
 import type { AppConfig } from '../config/app-config';
 import { MapExtent, MapPixels, exportScale, sampledDown } from '../common/upstream/arcgis-map-server';
 import { NfhlClient } from './nfhl.client';
@@ -168,7 +168,7 @@ describe("NfhlClient.exportFloodZones against the NFHL emulator's export", () =>
       { kind: 'http-status' as const, status: 404, body: 'Not Found', contentType: 'text/plain' },
       'export: text/plain instead of a PNG (HTTP 404)',
     ],
-    ['a PNG that never ends', { kind: 'endless-body' as const }, `an answer over its cap of ${UPSTREAM_BODY_CAPS.flood_data} bytes`],
+    ['a PNG that never ends', { kind: 'endless-body' as const }, `an answer over its cap of ${UPSTREAM_BY_NAME.flood_data.bodyCapBytes} bytes`],
   ])('fails at this extent only, without a retry, on %s', async (_case, fault, reason) => {
     nfhl.injectFault({ ...fault, match: 'export' });
     const failure = client().exportFloodZones(extentAround(dc, 200, 200, 600), deadline());

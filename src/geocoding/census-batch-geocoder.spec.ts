@@ -7,7 +7,7 @@ import { CensusGeocoderEmulator } from '../../test/emulators/census-emulator';
 import { DEMO_ADDRESSES, DEMO_MAP, DEMO_PLACES, DemoMap, demoPlace } from '../../test/emulators/demo-map';
 import { SOCKET_BUFFERS_BYTES } from '../../test/support/upstream-under-test';
 import { ResilientUpstream, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
-import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
+import { UPSTREAM_BY_NAME } from '../common/upstream/upstream-registry';
 import type { AppConfig } from '../config/app-config';
 import { BatchAddress, BatchGeocode, CENSUS_BATCH_CHUNK_ROWS, CensusBatchGeocoder } from './census-batch-geocoder';
 import { CensusGeocoderClient } from './census-geocoder.client';
@@ -141,8 +141,8 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
     expect([...answers.values()]).toEqual([{ kind: 'failed' }, { kind: 'failed' }]);
     await census.endlessBodiesStopped();
     expect(census.callCount()).toBe(1);
-    expect(census.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BODY_CAPS.geocoder);
-    expect(census.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BODY_CAPS.geocoder + SOCKET_BUFFERS_BYTES);
+    expect(census.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BY_NAME.geocoder.bodyCapBytes);
+    expect(census.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BY_NAME.geocoder.bodyCapBytes + SOCKET_BUFFERS_BYTES);
   });
 
   it('reports rows failed when the geocoder keeps failing, and sends nothing once the deadline has passed', async () => {

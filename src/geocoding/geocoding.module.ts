@@ -7,8 +7,8 @@ import { Geocoder } from './geocoder';
 @Module({
   imports: [upstreamHttpModule()],
   providers: [
-    // Address geocoding on the `geocoder` circuit, county and ZIP of a point on `geocoder_point`.
-    resilientUpstreamProvider(CENSUS_UPSTREAM, 'geocoder', ['geocoder_point']),
+    // Address geocoding on the `geocoder` circuit, county and ZIP of a point on `geocoder_point` (both in its registry entry).
+    resilientUpstreamProvider(CENSUS_UPSTREAM, 'geocoder'),
     CensusGeocoderClient,
     { provide: Geocoder, useExisting: CensusGeocoderClient },
     CensusBatchGeocoder,

@@ -1,23 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { connect } from 'node:net';
-import type { UpstreamName } from '../common/api-error';
+import { UPSTREAM_REGISTRY, UpstreamName } from '../common/upstream/upstream-registry';
 import type { AppConfig } from '../config/app-config';
 
 /** Long enough for a DNS answer and a TCP handshake across a continent, short enough to say so soon after start-up. */
 export const REACHABILITY_TIMEOUT_MS = 3000;
-
-/** Each upstream's base URL variable, and what a client sees while it is unreachable. */
-const UPSTREAM_BASE_URLS: Record<UpstreamName, { variable: keyof AppConfig; whileDown: string }> = {
-  flood_data: { variable: 'NFHL_BASE_URL', whileDown: 'lookups will answer 502 until it is back' },
-  flood_data_preliminary: { variable: 'PRELIMINARY_NFHL_BASE_URL', whileDown: 'include=preliminary will be listed as unavailable until it is back' },
-  flood_data_pending: { variable: 'PENDING_NFHL_BASE_URL', whileDown: 'include=preliminary will be listed as unavailable until it is back' },
-  coastal_barrier: { variable: 'CBRS_BASE_URL', whileDown: 'include=cbrs will be listed as unavailable until it is back' },
-  geocoder: { variable: 'GEOCODER_BASE_URL', whileDown: 'address lookups will answer 502 (and points lack county and ZIP) until it is back' },
-  elevation: { variable: 'ELEVATION_BASE_URL', whileDown: 'include=elevation will be listed as unavailable until it is back' },
-  openfema: { variable: 'OPENFEMA_BASE_URL', whileDown: 'the NFIP status of a community stays unknown until the Community Status Book can be loaded' },
-  basemap: { variable: 'BASEMAP_BASE_URL', whileDown: 'map pictures will show the flood zones on a plain background until it is back' },
-};
 
 /** What the one start-up check found: `not_checked` before it ran (as in tests that never listen), `checking` until it ends. */
 export type StartUpReachability = { state: 'not_checked' | 'checking' | 'reachable'; host: string } | { state: 'unreachable'; host: string; error: string };
@@ -32,13 +20,13 @@ export type StartUpReachability = { state: 'not_checked' | 'checking' | 'reachab
 export class UpstreamReachability {
   private readonly logger = new Logger('StartUp');
   private readonly results = new Map<UpstreamName, StartUpReachability>();
-  private readonly targets: Array<{ upstream: UpstreamName; host: string; hostname: string; port: number }>;
+  private readonly targets: Array<{ upstream: UpstreamName; whileDown: string; host: string; hostname: string; port: number }>;
 
   constructor(config: ConfigService<AppConfig, true>) {
-    this.targets = (Object.keys(UPSTREAM_BASE_URLS) as UpstreamName[]).map((upstream) => {
-      const url = new URL(String(config.get(UPSTREAM_BASE_URLS[upstream].variable, { infer: true })));
+    this.targets = UPSTREAM_REGISTRY.map(({ name: upstream, baseUrlVariable, whileDown }) => {
+      const url = new URL(config.get(baseUrlVariable, { infer: true }));
       // `host` keeps a non-default port: on one machine (offline mode) the hostname alone tells nothing apart.
-      return { upstream, host: url.host, hostname: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
+      return { upstream, whileDown, host: url.host, hostname: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
     });
     for (const { upstream, host } of this.targets) this.results.set(upstream, { state: 'not_checked', host });
   }
@@ -52,7 +40,7 @@ export class UpstreamReachability {
     for (const { upstream, host } of this.targets) this.results.set(upstream, { state: 'checking', host });
     const checks = new Map<string, Promise<string | null>>();
     await Promise.all(
-      this.targets.map(async ({ upstream, host, hostname, port }) => {
+      this.targets.map(async ({ upstream, whileDown, host, hostname, port }) => {
         const key = `${hostname}:${port}`;
         let check = checks.get(key);
         if (!check) checks.set(key, (check = connectionError(hostname, port)));
@@ -62,10 +50,7 @@ export class UpstreamReachability {
           return;
         }
         this.results.set(upstream, { state: 'unreachable', host, error });
-        this.logger.warn(
-          { upstream, host, error },
-          `upstream ${upstream} (${host}) unreachable at start-up: ${error}; ${UPSTREAM_BASE_URLS[upstream].whileDown}`,
-        );
+        this.logger.warn({ upstream, host, error }, `upstream ${upstream} (${host}) unreachable at start-up: ${error}; ${whileDown}`);
       }),
     );
   }

@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import type { UpstreamName } from '../common/api-error';
+import type { UpstreamName } from '../common/upstream/upstream-registry';
 import { pause } from '../common/pause';
 import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
 

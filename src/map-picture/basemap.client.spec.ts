@@ -6,7 +6,7 @@ import { demoPlace } from '../../test/emulators/demo-map';
 import { SOCKET_BUFFERS_BYTES, upstreamUnderTest } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
-import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
+import { UPSTREAM_BY_NAME } from '../common/upstream/upstream-registry';
 import type { AppConfig } from '../config/app-config';
 import { BasemapClient } from './basemap.client';
 import { mapExtentAround } from './map-area';
@@ -75,11 +75,11 @@ describe('BasemapClient against the USGS basemap emulator', () => {
     const failure = client({ timeoutMs: 50_000 }).exportBasemap(extent, AbortSignal.timeout(50_000));
     await expect(failure).rejects.toBeInstanceOf(UpstreamUnavailableError);
     await expect(failure).rejects.not.toBeInstanceOf(UpstreamOutageError);
-    await expect(failure).rejects.toMatchObject({ upstream: 'basemap', reason: `an answer over its cap of ${UPSTREAM_BODY_CAPS.basemap} bytes` });
+    await expect(failure).rejects.toMatchObject({ upstream: 'basemap', reason: `an answer over its cap of ${UPSTREAM_BY_NAME.basemap.bodyCapBytes} bytes` });
     await basemap.endlessBodiesStopped();
     expect(basemap.callCount({ endpoint: 'export' })).toBe(1);
-    expect(basemap.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BODY_CAPS.basemap);
-    expect(basemap.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BODY_CAPS.basemap + SOCKET_BUFFERS_BYTES);
+    expect(basemap.calls[0].bodyBytes).toBeGreaterThan(UPSTREAM_BY_NAME.basemap.bodyCapBytes);
+    expect(basemap.calls[0].bodyBytes).toBeLessThan(UPSTREAM_BY_NAME.basemap.bodyCapBytes + SOCKET_BUFFERS_BYTES);
   });
 
   it('fails as an outage when an attempt outlives its timeout', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { UpstreamName } from '../common/api-error';
-import type { CallOutcome, CircuitName, CircuitStateName, UpstreamObserver } from '../common/upstream/resilient-upstream';
+import type { CallOutcome, CircuitStateName, UpstreamObserver } from '../common/upstream/resilient-upstream';
+import type { CircuitName, UpstreamName } from '../common/upstream/upstream-registry';
 
 const CIRCUIT_VALUE: Record<CircuitStateName, number> = { closed: 0, open: 1, half_open: 2, isolated: 3 };
 

@@ -5,6 +5,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseDocument } from 'yaml';
+import { upstreamBaseUrls } from '../../src/common/upstream/upstream-registry';
+import { AppConfig } from '../../src/config/app-config';
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -311,6 +313,14 @@ describe('docker-compose.yml', () => {
     expect(app.restart).toMatch(/^(always|unless-stopped|on-failure)/);
     const graceMs = Number(envOf(app).SHUTDOWN_GRACE_MS ?? 10000);
     expect(seconds(app.stop_grace_period ?? '10s') * 1000).toBeGreaterThan(graceMs);
+  });
+
+  it('leaves every upstream at its real service: sets no base-URL variable but those of the registry, each to its default', () => {
+    const defaults: Record<string, string> = upstreamBaseUrls(({ baseUrlVariable }) => new AppConfig()[baseUrlVariable]);
+    const baseUrls = Object.values(services).flatMap((service: Obj) =>
+      Object.entries(envOf(service)).filter(([name]) => name.endsWith('_BASE_URL') && name !== 'PUBLIC_BASE_URL'),
+    );
+    for (const [name, value] of baseUrls) expect({ name, value }).toEqual({ name, value: defaults[name] });
   });
 
   it('uses the official redis 7 image as a cache without persistence', () => {

@@ -13,6 +13,8 @@ import { ConfigMap, Namespace, Service } from 'kubernetes-models/v1';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { upstreamBaseUrls } from '../../src/common/upstream/upstream-registry';
+import { AppConfig } from '../../src/config/app-config';
 
 const DIR = path.resolve(__dirname, '../../deploy/kubernetes');
 const KUSTOMIZATION = 'kustomization.yaml';
@@ -260,13 +262,18 @@ describe('deploy/kubernetes manifests', () => {
         'RATE_LIMIT_PER_MINUTE',
       ];
       for (const name of integers) expect({ name, value: data[name] }).toEqual({ name, value: expect.stringMatching(/^\d+$/) });
-      for (const name of ['NFHL_BASE_URL', 'GEOCODER_BASE_URL']) expect(() => new URL(data[name])).not.toThrow();
       for (const name of ['HOST', 'GEOCODER_BENCHMARK', 'GEOCODER_VINTAGE', 'LOG_LEVEL', 'REDIS_URL']) {
         expect({ name, value: data[name] }).toEqual({ name, value: expect.stringMatching(/\S/) });
       }
       expect(['true', 'false']).toContain(data.TRUST_PROXY);
       // Anything set to an empty string would fail the service's start-up validation.
       for (const [name, value] of Object.entries(data)) expect({ name, value }).toEqual({ name, value: expect.stringMatching(/\S/) });
+    });
+
+    it('points every upstream of the registry at its real service, and names no other upstream', () => {
+      const data: Record<string, string> = configMap.data;
+      const baseUrls = Object.fromEntries(Object.entries(data).filter(([name]) => name.endsWith('_BASE_URL') && name !== 'PUBLIC_BASE_URL'));
+      expect(baseUrls).toEqual(upstreamBaseUrls(({ baseUrlVariable }) => new AppConfig()[baseUrlVariable]));
     });
   });
 

@@ -6,8 +6,8 @@
  * PRELIMINARY_EMULATOR_PORT, PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT, OPENFEMA_EMULATOR_PORT,
  * ELEVATION_EMULATOR_PORT, BASEMAP_EMULATOR_PORT; a port already in use is one line naming it,
  * its emulator and its variable, and exit 1; the service's own PORT is checked first, the same way), then runs the built service (`node dist/main.js`, on PORT, default
- * 3000) with NFHL_BASE_URL, PRELIMINARY_NFHL_BASE_URL, PENDING_NFHL_BASE_URL, CBRS_BASE_URL, GEOCODER_BASE_URL,
- * OPENFEMA_BASE_URL, ELEVATION_BASE_URL and BASEMAP_BASE_URL pointed at them (every other variable passed through). Once the service answers /health it
+ * 3000) with every upstream's base-URL variable (UPSTREAM_REGISTRY: NFHL_BASE_URL, GEOCODER_BASE_URL, ...) pointed at
+ * them (every other variable passed through). Once the service answers /health it
  * prints "listening on http://HOST:PORT" and example URLs for every demo place (the fault walkthroughs' places,
  * FAULT_DEMO_PLACES, are left out so that nothing printed here caches them), a map picture and a report page; it forwards SIGINT/SIGTERM to the
  * service and exits with it. Latency and faults can be set before the service starts (EMULATOR_LATENCY_MS,
@@ -18,6 +18,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
+import { type UpstreamBaseUrlVariable, type UpstreamName, upstreamBaseUrls } from '../../src/common/upstream/upstream-registry';
 import { ArcGisEmulatorOptions, NfhlEmulatorOptions, NfhlMapServerEmulator } from './arcgis-emulator';
 import { ArcGisServiceEmulator } from './arcgis-service-emulator';
 import { BasemapEmulator, BasemapEmulatorOptions } from './basemap-emulator';
@@ -64,17 +65,8 @@ export interface RunningEmulators {
   elevation: EpqsEmulator;
   openfema: OpenFemaEmulator;
   basemap: BasemapEmulator;
-  /** The environment the service needs to use them. */
-  env: {
-    NFHL_BASE_URL: string;
-    PRELIMINARY_NFHL_BASE_URL: string;
-    PENDING_NFHL_BASE_URL: string;
-    CBRS_BASE_URL: string;
-    GEOCODER_BASE_URL: string;
-    ELEVATION_BASE_URL: string;
-    OPENFEMA_BASE_URL: string;
-    BASEMAP_BASE_URL: string;
-  };
+  /** The environment the service needs to use them: every upstream's base-URL variable. */
+  env: Record<UpstreamBaseUrlVariable, string>;
   clearFaults(): void;
   resetCalls(): void;
   close(): Promise<void>;
@@ -95,6 +87,17 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     BasemapEmulator.start({ latencyMs, ...options.basemap }),
   ]);
   const all: UpstreamEmulator[] = [nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap];
+  // Every upstream of the registry has its emulator, or this does not compile.
+  const emulatorOf: Record<UpstreamName, UpstreamEmulator> = {
+    flood_data: nfhl,
+    flood_data_preliminary: preliminary,
+    flood_data_pending: pending,
+    coastal_barrier: cbrs,
+    geocoder: census,
+    elevation,
+    openfema,
+    basemap,
+  };
   return {
     nfhl,
     preliminary,
@@ -104,16 +107,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     elevation,
     openfema,
     basemap,
-    env: {
-      NFHL_BASE_URL: nfhl.baseUrl,
-      PRELIMINARY_NFHL_BASE_URL: preliminary.baseUrl,
-      PENDING_NFHL_BASE_URL: pending.baseUrl,
-      CBRS_BASE_URL: cbrs.baseUrl,
-      GEOCODER_BASE_URL: census.baseUrl,
-      ELEVATION_BASE_URL: elevation.baseUrl,
-      OPENFEMA_BASE_URL: openfema.baseUrl,
-      BASEMAP_BASE_URL: basemap.baseUrl,
-    },
+    env: upstreamBaseUrls(({ name }) => emulatorOf[name].baseUrl),
     clearFaults() {
       for (const e of all) e.clearFaults();
     },

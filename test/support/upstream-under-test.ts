@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ResilientUpstream, UpstreamPolicyOptions } from '../../src/common/upstream/resilient-upstream';
-import type { UpstreamName } from '../../src/common/api-error';
+import type { UpstreamName } from '../../src/common/upstream/upstream-registry';
 
 /** An upstream client's policies in its unit specs: one retry, and a breaker that never opens, so each fault is seen as it is. */
 const POLICY_UNDER_TEST: UpstreamPolicyOptions = {

@@ -1,18 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiError, ErrorCode, UpstreamName, UpstreamUnavailableError } from '../api-error';
+import { ApiError, ErrorCode, UpstreamUnavailableError } from '../api-error';
 import { ErrorAnswer, sendErrorAnswer } from '../error-envelope';
-
-const UPSTREAM_LABEL: Record<UpstreamName, string> = {
-  flood_data: 'The FEMA flood data service (NFHL)',
-  flood_data_preliminary: "FEMA's preliminary flood map service",
-  flood_data_pending: "FEMA's pending flood map service",
-  coastal_barrier: 'The U.S. Fish and Wildlife Service Coastal Barrier Resources System service',
-  geocoder: 'The U.S. Census geocoder',
-  elevation: 'The USGS Elevation Point Query Service',
-  openfema: "FEMA's OpenFEMA service (NFIP Community Status Book)",
-  basemap: 'The USGS National Map basemap service',
-};
+import { UPSTREAM_BY_NAME } from '../upstream/upstream-registry';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'INVALID_PARAMETERS',
@@ -43,7 +33,7 @@ export function errorAnswerOf(exception: unknown, request: { id: string; method:
     return answer(
       HttpStatus.BAD_GATEWAY,
       'UPSTREAM_UNAVAILABLE',
-      `${UPSTREAM_LABEL[exception.upstream]} is unavailable or returned an error; no answer can be given. Retry shortly.`,
+      `${UPSTREAM_BY_NAME[exception.upstream].label} is unavailable or returned an error; no answer can be given. Retry shortly.`,
       { upstream: exception.upstream },
       { 'Retry-After': '5' },
     );

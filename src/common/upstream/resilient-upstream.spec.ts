@@ -1,7 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { UpstreamUnavailableError } from '../api-error';
 import {
-  CircuitName,
   CircuitStateName,
   ResilientUpstream,
   UpstreamFailure,
@@ -13,7 +12,7 @@ import {
   asLookup,
 } from './resilient-upstream';
 import { busiestSlidingSecond } from '../../../test/support/sliding-second';
-import type { UpstreamName } from '../api-error';
+import type { CircuitName, UpstreamName } from './upstream-registry';
 import { pause } from '../pause';
 import { UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
@@ -305,7 +304,7 @@ describe('ResilientUpstream circuit breakers', () => {
   });
 
   it('reports every circuit as closed when created', () => {
-    const upstream = new ResilientUpstream('geocoder', OPTIONS, observer, ['geocoder_point']);
+    const upstream = new ResilientUpstream('geocoder', OPTIONS, observer);
     expect(changes).toEqual([
       ['geocoder', 'closed'],
       ['geocoder_point', 'closed'],
@@ -375,7 +374,7 @@ describe('ResilientUpstream circuit breakers', () => {
   });
 
   it('keeps circuits of one upstream apart: an open point circuit does not stop address geocoding', async () => {
-    const upstream = new ResilientUpstream('geocoder', { ...OPTIONS, breakerMinCalls: 2 }, observer, ['geocoder_point']);
+    const upstream = new ResilientUpstream('geocoder', { ...OPTIONS, breakerMinCalls: 2 }, observer);
     await lookup(upstream, fail(true), 'geocoder_point');
     await lookup(upstream, fail(true), 'geocoder_point');
     expect(upstream.circuitStates).toEqual([

@@ -15,10 +15,10 @@ import {
   retry,
   timeout,
 } from 'cockatiel';
-import { UpstreamName, UpstreamUnavailableError } from '../api-error';
+import { UpstreamUnavailableError } from '../api-error';
 import { recordUpstreamTiming } from '../request-context';
 import { RequestSlots } from './request-slots';
-import { UPSTREAM_BODY_CAPS } from './upstream-body-caps';
+import { CircuitName, UPSTREAM_BY_NAME, UpstreamName, circuitsOf } from './upstream-registry';
 import { LookupDeadline, TimeLeft, UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
 /**
@@ -38,12 +38,6 @@ export class UpstreamFailure extends Error {
 
 /** An upstream failure that says the service is down or overloaded: the only kind a circuit breaker counts. */
 export class UpstreamOutageError extends UpstreamUnavailableError {}
-
-/**
- * A circuit breaker's name: the upstream's own for its main operation, plus one per operation that fails
- * independently of it (`geocoder` geocodes addresses, `geocoder_point` finds the county and ZIP of a point).
- */
-export type CircuitName = UpstreamName | 'geocoder_point';
 
 export type CircuitStateName = 'closed' | 'open' | 'half_open' | 'isolated';
 
@@ -156,7 +150,7 @@ export class ResilientUpstream {
   private readonly slots: RequestSlots;
   private readonly batchLane: RequestSlots;
   private readonly circuits = new Map<CircuitName, CircuitBreakerPolicy>();
-  /** The most bytes one answer of this upstream may have (see UPSTREAM_BODY_CAPS): every request of it passes this on. */
+  /** The most bytes one answer of this upstream may have (its registry entry's `bodyCapBytes`): every request of it passes this on. */
   readonly maxBodyBytes: number;
   private readonly minAttemptMs: number;
 
@@ -164,7 +158,6 @@ export class ResilientUpstream {
     readonly name: UpstreamName,
     private readonly options: UpstreamPolicyOptions,
     private readonly observer?: UpstreamObserver,
-    otherCircuits: readonly CircuitName[] = [],
   ) {
     this.retryOutages = retry(
       handleWhen((error) => (error instanceof UpstreamFailure ? error.outage : error instanceof TaskCancelledError)),
@@ -176,8 +169,8 @@ export class ResilientUpstream {
     this.minAttemptMs = options.minAttemptMs ?? options.timeoutMs / 10;
     this.slots = new RequestSlots(options.maxConcurrency);
     this.batchLane = new RequestSlots(Math.max(1, Math.floor(options.maxConcurrency / 2)));
-    for (const circuit of [name, ...otherCircuits]) this.circuits.set(circuit, this.createCircuit(circuit));
-    this.maxBodyBytes = UPSTREAM_BODY_CAPS[name];
+    for (const circuit of circuitsOf(name)) this.circuits.set(circuit, this.createCircuit(circuit));
+    this.maxBodyBytes = UPSTREAM_BY_NAME[name].bodyCapBytes;
   }
 
   /** Each circuit of this upstream with its state, e.g. [['geocoder', 'closed'], ['geocoder_point', 'open']]. */

@@ -1,4 +1,4 @@
-import type { UpstreamName } from '../api-error';
+import type { UpstreamName } from './upstream-registry';
 import { UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
 /** A budget whose turns come when the test says. */

@@ -1,4 +1,4 @@
-import type { UpstreamName } from '../api-error';
+import type { UpstreamName } from './upstream-registry';
 
 /**
  * A lookup's deadline: `signal` aborts (with a TimeoutError) once its time is up, unless `end` came first. A

@@ -4,8 +4,8 @@ import { HttpModule } from '@nestjs/axios';
 import type { DynamicModule, Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/app-config';
-import type { UpstreamName } from '../api-error';
-import { CircuitName, ResilientUpstream, UPSTREAM_OBSERVER, UpstreamObserver } from './resilient-upstream';
+import { ResilientUpstream, UPSTREAM_OBSERVER, UpstreamObserver } from './resilient-upstream';
+import type { UpstreamName } from './upstream-registry';
 
 /** An HTTP client with keep-alive connections reused, at most UPSTREAM_MAX_CONCURRENCY sockets per host. */
 export function upstreamHttpModule(): DynamicModule {
@@ -20,10 +20,9 @@ export function upstreamHttpModule(): DynamicModule {
 
 /**
  * The resilience policies of one upstream service, built from the configuration and reporting to the
- * UpstreamObserver (the metrics): its own circuit (named like the upstream) plus `otherCircuits` for operations that fail
- * independently of its main one.
+ * UpstreamObserver (the metrics), with the circuits and byte cap of its registry entry.
  */
-export function resilientUpstreamProvider(token: symbol, name: UpstreamName, otherCircuits: CircuitName[] = []): Provider {
+export function resilientUpstreamProvider(token: symbol, name: UpstreamName): Provider {
   return {
     provide: token,
     inject: [ConfigService, UPSTREAM_OBSERVER],
@@ -42,7 +41,6 @@ export function resilientUpstreamProvider(token: symbol, name: UpstreamName, oth
           minAttemptMs: Math.min(config.get('UPSTREAM_TIMEOUT_MS', { infer: true }), config.get('LOOKUP_DEADLINE_MS', { infer: true })) / 10,
         },
         observer,
-        otherCircuits,
       ),
   };
 }

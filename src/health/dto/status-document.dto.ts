@@ -2,6 +2,7 @@ import { JobsAvailabilityDto } from './jobs-availability.dto';
 import { UpstreamStateDto } from './upstream-state.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SourceDto } from '../../lookup/dto/flood-zone-response.dto';
+import { UPSTREAM_CIRCUITS } from '../../common/upstream/upstream-registry';
 
 export class EndpointDto {
   @ApiProperty({ enum: ['GET', 'POST', 'DELETE'], example: 'GET', description: 'The method the path is mainly for: the first of `methods`.' })
@@ -27,6 +28,24 @@ export class EndpointDto {
     description: 'Working relative example URLs (for /flood-zone, /flood-zone/map and /flood-zone/report).',
   })
   examples?: string[];
+}
+
+/**
+ * Every circuit of UPSTREAM_REGISTRY with its words, circuits sharing their words named together:
+ * "`flood_data` (FEMA NFHL, effective maps), `flood_data_preliminary` and `flood_data_pending` (FEMA preliminary and pending maps), ...".
+ */
+function circuitsInWords(): string {
+  const groups: Array<{ names: string[]; inHealth: string }> = [];
+  for (const { name, inHealth } of UPSTREAM_CIRCUITS) {
+    const last = groups.at(-1);
+    if (last?.inHealth === inHealth) last.names.push(name);
+    else groups.push({ names: [name], inHealth });
+  }
+  const listed = (names: string[]) => {
+    const quoted = names.map((name) => `\`${name}\``);
+    return quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+  };
+  return groups.map(({ names, inHealth }) => `${listed(names)} (${inHealth})`).join(', ');
 }
 
 export class StatusDocumentDto {
@@ -65,12 +84,8 @@ export class StatusDocumentDto {
     type: 'object',
     additionalProperties: { $ref: '#/components/schemas/UpstreamStateDto' },
     description:
-      'The state of each upstream operation (information only: /health never calls an upstream), one per upstream operation that fails on its own: `flood_data` (FEMA NFHL, ' +
-      'effective maps), `flood_data_preliminary` and `flood_data_pending` (FEMA preliminary and pending maps), ' +
-      '`coastal_barrier` (USFWS CBRS), `geocoder` (Census, address geocoding), `geocoder_point` (Census, county and ' +
-      'ZIP of a point), `elevation` (USGS Elevation Point Query Service), `openfema` (OpenFEMA: the NFIP Community ' +
-      'Status Book, downloaded in the background), `basemap` (USGS National Map basemap under the map picture). A circuit opens only on an outage: a high rate of timeouts, ' +
-      'connection failures, 5xx or HTML answers among enough calls.',
+      'The state of each upstream operation (information only: /health never calls an upstream), one per upstream operation that fails on its own: ' +
+      `${circuitsInWords()}. A circuit opens only on an outage: a high rate of timeouts, connection failures, 5xx or HTML answers among enough calls.`,
     example: {
       flood_data: {
         state: 'answering',

@@ -1,4 +1,4 @@
-import type { UpstreamName } from '../../common/api-error';
+import type { UpstreamName } from '../../common/upstream/upstream-registry';
 import type { EstimatedBaseFloodElevation, FloodDetermination, GeoPoint } from '../../flood-hazard/flood-hazard.types';
 
 /**

@@ -1,5 +1,5 @@
 import type { PieceParts } from '../../cache/piece-cache';
-import type { UpstreamName } from '../../common/api-error';
+import type { UpstreamName } from '../../common/upstream/upstream-registry';
 import { estimateBaseFloodElevation, needsBfeEstimate } from '../../flood-hazard/bfe-estimate';
 import { determineFloodHazard, governingZone } from '../../flood-hazard/classification';
 import type { FloodHazardSource } from '../../flood-hazard/flood-hazard-source';

@@ -6,8 +6,7 @@
  * before the service gave up is counted: past the cap by no more than the loopback's socket buffers, so a
  * replica holds at most about the cap per answer, however long the body.
  */
-import type { UpstreamName } from '../../../src/common/api-error';
-import { UPSTREAM_BODY_CAPS } from '../../../src/common/upstream/upstream-body-caps';
+import { UPSTREAM_BY_NAME, type UpstreamName } from '../../../src/common/upstream/upstream-registry';
 import { DEMO_ADDRESSES, demoPlace, startEmulators, type Fault, type RunningEmulators, type UpstreamEmulator } from '../../emulators';
 import { apiGet } from '../../support/api-client';
 import { startApp } from '../../support/app-harness';
@@ -32,8 +31,8 @@ async function expectCutAtCap(emulator: UpstreamEmulator, upstream: UpstreamName
   await emulator.endlessBodiesStopped();
   const written = emulator.calls.filter((call) => call.fault === 'endless-body').map((call) => call.bodyBytes ?? 0);
   expect(written.length).toBeGreaterThan(0);
-  expect(Math.max(...written)).toBeGreaterThan(UPSTREAM_BODY_CAPS[upstream]);
-  for (const bytes of written) expect(bytes).toBeLessThan(UPSTREAM_BODY_CAPS[upstream] + SOCKET_BUFFERS_BYTES);
+  expect(Math.max(...written)).toBeGreaterThan(UPSTREAM_BY_NAME[upstream].bodyCapBytes);
+  for (const bytes of written) expect(bytes).toBeLessThan(UPSTREAM_BY_NAME[upstream].bodyCapBytes + SOCKET_BUFFERS_BYTES);
 }
 
 describe('a body that never ends is cut at its upstream byte cap, a failure of that upstream', () => {
