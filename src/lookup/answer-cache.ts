@@ -5,7 +5,7 @@ import { CacheableMemory } from 'cacheable';
 import type { AppConfig } from '../config/app-config';
 import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
-import { NfipStatusSource } from './parts/nfip-status-source';
+import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
 
 export const LOOKUP_PATH = '/flood-zone';
 

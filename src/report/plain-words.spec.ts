@@ -1,4 +1,4 @@
-import { ANSWER_PARTS } from '../lookup/parts/answer-parts';
+import { ANSWER_PARTS } from '../parts/answer-parts';
 import { RISK_WORDS, couldNotBeChecked, groundAgainstBfe, sfhaAnswer, zoneHeadline } from './plain-words';
 
 describe('zoneHeadline', () => {

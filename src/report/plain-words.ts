@@ -5,9 +5,9 @@
  */
 import type { CoastalBarrier, Coverage, LomaStatus, MapChange, RiskLevel } from '../flood-hazard/flood-hazard.types';
 import type { FloodInsuranceFacts, FloodInsuranceRequirement, NfipStanding } from '../flood-hazard/flood-insurance-requirement';
-import type { GroundElevationComparison } from '../flood-hazard/ground-elevation';
+import type { GroundElevationComparison } from '../parts/ground-elevation/ground-elevation';
 import type { FloodZoneResult } from '../lookup/flood-zone-lookup';
-import type { AnswerPart } from '../lookup/parts/answer-parts';
+import { AnswerPart, OPTIONAL_PARTS, OptionalField } from '../parts/answer-parts';
 
 /** The headline of the answer: the zone, or for a point without one, that its risk is unknown. */
 export function zoneHeadline(coverage: Coverage, floodZone: string | null): string {
@@ -116,17 +116,14 @@ export function groundAgainstBfe(comparison: GroundElevationComparison, uncertai
   return uncertaintyFt === null ? `${where}, within the terrain model's uncertainty` : `${where}, within the terrain model's ${uncertaintyFt} ft uncertainty`;
 }
 
-/** Where each part that may be missing comes from, as said within a sentence, to say which source did not answer. */
+/** Where each part that may be missing comes from, as said within a sentence, to say which source did not answer (an opt-in part says it itself). */
 const PART_SOURCES: Record<AnswerPart, string> = {
   community: "FEMA's map of NFIP communities",
   nfipStatus: "FEMA's Community Status Book (OpenFEMA)",
   lomrs: "FEMA's map of Letters of Map Revision",
   lomas: "FEMA's map of Letters of Map Amendment",
   estimatedBaseFloodElevation: "FEMA's base flood elevation lines",
-  nearby: "FEMA's flood hazard zones around the point",
-  mapChange: "FEMA's preliminary and pending maps",
-  coastalBarrier: "the U.S. Fish and Wildlife Service's Coastal Barrier Resources System map",
-  groundElevation: 'the USGS Elevation Point Query Service',
+  ...(Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, part.comesFrom])) as Record<OptionalField, string>),
 };
 
 /** Said of a part whose source failed this time: unknown, never "none". */

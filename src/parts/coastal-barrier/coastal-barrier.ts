@@ -3,8 +3,8 @@
  * Wildlife Service's "CBRS Prohibitions" and "CBRS Buffer Zone" layers. Pure functions: no I/O, no
  * clock, no locale.
  */
-import { formatNfhlDate, nfhlText } from './nfhl-values';
-import { CbrsProhibitionAttributes, CoastalBarrier } from './flood-hazard.types';
+import { formatNfhlDate, nfhlText } from '../../flood-hazard/nfhl-values';
+import { CbrsProhibitionAttributes, CoastalBarrier } from '../../flood-hazard/flood-hazard.types';
 
 export const COASTAL_BARRIER_NOTES: Readonly<Record<CoastalBarrier['status'], string>> = {
   inside: 'New federal flood insurance is generally unavailable here for buildings built or substantially improved after the prohibition date.',

@@ -1,5 +1,5 @@
 import { COASTAL_BARRIER_NOTES, coastalBarrierAt, floodInsuranceProhibitionDate } from './coastal-barrier';
-import { CbrsProhibitionAttributes } from './flood-hazard.types';
+import { CbrsProhibitionAttributes } from '../../flood-hazard/flood-hazard.types';
 
 /** 1990-11-16T00:00Z. */
 const NOV_16_1990 = 658713600000;

@@ -1,11 +1,11 @@
-import type { PieceParts } from '../../cache/piece-cache';
-import type { UpstreamName } from '../../common/api-error';
-import { estimateBaseFloodElevation, needsBfeEstimate } from '../../flood-hazard/bfe-estimate';
-import { determineFloodHazard, governingZone } from '../../flood-hazard/classification';
-import type { FloodHazardSource } from '../../flood-hazard/flood-hazard-source';
-import type { EstimatedBaseFloodElevation, FloodDetermination, FloodHazardZoneAttributes, GeoPoint, Loma } from '../../flood-hazard/flood-hazard.types';
-import { lomasNear } from '../../flood-hazard/loma-status';
-import { AnswerPart, inDocumentedOrder } from './answer-parts';
+import type { PieceParts } from '../cache/piece-cache';
+import type { UpstreamName } from '../common/api-error';
+import { estimateBaseFloodElevation, needsBfeEstimate } from '../flood-hazard/bfe-estimate';
+import { determineFloodHazard, governingZone } from '../flood-hazard/classification';
+import type { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
+import type { EstimatedBaseFloodElevation, FloodDetermination, FloodHazardZoneAttributes, GeoPoint, Loma } from '../flood-hazard/flood-hazard.types';
+import { lomasNear } from '../flood-hazard/loma-status';
+import { AnswerPart, inDocumentedOrder } from '../parts/answer-parts';
 
 /**
  * What FEMA's effective map says at a point, cached as one: the v1 determination (zones, FIRM panel,

@@ -5,9 +5,9 @@
  */
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import CheapRuler from 'cheap-ruler';
-import { ZoneClassification, classifyZone } from './classification';
-import { compareDescendingNullsLast } from './nfhl-values';
-import { Coverage, GeoPoint, NearbyHazard, NearbyHazards, NearbyHazardsFound, ZonePolygonFeature } from './flood-hazard.types';
+import { ZoneClassification, classifyZone } from '../../flood-hazard/classification';
+import { compareDescendingNullsLast } from '../../flood-hazard/nfhl-values';
+import { Coverage, GeoPoint, NearbyHazard, NearbyHazards, NearbyHazardsFound, ZonePolygonFeature } from '../../flood-hazard/flood-hazard.types';
 
 /** Distances closer than this (a millimetre) are equal: shared edges come back with rounding noise. */
 const TIE_TOLERANCE_M = 0.001;

@@ -1,4 +1,4 @@
-import { EstimatedBaseFloodElevation } from './flood-hazard.types';
+import { EstimatedBaseFloodElevation } from '../../flood-hazard/flood-hazard.types';
 import { GROUND_ELEVATION_NOTES, GroundElevationContext, acquisitionDate, elevationReading, groundElevation, isConterminous } from './ground-elevation';
 
 const HOUSTON = { lat: 29.7604, lon: -95.3698 };

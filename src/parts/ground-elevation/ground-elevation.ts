@@ -2,8 +2,8 @@
  * Ground elevation at a point (`include=elevation`), from the USGS Elevation Point Query Service (3DEP
  * bare earth), and how it stands against the base flood elevation. Pure functions: no I/O, no clock, no locale.
  */
-import { EstimatedBaseFloodElevation, GeoPoint } from './flood-hazard.types';
-import { roundToTenth } from './nfhl-values';
+import { EstimatedBaseFloodElevation, GeoPoint } from '../../flood-hazard/flood-hazard.types';
+import { roundToTenth } from '../../flood-hazard/nfhl-values';
 
 /**
  * What the Elevation Point Query Service answered at a point: its JSON body, or null when the body was plain

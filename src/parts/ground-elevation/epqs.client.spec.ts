@@ -1,13 +1,13 @@
 import { HttpService } from '@nestjs/axios';
 import { ConfigService } from '@nestjs/config';
 import axios from 'axios';
-import { EPQS_NO_DATA_VALUE, EpqsEmulator, EpqsPoint } from '../../test/emulators/epqs-emulator';
-import { SOCKET_BUFFERS_BYTES, upstreamUnderTest } from '../../test/support/upstream-under-test';
-import { UpstreamUnavailableError } from '../common/api-error';
-import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
-import { UPSTREAM_BODY_CAPS } from '../common/upstream/upstream-body-caps';
-import type { AppConfig } from '../config/app-config';
-import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
+import { EPQS_NO_DATA_VALUE, EpqsEmulator, EpqsPoint } from '../../../test/emulators/epqs-emulator';
+import { SOCKET_BUFFERS_BYTES, upstreamUnderTest } from '../../../test/support/upstream-under-test';
+import { UpstreamUnavailableError } from '../../common/api-error';
+import { UpstreamOutageError, UpstreamPolicyOptions } from '../../common/upstream/resilient-upstream';
+import { UPSTREAM_BODY_CAPS } from '../../common/upstream/upstream-body-caps';
+import type { AppConfig } from '../../config/app-config';
+import type { GeoPoint } from '../../flood-hazard/flood-hazard.types';
 import { EpqsClient } from './epqs.client';
 
 const GROUND: EpqsPoint = { at: [-95.3698, 29.7604], valueFt: 30.71, resolution: 1, acquisitionDate: '3/1/2020' };

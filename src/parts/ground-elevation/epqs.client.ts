@@ -1,11 +1,11 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
-import { getUpstreamJson, isRecord } from '../common/upstream/upstream-json';
-import type { AppConfig } from '../config/app-config';
-import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
-import { ElevationAnswer, elevationReading } from '../flood-hazard/ground-elevation';
+import { ResilientUpstream, UpstreamFailure } from '../../common/upstream/resilient-upstream';
+import { getUpstreamJson, isRecord } from '../../common/upstream/upstream-json';
+import type { AppConfig } from '../../config/app-config';
+import type { GeoPoint } from '../../flood-hazard/flood-hazard.types';
+import { ElevationAnswer, elevationReading } from './ground-elevation';
 import { ElevationSource } from './elevation-source';
 
 export const ELEVATION_UPSTREAM = Symbol('ELEVATION_UPSTREAM');

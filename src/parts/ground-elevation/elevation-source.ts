@@ -1,5 +1,5 @@
-import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
-import type { ElevationAnswer } from '../flood-hazard/ground-elevation';
+import type { GeoPoint } from '../../flood-hazard/flood-hazard.types';
+import type { ElevationAnswer } from './ground-elevation';
 
 /** The USGS Elevation Point Query Service (3DEP ground). The use case sees this, never HTTP. */
 export abstract class ElevationSource {

@@ -2,9 +2,9 @@
  * Coming map changes (`include=preliminary`): what FEMA's pending or preliminary map says at the point,
  * compared with the effective map. Pure functions: no I/O, no clock, no locale.
  */
-import { governingZone } from './classification';
-import { formatNfhlDate } from './nfhl-values';
-import { ComingMapData, FloodDetermination, MapChange } from './flood-hazard.types';
+import { governingZone } from '../../flood-hazard/classification';
+import { formatNfhlDate } from '../../flood-hazard/nfhl-values';
+import { ComingMapData, FloodDetermination, MapChange } from '../../flood-hazard/flood-hazard.types';
 
 export const MAP_CHANGE_NOTES: Readonly<Record<MapChange['status'], string>> = {
   pending:

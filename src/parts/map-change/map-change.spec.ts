@@ -1,5 +1,5 @@
 import { MAP_CHANGE_NOTES, NO_DIGITAL_MAP_NOTE, mapChange } from './map-change';
-import { ComingMapData, FloodDetermination, FloodHazardZoneAttributes, MapChange } from './flood-hazard.types';
+import { ComingMapData, FloodDetermination, FloodHazardZoneAttributes, MapChange } from '../../flood-hazard/flood-hazard.types';
 
 /** 2025-05-15T11:00Z, as FEMA's PrelimPending availability layers store issue dates. */
 const MAY_15_2025 = 1747306800000;

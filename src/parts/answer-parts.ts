@@ -1,12 +1,13 @@
-import { coastalBarrierPart } from './coastal-barrier.part';
-import { groundElevationPart } from './ground-elevation.part';
-import { mapChangePart } from './map-change.part';
-import { nearbyPart } from './nearby.part';
+import { coastalBarrierPart } from './coastal-barrier/coastal-barrier.part';
+import { groundElevationPart } from './ground-elevation/ground-elevation.part';
+import { mapChangePart } from './map-change/map-change.part';
+import { nearbyPart } from './nearby/nearby.part';
 
 /**
- * Every opt-in part of an answer, in the order `result` and `unavailable` list them. The `include` values,
- * their types, their OpenAPI text and what a lookup asks are all read from this list: adding a part is its
- * file beside these and one line here.
+ * Every opt-in part of an answer, in the order `result` and `unavailable` list them. Everything else reads its
+ * parts from this list: the `include` values and their types, the OpenAPI text and schema of each field, the
+ * modules the lookup imports and what it asks, the CSV columns, the report's words and the /health catalogue.
+ * Adding a part is its folder beside these and one line here.
  */
 export const OPTIONAL_PARTS = [nearbyPart, mapChangePart, coastalBarrierPart, groundElevationPart] as const;
 
@@ -41,3 +42,6 @@ export function inDocumentedOrder(parts: Iterable<AnswerPart>): AnswerPart[] {
   const named = new Set(parts);
   return ANSWER_PARTS.filter((part) => named.has(part));
 }
+
+/** The Nest modules providing the opt-in parts' ports, each once, in the parts' order. */
+export const OPTIONAL_PART_MODULES = [...new Set(OPTIONAL_PARTS.map((part) => part.module))];

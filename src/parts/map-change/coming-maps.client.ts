@@ -1,11 +1,11 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { ResilientUpstream } from '../common/upstream/resilient-upstream';
-import type { AppConfig } from '../config/app-config';
-import { ArcGisMapServer, LayerSpec } from './arcgis-map-server';
-import { ComingMaps, ComingMapsSource } from './flood-hazard-source';
-import type { ComingMapData, FloodHazardZoneAttributes, GeoPoint, MapChangeAvailabilityAttributes } from './flood-hazard.types';
+import type { ResilientUpstream } from '../../common/upstream/resilient-upstream';
+import type { AppConfig } from '../../config/app-config';
+import { ArcGisMapServer, LayerSpec } from '../../flood-hazard/arcgis-map-server';
+import { ComingMaps, ComingMapsSource } from './coming-maps-source';
+import type { ComingMapData, FloodHazardZoneAttributes, GeoPoint, MapChangeAvailabilityAttributes } from '../../flood-hazard/flood-hazard.types';
 
 export const PRELIMINARY_UPSTREAM = Symbol('PRELIMINARY_UPSTREAM');
 export const PENDING_UPSTREAM = Symbol('PENDING_UPSTREAM');

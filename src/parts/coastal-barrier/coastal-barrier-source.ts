@@ -1,4 +1,4 @@
-import type { CbrsProhibitionAttributes, GeoPoint } from '../flood-hazard/flood-hazard.types';
+import type { CbrsProhibitionAttributes, GeoPoint } from '../../flood-hazard/flood-hazard.types';
 
 /** What the Coastal Barrier Resources System says at a point. */
 export interface CoastalBarrierData {

@@ -1,10 +1,10 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { ResilientUpstream } from '../common/upstream/resilient-upstream';
-import type { AppConfig } from '../config/app-config';
-import { ArcGisMapServer, layerNamed } from '../flood-hazard/arcgis-map-server';
-import type { CbrsProhibitionAttributes, GeoPoint } from '../flood-hazard/flood-hazard.types';
+import type { ResilientUpstream } from '../../common/upstream/resilient-upstream';
+import type { AppConfig } from '../../config/app-config';
+import { ArcGisMapServer, layerNamed } from '../../flood-hazard/arcgis-map-server';
+import type { CbrsProhibitionAttributes, GeoPoint } from '../../flood-hazard/flood-hazard.types';
 import { CoastalBarrierData, CoastalBarrierSource } from './coastal-barrier-source';
 
 export const CBRS_UPSTREAM = Symbol('CBRS_UPSTREAM');

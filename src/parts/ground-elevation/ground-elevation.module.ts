@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { resilientUpstreamProvider, upstreamHttpModule } from '../common/upstream/upstream-providers';
+import { resilientUpstreamProvider, upstreamHttpModule } from '../../common/upstream/upstream-providers';
 import { ElevationSource } from './elevation-source';
 import { ELEVATION_UPSTREAM, EpqsClient } from './epqs.client';
 
@@ -9,4 +9,4 @@ import { ELEVATION_UPSTREAM, EpqsClient } from './epqs.client';
   providers: [resilientUpstreamProvider(ELEVATION_UPSTREAM, 'elevation'), EpqsClient, { provide: ElevationSource, useExisting: EpqsClient }],
   exports: [ElevationSource, ELEVATION_UPSTREAM],
 })
-export class ElevationModule {}
+export class GroundElevationModule {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { resilientUpstreamProvider, upstreamHttpModule } from '../common/upstream/upstream-providers';
+import { resilientUpstreamProvider, upstreamHttpModule } from '../../common/upstream/upstream-providers';
 import { CBRS_UPSTREAM, CbrsClient } from './cbrs.client';
 import { CoastalBarrierSource } from './coastal-barrier-source';
 

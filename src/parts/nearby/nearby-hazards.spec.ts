@@ -1,6 +1,6 @@
 import CheapRuler from 'cheap-ruler';
 import { nearbyHazards, nearbyHazardsAt } from './nearby-hazards';
-import { FloodHazardZoneAttributes, ZonePolygonFeature } from './flood-hazard.types';
+import { FloodHazardZoneAttributes, ZonePolygonFeature } from '../../flood-hazard/flood-hazard.types';
 
 const POINT = { lat: 29.9511, lon: -90.0715 };
 const ORIGIN: [number, number] = [POINT.lon, POINT.lat];
