@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { UpstreamName } from '../common/api-error';
-import type { EstimatedBaseFloodElevation, FloodDetermination, GeoPoint } from '../flood-hazard/flood-hazard.types';
+import type { Markup } from '../common/markup';
+import type { Coverage, EstimatedBaseFloodElevation, FloodDetermination, GeoPoint } from '../flood-hazard/flood-hazard.types';
 
 /**
  * An answer with a missing part is served and cached at most this long: a
@@ -18,6 +19,16 @@ export type CsvCell = string | number | boolean | null | undefined;
 export interface PartColumn<V> {
   name: string;
   cell(value: V | null): CsvCell;
+}
+
+/**
+ * A part's section of the report page: its title (given the part's value, null when there is none) and what it says
+ * of a value; the report itself says when the part was not asked for or did not answer. `coverage` is the effective
+ * map's: where there is no digital map, what a part did not find is unknown, never "none".
+ */
+export interface ReportSection<V> {
+  title(value: V | null): string;
+  content(value: V, coverage: Coverage): Markup;
 }
 
 /** What the rest of the answer tells an opt-in part's rule when it reads its data for one lookup. */
@@ -62,6 +73,8 @@ export interface OptionalAnswerPart<I extends string, F extends string, S, D, V>
   csv: { after: string; columns: ReadonlyArray<PartColumn<V>> };
   /** Where the part comes from, as said within a sentence when it did not answer ("… did not answer this time"). */
   comesFrom: string;
+  /** Its section of the report page, in the registry's order after the effective map's; null when its words are among those. */
+  report: ReportSection<V> | null;
 }
 
 /** Declares an opt-in part (the identity, with the types inferred from the definition). */
@@ -78,3 +91,6 @@ export function roundPoint(point: GeoPoint): GeoPoint {
 export function pointKey(point: GeoPoint): string {
   return `${point.lat.toFixed(6)},${point.lon.toFixed(6)}`;
 }
+
+/** Said on the report of a hazard or a change where FEMA has no digital map at the point: unknown, never "none". */
+export const NO_DIGITAL_MAP = 'Unknown: no digital flood map here';

@@ -3,6 +3,7 @@ import { coastalBarrierAt } from './coastal-barrier';
 import { CoastalBarrierDto } from './coastal-barrier.dto';
 import { CoastalBarrierModule } from './coastal-barrier.module';
 import { CoastalBarrierSource } from './coastal-barrier-source';
+import { COASTAL_BARRIER_ON_REPORT } from './coastal-barrier.words';
 
 /** `include=cbrs`: whether the point is in a Coastal Barrier Resources System unit or its buffer. */
 export const coastalBarrierPart = optionalPart({
@@ -27,4 +28,5 @@ export const coastalBarrierPart = optionalPart({
   },
   csv: { after: 'map_change_zone', columns: [{ name: 'cbrs_status', cell: (coastalBarrier) => coastalBarrier?.status }] },
   comesFrom: "the U.S. Fish and Wildlife Service's Coastal Barrier Resources System map",
+  report: COASTAL_BARRIER_ON_REPORT,
 });

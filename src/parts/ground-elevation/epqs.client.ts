@@ -12,8 +12,8 @@ export const ELEVATION_UPSTREAM = Symbol('ELEVATION_UPSTREAM');
 
 /**
  * The USGS Elevation Point Query Service (keyless): one GET per point, feet, with the acquisition date.
- * Where 3DEP has no data it answers HTTP 200 with plain text ("Call failed."): that is an answer, not a
- * failure. Network errors, timeouts, 5xx and HTML pages are outages; malformed JSON, an answer whose value
+ * Where 3DEP has no data it answers HTTP 200 with plain text ("Call failed."): that is a reply, not a
+ * failure. Network errors, timeouts, 5xx and HTML pages are outages; malformed JSON, a reply whose value
  * cannot be read (see elevationReading), a body over the byte cap, or a 4xx, is a failure at this point only.
  */
 @Injectable()

@@ -6,7 +6,7 @@ import { ElevationSource } from './elevation-source';
 
 /**
  * `include=elevation`: the ground at the point from USGS 3DEP, against the answer's base flood elevation. The
- * service's reading is cached by point; it is read against the BFE, the county and how the point was found
+ * service's reply is cached by point; it is read against the BFE, the county and how the point was found
  * at the time of the lookup.
  */
 export const groundElevationPart = optionalPart({
@@ -20,8 +20,8 @@ export const groundElevationPart = optionalPart({
   port: ElevationSource,
   cacheKey: (point) => `ground-elevation:${pointKey(point)}`,
   load: (port, point, _radiusM, signal) => port.groundAt(point, signal),
-  read: (reading, { determination, estimatedBaseFloodElevation, point, locationSource, countyFips }) =>
-    groundElevation(reading, {
+  read: (reply, { determination, estimatedBaseFloodElevation, point, locationSource, countyFips }) =>
+    groundElevation(reply, {
       point,
       countyFips,
       fromAddress: locationSource === 'census_geocoder',
@@ -44,4 +44,6 @@ export const groundElevationPart = optionalPart({
     ],
   },
   comesFrom: 'the USGS Elevation Point Query Service',
+  // Its words are among the effective map's on the report: the key facts and the elevations (ground-elevation.words.ts).
+  report: null,
 });

@@ -6,8 +6,8 @@ const ANCHORAGE = { lat: 61.2181, lon: -149.9003 };
 const HONOLULU = { lat: 21.3069, lon: -157.8583 };
 const SAN_JUAN = { lat: 18.4655, lon: -66.1057 };
 
-/** The recorded answer of the service with includeDate (test/emulators/fixtures/epqs-v1-answers.json), at 30.71 ft. */
-function answer(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+/** The recorded reply of the service with includeDate (test/emulators/fixtures/epqs-v1-answers.json), at 30.71 ft. */
+function reply(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     location: { x: HOUSTON.lon, y: HOUSTON.lat, spatialReference: { wkid: 4326, latestWkid: 4326 } },
     locationId: 0,
@@ -47,28 +47,28 @@ describe('elevationReading: only the documented no-data forms mean no data; any 
     [30000, 30000],
     [14120.449, 14120.449],
   ])('value %p: the ground at %p ft', (value, feet) => {
-    expect(elevationReading(answer({ value }))).toEqual({ kind: 'ground', feet });
+    expect(elevationReading(reply({ value }))).toEqual({ kind: 'ground', feet });
   });
 
   it.each([
     ['a body that was not JSON ("Call failed.")', null],
-    ['value null', answer({ value: null })],
-    ["the service's -1000000", answer({ value: -1000000 })],
-    ['exactly -1000', answer({ value: -1000 })],
-    ['-1e308', answer({ value: -1e308 })],
+    ['value null', reply({ value: null })],
+    ["the service's -1000000", reply({ value: -1000000 })],
+    ['exactly -1000', reply({ value: -1000 })],
+    ['-1e308', reply({ value: -1e308 })],
   ])('%s: no data', (_case, body) => {
     expect(elevationReading(body)).toEqual({ kind: 'noData' });
   });
 
   it.each([
-    ['value "12abc"', answer({ value: '12abc' }), 'value "12abc" is not a number'],
-    ['value as text', answer({ value: '30.71' }), 'value "30.71" is not a number'],
-    ['value true', answer({ value: true }), 'value true is not a number'],
-    ['value an object', answer({ value: { ft: 3 } }), 'value {"ft":3} is not a number'],
-    ['value NaN', answer({ value: Number.NaN }), 'value NaN is not a number'],
-    ['value Infinity', answer({ value: Number.POSITIVE_INFINITY }), 'value Infinity is not a number'],
-    ['value 1e308', answer({ value: 1e308 }), 'value 1e+308 ft is above 30000 ft'],
-    ['value 30000.1', answer({ value: 30000.1 }), 'value 30000.1 ft is above 30000 ft'],
+    ['value "12abc"', reply({ value: '12abc' }), 'value "12abc" is not a number'],
+    ['value as text', reply({ value: '30.71' }), 'value "30.71" is not a number'],
+    ['value true', reply({ value: true }), 'value true is not a number'],
+    ['value an object', reply({ value: { ft: 3 } }), 'value {"ft":3} is not a number'],
+    ['value NaN', reply({ value: Number.NaN }), 'value NaN is not a number'],
+    ['value Infinity', reply({ value: Number.POSITIVE_INFINITY }), 'value Infinity is not a number'],
+    ['value 1e308', reply({ value: 1e308 }), 'value 1e+308 ft is above 30000 ft'],
+    ['value 30000.1', reply({ value: 30000.1 }), 'value 30000.1 ft is above 30000 ft'],
     ['value missing', { locationId: 0, resolution: 1 }, 'answer without a value'],
   ])('%s: unreadable', (_case, body, reason) => {
     expect(elevationReading(body)).toEqual({ kind: 'unreadable', reason });
@@ -77,7 +77,7 @@ describe('elevationReading: only the documented no-data forms mean no data; any 
 
 describe('groundElevation', () => {
   it('gives the documented example: 7.3 ft below a static NAVD88 BFE of 38', () => {
-    expect(groundElevation(answer(), context({ staticBaseFloodElevationFt: 38, verticalDatum: 'NAVD88' }))).toEqual({
+    expect(groundElevation(reply(), context({ staticBaseFloodElevationFt: 38, verticalDatum: 'NAVD88' }))).toEqual({
       elevationFt: 30.7,
       verticalDatum: 'NAVD88',
       resolutionM: 1,
@@ -97,7 +97,7 @@ describe('groundElevation', () => {
       [-999.9, -999.9],
       [14120.449, 14120.4],
     ])('%p ft -> %p', (value, elevationFt) => {
-      expect(groundElevation(answer({ value }), context()).elevationFt).toBe(elevationFt);
+      expect(groundElevation(reply({ value }), context()).elevationFt).toBe(elevationFt);
     });
   });
 
@@ -113,9 +113,9 @@ describe('groundElevation', () => {
     };
     it.each([
       ['a body that was not JSON ("Call failed.")', null],
-      ['value null', answer({ value: null })],
-      ["the service's -1000000", answer({ value: -1000000 })],
-      ['exactly -1000', answer({ value: -1000 })],
+      ['value null', reply({ value: null })],
+      ["the service's -1000000", reply({ value: -1000000 })],
+      ['exactly -1000', reply({ value: -1000 })],
     ])('%s', (_case, body) => {
       expect(groundElevation(body, context({ staticBaseFloodElevationFt: 38, verticalDatum: 'NAVD88' }))).toEqual(noData);
     });
@@ -144,7 +144,7 @@ describe('groundElevation', () => {
       ['just south of the box', { lat: 24.39, lon: -81.8 }, null, null],
       ['just north of the box', { lat: 49.41, lon: -95 }, null, null],
     ])('%s', (_case, point, countyFips, verticalDatum) => {
-      expect(groundElevation(answer(), context({ point, countyFips })).verticalDatum).toBe(verticalDatum);
+      expect(groundElevation(reply(), context({ point, countyFips })).verticalDatum).toBe(verticalDatum);
     });
 
     it('reads a malformed county as unknown and falls back to the box', () => {
@@ -164,7 +164,7 @@ describe('groundElevation', () => {
       ['1', null, 5.1],
       [0, null, 5.1],
     ])('resolution %p -> resolutionM %p, uncertaintyFt %p', (resolution, resolutionM, uncertaintyFt) => {
-      const ground = groundElevation(answer({ resolution }), context());
+      const ground = groundElevation(reply({ resolution }), context());
       expect(ground.resolutionM).toBe(resolutionM);
       expect(ground.uncertaintyFt).toBe(uncertaintyFt);
     });
@@ -188,7 +188,7 @@ describe('groundElevation', () => {
       [undefined, null],
     ])('%p -> %p', (attributes, date) => {
       expect(acquisitionDate(attributes)).toBe(date);
-      expect(groundElevation(answer({ attributes }), context()).acquisitionDate).toBe(date);
+      expect(groundElevation(reply({ attributes }), context()).acquisitionDate).toBe(date);
     });
   });
 
@@ -249,11 +249,11 @@ describe('groundElevation', () => {
         { bfe: 'static', bfeFt: 38, differenceFt: -7.3, position: 'below' },
       ],
     ])('%s', (_case, value, bfe, comparedWith) => {
-      expect(groundElevation(answer({ value }), context(bfe)).comparedWith).toEqual(comparedWith);
+      expect(groundElevation(reply({ value }), context(bfe)).comparedWith).toEqual(comparedWith);
     });
 
     it('widens within_uncertainty to 5.1 ft on a coarse model', () => {
-      const ground = groundElevation(answer({ value: 33, resolution: 10 }), context({ staticBaseFloodElevationFt: 38, verticalDatum: 'NAVD88' }));
+      const ground = groundElevation(reply({ value: 33, resolution: 10 }), context({ staticBaseFloodElevationFt: 38, verticalDatum: 'NAVD88' }));
       expect(ground.comparedWith).toEqual({ bfe: 'static', bfeFt: 38, differenceFt: -5, position: 'within_uncertainty' });
       expect(ground.note).toBe(
         `Bare-earth ground at the point from USGS 3DEP, 5 ft below the base flood elevation, within the 5.1 ft uncertainty of the terrain model. ${NOT_CERTIFICATE}`,
@@ -261,14 +261,14 @@ describe('groundElevation', () => {
     });
 
     it('names the estimated BFE in the note', () => {
-      const ground = groundElevation(answer({ value: 8.04 }), context({ estimatedBaseFloodElevation: estimated(9.5, 'NAVD88') }));
+      const ground = groundElevation(reply({ value: 8.04 }), context({ estimatedBaseFloodElevation: estimated(9.5, 'NAVD88') }));
       expect(ground.note).toBe(
         `Bare-earth ground at the point from USGS 3DEP, 1.5 ft below the estimated base flood elevation, within the 1.7 ft uncertainty of the terrain model. ${NOT_CERTIFICATE}`,
       );
     });
 
     it('says so when the ground is at the BFE', () => {
-      const ground = groundElevation(answer({ value: 38 }), context({ staticBaseFloodElevationFt: 38, verticalDatum: 'NAVD88' }));
+      const ground = groundElevation(reply({ value: 38 }), context({ staticBaseFloodElevationFt: 38, verticalDatum: 'NAVD88' }));
       expect(ground.note).toBe(
         `Bare-earth ground at the point from USGS 3DEP, at the base flood elevation, within the 1.7 ft uncertainty of the terrain model. ${NOT_CERTIFICATE}`,
       );
@@ -310,7 +310,7 @@ describe('groundElevation', () => {
         'Bare-earth ground at the point from USGS 3DEP. There is no base flood elevation here to compare it with.',
       ],
     ])('%s', (_case, overrides, sentence) => {
-      const ground = groundElevation(answer(), context(overrides));
+      const ground = groundElevation(reply(), context(overrides));
       expect(ground.comparedWith).toBeNull();
       expect(ground.note).toBe(`${sentence} ${NOT_CERTIFICATE}`);
     });
@@ -318,21 +318,21 @@ describe('groundElevation', () => {
 
   describe('an address lookup', () => {
     it('says the point may lie on the street, not at the building', () => {
-      const ground = groundElevation(answer(), context({ fromAddress: true, staticBaseFloodElevationFt: 38, verticalDatum: 'NAVD88' }));
+      const ground = groundElevation(reply(), context({ fromAddress: true, staticBaseFloodElevationFt: 38, verticalDatum: 'NAVD88' }));
       expect(ground.note).toBe(`Bare-earth ground at the point from USGS 3DEP, 7.3 ft below the base flood elevation. ${NOT_CERTIFICATE} ${STREET}`);
       expect(GROUND_ELEVATION_NOTES.streetPoint).toBe(STREET);
     });
 
     it('says nothing of streets for a point lookup', () => {
-      expect(groundElevation(answer(), context()).note).not.toMatch(/street/);
+      expect(groundElevation(reply(), context()).note).not.toMatch(/street/);
     });
   });
 
   it('writes every note as sentences', () => {
     const notes = [
       groundElevation(null, context()).note,
-      groundElevation(answer(), context()).note,
-      groundElevation(answer(), context({ fromAddress: true, staticBaseFloodElevationFt: 38, verticalDatum: 'NGVD29' })).note,
+      groundElevation(reply(), context()).note,
+      groundElevation(reply(), context({ fromAddress: true, staticBaseFloodElevationFt: 38, verticalDatum: 'NGVD29' })).note,
     ];
     for (const note of notes) expect(note).toMatch(/^[A-Z].*\.$/);
   });

@@ -6,12 +6,12 @@ import { EstimatedBaseFloodElevation, GeoPoint } from '../../flood-hazard/flood-
 import { roundToTenth } from '../../flood-hazard/nfhl-values';
 
 /**
- * What the Elevation Point Query Service answered at a point: its JSON body, or null when the body was plain
- * text ("Call failed."). Only an answer whose `elevationReading` is not `unreadable`: any other is a failure.
+ * The Elevation Point Query Service's reply at a point: its JSON body, or null when the body was plain
+ * text ("Call failed."). Only a reply whose `elevationReading` is not `unreadable`: any other is a failure.
  */
 export type ElevationAnswer = Readonly<Record<string, unknown>> | null;
 
-/** What an answer says of the ground: its elevation in feet, no data (the service's documented forms), or nothing readable. */
+/** What a reply says of the ground: its elevation in feet, no data (the service's documented forms), or nothing readable. */
 export type ElevationReading = { kind: 'ground'; feet: number } | { kind: 'noData' } | { kind: 'unreadable'; reason: string };
 
 export interface GroundElevationComparison {
@@ -77,10 +77,10 @@ export const GROUND_ELEVATION_NOTES = {
   streetPoint: 'The point of an address is placed along its street by the geocoder, so it may lie on the street, not at the building.',
 } as const;
 
-/** `result.groundElevation` from the service's answer at the point and what the rest of the answer says there. */
-export function groundElevation(answer: ElevationAnswer, context: GroundElevationContext): GroundElevation {
+/** `result.groundElevation` from the service's reply at the point and what the rest of the answer says there. */
+export function groundElevation(reply: ElevationAnswer, context: GroundElevationContext): GroundElevation {
   const streetNote = context.fromAddress ? [GROUND_ELEVATION_NOTES.streetPoint] : [];
-  const reading = elevationReading(answer);
+  const reading = elevationReading(reply);
   if (reading.kind !== 'ground') {
     return {
       elevationFt: null,
@@ -94,14 +94,14 @@ export function groundElevation(answer: ElevationAnswer, context: GroundElevatio
   }
   const elevationFt = roundToTenth(reading.feet);
   const verticalDatum = isConterminous(context.point, context.countyFips) ? 'NAVD88' : null;
-  const resolutionM = positiveNumber(answer?.resolution);
+  const resolutionM = positiveNumber(reply?.resolution);
   const uncertaintyFt = resolutionM !== null && resolutionM <= FINE_RESOLUTION_MAX_M ? FINE_UNCERTAINTY_FT : COARSE_UNCERTAINTY_FT;
   const { comparedWith, sentence } = compareWithBfe(elevationFt, verticalDatum, uncertaintyFt, context);
   return {
     elevationFt,
     verticalDatum,
     resolutionM,
-    acquisitionDate: acquisitionDate(answer?.attributes),
+    acquisitionDate: acquisitionDate(reply?.attributes),
     uncertaintyFt,
     comparedWith,
     note: [sentence, GROUND_ELEVATION_NOTES.notCertificate, ...streetNote].join(' '),
@@ -109,14 +109,14 @@ export function groundElevation(answer: ElevationAnswer, context: GroundElevatio
 }
 
 /**
- * The ground an answer gives. No data only in the service's documented forms: a plain-text body ("Call
+ * The ground a reply gives. No data only in the service's documented forms: a plain-text body ("Call
  * failed."), `value` null, or a value at or below -1000 ft (its -1000000). Any other value that is not a
  * finite number up to 30,000 ft is unreadable, a failure of the service: never "no data", never an elevation.
  */
-export function elevationReading(answer: ElevationAnswer): ElevationReading {
-  if (answer === null) return { kind: 'noData' };
-  if (!('value' in answer)) return { kind: 'unreadable', reason: 'answer without a value' };
-  const { value } = answer;
+export function elevationReading(reply: ElevationAnswer): ElevationReading {
+  if (reply === null) return { kind: 'noData' };
+  if (!('value' in reply)) return { kind: 'unreadable', reason: 'answer without a value' };
+  const { value } = reply;
   if (value === null) return { kind: 'noData' };
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     const written = typeof value === 'number' ? String(value) : JSON.stringify(value);

@@ -6,7 +6,7 @@ export interface ComingMaps {
   preliminary: ComingMapData;
 }
 
-/** FEMA's preliminary and pending maps; either failing makes the whole answer unknown. */
+/** FEMA's preliminary and pending maps; either failing makes the whole part unknown. */
 export abstract class ComingMapsSource {
   abstract comingMapsAt(point: GeoPoint, deadline: AbortSignal): Promise<ComingMaps>;
 }

@@ -3,6 +3,7 @@ import { ComingMapsSource } from './coming-maps-source';
 import { mapChange } from './map-change';
 import { MapChangeDto } from './map-change.dto';
 import { MapChangeModule } from './map-change.module';
+import { MAP_CHANGE_ON_REPORT } from './map-change.words';
 
 /**
  * `include=preliminary`: what FEMA's coming maps will change at the point. Their raw reply is cached;
@@ -33,4 +34,5 @@ export const mapChangePart = optionalPart({
     ],
   },
   comesFrom: "FEMA's preliminary and pending maps",
+  report: MAP_CHANGE_ON_REPORT,
 });

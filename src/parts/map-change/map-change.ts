@@ -21,7 +21,7 @@ export const NO_DIGITAL_MAP_NOTE =
  * The coming map at the point. Pending (adopted, effective date set) wins over preliminary (still
  * open to appeal); a map counts only where its availability layer contains the point. `null` data
  * means that map was not found at the point; a failed query is the caller's to report as unavailable.
- * `effective` is the effective map's answer at the point: its coverage and SFHA answer (null when it has no zone there).
+ * `effective` is the effective map's determination at the point: its coverage and SFHA answer (null when it has no zone there).
  */
 export function mapChange(
   pending: ComingMapData | null,

@@ -3,6 +3,7 @@ import { FloodHazardSource } from '../../flood-hazard/flood-hazard-source';
 import { optionalPart, pointKey } from '../answer-part';
 import { NearbyHazardsDto } from './nearby.dto';
 import { nearbyHazards, nearbyHazardsAt } from './nearby-hazards';
+import { NEARBY_ON_REPORT } from './nearby.words';
 
 /** `include=nearby`: the nearest SFHA, floodway and moderate-risk polygons within the radius, from the effective map's own service. */
 export const nearbyPart = optionalPart({
@@ -22,4 +23,5 @@ export const nearbyPart = optionalPart({
   },
   csv: { after: 'loma_count', columns: [{ name: 'nearest_sfha_m', cell: (nearby) => nearby?.sfha?.distanceM }] },
   comesFrom: "FEMA's flood hazard zones around the point",
+  report: NEARBY_ON_REPORT,
 });

@@ -35,3 +35,6 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Marku
   });
   return new Markup(out);
 }
+
+/** A value worth placing among words: text that is not empty (a list of facts drops the others). */
+export const isText = (value: string | false | null | undefined): value is string => typeof value === 'string' && value.length > 0;
