@@ -304,7 +304,7 @@ export class FloodDeterminationDto {
   estimatedBaseFloodElevation: EstimatedBaseFloodElevationDto | null;
 }
 
-// The opt-in parts' fields, as the registry of parts declares them, then \`unavailable\`: decorated in that order, they
+// The opt-in parts' fields, as the registry of parts declares them, then `unavailable`: decorated in that order, they
 // are documented in the order every answer lists them.
 for (const part of OPTIONAL_PARTS) {
   ApiProperty({ type: part.dto.type, nullable: true, description: part.dto.description })(FloodDeterminationDto.prototype, part.field);
