@@ -6,24 +6,23 @@
  */
 
 /**
- * The pure flood rules: functions of their arguments, tested table by table, with no I/O. In src/flood-hazard/ every
- * file is one unless its name says it reaches outside (`*.client.ts`, `*-source.ts`, the interfaces the clients
- * implement, `*.module.ts`), so a new rule file there is held to this by being there;
- * a pure rule elsewhere is named here.
+ * The pure flood rules: functions of their arguments, tested table by table, with no I/O. In src/flood-hazard/ and in
+ * each answer part's folder (src/parts/<part>/) every file is one unless its name says it reaches outside or wires
+ * the part (`*.client.ts`, `*-source.ts`, the interfaces the clients implement, `*.module.ts`, `*.part.ts`, `*.dto.ts`), so a new rule file there is held to this by being there; a pure rule elsewhere is named here.
  */
 const PURE_RULES = {
   path: [
     '^src/flood-hazard/[^/]+\\.ts$',
-    '^src/lookup/parts/nfip-status\\.ts$',
+    '^src/parts/[^/]+/[^/]+\\.ts$',
     '^src/map-picture/map-area\\.ts$',
     '^src/map-picture/map-legend\\.ts$',
     '^src/report/plain-words\\.ts$',
   ],
-  pathNot: ['(\\.client|-source|\\.module|\\.spec)\\.ts$'],
+  pathNot: ['(\\.client|-source|\\.module|\\.part|\\.dto|\\.spec)\\.ts$'],
 };
 
-/** An answer part: `src/lookup/parts/<name>.part.ts`, or a folder `src/lookup/parts/<name>/` of its own. */
-const ANSWER_PART = '^src/lookup/parts/([^/.]+)(\\.part\\.ts$|/)';
+/** An answer part: its folder `src/parts/<name>/`. */
+const ANSWER_PART = '^src/parts/([^/]+)/';
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -71,21 +70,17 @@ module.exports = {
       severity: 'error',
       from: PURE_RULES,
       to: {
-        path: [
-          'node_modules/(@nestjs|axios|ioredis|bullmq|keyv|@keyv|cache-manager|cacheable)/',
-          '^(node:)?(http|https|http2|net)$',
-          '\\.client\\.ts$',
-        ],
+        path: ['node_modules/(@nestjs|axios|ioredis|bullmq|keyv|@keyv|cache-manager|cacheable)/', '^(node:)?(http|https|http2|net)$', '\\.client\\.ts$'],
       },
     },
     {
       name: 'parts-import-no-part',
       comment:
-        'Each answer part stands alone (its upstream, its rule, its failure as null): it may use the parts\' shared ' +
-        'definitions (answer-part.ts) but no other part, so a part can be added, dropped or fail without touching another.',
+        "Each answer part stands alone (its upstream, its rule, its failure as null): it may use the parts' shared " +
+        'definitions (src/parts/answer-part.ts) but no other part, so a part can be added, dropped or fail without touching another.',
       severity: 'error',
       from: { path: ANSWER_PART },
-      to: { path: '^src/lookup/parts/[^/.]+(\\.part\\.ts$|/)', pathNot: '^src/lookup/parts/$1(\\.part\\.ts$|/)' },
+      to: { path: '^src/parts/[^/]+/', pathNot: '^src/parts/$1/' },
     },
     {
       name: 'no-orphans',

@@ -14,7 +14,7 @@ import { CommunityStatusBook } from '../../src/community-status/community-status
 import { OpenFemaClient } from '../../src/community-status/openfema.client';
 import { ResilientUpstream } from '../../src/common/upstream/resilient-upstream';
 import type { Community } from '../../src/flood-hazard/flood-hazard.types';
-import { CommunityStatusIndex, type CommunityStatusRow } from '../../src/lookup/parts/nfip-status';
+import { CommunityStatusIndex, type CommunityStatusRow } from '../../src/parts/nfip-status/nfip-status';
 import { COMMUNITY_STATUS_ROWS, syntheticCommunityNumber } from '../community-status-table';
 import { CFG } from '../config';
 import { Emulators, round } from '../lib';

@@ -2,12 +2,14 @@ import { stringify } from 'csv-stringify/sync';
 import type { ErrorEnvelope } from '../common/error-envelope';
 import { asSpreadsheetText } from '../common/spreadsheet-cell';
 import type { FloodZoneLookup } from '../lookup/flood-zone-lookup';
+import type { CsvCell, OptionalAnswerPart } from '../parts/answer-part';
+import { OPTIONAL_PARTS, OptionalField } from '../parts/answer-parts';
 import { isLookup, RowAnswer } from './row-answer';
 
-export type Cell = string | number | boolean | null | undefined;
+type Column = [string, (lookup: FloodZoneLookup) => CsvCell];
 
-/** The columns of the CSV answer, in the documented order (docs/api.md), each read from a row's answer. */
-const COLUMNS: Array<[string, (lookup: FloodZoneLookup) => Cell]> = [
+/** The answer's own columns, in the documented order (docs/api.md), each read from a row's answer. */
+const OWN_COLUMNS: Column[] = [
   ['matched_address', (b) => b.location.matchedAddress],
   ['lat', (b) => b.location.lat],
   ['lon', (b) => b.location.lon],
@@ -29,20 +31,21 @@ const COLUMNS: Array<[string, (lookup: FloodZoneLookup) => Cell]> = [
   ['firm_effective_date', (b) => b.result.firmPanel?.effectiveDate],
   ['community_id', (b) => b.result.community?.communityId],
   ['loma_count', (b) => b.result.lomas?.length],
-  ['nearest_sfha_m', (b) => b.result.nearby?.sfha?.distanceM],
-  ['map_change_status', (b) => b.result.mapChange?.status],
-  ['map_change_zone', (b) => b.result.mapChange?.floodZone],
-  ['cbrs_status', (b) => b.result.coastalBarrier?.status],
   // The community's standing in the NFIP: empty when there is no community, the table is not held, or it does not say.
   ['nfip_participating', (b) => b.result.community?.nfip?.participating],
   ['crs_class', (b) => b.result.community?.nfip?.crsClass],
   ['sfha_discount_percent', (b) => b.result.community?.nfip?.sfhaDiscountPercent],
-  // Filled only when the request asked for include=elevation; the difference only where ground and BFE share a datum.
-  ['ground_elevation_ft', (b) => b.result.groundElevation?.elevationFt],
-  ['ground_minus_bfe_ft', (b) => b.result.groundElevation?.comparedWith?.differenceFt],
   ['unavailable', (b) => b.result.unavailable.join(';')],
   ['retrieved_at', (b) => b.retrievedAt],
 ];
+
+/** Every column of the CSV answer: the answer's own, and each opt-in part's after the column it names. */
+const COLUMNS = OPTIONAL_PARTS.reduce((columns: Column[], part: OptionalAnswerPart<string, OptionalField, unknown, unknown, unknown>) => {
+  const after = columns.findIndex(([name]) => name === part.csv.after);
+  if (after < 0) throw new Error(`The CSV answer has no column ${part.csv.after} for the ${part.field} part's columns to follow`);
+  const added = part.csv.columns.map(({ name, cell }): Column => [name, (lookup) => cell(lookup.result[part.field])]);
+  return [...columns.slice(0, after + 1), ...added, ...columns.slice(after + 1)];
+}, OWN_COLUMNS);
 
 export const CSV_ANSWER_COLUMNS = ['index', 'id', 'status', 'error_code', 'query_address', 'query_lat', 'query_lon', ...COLUMNS.map(([name]) => name)];
 
@@ -55,15 +58,15 @@ const CAST = { boolean: (value: boolean) => (value ? 'true' : 'false'), string: 
 export const csvHeader = (): string => stringify([CSV_ANSWER_COLUMNS]);
 
 /** The cells of a row of the CSV answer: an error row fills only its index, id, status, code and the query it has. */
-export function csvCells(answer: RowAnswer): Cell[] {
+export function csvCells(answer: RowAnswer): CsvCell[] {
   const { index, id, status, asked } = answer;
-  const known: Cell[] = [index, id, status, isLookup(answer) ? null : (answer.body as ErrorEnvelope).code, asked.address, asked.lat, asked.lon];
+  const known: CsvCell[] = [index, id, status, isLookup(answer) ? null : (answer.body as ErrorEnvelope).code, asked.address, asked.lat, asked.lon];
   const rest = COLUMNS.map(([, read]) => (isLookup(answer) ? read(answer.body) : null));
   return [...known, ...rest].map((cell) => cell ?? null);
 }
 
 /** One row of the CSV answer, `more` cells after the answer's own (text as a spreadsheet reads it safely). */
-export function csvRow(answer: RowAnswer, more: Cell[] = []): string {
+export function csvRow(answer: RowAnswer, more: CsvCell[] = []): string {
   return stringify([[...csvCells(answer), ...more]], { cast: CAST });
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { INCLUDE_ITEMS } from '../lookup/parts/answer-parts';
+import { INCLUDE_ITEMS } from '../parts/answer-parts';
 import { CommandFailure, ROWS_FAILED_STATUS } from './command-failure';
 import { DEFAULT_SERVICE_URL, FloodZoneApi, ServiceOptions } from './flood-zone-api';
 import { lookUpFloodZone } from './flood-zone-lookup-command';

@@ -8,7 +8,7 @@ import { SOCKET_BUFFERS_BYTES } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { ResilientUpstream, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
 import { UPSTREAM_BY_NAME } from '../common/upstream/upstream-registry';
-import { COMMUNITY_STATUS_FIELDS } from '../lookup/parts/nfip-status';
+import { COMMUNITY_STATUS_FIELDS } from '../parts/nfip-status/nfip-status';
 import { CommunityStatusBook, FAILED_LOAD_RETRY_MS, SHARED_TABLE_KEY } from './community-status-book';
 import { OpenFemaClient } from './openfema.client';
 

@@ -2,8 +2,8 @@ import { Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Keyv } from 'keyv';
 import { withinBudget } from '../cache/piece-cache';
 import { UpstreamUnavailableError } from '../common/api-error';
-import { COMMUNITY_STATUS_FIELDS, CommunityStatusIndex, CommunityStatusRow, NfipStatus } from '../lookup/parts/nfip-status';
-import { NfipStatusSource } from '../lookup/parts/nfip-status-source';
+import { COMMUNITY_STATUS_FIELDS, CommunityStatusIndex, CommunityStatusRow, NfipStatus } from '../parts/nfip-status/nfip-status';
+import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
 import { OpenFemaClient } from './openfema.client';
 
 /** After a failed download, the next try comes this soon (or at the regular refresh, if sooner). */

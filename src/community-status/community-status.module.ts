@@ -7,7 +7,7 @@ import { ConfigService } from '@nestjs/config';
 import type { ResilientUpstream } from '../common/upstream/resilient-upstream';
 import { resilientUpstreamProvider, upstreamHttpModule } from '../common/upstream/upstream-providers';
 import type { AppConfig } from '../config/app-config';
-import { NfipStatusSource } from '../lookup/parts/nfip-status-source';
+import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
 import { CommunityStatusBook } from './community-status-book';
 import { OPENFEMA_UPSTREAM, OpenFemaClient } from './openfema.client';
 

@@ -1,7 +1,7 @@
 import type { HttpService } from '@nestjs/axios';
 import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
 import { getUpstreamJson, isRecord } from '../common/upstream/upstream-json';
-import { COMMUNITY_STATUS_FIELDS, CommunityStatusRow } from '../lookup/parts/nfip-status';
+import { COMMUNITY_STATUS_FIELDS, CommunityStatusRow } from '../parts/nfip-status/nfip-status';
 
 export const OPENFEMA_UPSTREAM = Symbol('OPENFEMA_UPSTREAM');
 

@@ -1,6 +1,6 @@
 import type { PieceParts } from '../cache/piece-cache';
 import type { MapExtent, MapPixels } from '../common/upstream/arcgis-map-server';
-import type { BfeLineFeature, ComingMapData, FloodHazardZoneAttributes, GeoPoint, LomaFeature, NfhlPointData, ZonePolygonFeature } from './flood-hazard.types';
+import type { BfeLineFeature, FloodHazardZoneAttributes, GeoPoint, LomaFeature, NfhlPointData, ZonePolygonFeature } from './flood-hazard.types';
 
 /**
  * Everything the effective map says at one point. `null` for a supplementary layer means its query
@@ -31,15 +31,4 @@ export abstract class FloodHazardSource {
 
   /** The Flood Hazard Zones over the extent as FEMA's own map draws them (its renderer; clear where no zone is drawn). */
   abstract exportFloodZones(extent: MapExtent, deadline: AbortSignal): Promise<MapPixels>;
-}
-
-/** What FEMA's coming maps say at a point: pending (adopted) and preliminary (still open to appeal). */
-export interface ComingMaps {
-  pending: ComingMapData;
-  preliminary: ComingMapData;
-}
-
-/** FEMA's preliminary and pending maps; either failing makes the whole answer unknown. */
-export abstract class ComingMapsSource {
-  abstract comingMapsAt(point: GeoPoint, deadline: AbortSignal): Promise<ComingMaps>;
 }

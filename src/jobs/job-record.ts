@@ -1,4 +1,4 @@
-import type { IncludeItem } from '../lookup/parts/answer-parts';
+import type { IncludeItem } from '../parts/answer-parts';
 
 /** Where a job stands. */
 export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;

@@ -4,7 +4,7 @@ import { entityTag } from '../common/cached-entity';
 import { AnswerCache, answerKey } from './answer-cache';
 import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
-import type { NfipStatusSource } from './parts/nfip-status-source';
+import type { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
 
 /** The NFIP table held: only its version matters to the answer cache. */
 const nfipTable = { tableVersion: 1 };

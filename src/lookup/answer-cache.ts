@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config';
 import { readLookupLocation, readLookupOptions } from './dto/lookup-parameters';
 import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
-import { NfipStatusSource } from './parts/nfip-status-source';
+import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
 
 export const LOOKUP_PATH = '/flood-zone';
 

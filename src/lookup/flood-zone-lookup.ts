@@ -1,6 +1,6 @@
 import type { Community, EstimatedBaseFloodElevation, FloodDetermination, Loma } from '../flood-hazard/flood-hazard.types';
-import type { AnswerPart, OptionalFields } from './parts/answer-parts';
-import type { NfipStatus } from './parts/nfip-status';
+import type { AnswerPart, OptionalFields } from '../parts/answer-parts';
+import type { NfipStatus } from '../parts/nfip-status/nfip-status';
 
 /** `result.community`: the NFIP community at the point, with its standing in the program joined at answer time. */
 export interface CommunityWithNfip extends Community {

@@ -1,4 +1,4 @@
-import type { IncludeItem } from './parts/answer-parts';
+import type { IncludeItem } from '../parts/answer-parts';
 
 /** Where a lookup is asked for, once the location parameters (address, or lat and lon) are valid. */
 export type LookupLocation = { kind: 'address'; address: string } | { kind: 'point'; lat: number; lon: number };

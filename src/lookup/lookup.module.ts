@@ -1,17 +1,17 @@
 import { Module } from '@nestjs/common';
 import { PieceCacheModule } from '../cache/piece-cache.module';
-import { CoastalBarrierModule } from '../coastal-barrier/coastal-barrier.module';
-import { ElevationModule } from '../elevation/elevation.module';
 import { FloodHazardModule } from '../flood-hazard/flood-hazard.module';
 import { GeocodingModule } from '../geocoding/geocoding.module';
+import { OPTIONAL_PART_MODULES } from '../parts/answer-parts';
 import { AnswerCache } from './answer-cache';
+import { boundPartsProvider } from './bound-parts';
 import { LookupController } from './lookup.controller';
 import { LookupService } from './lookup.service';
 
 @Module({
-  imports: [GeocodingModule, FloodHazardModule, CoastalBarrierModule, ElevationModule, PieceCacheModule],
+  imports: [GeocodingModule, FloodHazardModule, ...OPTIONAL_PART_MODULES, PieceCacheModule],
   controllers: [LookupController],
-  providers: [LookupService, AnswerCache],
+  providers: [LookupService, AnswerCache, boundPartsProvider],
   exports: [LookupService, AnswerCache],
 })
 export class LookupModule {}

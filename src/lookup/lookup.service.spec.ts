@@ -6,21 +6,22 @@ import { PieceCache } from '../cache/piece-cache';
 import { ApiError, UpstreamUnavailableError } from '../common/api-error';
 import type { UpstreamName } from '../common/upstream/upstream-registry';
 import type { GeoPoint } from '../common/geo-point';
-import { CoastalBarrierData, CoastalBarrierSource } from '../coastal-barrier/coastal-barrier-source';
+import { CoastalBarrierData, CoastalBarrierSource } from '../parts/coastal-barrier/coastal-barrier-source';
 import type { AppConfig } from '../config/app-config';
-import { ElevationSource } from '../elevation/elevation-source';
-import { coastalBarrierAt } from '../flood-hazard/coastal-barrier';
-import { BfeLinesWanted, ComingMaps, ComingMapsSource, EffectiveMapData, FloodHazardSource } from '../flood-hazard/flood-hazard-source';
-import type { ElevationAnswer } from '../flood-hazard/ground-elevation';
+import { ElevationSource } from '../parts/ground-elevation/elevation-source';
+import { coastalBarrierAt } from '../parts/coastal-barrier/coastal-barrier';
+import { BfeLinesWanted, EffectiveMapData, FloodHazardSource } from '../flood-hazard/flood-hazard-source';
+import { ComingMaps, ComingMapsSource } from '../parts/map-change/coming-maps-source';
+import type { ElevationAnswer } from '../parts/ground-elevation/ground-elevation';
 import type { ZonePolygonFeature } from '../flood-hazard/flood-hazard.types';
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import type { FloodZoneResult } from './flood-zone-lookup';
 import type { LocationQuery } from './location-query';
 import { LookupAnswer, LookupService } from './lookup.service';
-import type { AnswerPart, IncludeItem } from './parts/answer-parts';
-import type { NfipStatus } from './parts/nfip-status';
-import { NfipStatusSource } from './parts/nfip-status-source';
+import type { AnswerPart, IncludeItem } from '../parts/answer-parts';
+import type { NfipStatus } from '../parts/nfip-status/nfip-status';
+import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
 
 /**
  * The /flood-zone use case over in-memory ports: which parts an answer has, how it is cached, which address

@@ -1,6 +1,5 @@
 import { once } from 'node:events';
-import { Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { unknownOnFailure } from '../common/api-error';
 import { GeoPoint, pointKey, roundPoint } from '../common/geo-point';
@@ -15,10 +14,11 @@ import { addressMatches, geocodePolicyOf, placeAt, singlePlace } from '../geocod
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import type { LocationQuery, LookupOptions } from './location-query';
 import { CommunityWithNfip, DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
-import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, OptionalAnswerPart, PartContext } from './parts/answer-part';
-import { AnswerPart, IncludeItem, OPTIONAL_PARTS, OptionalField, OptionalFields, inDocumentedOrder } from './parts/answer-parts';
-import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './parts/effective-map.part';
-import { NfipStatusSource } from './parts/nfip-status-source';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, PartContext } from '../parts/answer-part';
+import { AnswerPart, IncludeItem, OPTIONAL_PARTS, OptionalFields, inDocumentedOrder } from '../parts/answer-parts';
+import { BOUND_PARTS, BoundPart } from './bound-parts';
+import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './effective-map';
+import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
 
 /** Every opt-in field as it is when its part was not asked for. */
 const NOT_ASKED = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, null])) as OptionalFields;
@@ -49,11 +49,6 @@ type WaitFor = (upstream: UpstreamName) => PieceWait;
 /** How one cached piece of an answer was read; a part whose query failed has none. */
 type PieceRead = { status: CacheStatus; piece?: { freshUntil: number } };
 
-/** An opt-in part bound to its injected source. */
-type BoundPart = Pick<OptionalAnswerPart<string, OptionalField, unknown, unknown, unknown>, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read'> & {
-  load(point: GeoPoint, radiusM: number, signal: AbortSignal): Promise<unknown>;
-};
-
 /** An opt-in part as read for one lookup: undefined `read` when its query failed. */
 interface OptionalRead {
   part: BoundPart;
@@ -76,7 +71,6 @@ export class LookupService {
   private readonly partPolicy: CachePolicy;
   private readonly geocodePolicy: CachePolicy;
   private readonly deadlineMs: number;
-  private readonly optionalParts: BoundPart[];
   /** Whether the start-up wait for the Community Status Book is over: only the lookups before its end wait for the table. */
   private nfipStartUpWaitOver = false;
 
@@ -86,7 +80,7 @@ export class LookupService {
     private readonly cache: PieceCache,
     private readonly nfipStatus: NfipStatusSource,
     config: ConfigService<AppConfig, true>,
-    sources: ModuleRef,
+    @Inject(BOUND_PARTS) private readonly optionalParts: BoundPart[],
   ) {
     this.partPolicy = {
       ttlSeconds: config.get('CACHE_TTL_SECONDS', { infer: true }),
@@ -98,11 +92,6 @@ export class LookupService {
     };
     this.geocodePolicy = geocodePolicyOf(config);
     this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
-    // Each opt-in part asks the source it names, found among the providers.
-    this.optionalParts = OPTIONAL_PARTS.map((part: OptionalAnswerPart<string, OptionalField, unknown, unknown, unknown>) => {
-      const source = sources.get(part.source, { strict: false });
-      return { ...part, load: (point: GeoPoint, radiusM: number, signal: AbortSignal) => part.load(source, point, radiusM, signal) };
-    });
   }
 
   /**

@@ -12,7 +12,7 @@ import { AddressMatch, Geocoder } from '../geocoding/geocoder';
 import type { FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import type { LocationQuery } from '../lookup/location-query';
 import { LookupAnswer, LookupService } from '../lookup/lookup.service';
-import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../lookup/parts/answer-part';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../parts/answer-part';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { BasemapSource } from './basemap-source';
 import { MapPictureQuery, assertDrawable } from './dto/map-picture-query.pipe';

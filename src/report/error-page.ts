@@ -3,7 +3,7 @@
  * the same request, in words a person reads, with the matches of an ambiguous address to choose from. Pure.
  */
 import type { ErrorEnvelope } from '../common/error-envelope';
-import { html } from './markup';
+import { html } from '../common/markup';
 import { pageDocument } from './page-document';
 
 /** One match of an ambiguous address (the envelope's `candidates`). */

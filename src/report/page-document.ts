@@ -2,7 +2,7 @@
  * The HTML document around a report or an error page: UTF-8, inline style only (the page's Content-Security-Policy
  * allows no script and no resource but data: images), no referrer sent with the links.
  */
-import { Markup, html } from './markup';
+import { Markup, html } from '../common/markup';
 
 /** The whole document, with `title` (text) and `main` (markup). */
 export function pageDocument(title: string, main: Markup): string {

@@ -1,5 +1,5 @@
-import { ANSWER_PARTS } from '../lookup/parts/answer-parts';
-import { RISK_WORDS, couldNotBeChecked, groundAgainstBfe, sfhaAnswer, zoneHeadline } from './plain-words';
+import { ANSWER_PARTS } from '../parts/answer-parts';
+import { RISK_WORDS, couldNotBeChecked, sfhaAnswer, zoneHeadline } from './plain-words';
 
 describe('zoneHeadline', () => {
   it.each([
@@ -27,30 +27,6 @@ describe('sfhaAnswer', () => {
 describe('RISK_WORDS', () => {
   it('need no parentheses, so a zone and its risk read without nesting them', () => {
     for (const words of Object.values(RISK_WORDS)) expect(words).not.toMatch(/[()]/);
-  });
-});
-
-describe('groundAgainstBfe', () => {
-  it.each([
-    [{ bfe: 'static', bfeFt: 38, differenceFt: -7.3, position: 'below' }, 1.7, '7.3 ft below the static BFE of 38 ft'],
-    [{ bfe: 'static', bfeFt: 9, differenceFt: 4.6, position: 'above' }, 1.7, '4.6 ft above the static BFE of 9 ft'],
-    [
-      { bfe: 'estimated', bfeFt: 8, differenceFt: 1, position: 'within_uncertainty' },
-      1.7,
-      "1 ft above the estimated BFE of 8 ft, within the terrain model's 1.7 ft uncertainty",
-    ],
-    [
-      { bfe: 'static', bfeFt: 10, differenceFt: 0, position: 'within_uncertainty' },
-      5.1,
-      "at the static BFE of 10 ft, within the terrain model's 5.1 ft uncertainty",
-    ],
-    [
-      { bfe: 'static', bfeFt: 10, differenceFt: -0.5, position: 'within_uncertainty' },
-      null,
-      "0.5 ft below the static BFE of 10 ft, within the terrain model's uncertainty",
-    ],
-  ] as const)('%j', (comparison, uncertaintyFt, words) => {
-    expect(groundAgainstBfe(comparison, uncertaintyFt)).toBe(words);
   });
 });
 

@@ -1,13 +1,12 @@
 /**
  * What a lookup's answer means, in the words the report page prints. Pure: no I/O, no clock, no locale (numbers
  * are written as the JSON answer writes them, dates as its YYYY-MM-DD). Nothing here ever turns "unknown" into
- * "none" or "low risk".
+ * "none" or "low risk". An opt-in part's own words are in its folder (src/parts/<part>/<part>.words.ts).
  */
-import type { CoastalBarrier, Coverage, LomaStatus, MapChange, RiskLevel } from '../flood-hazard/flood-hazard.types';
+import type { Coverage, LomaStatus, RiskLevel } from '../flood-hazard/flood-hazard.types';
 import type { FloodInsuranceFacts, FloodInsuranceRequirement, NfipStanding } from '../flood-hazard/flood-insurance-requirement';
-import type { GroundElevationComparison } from '../flood-hazard/ground-elevation';
 import type { FloodZoneResult } from '../lookup/flood-zone-lookup';
-import type { AnswerPart } from '../lookup/parts/answer-parts';
+import { AnswerPart, OPTIONAL_PARTS, OptionalField } from '../parts/answer-parts';
 
 /** The headline of the answer: the zone, or for a point without one, that its risk is unknown. */
 export function zoneHeadline(coverage: Coverage, floodZone: string | null): string {
@@ -85,48 +84,14 @@ export const LOMA_STATUS_WORDS: Record<LomaStatus, string> = {
   reevaluation_needed: 'reevaluation needed',
 };
 
-export const MAP_CHANGE_WORDS: Record<MapChange['status'], string> = {
-  pending: 'Pending map (adopted; it takes effect on a set date)',
-  preliminary: 'Preliminary map (proposed, still open to appeal)',
-  none: 'No preliminary or pending map here',
-};
-
-/** Said of a hazard or a change where FEMA has no digital map at the point: unknown, never "none". */
-export const NO_DIGITAL_MAP = 'Unknown: no digital flood map here';
-
-export const SFHA_CHANGE_WORDS: Record<MapChange['sfhaChange'], string> = {
-  into_sfha: 'the point would move into the SFHA',
-  out_of_sfha: 'the point would move out of the SFHA',
-  unchanged: 'the SFHA status would not change',
-  unknown: 'whether the SFHA status would change is unknown (a map has no zone at the point)',
-};
-
-export const COASTAL_BARRIER_WORDS: Record<CoastalBarrier['status'], string> = {
-  inside: 'Inside a Coastal Barrier Resources System unit',
-  buffer: 'In the buffer zone at the edge of a Coastal Barrier Resources System unit',
-  outside: 'Outside the Coastal Barrier Resources System',
-};
-
-/** The ground against the base flood elevation, e.g. "7.3 ft below the static base flood elevation of 38 ft". */
-export function groundAgainstBfe(comparison: GroundElevationComparison, uncertaintyFt: number | null): string {
-  const bfe = `the ${comparison.bfe} BFE of ${comparison.bfeFt} ft`;
-  const difference = Math.abs(comparison.differenceFt);
-  const where = difference === 0 ? `at ${bfe}` : `${difference} ft ${comparison.differenceFt > 0 ? 'above' : 'below'} ${bfe}`;
-  if (comparison.position !== 'within_uncertainty') return where;
-  return uncertaintyFt === null ? `${where}, within the terrain model's uncertainty` : `${where}, within the terrain model's ${uncertaintyFt} ft uncertainty`;
-}
-
-/** Where each part that may be missing comes from, as said within a sentence, to say which source did not answer. */
+/** Where each part that may be missing comes from, as said within a sentence, to say which source did not answer (an opt-in part says it itself). */
 const PART_SOURCES: Record<AnswerPart, string> = {
   community: "FEMA's map of NFIP communities",
   nfipStatus: "FEMA's Community Status Book (OpenFEMA)",
   lomrs: "FEMA's map of Letters of Map Revision",
   lomas: "FEMA's map of Letters of Map Amendment",
   estimatedBaseFloodElevation: "FEMA's base flood elevation lines",
-  nearby: "FEMA's flood hazard zones around the point",
-  mapChange: "FEMA's preliminary and pending maps",
-  coastalBarrier: "the U.S. Fish and Wildlife Service's Coastal Barrier Resources System map",
-  groundElevation: 'the USGS Elevation Point Query Service',
+  ...(Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, part.comesFrom])) as Record<OptionalField, string>),
 };
 
 /** Said of a part whose source failed this time: unknown, never "none". */

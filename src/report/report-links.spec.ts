@@ -1,5 +1,5 @@
 import type { LocationQuery } from '../lookup/location-query';
-import type { IncludeItem } from '../lookup/parts/answer-parts';
+import type { IncludeItem } from '../parts/answer-parts';
 import { candidateReportUrl, jsonAnswerUrl, pictureQueryOf, plainDecimal } from './report-links';
 
 const point = (lat: number, lon: number, include: IncludeItem[] = [], radiusM = 500): LocationQuery => ({

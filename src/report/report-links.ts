@@ -5,7 +5,7 @@
 import { RADIUS_DEFAULT_M } from '../lookup/dto/flood-zone-query.dto';
 import { LOOKUP_PATH } from '../lookup/answer-cache';
 import type { LocationQuery, LookupLocation } from '../lookup/location-query';
-import { INCLUDE_ITEMS } from '../lookup/parts/answer-parts';
+import { INCLUDE_ITEMS } from '../parts/answer-parts';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
 import type { MapPictureQuery } from '../map-picture/dto/map-picture-query.pipe';
 import { WEB_MERCATOR_MAX_LAT } from '../map-picture/map-area';

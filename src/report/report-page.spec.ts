@@ -1,8 +1,8 @@
 import { DISCLAIMER, FLOOD_DATA_NAME, type FloodZoneLookup } from '../lookup/flood-zone-lookup';
-import { ANSWER_PARTS, type AnswerPart } from '../lookup/parts/answer-parts';
-import { NOT_LISTED, NOT_LISTED_NOTE } from '../lookup/parts/nfip-status';
+import { ANSWER_PARTS, type AnswerPart } from '../parts/answer-parts';
+import { NOT_LISTED, NOT_LISTED_NOTE } from '../parts/nfip-status/nfip-status';
 import { LENDING_NOTES } from '../flood-hazard/flood-insurance-requirement';
-import { NO_DIGITAL_MAP_NOTE } from '../flood-hazard/map-change';
+import { NO_DIGITAL_MAP_NOTE } from '../parts/map-change/map-change';
 import { errorPage } from './error-page';
 import { couldNotBeChecked } from './plain-words';
 import { LOMAS_LISTED, ReportLinks, reportPage } from './report-page';

@@ -3,7 +3,7 @@ import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs
 import type { Request, Response } from 'express';
 import { CachedEntity, sendCachedEntity, weakEntityTag } from '../common/cached-entity';
 import { LookupService } from '../lookup/lookup.service';
-import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../lookup/parts/answer-part';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../parts/answer-part';
 import { MapPictureService } from '../map-picture/map-picture.service';
 import { ReportQuery, ReportQueryPipe } from './dto/report-query.pipe';
 import { ReportQueryDto } from './dto/report-query.dto';

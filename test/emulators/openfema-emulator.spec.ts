@@ -1,4 +1,4 @@
-import { CommunityStatusIndex } from '../../src/lookup/parts/nfip-status';
+import { CommunityStatusIndex } from '../../src/parts/nfip-status/nfip-status';
 import {
   DEMO_COMMUNITY_STATUSES,
   DEMO_COMMUNITY_STATUS_BOOK,

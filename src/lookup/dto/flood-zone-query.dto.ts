@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { INCLUDE_ITEMS, IncludeItem, OPTIONAL_PARTS } from '../parts/answer-parts';
+import { INCLUDE_ITEMS, IncludeItem, OPTIONAL_PARTS } from '../../parts/answer-parts';
 import { IsString, Matches, MaxLength, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
 
 /** A plain finite decimal: optional sign, digits, optional fraction. No hex, exponent, NaN or Infinity. */

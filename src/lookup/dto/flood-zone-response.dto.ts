@@ -1,14 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { nullableBoolean, nullableDate, nullableNumber, nullableString } from '../../common/nullable-api-property';
 import { BFE_LINE_REACH_M } from '../../flood-hazard/bfe-estimate';
 import { LOMA_REACH_M } from '../../flood-hazard/loma-status';
-import { ANSWER_PARTS } from '../parts/answer-parts';
+import { ANSWER_PARTS, OPTIONAL_PARTS } from '../../parts/answer-parts';
 
 /** OpenAPI description of the GET /flood-zone answer (docs/api.md). Every field is always present. */
-
-const nullableString = (description: string, example?: unknown) => ApiProperty({ type: String, nullable: true, description, example });
-const nullableNumber = (description: string, example?: unknown) => ApiProperty({ type: Number, nullable: true, description, example });
-const nullableDate = (description: string, example: string | null) => ApiProperty({ type: String, nullable: true, format: 'date', description, example });
-const nullableBoolean = (description: string, example: boolean) => ApiProperty({ type: Boolean, nullable: true, description, example });
 
 export class QueryEchoDto {
   @nullableString('The address as sent, or null for a lat/lon query.', '1600 pennsylvania ave nw, washington dc')
@@ -229,193 +225,6 @@ export class EstimatedBaseFloodElevationDto {
   note: string;
 }
 
-export class NearbyHazardDto {
-  @ApiProperty({ type: 'integer', description: "Whole metres from the point to the polygon's nearest edge; 0 inside it.", example: 37 })
-  distanceM: number;
-
-  @ApiProperty({ description: 'Flood zone code of the polygon.', example: 'AE' })
-  floodZone: string;
-
-  @nullableString('Zone subtype (ZONE_SUBTY) as published.', null)
-  zoneSubtype: string | null;
-
-  @nullableNumber('Static base flood elevation of the polygon in feet.', 12)
-  staticBaseFloodElevationFt: number | null;
-}
-
-export class NearbyHazardsDto {
-  @ApiProperty({ type: 'integer', description: 'The search radius in metres (the `radius` parameter, default 500).', example: 500 })
-  radiusM: number;
-
-  @ApiProperty({
-    type: NearbyHazardDto,
-    nullable: true,
-    description:
-      'Nearest Special Flood Hazard Area polygon (A or V zones) within the radius; null when none was found (unknown, not none, at an unmapped point).',
-  })
-  sfha: NearbyHazardDto | null;
-
-  @ApiProperty({
-    type: NearbyHazardDto,
-    nullable: true,
-    description: 'Nearest regulatory floodway within the radius; null when none was found (unknown, not none, at an unmapped point).',
-  })
-  floodway: NearbyHazardDto | null;
-
-  @ApiProperty({
-    type: NearbyHazardDto,
-    nullable: true,
-    description: 'Nearest moderate-risk polygon (shaded X or B) within the radius; null when none was found (unknown, not none, at an unmapped point).',
-  })
-  moderate: NearbyHazardDto | null;
-
-  @ApiProperty({
-    description:
-      'What a null entry means here: none within the radius on a mapped point; unknown where FEMA has no digital flood map at the point ' +
-      '(result.coverage unmapped), as the ground around it may be unmapped too.',
-    example: "Distances to FEMA's digital flood map; a null entry means none of that kind lies within 500 m.",
-  })
-  note: string;
-}
-
-export class MapChangeDto {
-  @ApiProperty({
-    enum: ['pending', 'preliminary', 'none'],
-    description: 'pending: adopted, with an effective date set; preliminary: issued, still open to appeal; none: no coming map here.',
-  })
-  status: string;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    format: 'date',
-    description: 'When the coming map was issued (PRELM_ISSUE_DATE), YYYY-MM-DD (UTC); null for none.',
-    example: '2025-05-15',
-  })
-  issuedDate: string | null;
-
-  @nullableString('Governing flood zone on the coming map.', 'AE')
-  floodZone: string | null;
-
-  @nullableString('Its zone subtype as published.', null)
-  zoneSubtype: string | null;
-
-  @ApiProperty({ type: Boolean, nullable: true, description: 'Whether the coming map puts the point in the SFHA; null when it has no zone here.' })
-  inSpecialFloodHazardArea: boolean | null;
-
-  @nullableNumber('Static base flood elevation on the coming map, in feet.', 9)
-  staticBaseFloodElevationFt: number | null;
-
-  @ApiProperty({
-    enum: ['into_sfha', 'out_of_sfha', 'unchanged', 'unknown'],
-    description:
-      'How the SFHA status changes from the effective map to the coming one; unknown when either has no zone here, and at an unmapped point ' +
-      '(no digital effective map) even when no coming map covers it.',
-  })
-  sfhaChange: string;
-
-  @ApiProperty({
-    description:
-      'Says that a coming map does not yet set flood insurance requirements, or, with none, that the effective map stays (at an unmapped point: ' +
-      'that there is no digital flood map here, so a change is unknown).',
-    example: 'A preliminary map is not the effective map and does not yet set flood insurance requirements.',
-  })
-  note: string;
-}
-
-export class CoastalBarrierDto {
-  @ApiProperty({
-    enum: ['inside', 'buffer', 'outside'],
-    description: 'inside a CBRS unit (System Unit or Otherwise Protected Area), only in its buffer zone (an official determination is advised), or outside.',
-  })
-  status: string;
-
-  @nullableString('CBRS unit id; null unless inside.', 'FL-64P')
-  unit: string | null;
-
-  @ApiProperty({ type: String, nullable: true, enum: ['System Unit', 'Otherwise Protected Area'], description: 'Unit type; null unless inside.' })
-  type: string | null;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    format: 'date',
-    description: 'When the federal flood insurance prohibition began (FI_Date), YYYY-MM-DD (UTC); null unless inside.',
-    example: '1990-11-16',
-  })
-  floodInsuranceProhibitionDate: string | null;
-
-  @ApiProperty({ description: 'What the status means for federal flood insurance.' })
-  note: string;
-}
-
-export class GroundElevationComparisonDto {
-  @ApiProperty({
-    enum: ['static', 'estimated'],
-    description: "static: the map's own BFE (staticBaseFloodElevationFt); estimated: estimatedBaseFloodElevation.",
-  })
-  bfe: string;
-
-  @ApiProperty({ description: 'The base flood elevation compared with, in feet (NAVD88).', example: 38 })
-  bfeFt: number;
-
-  @ApiProperty({ description: 'Ground minus BFE in feet (one decimal): negative when the ground is below it.', example: -7.3 })
-  differenceFt: number;
-
-  @ApiProperty({
-    enum: ['above', 'below', 'within_uncertainty'],
-    description: 'within_uncertainty when the difference is no larger than uncertaintyFt; otherwise above or below.',
-  })
-  position: string;
-}
-
-export class GroundElevationDto {
-  @nullableNumber('Bare-earth ground elevation at the point in feet (one decimal), from USGS 3DEP; null where 3DEP has no data here.', 30.7)
-  elevationFt: number | null;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    enum: ['NAVD88'],
-    description: "NAVD88 in the 48 conterminous states and DC; null elsewhere, where 3DEP's vertical datum varies, and where there is no data.",
-  })
-  verticalDatum: string | null;
-
-  @nullableNumber('Resolution of the elevation model at the point, in metres (1 for lidar); null when not given.', 1)
-  resolutionM: number | null;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    format: 'date',
-    description: 'When the elevation data was acquired, YYYY-MM-DD; null when not given.',
-    example: '2020-03-01',
-  })
-  acquisitionDate: string | null;
-
-  @nullableNumber(
-    'Vertical uncertainty of the elevation in feet: 1.7 where the model is 3 m or finer (USGS: 0.53 m RMSE), else 5.1 (3.04 m at 95%); null where there is no data.',
-    1.7,
-  )
-  uncertaintyFt: number | null;
-
-  @ApiProperty({
-    type: GroundElevationComparisonDto,
-    nullable: true,
-    description:
-      'The ground against the base flood elevation (static, else estimated), only when both are in NAVD88: datums are never converted. Null otherwise; the note says why.',
-  })
-  comparedWith: GroundElevationComparisonDto | null;
-
-  @ApiProperty({
-    description:
-      'What the elevation is and is not (not the lowest adjacent grade, a floor elevation or an elevation certificate), why it was not compared, and for an address that the point may lie on the street.',
-    example:
-      'Bare-earth ground at the point from USGS 3DEP, 7.3 ft below the base flood elevation. Not the lowest adjacent grade or a floor elevation, and not an elevation certificate.',
-  })
-  note: string;
-}
-
 export class FloodDeterminationDto {
   @ApiProperty({
     enum: ['mapped', 'mapped_no_zone', 'unmapped'],
@@ -492,48 +301,20 @@ export class FloodDeterminationDto {
       'It is not an official base flood elevation and not an elevation certificate. Null when the zone does not call for it, a static BFE exists, or no usable line is near.',
   })
   estimatedBaseFloodElevation: EstimatedBaseFloodElevationDto | null;
-
-  @ApiProperty({
-    type: NearbyHazardsDto,
-    nullable: true,
-    description: 'With include=nearby: the nearest flood hazards around the point (a geocoded point can be tens of metres off). Null when not asked for.',
-  })
-  nearby: NearbyHazardsDto | null;
-
-  @ApiProperty({
-    type: MapChangeDto,
-    nullable: true,
-    description:
-      "With include=preliminary: FEMA's pending or preliminary map at the point. A preliminary map is not the effective map and does not yet set flood insurance requirements. Null when not asked for.",
-  })
-  mapChange: MapChangeDto | null;
-
-  @ApiProperty({
-    type: CoastalBarrierDto,
-    nullable: true,
-    description:
-      "With include=cbrs: the U.S. Fish and Wildlife Service's Coastal Barrier Resources System, where new federal flood insurance is generally barred. Null when not asked for.",
-  })
-  coastalBarrier: CoastalBarrierDto | null;
-
-  @ApiProperty({
-    type: GroundElevationDto,
-    nullable: true,
-    description:
-      'With include=elevation: the ground at the point from the USGS Elevation Point Query Service (3DEP bare earth), against the base flood elevation. ' +
-      'A terrain model is not an elevation certificate. Null when not asked for.',
-  })
-  groundElevation: GroundElevationDto | null;
-
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'string', enum: [...ANSWER_PARTS] },
-    description:
-      'Parts whose upstream query failed: each is null in this answer (unknown, not "none"; `nfipStatus` is `community.nfip`), and the answer is cached for at most 60 seconds. [] when the answer is complete; a part not asked for is null and not listed.',
-    example: [],
-  })
-  unavailable: string[];
 }
+
+// The opt-in parts' fields, as the registry of parts declares them, then `unavailable`: decorated in that order, they
+// are documented in the order every answer lists them.
+for (const part of OPTIONAL_PARTS) {
+  ApiProperty({ type: part.dto.type, nullable: true, description: part.dto.description })(FloodDeterminationDto.prototype, part.field);
+}
+ApiProperty({
+  type: 'array',
+  items: { type: 'string', enum: [...ANSWER_PARTS] },
+  description:
+    'Parts whose upstream query failed: each is null in this answer (unknown, not "none"; `nfipStatus` is `community.nfip`), and the answer is cached for at most 60 seconds. [] when the answer is complete; a part not asked for is null and not listed.',
+  example: [],
+})(FloodDeterminationDto.prototype, 'unavailable');
 
 export class SourceDto {
   @ApiProperty({ example: 'FEMA National Flood Hazard Layer (NFHL)' })

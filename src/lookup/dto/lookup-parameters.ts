@@ -15,7 +15,7 @@ import {
   isIncludeItem,
 } from './flood-zone-query.dto';
 import type { LookupLocation, LookupOptions } from '../location-query';
-import type { IncludeItem } from '../parts/answer-parts';
+import type { IncludeItem } from '../../parts/answer-parts';
 
 type RawQuery = Record<string, unknown>;
 type Parameter = keyof FloodZoneQueryDto;

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { FloodZoneQueryDto, INCLUDE_PARAMETER, RADIUS_DEFAULT_M, RADIUS_MAX_M, RADIUS_MIN_M, RADIUS_PARAMETER } from '../../lookup/dto/flood-zone-query.dto';
-import { INCLUDE_ITEMS } from '../../lookup/parts/answer-parts';
+import { INCLUDE_ITEMS } from '../../parts/answer-parts';
 import { PICTURE_LIMITS } from '../../map-picture/dto/map-picture-query.dto';
 
 const SPAN = PICTURE_LIMITS.span;

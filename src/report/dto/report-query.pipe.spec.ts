@@ -1,5 +1,5 @@
 import { ApiError } from '../../common/api-error';
-import { INCLUDE_ITEMS } from '../../lookup/parts/answer-parts';
+import { INCLUDE_ITEMS } from '../../parts/answer-parts';
 import { ReportQueryPipe } from './report-query.pipe';
 
 const pipe = new ReportQueryPipe();

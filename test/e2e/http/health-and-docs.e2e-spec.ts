@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoPlace } from '../../emulators';
 import { openApiProblems } from '../support/openapi-validate';
-import { COMMUNITY_STATUS_FIELDS } from '../../../src/lookup/parts/nfip-status';
+import { COMMUNITY_STATUS_FIELDS } from '../../../src/parts/nfip-status/nfip-status';
 import { DisposableRedis } from '../../support/redis-server';
 import { FAST_FAULTS, NO_CACHE, Stack, pointQuery, sleep, startStack } from '../../support/stack';
 

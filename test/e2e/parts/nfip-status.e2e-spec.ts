@@ -1,4 +1,4 @@
-import { COMMUNITY_STATUS_FIELDS } from '../../../src/lookup/parts/nfip-status';
+import { COMMUNITY_STATUS_FIELDS } from '../../../src/parts/nfip-status/nfip-status';
 import { demoPlace, RunningEmulators, startEmulators, type StartEmulatorsOptions } from '../../emulators';
 import { DEMO_COMMUNITY_STATUS_BOOK, type CommunityStatusBookRow } from '../../emulators/community-status-book';
 import { apiGet, type ApiResponse } from '../../support/api-client';

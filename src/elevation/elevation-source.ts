@@ -1,8 +1,0 @@
-import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
-import type { ElevationAnswer } from '../flood-hazard/ground-elevation';
-
-/** The USGS Elevation Point Query Service (3DEP ground). The use case sees this, never HTTP. */
-export abstract class ElevationSource {
-  /** The service's answer at the point: its JSON body, or null where it has no data (plain text, "Call failed."); an unreadable answer throws. */
-  abstract groundAt(point: GeoPoint, deadline: AbortSignal): Promise<ElevationAnswer>;
-}

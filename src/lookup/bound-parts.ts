@@ -1,0 +1,25 @@
+import type { FactoryProvider } from '@nestjs/common';
+import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
+import type { OptionalAnswerPart } from '../parts/answer-part';
+import { OPTIONAL_PARTS, OptionalField } from '../parts/answer-parts';
+
+type AnyOptionalPart = OptionalAnswerPart<string, OptionalField, unknown, unknown, unknown>;
+
+/** An opt-in part bound to the port its module provides: what a lookup asks of it. */
+export type BoundPart = Pick<AnyOptionalPart, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read'> & {
+  load(point: GeoPoint, radiusM: number, signal: AbortSignal): Promise<unknown>;
+};
+
+/** The opt-in parts, in the registry's order, each bound to its port. */
+export const BOUND_PARTS = Symbol('BOUND_PARTS');
+
+/** Injects each part's port (exported by the part's module, which the lookup module imports) and binds the part to it. */
+export const boundPartsProvider: FactoryProvider<BoundPart[]> = {
+  provide: BOUND_PARTS,
+  inject: OPTIONAL_PARTS.map((part) => part.port),
+  useFactory: (...ports: unknown[]): BoundPart[] =>
+    OPTIONAL_PARTS.map((part: AnyOptionalPart, index) => ({
+      ...part,
+      load: (point: GeoPoint, radiusM: number, signal: AbortSignal) => part.load(ports[index], point, radiusM, signal),
+    })),
+};

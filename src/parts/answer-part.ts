@@ -1,0 +1,86 @@
+import type { Type } from '@nestjs/common';
+import type { UpstreamName } from '../common/upstream/upstream-registry';
+import type { Markup } from '../common/markup';
+import type { Coverage, EstimatedBaseFloodElevation, FloodDetermination, GeoPoint } from '../flood-hazard/flood-hazard.types';
+
+/**
+ * An answer with a missing part is served and cached at most this long: a
+ * transient failure must not stand for a day.
+ */
+export const INCOMPLETE_ANSWER_MAX_AGE_SECONDS = 60;
+
+/** The provider token of the port a part asks (an abstract class such as FloodHazardSource), provided by the part's module. */
+export type PortToken<S> = abstract new (...args: never[]) => S;
+
+/** A cell of the batch's CSV answer: null and undefined are an empty cell. */
+export type CsvCell = string | number | boolean | null | undefined;
+
+/** A column of the CSV answer that an opt-in part fills: its name, and its cell read from the part's field. */
+export interface PartColumn<V> {
+  name: string;
+  cell(value: V | null): CsvCell;
+}
+
+/**
+ * A part's section of the report page: its title (given the part's value, null when there is none) and what it says
+ * of a value; the report itself says when the part was not asked for or did not answer. `coverage` is the effective
+ * map's: where there is no digital map, what a part did not find is unknown, never "none".
+ */
+export interface ReportSection<V> {
+  title(value: V | null): string;
+  content(value: V, coverage: Coverage): Markup;
+}
+
+/** What the rest of the answer tells an opt-in part's rule when it reads its data for one lookup. */
+export interface PartContext {
+  /** The effective map's determination at the point. */
+  determination: FloodDetermination;
+  estimatedBaseFloodElevation: EstimatedBaseFloodElevation | null;
+  /** The lookup's point, as located (not rounded). */
+  point: GeoPoint;
+  /** How the point was found: geocoded from an address (along its street), or given as coordinates. */
+  locationSource: 'census_geocoder' | 'coordinates';
+  /** The point's 5-digit county FIPS code, null when unknown. */
+  countyFips: string | null;
+}
+
+/**
+ * One opt-in part of an answer, whole: the `include` item that asks for it, its field of `result` (also its
+ * name in `unavailable`), what it is (for the API documentation and, in a few words, for /health), the Nest
+ * module providing the port it asks (`load`, cached under `cacheKey`; throws UpstreamUnavailableError when the
+ * upstream failed, and a failure is never cached), how its rule reads that data for the point given the rest of
+ * the answer, the schema of its field, its columns in the batch's CSV answer, and its words for the report.
+ */
+export interface OptionalAnswerPart<I extends string, F extends string, S, D, V> {
+  include: I;
+  field: F;
+  description: string;
+  /** The part in a few words, after its `include` item in the /health catalogue. */
+  summary: string;
+  /** Named by the error of a lookup that stopped waiting for this part (which then is simply unavailable). */
+  upstream: UpstreamName;
+  module: Type<unknown>;
+  port: PortToken<S>;
+  cacheKey(point: GeoPoint, radiusM: number): string;
+  load(port: S, point: GeoPoint, radiusM: number, signal: AbortSignal): Promise<D>;
+  read(data: D, context: PartContext): V;
+  /** `result.<field>` in the OpenAPI document: its schema (a DTO class), nullable, and what it says. */
+  dto: { type: Type<unknown>; description: string };
+  /**
+   * Its columns of the CSV answer, each read from the field (null when not asked for or unavailable), and the column
+   * they follow: a column's place is public, and the answer's own columns are not all before the parts'.
+   */
+  csv: { after: string; columns: ReadonlyArray<PartColumn<V>> };
+  /** Where the part comes from, as said within a sentence when it did not answer ("… did not answer this time"). */
+  comesFrom: string;
+  /** Its section of the report page, in the registry's order after the effective map's; null when its words are among those. */
+  report: ReportSection<V> | null;
+}
+
+/** Declares an opt-in part (the identity, with the types inferred from the definition). */
+export function optionalPart<I extends string, F extends string, S, D, V>(part: OptionalAnswerPart<I, F, S, D, V>): OptionalAnswerPart<I, F, S, D, V> {
+  return part;
+}
+
+/** Said on the report of a hazard or a change where FEMA has no digital map at the point: unknown, never "none". */
+export const NO_DIGITAL_MAP = 'Unknown: no digital flood map here';
