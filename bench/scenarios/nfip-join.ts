@@ -1,7 +1,7 @@
 /**
  * Scenario 10: the NFIP join, in this process. FEMA's Community Status Book at its real size (25,000 rows) is
  * downloaded from the OpenFEMA emulator (50 ms per page) by the service's own client and held by the service's
- * own `CommunityStatusBook` (the lookup's `NfipStatusSource`): the load's time; then the time the pure rule
+ * own `CommunityStatusBook` (the lookup's `NfipStatusPort`): the load's time; then the time the pure rule
  * takes to index the rows and the heap the index holds; then the time one lookup's join takes (the community's
  * standing read and joined to it, as the lookup does).
  */

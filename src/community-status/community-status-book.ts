@@ -3,7 +3,7 @@ import type { Keyv } from 'keyv';
 import { withinBudget } from '../cache/piece-cache';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { COMMUNITY_STATUS_FIELDS, CommunityStatusIndex, CommunityStatusRow, NfipStatus } from '../parts/nfip-status/nfip-status';
-import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
+import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
 import { OpenFemaClient } from './openfema.client';
 
 /** After a failed download, the next try comes this soon (or at the regular refresh, if sooner). */
@@ -31,7 +31,7 @@ interface SharedTable {
  * for the refresh period and every load reads it first: a new replica has the table at once, and the
  * replicas together download it about once a period. A Redis outage only means a download.
  */
-export class CommunityStatusBook extends NfipStatusSource implements OnModuleInit, OnModuleDestroy {
+export class CommunityStatusBook extends NfipStatusPort implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('CommunityStatusBook');
   private index: CommunityStatusIndex | undefined;
   private loading: Promise<void> | undefined;

@@ -7,7 +7,7 @@ import { ConfigService } from '@nestjs/config';
 import type { ResilientUpstream } from '../common/upstream/resilient-upstream';
 import { resilientUpstreamProvider, upstreamHttpModule } from '../common/upstream/upstream-providers';
 import type { AppConfig } from '../config/app-config';
-import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
+import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
 import { CommunityStatusBook } from './community-status-book';
 import { OPENFEMA_UPSTREAM, OpenFemaClient } from './openfema.client';
 
@@ -15,7 +15,7 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * FEMA's NFIP Community Status Book from OpenFEMA: an upstream of its own (`openfema`), and the table held in
- * memory and shared through the Redis tier of the cache. Global, so the lookup finds `NfipStatusSource` without importing this feature.
+ * memory and shared through the Redis tier of the cache. Global, so the lookup finds `NfipStatusPort` without importing this feature.
  */
 @Global()
 @Module({
@@ -39,8 +39,8 @@ const HOUR_MS = 60 * 60 * 1000;
           cache.stores.length > 1 ? cache.stores.at(-1) : undefined,
         ),
     },
-    { provide: NfipStatusSource, useExisting: CommunityStatusBook },
+    { provide: NfipStatusPort, useExisting: CommunityStatusBook },
   ],
-  exports: [NfipStatusSource, OPENFEMA_UPSTREAM],
+  exports: [NfipStatusPort, OPENFEMA_UPSTREAM],
 })
 export class CommunityStatusModule {}

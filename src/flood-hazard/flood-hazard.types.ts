@@ -94,7 +94,7 @@ export interface MapChangeAvailabilityAttributes {
 }
 
 /** What one of FEMA's coming maps (preliminary or pending) says at a point; zones as layer 28. */
-export interface ComingMapData {
+export interface MapChangeMapData {
   availability: MapChangeAvailabilityAttributes[];
   zones: FloodHazardZoneAttributes[];
 }

@@ -17,7 +17,7 @@ import {
 } from '../common/upstream/arcgis-map-server';
 import { BFE_LINE_REACH_M } from './bfe-estimate';
 import { LOMA_REACH_M } from './loma-status';
-import { BfeLinesWanted, EffectiveMapData, FloodHazardSource } from './flood-hazard-source';
+import { BfeLinesWanted, EffectiveMapData, FloodHazardPort } from './flood-hazard-port';
 import type {
   BfeLineAttributes,
   BfeLineFeature,
@@ -72,7 +72,7 @@ const NEARBY_MAX_ALLOWABLE_OFFSET_DEG = 0.00001;
 
 /** FEMA's National Flood Hazard Layer, an ArcGIS Server MapServer queried point by point. */
 @Injectable()
-export class NfhlClient extends FloodHazardSource {
+export class NfhlClient extends FloodHazardPort {
   readonly serviceUrl: string;
   private readonly map: ArcGisMapServer<NfhlLayer>;
 

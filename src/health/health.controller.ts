@@ -5,7 +5,7 @@ import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { CircuitStateName, ResilientUpstream } from '../common/upstream/resilient-upstream';
-import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
+import { FloodHazardPort } from '../flood-hazard/flood-hazard-port';
 import { Geocoder } from '../geocoding/geocoder';
 import { FLOOD_DATA_NAME } from '../lookup/flood-zone-lookup';
 import { PortfolioJobs } from '../jobs/portfolio-jobs';
@@ -29,7 +29,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly drain: DrainState,
-    private readonly floodSource: FloodHazardSource,
+    private readonly floodHazard: FloodHazardPort,
     private readonly geocoder: Geocoder,
     private readonly modules: ModulesContainer,
     private readonly metrics: ServiceMetrics,
@@ -64,7 +64,7 @@ export class HealthController {
       description: SERVICE_DESCRIPTION,
       endpoints: ENDPOINT_CATALOGUE,
       coverageHonesty: COVERAGE_HONESTY,
-      dataSource: { floodData: FLOOD_DATA_NAME, floodService: this.floodSource.serviceUrl, geocoder: this.geocoder.description },
+      dataSource: { floodData: FLOOD_DATA_NAME, floodService: this.floodHazard.serviceUrl, geocoder: this.geocoder.description },
       docs: DOCS_PATH,
       uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
       upstreams: Object.fromEntries(

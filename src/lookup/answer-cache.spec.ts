@@ -4,12 +4,12 @@ import { entityTag } from '../common/cached-entity';
 import { AnswerCache, answerKey } from './answer-cache';
 import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
-import type { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
+import type { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
 
 /** The NFIP table held: only its version matters to the answer cache. */
 const nfipTable = { tableVersion: 1 };
 const cacheOf = (maxEntries: number) =>
-  new AnswerCache({ get: () => maxEntries } as unknown as ConfigService<AppConfig, true>, nfipTable as unknown as NfipStatusSource);
+  new AnswerCache({ get: () => maxEntries } as unknown as ConfigService<AppConfig, true>, nfipTable as unknown as NfipStatusPort);
 const point = (lat: number, lon: number, include: string[] = [], radiusM = 500): LocationQuery =>
   ({ kind: 'point', lat, lon, include: new Set(include), radiusM }) as LocationQuery;
 const answer = (cacheStatus: LookupAnswer['cacheStatus'], maxAgeSeconds: number, marker = 'x'): LookupAnswer =>

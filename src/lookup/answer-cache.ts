@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config';
 import { readLookupLocation, readLookupOptions } from './dto/lookup-parameters';
 import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
-import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
+import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
 
 export const LOOKUP_PATH = '/flood-zone';
 
@@ -34,7 +34,7 @@ export class AnswerCache {
 
   constructor(
     config: ConfigService<AppConfig, true>,
-    private readonly nfipStatus: NfipStatusSource,
+    private readonly nfipStatus: NfipStatusPort,
   ) {
     this.answers = new CacheableMemory({ lruSize: config.get('CACHE_MAX_ENTRIES', { infer: true }), useClone: false });
   }

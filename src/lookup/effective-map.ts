@@ -2,7 +2,7 @@ import type { PieceParts } from '../cache/piece-cache';
 import type { UpstreamName } from '../common/upstream/upstream-registry';
 import { estimateBaseFloodElevation, needsBfeEstimate } from '../flood-hazard/bfe-estimate';
 import { determineFloodHazard, governingZone } from '../flood-hazard/classification';
-import type { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
+import type { FloodHazardPort } from '../flood-hazard/flood-hazard-port';
 import type { EstimatedBaseFloodElevation, FloodDetermination, FloodHazardZoneAttributes, GeoPoint, Loma } from '../flood-hazard/flood-hazard.types';
 import { lomasNear } from '../flood-hazard/loma-status';
 import { AnswerPart, inDocumentedOrder } from '../parts/answer-parts';
@@ -32,7 +32,7 @@ function bfeLinesWanted(zones: FloodHazardZoneAttributes[]): boolean {
  * Reads the effective map at the (rounded) point, each layer a part of the piece (`layers`). Zones, panels and
  * availability are essential: their failure rejects (a 502). A failed supplementary query leaves its part null and named.
  */
-export async function loadEffectiveMap(source: FloodHazardSource, point: GeoPoint, signal: AbortSignal, layers: PieceParts): Promise<EffectiveMapPiece> {
+export async function loadEffectiveMap(source: FloodHazardPort, point: GeoPoint, signal: AbortSignal, layers: PieceParts): Promise<EffectiveMapPiece> {
   const data = await source.pointData(point, signal, bfeLinesWanted, layers);
   const determination = determineFloodHazard(data);
   const failed: AnswerPart[] = [];

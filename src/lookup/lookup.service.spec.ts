@@ -6,13 +6,13 @@ import { PieceCache } from '../cache/piece-cache';
 import { ApiError, UpstreamUnavailableError } from '../common/api-error';
 import type { UpstreamName } from '../common/upstream/upstream-registry';
 import type { GeoPoint } from '../common/geo-point';
-import { CoastalBarrierData, CoastalBarrierSource } from '../parts/coastal-barrier/coastal-barrier-source';
+import { CoastalBarrierData, CoastalBarrierPort } from '../parts/coastal-barrier/coastal-barrier-port';
 import type { AppConfig } from '../config/app-config';
-import { ElevationSource } from '../parts/ground-elevation/elevation-source';
+import { GroundElevationPort } from '../parts/ground-elevation/ground-elevation-port';
 import { coastalBarrierAt } from '../parts/coastal-barrier/coastal-barrier';
-import { BfeLinesWanted, EffectiveMapData, FloodHazardSource } from '../flood-hazard/flood-hazard-source';
-import { ComingMaps, ComingMapsSource } from '../parts/map-change/coming-maps-source';
-import type { ElevationAnswer } from '../parts/ground-elevation/ground-elevation';
+import { BfeLinesWanted, EffectiveMapData, FloodHazardPort } from '../flood-hazard/flood-hazard-port';
+import { MapChangeMaps, MapChangePort } from '../parts/map-change/map-change-port';
+import type { ElevationReply } from '../parts/ground-elevation/ground-elevation';
 import type { ZonePolygonFeature } from '../flood-hazard/flood-hazard.types';
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import { ServiceMetrics } from '../metrics/service-metrics';
@@ -21,7 +21,7 @@ import type { LocationQuery } from './location-query';
 import { LookupAnswer, LookupService } from './lookup.service';
 import type { AnswerPart, IncludeItem } from '../parts/answer-parts';
 import type { NfipStatus } from '../parts/nfip-status/nfip-status';
-import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
+import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
 
 /**
  * The /flood-zone use case over in-memory ports: which parts an answer has, how it is cached, which address
@@ -143,24 +143,24 @@ class FakeUpstreams {
 
 /** The lookup's ports, each answering through the fake upstreams. */
 function portsOver(upstreams: FakeUpstreams) {
-  const flood: FloodHazardSource = {
+  const flood: FloodHazardPort = {
     serviceUrl: 'https://nfhl.test/arcgis/rest/services/public/NFHL/MapServer',
     pointData: (_point, signal, bfeLinesWanted) => upstreams.call('effectiveMap', signal, () => upstreams.effectiveMap(bfeLinesWanted)),
     zonePolygonsNear: (_point, _radiusM, signal) => upstreams.call('nearbyZones', signal, (): ZonePolygonFeature[] => []),
     exportFloodZones: () => Promise.reject(new Error('a lookup draws no map')),
   };
-  const comingMaps: ComingMapsSource = {
-    comingMapsAt: (_point, signal) =>
-      upstreams.call('comingMaps', signal, (): ComingMaps => ({ pending: { availability: [], zones: [] }, preliminary: { availability: [], zones: [] } })),
+  const comingMaps: MapChangePort = {
+    mapsAt: (_point, signal) =>
+      upstreams.call('comingMaps', signal, (): MapChangeMaps => ({ pending: { availability: [], zones: [] }, preliminary: { availability: [], zones: [] } })),
   };
-  const coastalBarrier: CoastalBarrierSource = { coastalBarrierAt: (_point, signal) => upstreams.call('coastalBarrier', signal, () => NO_COASTAL_BARRIER) };
-  const elevation: ElevationSource = { groundAt: (_point, signal) => upstreams.call('groundElevation', signal, (): ElevationAnswer => null) };
+  const coastalBarrier: CoastalBarrierPort = { coastalBarrierAt: (_point, signal) => upstreams.call('coastalBarrier', signal, () => NO_COASTAL_BARRIER) };
+  const elevation: GroundElevationPort = { groundAt: (_point, signal) => upstreams.call('groundElevation', signal, (): ElevationReply => null) };
   const geocoder: Geocoder = {
     description: 'Census test geocoder',
     geocodeAddress: (_address, signal) => upstreams.call('geocode', signal, () => upstreams.matches),
     describePoint: (_point, signal) => upstreams.call('place', signal, () => PLACE),
   };
-  const nfipStatus: NfipStatusSource = {
+  const nfipStatus: NfipStatusPort = {
     lookup: (communityId) => (upstreams.nfipTableHeld && communityId === COMMUNITY_ID ? NFIP : undefined),
     get tableVersion() {
       return 1;
@@ -201,12 +201,12 @@ async function lookupServiceOver(upstreams: FakeUpstreams, settings: Partial<Loo
       { provide: CACHE_MANAGER, useValue: memoryTier() },
       { provide: ServiceMetrics, useValue: { cacheLookup: () => undefined } },
       { provide: ConfigService, useValue: { get: (key: keyof LookupSettings) => values[key] } },
-      { provide: FloodHazardSource, useValue: ports.flood },
-      { provide: ComingMapsSource, useValue: ports.comingMaps },
-      { provide: CoastalBarrierSource, useValue: ports.coastalBarrier },
-      { provide: ElevationSource, useValue: ports.elevation },
+      { provide: FloodHazardPort, useValue: ports.flood },
+      { provide: MapChangePort, useValue: ports.comingMaps },
+      { provide: CoastalBarrierPort, useValue: ports.coastalBarrier },
+      { provide: GroundElevationPort, useValue: ports.elevation },
       { provide: Geocoder, useValue: ports.geocoder },
-      { provide: NfipStatusSource, useValue: ports.nfipStatus },
+      { provide: NfipStatusPort, useValue: ports.nfipStatus },
     ],
   }).compile();
   return module.get(LookupService);

@@ -8,7 +8,7 @@ import { asLookup, deadlineExceeded, lookupDeadline } from '../common/upstream/r
 import type { AppConfig } from '../config/app-config';
 import { CachePolicy, CacheRead, CacheStatus, PieceCache, PieceLoad, PieceReader, PieceWait } from '../cache/piece-cache';
 import { femaMapUrl } from '../flood-hazard/classification';
-import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
+import { FloodHazardPort } from '../flood-hazard/flood-hazard-port';
 import type { Community } from '../flood-hazard/flood-hazard.types';
 import { addressMatches, geocodePolicyOf, placeAt, singlePlace } from '../geocoding/geocode-cache';
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
@@ -18,7 +18,7 @@ import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, PartContext } from '../parts/answer-
 import { AnswerPart, IncludeItem, OPTIONAL_PARTS, OptionalFields, inDocumentedOrder } from '../parts/answer-parts';
 import { BOUND_PARTS, BoundPart } from './bound-parts';
 import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './effective-map';
-import { NfipStatusSource } from '../parts/nfip-status/nfip-status-source';
+import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
 
 /** Every opt-in field as it is when its part was not asked for. */
 const NOT_ASKED = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, null])) as OptionalFields;
@@ -75,10 +75,10 @@ export class LookupService {
   private nfipStartUpWaitOver = false;
 
   constructor(
-    private readonly floodSource: FloodHazardSource,
+    private readonly floodHazard: FloodHazardPort,
     private readonly geocoder: Geocoder,
     private readonly cache: PieceCache,
-    private readonly nfipStatus: NfipStatusSource,
+    private readonly nfipStatus: NfipStatusPort,
     config: ConfigService<AppConfig, true>,
     @Inject(BOUND_PARTS) private readonly optionalParts: BoundPart[],
   ) {
@@ -166,7 +166,7 @@ export class LookupService {
    */
   private async floodAt(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
     const rounded = roundPoint(point);
-    const loadEffective: PieceLoad<EffectiveMapPiece> = (signal, layers) => loadEffectiveMap(this.floodSource, rounded, signal, layers);
+    const loadEffective: PieceLoad<EffectiveMapPiece> = (signal, layers) => loadEffectiveMap(this.floodHazard, rounded, signal, layers);
     const [effective, ...optional] = await Promise.all([
       pieces.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, loadEffective, waitFor(EFFECTIVE_MAP_UPSTREAM)),
       ...this.optionalParts
@@ -218,7 +218,7 @@ export class LookupService {
         query,
         location,
         result,
-        source: { floodData: FLOOD_DATA_NAME, floodService: this.floodSource.serviceUrl, geocoder: this.geocoder.description },
+        source: { floodData: FLOOD_DATA_NAME, floodService: this.floodHazard.serviceUrl, geocoder: this.geocoder.description },
         retrievedAt: new Date(flood.effective.piece.storedAt).toISOString(),
         disclaimer: DISCLAIMER,
       },

@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { ResilientUpstream } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { ArcGisMapServer, MapExtent, MapPixels } from '../common/upstream/arcgis-map-server';
-import { BasemapSource } from './basemap-source';
+import { BasemapPort } from './basemap-port';
 
 export const BASEMAP_UPSTREAM = Symbol('BASEMAP_UPSTREAM');
 
@@ -13,7 +13,7 @@ export const BASEMAP_UPSTREAM = Symbol('BASEMAP_UPSTREAM');
  * of the picture's extent as a PNG, every layer it shows by default.
  */
 @Injectable()
-export class BasemapClient extends BasemapSource {
+export class BasemapClient extends BasemapPort {
   private readonly map: ArcGisMapServer<never>;
 
   constructor(

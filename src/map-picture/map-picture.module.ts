@@ -4,7 +4,7 @@ import { resilientUpstreamProvider, upstreamHttpModule } from '../common/upstrea
 import { FloodHazardModule } from '../flood-hazard/flood-hazard.module';
 import { GeocodingModule } from '../geocoding/geocoding.module';
 import { LookupModule } from '../lookup/lookup.module';
-import { BasemapSource } from './basemap-source';
+import { BasemapPort } from './basemap-port';
 import { BASEMAP_UPSTREAM, BasemapClient } from './basemap.client';
 import { MapPictureController } from './map-picture.controller';
 import { MapPictureService } from './map-picture.service';
@@ -13,7 +13,7 @@ import { MapPictureService } from './map-picture.service';
 @Module({
   imports: [upstreamHttpModule(), LookupModule, FloodHazardModule, GeocodingModule, PieceCacheModule],
   controllers: [MapPictureController],
-  providers: [resilientUpstreamProvider(BASEMAP_UPSTREAM, 'basemap'), BasemapClient, { provide: BasemapSource, useExisting: BasemapClient }, MapPictureService],
+  providers: [resilientUpstreamProvider(BASEMAP_UPSTREAM, 'basemap'), BasemapClient, { provide: BasemapPort, useExisting: BasemapClient }, MapPictureService],
   // The report page carries the same picture inside it.
   exports: [MapPictureService],
 })

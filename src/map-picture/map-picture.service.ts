@@ -5,7 +5,7 @@ import { entityTag } from '../common/cached-entity';
 import { deadlineExceeded } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { CachePolicy, PieceCache } from '../cache/piece-cache';
-import { FloodHazardSource } from '../flood-hazard/flood-hazard-source';
+import { FloodHazardPort } from '../flood-hazard/flood-hazard-port';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
 import { addressMatches, geocodePolicyOf, normaliseAddress } from '../geocoding/geocode-cache';
 import { AddressMatch, Geocoder } from '../geocoding/geocoder';
@@ -14,7 +14,7 @@ import type { LocationQuery } from '../lookup/location-query';
 import { LookupAnswer, LookupService } from '../lookup/lookup.service';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../parts/answer-part';
 import { ServiceMetrics } from '../metrics/service-metrics';
-import { BasemapSource } from './basemap-source';
+import { BasemapPort } from './basemap-port';
 import { MapPictureQuery, assertDrawable } from './dto/map-picture-query.pipe';
 import { PictureFrame, mapExtentAround } from './map-area';
 import { composePicture } from './map-composer';
@@ -55,8 +55,8 @@ export class MapPictureService {
 
   constructor(
     private readonly lookups: LookupService,
-    private readonly floodSource: FloodHazardSource,
-    private readonly basemap: BasemapSource,
+    private readonly floodHazard: FloodHazardPort,
+    private readonly basemap: BasemapPort,
     private readonly geocoder: Geocoder,
     private readonly pieces: PieceCache,
     private readonly metrics: ServiceMetrics,
@@ -137,7 +137,7 @@ export class MapPictureService {
     assertDrawable(point.lat);
     const extent = mapExtentAround(point, frame);
     const [floodZones, basemap] = await Promise.all([
-      this.floodSource.exportFloodZones(extent, deadline),
+      this.floodHazard.exportFloodZones(extent, deadline),
       unknownOnFailure(this.basemap.exportBasemap(extent, deadline)),
     ]);
     return { floodZones, basemap };

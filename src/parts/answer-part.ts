@@ -9,7 +9,7 @@ import type { Coverage, EstimatedBaseFloodElevation, FloodDetermination, GeoPoin
  */
 export const INCOMPLETE_ANSWER_MAX_AGE_SECONDS = 60;
 
-/** The provider token of the port a part asks (an abstract class such as FloodHazardSource), provided by the part's module. */
+/** The provider token of the port a part asks (an abstract class such as FloodHazardPort), provided by the part's module. */
 export type PortToken<S> = abstract new (...args: never[]) => S;
 
 /** A cell of the batch's CSV answer: null and undefined are an empty cell. */

@@ -5,7 +5,7 @@ import type { ResilientUpstream } from '../../common/upstream/resilient-upstream
 import type { AppConfig } from '../../config/app-config';
 import { ArcGisMapServer, layerNamed } from '../../common/upstream/arcgis-map-server';
 import type { CbrsProhibitionAttributes, GeoPoint } from '../../flood-hazard/flood-hazard.types';
-import { CoastalBarrierData, CoastalBarrierSource } from './coastal-barrier-source';
+import { CoastalBarrierData, CoastalBarrierPort } from './coastal-barrier-port';
 
 export const CBRS_UPSTREAM = Symbol('CBRS_UPSTREAM');
 
@@ -21,7 +21,7 @@ const BUFFER_FIELDS = ['*'];
 
 /** The USFWS Coastal Barrier Resources System MapServer (keyless ArcGIS). */
 @Injectable()
-export class CbrsClient extends CoastalBarrierSource {
+export class CbrsClient extends CoastalBarrierPort {
   private readonly map: ArcGisMapServer<keyof typeof LAYERS>;
 
   constructor(http: HttpService, @Inject(CBRS_UPSTREAM) upstream: ResilientUpstream, config: ConfigService<AppConfig, true>) {

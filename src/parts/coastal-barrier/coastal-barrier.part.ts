@@ -3,7 +3,7 @@ import { optionalPart } from '../answer-part';
 import { coastalBarrierAt } from './coastal-barrier';
 import { CoastalBarrierDto } from './coastal-barrier.dto';
 import { CoastalBarrierModule } from './coastal-barrier.module';
-import { CoastalBarrierSource } from './coastal-barrier-source';
+import { CoastalBarrierPort } from './coastal-barrier-port';
 import { COASTAL_BARRIER_ON_REPORT } from './coastal-barrier.words';
 
 /** `include=cbrs`: whether the point is in a Coastal Barrier Resources System unit or its buffer. */
@@ -15,7 +15,7 @@ export const coastalBarrierPart = optionalPart({
   summary: 'Coastal Barrier Resources System',
   upstream: 'coastal_barrier',
   module: CoastalBarrierModule,
-  port: CoastalBarrierSource,
+  port: CoastalBarrierPort,
   cacheKey: (point) => `coastal-barrier:${pointKey(point)}`,
   load: async (port, point, _radiusM, signal) => {
     const { prohibitions, inBufferZone } = await port.coastalBarrierAt(point, signal);

@@ -5,8 +5,8 @@ import { ResilientUpstream, UpstreamFailure } from '../../common/upstream/resili
 import { getUpstreamJson, isRecord } from '../../common/upstream/upstream-json';
 import type { AppConfig } from '../../config/app-config';
 import type { GeoPoint } from '../../flood-hazard/flood-hazard.types';
-import { ElevationAnswer, elevationReading } from './ground-elevation';
-import { ElevationSource } from './elevation-source';
+import { ElevationReply, elevationReading } from './ground-elevation';
+import { GroundElevationPort } from './ground-elevation-port';
 
 export const ELEVATION_UPSTREAM = Symbol('ELEVATION_UPSTREAM');
 
@@ -17,7 +17,7 @@ export const ELEVATION_UPSTREAM = Symbol('ELEVATION_UPSTREAM');
  * cannot be read (see elevationReading), a body over the byte cap, or a 4xx, is a failure at this point only.
  */
 @Injectable()
-export class EpqsClient extends ElevationSource {
+export class EpqsClient extends GroundElevationPort {
   private readonly url: string;
 
   constructor(
@@ -29,7 +29,7 @@ export class EpqsClient extends ElevationSource {
     this.url = `${config.get('ELEVATION_BASE_URL', { infer: true }).replace(/\/+$/, '')}/v1/json`;
   }
 
-  groundAt(point: GeoPoint, deadline: AbortSignal): Promise<ElevationAnswer> {
+  groundAt(point: GeoPoint, deadline: AbortSignal): Promise<ElevationReply> {
     return this.upstream.operation(() =>
       this.upstream.request(async (signal) => {
         const params = { x: String(point.lon), y: String(point.lat), wkid: '4326', units: 'Feet', includeDate: 'true' };

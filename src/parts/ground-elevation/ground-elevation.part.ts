@@ -3,7 +3,7 @@ import { optionalPart } from '../answer-part';
 import { groundElevation } from './ground-elevation';
 import { GroundElevationDto } from './ground-elevation.dto';
 import { GroundElevationModule } from './ground-elevation.module';
-import { ElevationSource } from './elevation-source';
+import { GroundElevationPort } from './ground-elevation-port';
 
 /**
  * `include=elevation`: the ground at the point from USGS 3DEP, against the answer's base flood elevation. The
@@ -18,7 +18,7 @@ export const groundElevationPart = optionalPart({
   summary: 'USGS 3DEP ground elevation, compared with the base flood elevation',
   upstream: 'elevation',
   module: GroundElevationModule,
-  port: ElevationSource,
+  port: GroundElevationPort,
   cacheKey: (point) => `ground-elevation:${pointKey(point)}`,
   load: (port, point, _radiusM, signal) => port.groundAt(point, signal),
   read: (reply, { determination, estimatedBaseFloodElevation, point, locationSource, countyFips }) =>

@@ -9,7 +9,7 @@ import { roundToTenth } from '../../flood-hazard/nfhl-values';
  * The Elevation Point Query Service's reply at a point: its JSON body, or null when the body was plain
  * text ("Call failed."). Only a reply whose `elevationReading` is not `unreadable`: any other is a failure.
  */
-export type ElevationAnswer = Readonly<Record<string, unknown>> | null;
+export type ElevationReply = Readonly<Record<string, unknown>> | null;
 
 /** What a reply says of the ground: its elevation in feet, no data (the service's documented forms), or nothing readable. */
 export type ElevationReading = { kind: 'ground'; feet: number } | { kind: 'noData' } | { kind: 'unreadable'; reason: string };
@@ -78,7 +78,7 @@ export const GROUND_ELEVATION_NOTES = {
 } as const;
 
 /** `result.groundElevation` from the service's reply at the point and what the rest of the answer says there. */
-export function groundElevation(reply: ElevationAnswer, context: GroundElevationContext): GroundElevation {
+export function groundElevation(reply: ElevationReply, context: GroundElevationContext): GroundElevation {
   const streetNote = context.fromAddress ? [GROUND_ELEVATION_NOTES.streetPoint] : [];
   const reading = elevationReading(reply);
   if (reading.kind !== 'ground') {
@@ -113,7 +113,7 @@ export function groundElevation(reply: ElevationAnswer, context: GroundElevation
  * failed."), `value` null, or a value at or below -1000 ft (its -1000000). Any other value that is not a
  * finite number up to 30,000 ft is unreadable, a failure of the service: never "no data", never an elevation.
  */
-export function elevationReading(reply: ElevationAnswer): ElevationReading {
+export function elevationReading(reply: ElevationReply): ElevationReading {
   if (reply === null) return { kind: 'noData' };
   if (!('value' in reply)) return { kind: 'unreadable', reason: 'answer without a value' };
   const { value } = reply;

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { resilientUpstreamProvider, upstreamHttpModule } from '../../common/upstream/upstream-providers';
-import { ComingMapsClient, PENDING_UPSTREAM, PRELIMINARY_UPSTREAM } from './coming-maps.client';
-import { ComingMapsSource } from './coming-maps-source';
+import { MapChangeClient, PENDING_UPSTREAM, PRELIMINARY_UPSTREAM } from './map-change.client';
+import { MapChangePort } from './map-change-port';
 
 /** FEMA's coming maps (preliminary, pending): two services, each an upstream with its own resilience policies. */
 @Module({
@@ -9,9 +9,9 @@ import { ComingMapsSource } from './coming-maps-source';
   providers: [
     resilientUpstreamProvider(PRELIMINARY_UPSTREAM, 'flood_data_preliminary'),
     resilientUpstreamProvider(PENDING_UPSTREAM, 'flood_data_pending'),
-    ComingMapsClient,
-    { provide: ComingMapsSource, useExisting: ComingMapsClient },
+    MapChangeClient,
+    { provide: MapChangePort, useExisting: MapChangeClient },
   ],
-  exports: [ComingMapsSource, PRELIMINARY_UPSTREAM, PENDING_UPSTREAM],
+  exports: [MapChangePort, PRELIMINARY_UPSTREAM, PENDING_UPSTREAM],
 })
 export class MapChangeModule {}

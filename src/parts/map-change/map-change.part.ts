@@ -1,6 +1,6 @@
 import { pointKey } from '../../common/geo-point';
 import { optionalPart } from '../answer-part';
-import { ComingMapsSource } from './coming-maps-source';
+import { MapChangePort } from './map-change-port';
 import { mapChange } from './map-change';
 import { MapChangeDto } from './map-change.dto';
 import { MapChangeModule } from './map-change.module';
@@ -18,9 +18,9 @@ export const mapChangePart = optionalPart({
   // Asked of the preliminary and the pending maps at once; the preliminary one stands for both.
   upstream: 'flood_data_preliminary',
   module: MapChangeModule,
-  port: ComingMapsSource,
-  cacheKey: (point) => `coming-maps:${pointKey(point)}`,
-  load: (port, point, _radiusM, signal) => port.comingMapsAt(point, signal),
+  port: MapChangePort,
+  cacheKey: (point) => `map-change:${pointKey(point)}`,
+  load: (port, point, _radiusM, signal) => port.mapsAt(point, signal),
   read: (maps, { determination }) => mapChange(maps.pending, maps.preliminary, determination),
   dto: {
     type: MapChangeDto,

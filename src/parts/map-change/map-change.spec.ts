@@ -1,5 +1,5 @@
 import { MAP_CHANGE_NOTES, NO_DIGITAL_MAP_NOTE, mapChange } from './map-change';
-import { ComingMapData, FloodDetermination, FloodHazardZoneAttributes, MapChange } from '../../flood-hazard/flood-hazard.types';
+import { MapChangeMapData, FloodDetermination, FloodHazardZoneAttributes, MapChange } from '../../flood-hazard/flood-hazard.types';
 
 /** 2025-05-15T11:00Z, as FEMA's PrelimPending availability layers store issue dates. */
 const MAY_15_2025 = 1747306800000;
@@ -19,11 +19,11 @@ function zone(overrides: Partial<FloodHazardZoneAttributes>): FloodHazardZoneAtt
   };
 }
 
-function map(zones: FloodHazardZoneAttributes[], issueDates: Array<number | null> = [MAY_15_2025]): ComingMapData {
+function map(zones: FloodHazardZoneAttributes[], issueDates: Array<number | null> = [MAY_15_2025]): MapChangeMapData {
   return { availability: issueDates.map((date) => ({ DFIRM_ID: '22071C', PRELM_ISSUE_DATE: date })), zones };
 }
 
-const NOT_HERE: ComingMapData = { availability: [], zones: [] };
+const NOT_HERE: MapChangeMapData = { availability: [], zones: [] };
 const AE_9 = zone({ FLD_ZONE: 'AE', ZONE_SUBTY: null, SFHA_TF: 'T', STATIC_BFE: 9, LEN_UNIT: 'Feet' });
 const X_MINIMAL = zone({});
 

@@ -4,7 +4,7 @@
  */
 import { governingZone } from '../../flood-hazard/classification';
 import { formatNfhlDate } from '../../flood-hazard/nfhl-values';
-import { ComingMapData, FloodDetermination, MapChange } from '../../flood-hazard/flood-hazard.types';
+import { MapChangeMapData, FloodDetermination, MapChange } from '../../flood-hazard/flood-hazard.types';
 
 export const MAP_CHANGE_NOTES: Readonly<Record<MapChange['status'], string>> = {
   pending:
@@ -24,8 +24,8 @@ export const NO_DIGITAL_MAP_NOTE =
  * `effective` is the effective map's determination at the point: its coverage and SFHA answer (null when it has no zone there).
  */
 export function mapChange(
-  pending: ComingMapData | null,
-  preliminary: ComingMapData | null,
+  pending: MapChangeMapData | null,
+  preliminary: MapChangeMapData | null,
   effective: Pick<FloodDetermination, 'coverage' | 'inSpecialFloodHazardArea'>,
 ): MapChange {
   const effectiveInSfha = effective.inSpecialFloodHazardArea;
@@ -61,12 +61,12 @@ export function mapChange(
   };
 }
 
-function covers(data: ComingMapData | null): data is ComingMapData {
+function covers(data: MapChangeMapData | null): data is MapChangeMapData {
   return data !== null && data.availability.length > 0;
 }
 
 /** Where study areas overlap, the most recently issued map is the one that will take effect. */
-function latestIssueDate(data: ComingMapData): string | null {
+function latestIssueDate(data: MapChangeMapData): string | null {
   const issued = data.availability.map((area) => area.PRELM_ISSUE_DATE).filter((date): date is number => formatNfhlDate(date) !== null);
   return issued.length > 0 ? formatNfhlDate(Math.max(...issued)) : null;
 }

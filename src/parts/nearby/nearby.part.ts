@@ -1,5 +1,5 @@
 import { FloodHazardModule } from '../../flood-hazard/flood-hazard.module';
-import { FloodHazardSource } from '../../flood-hazard/flood-hazard-source';
+import { FloodHazardPort } from '../../flood-hazard/flood-hazard-port';
 import { pointKey } from '../../common/geo-point';
 import { optionalPart } from '../answer-part';
 import { NearbyHazardsDto } from './nearby.dto';
@@ -14,7 +14,7 @@ export const nearbyPart = optionalPart({
   summary: 'nearest SFHA, floodway and moderate-risk zone within radius',
   upstream: 'flood_data',
   module: FloodHazardModule,
-  port: FloodHazardSource,
+  port: FloodHazardPort,
   cacheKey: (point, radiusM) => `nearby:${pointKey(point)}:${radiusM}`,
   load: async (port, point, radiusM, signal) => nearbyHazards(point, radiusM, await port.zonePolygonsNear(point, radiusM, signal)),
   read: (found, { determination }) => nearbyHazardsAt(found, determination.coverage),

@@ -15,7 +15,7 @@ export interface EffectiveMapData extends NfhlPointData {
 export type BfeLinesWanted = (zones: FloodHazardZoneAttributes[]) => boolean;
 
 /** FEMA's effective flood map (NFHL). The use case sees this, never HTTP. */
-export abstract class FloodHazardSource {
+export abstract class FloodHazardPort {
   /** The flood data service actually queried (`source.floodService`). */
   abstract readonly serviceUrl: string;
 

@@ -9,6 +9,6 @@ export interface CoastalBarrierData {
 }
 
 /** The U.S. Fish and Wildlife Service's CBRS map. The use case sees this, never HTTP. */
-export abstract class CoastalBarrierSource {
+export abstract class CoastalBarrierPort {
   abstract coastalBarrierAt(point: GeoPoint, deadline: AbortSignal): Promise<CoastalBarrierData>;
 }

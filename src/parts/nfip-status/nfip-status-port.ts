@@ -5,7 +5,7 @@ import type { NfipStatus } from './nfip-status';
  * feature (which holds FEMA's table), so the lookup never imports that feature and that feature may use
  * this folder's rule without an import cycle.
  */
-export abstract class NfipStatusSource {
+export abstract class NfipStatusPort {
   /** The community's standing (`listed: false` when the table lacks it); undefined while no table is held. */
   abstract lookup(communityId: string): Readonly<NfipStatus> | undefined;
 
