@@ -8,7 +8,8 @@
 /**
  * The pure flood rules: functions of their arguments, tested table by table, with no I/O. In src/flood-hazard/ and in
  * each answer part's folder (src/parts/<part>/) every file is one unless its name says it reaches outside or wires
- * the part (`*.client.ts`, `*-source.ts`, the interfaces the clients implement, `*.module.ts`, `*.part.ts`, `*.dto.ts`), so a new rule file there is held to this by being there; a pure rule elsewhere is named here.
+ * the part (`*.client.ts`, `*-port.ts`: the interfaces the clients implement, `*.module.ts`, `*.part.ts`, `*.dto.ts`), so
+ * a new rule file there is held to this by being there; a pure rule elsewhere is named here.
  */
 const PURE_RULES = {
   path: [
@@ -18,7 +19,7 @@ const PURE_RULES = {
     '^src/map-picture/map-legend\\.ts$',
     '^src/report/plain-words\\.ts$',
   ],
-  pathNot: ['(\\.client|-source|\\.module|\\.part|\\.dto|\\.spec)\\.ts$'],
+  pathNot: ['(\\.client|-port|\\.module|\\.part|\\.dto|\\.spec)\\.ts$'],
 };
 
 /** An answer part: its folder `src/parts/<name>/`. */
