@@ -3,14 +3,12 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RowAnswer } from '../batch/row-answer';
 import { serviceFailed } from './command-failure';
-import { errorResponseText, FloodZoneApi } from './flood-zone-api';
+import { errorResponseText, FloodZoneApi, retryAfterMs } from './flood-zone-api';
 import { askedLocation, Portfolio, PortfolioRow } from './portfolio-input';
 import { outputLine, raggedRowAnswer } from './screening-output';
 
 /** A busy service (429 BATCH_BUSY: other batches running) is asked again after its Retry-After, this many times. */
 const BUSY_RETRIES = 30;
-const RETRY_AFTER_DEFAULT_S = 1;
-const RETRY_AFTER_MAX_S = 60;
 
 /** Consecutive rows of the portfolio, answered by one batch request (ragged rows are answered here, not sent). */
 export interface PortfolioChunk {
@@ -103,10 +101,4 @@ async function* ndjsonLines(body: Readable): AsyncGenerator<string> {
     for (const line of lines) if (line.trim() !== '') yield line;
   }
   if (pending.trim() !== '') throw new Error('the last line has no line end');
-}
-
-function retryAfterMs(header: string | null): number {
-  const seconds = Number(header);
-  const wait = Number.isFinite(seconds) && seconds >= 0 ? seconds : RETRY_AFTER_DEFAULT_S;
-  return Math.min(wait, RETRY_AFTER_MAX_S) * 1000;
 }

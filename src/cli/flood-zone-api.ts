@@ -62,6 +62,16 @@ export class FloodZoneApi {
   }
 }
 
+const RETRY_AFTER_DEFAULT_S = 1;
+const RETRY_AFTER_MAX_S = 60;
+
+/** How long a service that answered "ask again later" (429, 503) asked to be left: its Retry-After seconds, within a minute. */
+export function retryAfterMs(header: string | null): number {
+  const seconds = Number(header);
+  const wait = Number.isFinite(seconds) && seconds >= 0 ? seconds : RETRY_AFTER_DEFAULT_S;
+  return Math.min(wait, RETRY_AFTER_MAX_S) * 1000;
+}
+
 /** What an error response says: the envelope's code and message when it has one, else its status. */
 export async function errorResponseText(response: Response): Promise<string> {
   const text = await response.text();

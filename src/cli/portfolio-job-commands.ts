@@ -2,14 +2,20 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, stat } from 'node:fs/promises';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SingleBar } from 'cli-progress';
 import { badArguments, CommandFailure, serviceFailed } from './command-failure';
-import { errorResponseText, FloodZoneApi } from './flood-zone-api';
+import { errorResponseText, FloodZoneApi, retryAfterMs } from './flood-zone-api';
 import { timeLeftText } from './time-left';
 
 const JOBS_PATH = '/flood-zone/jobs';
 /** How often `job wait` asks for the job's counts. */
 export const JOB_POLL_MS = 1000;
+/**
+ * How many "ask again later" answers in a row (503 while the jobs Redis is away, 429) `job wait` rides out, each after
+ * its Retry-After: about two minutes at the service's 5 s. The job itself is durable; a waiter need not give up on it.
+ */
+export const JOB_UNAVAILABLE_RETRIES = 24;
 
 /** A job's status as GET /flood-zone/jobs/{id} answers it (the fields the commands read). */
 interface JobStatus {
@@ -71,8 +77,19 @@ export async function submitJob(input: string, api: FloodZoneApi, stdout: Writab
   return 0;
 }
 
-async function readStatus(api: FloodZoneApi, id: string): Promise<JobStatus> {
-  const response = await api.request(jobUrl(api, id), {});
+/** A request, asked again after its Retry-After while the service says "later" (429, 503), at most `retries` times. */
+async function requestPatiently(api: FloodZoneApi, url: string, init: RequestInit, retries: number): Promise<Response> {
+  for (let attempt = 0; ; attempt += 1) {
+    const response = await api.request(url, init);
+    const later = (response.status === 429 || response.status === 503) && response.headers.has('retry-after');
+    if (!later || attempt >= retries) return response;
+    await response.body?.cancel();
+    await sleep(retryAfterMs(response.headers.get('retry-after')));
+  }
+}
+
+async function readStatus(api: FloodZoneApi, id: string, retries = 0): Promise<JobStatus> {
+  const response = await requestPatiently(api, jobUrl(api, id), {}, retries);
   if (!response.ok) throw await refused(response);
   return (await response.json()) as JobStatus;
 }
@@ -95,27 +112,27 @@ export async function cancelJob(id: string, api: FloodZoneApi, stdout: Writable)
  * `job wait ID [-o OUTPUT.csv]`: polls the job until it completes (progress from its counts), then writes its
  * CSV results with the input's columns, the columns `flood-zone batch` writes (the service writes them, from the
  * input it kept). The file is written beside OUTPUT and renamed into place once whole, so a command killed at any
- * point leaves no half file: run it again and it goes on waiting or downloads again. Fails (1) when the job
- * failed or was cancelled.
+ * point leaves no half file: run it again and it goes on waiting or downloads again. A service that says "later"
+ * (the jobs Redis away) is asked again after its Retry-After. Fails (1) when the job failed or was cancelled.
  */
 export async function waitForJob(
   id: string,
   api: FloodZoneApi,
   { output, stdout, progress, pollMs = JOB_POLL_MS }: { output?: string; stdout: Writable; progress?: JobProgress; pollMs?: number },
 ): Promise<number> {
-  let job = await readStatus(api, id);
+  let job = await readStatus(api, id, JOB_UNAVAILABLE_RETRIES);
   try {
     while (job.status === 'queued' || job.status === 'running') {
       progress?.update(job);
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
-      job = await readStatus(api, id);
+      await sleep(pollMs);
+      job = await readStatus(api, id, JOB_UNAVAILABLE_RETRIES);
     }
     progress?.update(job);
   } finally {
     progress?.stop();
   }
   if (job.status !== 'completed') throw serviceFailed(`job ${id} ${job.status}: it has no results.`);
-  const response = await api.request(jobUrl(api, id, '/results?columns=all'), { headers: { accept: 'text/csv' } });
+  const response = await requestPatiently(api, jobUrl(api, id, '/results?columns=all'), { headers: { accept: 'text/csv' } }, JOB_UNAVAILABLE_RETRIES);
   if (!response.ok || !response.body) throw await refused(response);
   const answer = Readable.fromWeb(response.body as Parameters<typeof Readable.fromWeb>[0]);
   if (!output) {
