@@ -18,6 +18,7 @@ import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import type { FloodZoneResult } from './flood-zone-lookup';
 import type { LocationQuery } from './location-query';
+import { boundPartsProvider } from './bound-parts';
 import { LookupAnswer, LookupService } from './lookup.service';
 import type { AnswerPart, IncludeItem } from '../parts/answer-parts';
 import type { NfipStatus } from '../parts/nfip-status/nfip-status';
@@ -197,6 +198,7 @@ async function lookupServiceOver(upstreams: FakeUpstreams, settings: Partial<Loo
   const module = await Test.createTestingModule({
     providers: [
       LookupService,
+      boundPartsProvider,
       PieceCache,
       { provide: CACHE_MANAGER, useValue: memoryTier() },
       { provide: ServiceMetrics, useValue: { cacheLookup: () => undefined } },

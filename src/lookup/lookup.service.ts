@@ -17,6 +17,7 @@ import { CommunityWithNfip, DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZ
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, PartContext } from '../parts/answer-part';
 import { AnswerPart, IncludeItem, OPTIONAL_PARTS, OptionalFields, inDocumentedOrder } from '../parts/answer-parts';
 import { BOUND_PARTS, BoundPart } from './bound-parts';
+import { answerFreshness, PieceRead } from './answer-freshness';
 import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './effective-map';
 import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
 
@@ -45,9 +46,6 @@ export interface BatchRowLookup {
 
 /** One lookup's wait for a piece coming from `upstream`. */
 type WaitFor = (upstream: UpstreamName) => PieceWait;
-
-/** How one cached piece of an answer was read; a part whose query failed has none. */
-type PieceRead = { status: CacheStatus; piece?: { freshUntil: number } };
 
 /** An opt-in part as read for one lookup: undefined `read` when its query failed. */
 interface OptionalRead {
@@ -209,10 +207,6 @@ export class LookupService {
     // A failed opt-in part has no piece: it was not cached; it, like a missing NFIP table, caps the answer's life at 60 s.
     const reads: PieceRead[] = [flood.effective, ...flood.optional.flatMap(({ read }) => (read ? [read] : [])), ...others];
     const partFailed = flood.optional.some(({ read }) => !read);
-    const stale = reads.some((read) => read.status === 'STALE');
-    const now = Date.now();
-    const freshFor = Math.floor((Math.min(...reads.map((read) => read.piece?.freshUntil ?? now)) - now) / 1000);
-    const cap = result.unavailable.length > 0 ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : Infinity;
     return {
       body: {
         query,
@@ -222,8 +216,7 @@ export class LookupService {
         retrievedAt: new Date(flood.effective.piece.storedAt).toISOString(),
         disclaimer: DISCLAIMER,
       },
-      cacheStatus: stale ? 'STALE' : !partFailed && reads.every((read) => read.status === 'HIT') ? 'HIT' : 'MISS',
-      maxAgeSeconds: stale ? 0 : Math.max(0, Math.min(freshFor, cap)),
+      ...answerFreshness(reads, { partFailed, incomplete: result.unavailable.length > 0, now: Date.now() }),
     };
   }
 
