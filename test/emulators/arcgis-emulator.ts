@@ -139,8 +139,13 @@ export class ArcGisMapServerEmulator extends UpstreamEmulator {
       return layer ? htmlAnswer(queryFormPage(layer)) : htmlAnswer(notFoundPage(), 404);
     }
     if (!layer) return missing();
-    const body = queryLayer(layer.data, ctx.params, f, this.settings());
+    const body = this.queryBody(layer, ctx.params, f);
     return jsonAnswer(body, 200, f === 'geojson' ? 'application/geo+json;charset=UTF-8' : undefined, pretty);
+  }
+
+  /** The answer of a layer's query operation (`f` is json, pjson or geojson); a FeatureServer shapes it its own way. */
+  protected queryBody(layer: ServedLayer, params: Record<string, string>, f: string): unknown {
+    return queryLayer(layer.data, params, f, this.settings());
   }
 
   private settings(): QuerySettings {
@@ -212,7 +217,7 @@ export interface NfhlEmulatorOptions extends ArcGisEmulatorOptions {
 }
 
 const FIXTURES = path.join(__dirname, 'fixtures');
-function readFixture(name: string): Record<string, unknown> {
+export function readFixture(name: string): Record<string, unknown> {
   const doc = JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
   // the recorded excerpts carry notes about their source: not part of what the server says
   return Object.fromEntries(Object.entries(doc).filter(([k]) => !k.startsWith('_')));

@@ -1,0 +1,254 @@
+/**
+ * The demo buildings the USA Structures emulator serves: footprints (clockwise lon/lat rings, as ArcGIS keeps
+ * an outer ring) placed against the demo flood map of demo-map.ts, one building per case the building answer
+ * part has to handle. The zone polygons they are measured against are demo-map.ts's own (ids in `purpose`).
+ *
+ * Attribute values are chosen for the demo (fixtures/structures/SOURCES.md says which are known of the real
+ * layer): ORNL footprints carry no HEIGHT, an NGA one does; `-99999` stands for "no data" where the real layer
+ * writes it; OUTBLDG is null on a house, "Y" on an outbuilding. SQMETERS / SQFEET are each footprint's own
+ * ground area; Shape__Area / Shape__Length are its area and perimeter in Web Mercator metres, as a hosted layer
+ * in Web Mercator keeps them.
+ */
+import { Position, Ring, areaAndLength, bboxOfRings, lonLatToWebMercator, metersToDegrees, rectRing } from './geometry';
+import { utcDate } from './demo-map';
+import type { ArcGisFeature } from './map-data';
+
+export interface DemoStructure {
+  /** A name for tests and docs (not a layer field). */
+  id: string;
+  /** The case this building is for, and where it stands against the demo map's zone polygons. */
+  purpose: string;
+  /** The demo place (demo-map.ts `DEMO_PLACES`) it stands at or beside. */
+  demoPlace: string;
+  /** The point a geocoder gives for its address, where the case turns on it ([lon, lat]). */
+  streetPoint?: Position;
+  feature: ArcGisFeature;
+}
+
+/** What differs between demo buildings; the rest of a row is filled by `structure()`. */
+interface StructureSpec {
+  id: string;
+  purpose: string;
+  demoPlace: string;
+  streetPoint?: Position;
+  ring: Ring;
+  buildId: number;
+  occupancy: { OCC_CLS: string; PRIM_OCC: string; SEC_OCC: string | null };
+  address: { PROP_ADDR: string | null; PROP_CITY: string | null; PROP_ST: string; PROP_ZIP: string | null; PROP_CNTY: string };
+  outbuilding?: boolean;
+  /** NGA footprints carry a LiDAR height (metres); ORNL ones never do. */
+  ngaHeightM?: number;
+  image: { IMAGE_NAME: string; IMAGE_DATE: number | null };
+  UUID: string;
+  STATE_FIPS: string;
+}
+
+const SQUARE_FEET_PER_SQUARE_METRE = 10.7639104;
+
+/** A footprint `widthM` east-west by `depthM` north-south centred on [lon, lat], as one clockwise ring (7 decimals, ~1 cm). */
+export function rectangleFootprint([lon, lat]: Position, widthM: number, depthM: number): Ring {
+  const { dLon } = metersToDegrees(lat, widthM / 2);
+  const { dLat } = metersToDegrees(lat, depthM / 2);
+  return rectRing(lon - dLon, lat - dLat, lon + dLon, lat + dLat).map(([x, y]): Position => [round7(x), round7(y)]);
+}
+
+/** Ground area in square metres: the ring on a local plane through its first vertex (good to well under 0.1 % at house size). */
+export function groundAreaSquareMetres(ring: Ring): number {
+  const [lon0, lat0] = ring[0];
+  const { dLon, dLat } = metersToDegrees(lat0, 1);
+  return areaAndLength([ring.map(([x, y]): Position => [(x - lon0) / dLon, (y - lat0) / dLat])]).area;
+}
+
+function round7(v: number): number {
+  return Number(v.toFixed(7));
+}
+
+function round2(v: number): number {
+  return Number(v.toFixed(2));
+}
+
+function structure(spec: StructureSpec, objectId: number): DemoStructure {
+  const rings = [spec.ring];
+  const sqMetres = round2(groundAreaSquareMetres(spec.ring));
+  const mercator = areaAndLength([spec.ring.map(([x, y]) => lonLatToWebMercator(x, y))]);
+  return {
+    id: spec.id,
+    purpose: spec.purpose,
+    demoPlace: spec.demoPlace,
+    ...(spec.streetPoint ? { streetPoint: spec.streetPoint } : {}),
+    feature: {
+      attributes: {
+        OBJECTID: objectId,
+        BUILD_ID: spec.buildId,
+        ...spec.occupancy,
+        ...spec.address,
+        OUTBLDG: spec.outbuilding ? 'Y' : null,
+        HEIGHT: spec.ngaHeightM ?? null,
+        SQMETERS: sqMetres,
+        SQFEET: round2(sqMetres * SQUARE_FEET_PER_SQUARE_METRE),
+        H_ADJ_ELEV: null,
+        L_ADJ_ELEV: null,
+        PROD_DATE: utcDate(spec.ngaHeightM === undefined ? '2022-06-21' : '2023-03-14'),
+        SOURCE: spec.ngaHeightM === undefined ? 'ORNL' : 'NGA',
+        ...spec.image,
+        VAL_METHOD: spec.ngaHeightM === undefined ? 'Automated' : '-99999',
+        UUID: spec.UUID,
+        STATE_FIPS: spec.STATE_FIPS,
+        Shape__Area: round2(mercator.area),
+        Shape__Length: round2(mercator.length),
+      },
+      rings,
+      bbox: bboxOfRings(rings),
+    },
+  };
+}
+
+const RESIDENTIAL = { OCC_CLS: 'Residential', PRIM_OCC: 'Single Family Dwelling', SEC_OCC: '-99999' };
+const UNCLASSIFIED = { OCC_CLS: 'Unclassified', PRIM_OCC: 'Unclassified', SEC_OCC: '-99999' };
+const ORNL_IMAGE = (name: string, day: string) => ({ IMAGE_NAME: name, IMAGE_DATE: utcDate(day) });
+
+// Menominee, MI: the AE polygon 6430122 lies inside the X shaded polygon 6430121; its west edge is at lon -87.587273.
+const MENOMINEE_AE_WEST_EDGE = -87.587273;
+const menomineeMetre = metersToDegrees(45.1, 1).dLon;
+
+const SPECS: readonly StructureSpec[] = [
+  {
+    id: 'menominee-straddles-ae-x',
+    purpose:
+      'A house across the west edge of AE polygon 6430122 (lon -87.587273): its east 7.2 m of 18 m (40 %) inside the AE, the rest in the X shaded polygon 6430121 only; 43 m short of the VE polygon 6430123.',
+    demoPlace: 'menominee-overlap',
+    ring: rectangleFootprint([MENOMINEE_AE_WEST_EDGE - 1.8 * menomineeMetre, 45.1], 18, 12),
+    buildId: 26_010_001,
+    occupancy: RESIDENTIAL,
+    address: { PROP_ADDR: '140 1ST ST', PROP_CITY: 'MENOMINEE', PROP_ST: 'MI', PROP_ZIP: '49858', PROP_CNTY: 'MENOMINEE' },
+    image: ORNL_IMAGE('104001005B7E3400', '2019-08-02'),
+    UUID: '{6E4C1B72-0F3A-4D8E-9B15-2A7C3E8D1F04}',
+    STATE_FIPS: '26',
+  },
+  {
+    id: 'houston-x-house-ae-street-point',
+    purpose:
+      'A house wholly inside the small X unshaded polygon 6430134 (50 m square around the demo place); the street point of its address lies in AE polygon 6430135, 41 m east of the house.',
+    demoPlace: 'houston-nearby-hazards',
+    streetPoint: [-95.4495, 29.83],
+    ring: rectangleFootprint([-95.45, 29.83], 14, 11),
+    buildId: 48_020_001,
+    occupancy: RESIDENTIAL,
+    address: { PROP_ADDR: '5210 W 34TH ST', PROP_CITY: 'HOUSTON', PROP_ST: 'TX', PROP_ZIP: '77092', PROP_CNTY: 'HARRIS' },
+    image: ORNL_IMAGE('1040010041C2B700', '2018-11-20'),
+    UUID: '{B0D3F6A1-57C2-4E19-8A6F-C94E21D07B35}',
+    STATE_FIPS: '48',
+  },
+  {
+    id: 'houston-floodway-house',
+    purpose: 'A house wholly inside the AE FLOODWAY polygon 6430101, around the demo place and its address.',
+    demoPlace: 'houston-ae-floodway',
+    ring: rectangleFootprint([-95.39, 29.763], 16, 12),
+    buildId: 48_020_002,
+    occupancy: RESIDENTIAL,
+    address: { PROP_ADDR: '2100 MEMORIAL DR', PROP_CITY: 'HOUSTON', PROP_ST: 'TX', PROP_ZIP: '77007', PROP_CNTY: 'HARRIS' },
+    image: ORNL_IMAGE('1040010041C2B700', '2018-11-20'),
+    UUID: '{3A91E0C7-2B64-4F3D-A8D2-61F5B9C4E720}',
+    STATE_FIPS: '48',
+  },
+  {
+    id: 'dc-partly-unmapped',
+    purpose:
+      'A building across the east edge of NFHL Availability 3100 (lon -77.029579): its west half mapped with no zone polygon there, its east half outside any NFHL data. NGA-sourced, with a height; no address.',
+    demoPlace: 'dc-white-house-ae',
+    ring: rectangleFootprint([-77.029579, 38.899], 20, 15),
+    buildId: 11_001_001,
+    occupancy: UNCLASSIFIED,
+    address: { PROP_ADDR: null, PROP_CITY: null, PROP_ST: 'DC', PROP_ZIP: null, PROP_CNTY: 'DISTRICT OF COLUMBIA' },
+    ngaHeightM: 14.2,
+    image: { IMAGE_NAME: '-99999', IMAGE_DATE: null },
+    UUID: '{F27A4D90-8C1E-4B63-95A0-7D3E6C2B18F9}',
+    STATE_FIPS: '11',
+  },
+  {
+    id: 'renton-main-house',
+    purpose: 'The first of two houses at one address (200 MILL AVE S), wholly inside the X shaded polygon 6430130.',
+    demoPlace: 'renton-x-shaded',
+    ring: rectangleFootprint([-122.2013, 47.483], 14, 10),
+    buildId: 53_030_001,
+    occupancy: RESIDENTIAL,
+    address: { PROP_ADDR: '200 MILL AVE S', PROP_CITY: 'RENTON', PROP_ST: 'WA', PROP_ZIP: '98057', PROP_CNTY: 'KING' },
+    image: ORNL_IMAGE('10400100487A6C00', '2019-05-16'),
+    UUID: '{9C5B2E18-A4F7-4D02-B3C6-0E81D7F5A294}',
+    STATE_FIPS: '53',
+  },
+  {
+    id: 'renton-second-house',
+    purpose: 'The second house at the same address (200 MILL AVE S), 50 m south-east of the first (centre to centre), also in the X shaded polygon 6430130.',
+    demoPlace: 'renton-x-shaded',
+    ring: rectangleFootprint([-122.201, 47.4826], 9, 9),
+    buildId: 53_030_002,
+    occupancy: RESIDENTIAL,
+    address: { PROP_ADDR: '200 MILL AVE S', PROP_CITY: 'RENTON', PROP_ST: 'WA', PROP_ZIP: '98057', PROP_CNTY: 'KING' },
+    image: ORNL_IMAGE('10400100487A6C00', '2019-05-16'),
+    UUID: '{D4E8A3B6-19F0-4C7A-8E25-B6C1F09D3A47}',
+    STATE_FIPS: '53',
+  },
+  {
+    id: 'sacramento-house',
+    purpose: 'A house wholly inside the A99 polygon 6430116, at the demo place and its address; an outbuilding stands 3.5 m east of it.',
+    demoPlace: 'sacramento-a99',
+    ring: rectangleFootprint([-121.5131, 38.64], 20, 12),
+    buildId: 6_067_001,
+    occupancy: RESIDENTIAL,
+    address: { PROP_ADDR: '2000 NATOMAS PARK DR', PROP_CITY: 'SACRAMENTO', PROP_ST: 'CA', PROP_ZIP: '95833', PROP_CNTY: 'SACRAMENTO' },
+    image: ORNL_IMAGE('1040010037F95D00', '2018-03-09'),
+    UUID: '{27B6F9C3-E5D1-4A48-9F73-1C0A8E6B5D92}',
+    STATE_FIPS: '06',
+  },
+  {
+    id: 'sacramento-outbuilding',
+    purpose: 'An outbuilding (OUTBLDG "Y", unclassified) 3.5 m east of the house at the same address, also inside the A99 polygon 6430116.',
+    demoPlace: 'sacramento-a99',
+    ring: rectangleFootprint([-121.512893, 38.64], 9, 7),
+    buildId: 6_067_002,
+    occupancy: UNCLASSIFIED,
+    address: { PROP_ADDR: '2000 NATOMAS PARK DR', PROP_CITY: 'SACRAMENTO', PROP_ST: 'CA', PROP_ZIP: '95833', PROP_CNTY: 'SACRAMENTO' },
+    outbuilding: true,
+    image: ORNL_IMAGE('1040010037F95D00', '2018-03-09'),
+    UUID: '{E1A07C4D-6B38-4F95-A2E4-93D5B17C0F68}',
+    STATE_FIPS: '06',
+  },
+  {
+    id: 'fernandina-cbrs-house',
+    purpose: 'A beach house wholly inside CBRS System Unit FL-05 and the VE polygon 6430149, around the demo place.',
+    demoPlace: 'fernandina-cbrs-system-unit',
+    ring: rectangleFootprint([-81.4626, 30.6697], 15, 10),
+    buildId: 12_089_001,
+    occupancy: RESIDENTIAL,
+    address: { PROP_ADDR: '3200 S FLETCHER AVE', PROP_CITY: 'FERNANDINA BEACH', PROP_ST: 'FL', PROP_ZIP: '32034', PROP_CNTY: 'NASSAU' },
+    image: ORNL_IMAGE('104001003E8B4900', '2018-06-27'),
+    UUID: '{58C2D7E0-3F19-4B6A-8C4D-A0E9F2B71C36}',
+    STATE_FIPS: '12',
+  },
+  {
+    id: 'charleston-not-participating',
+    purpose:
+      'A house wholly inside the AE polygon 6430145 in the City of Charleston (455412), which the demo Community Status Book lists as not participating in the NFIP.',
+    demoPlace: 'charleston-pending-out-of-sfha',
+    ring: rectangleFootprint([-79.92469, 32.7765], 17, 11),
+    buildId: 45_019_001,
+    occupancy: RESIDENTIAL,
+    address: { PROP_ADDR: '52 TRADD ST', PROP_CITY: 'CHARLESTON', PROP_ST: 'SC', PROP_ZIP: '29401', PROP_CNTY: 'CHARLESTON' },
+    image: ORNL_IMAGE('1040010039A1E800', '2018-02-11'),
+    UUID: '{A6F31B85-C2E7-4D90-B15A-4E8C6D29F073}',
+    STATE_FIPS: '45',
+  },
+];
+
+/**
+ * The demo buildings, OBJECTID 1 upwards in this order. No community of the demo Community Status Book is in the
+ * emergency program, so no building stands for that case.
+ */
+export const DEMO_STRUCTURES: readonly DemoStructure[] = SPECS.map((spec, i) => structure(spec, i + 1));
+
+export function demoStructure(id: string): DemoStructure {
+  const found = DEMO_STRUCTURES.find((s) => s.id === id);
+  if (!found) throw new Error(`no demo structure "${id}"`);
+  return found;
+}
