@@ -1,4 +1,4 @@
-/** The upstream emulators (FEMA NFHL, preliminary and pending MapServers, USFWS CBRS MapServer, Census geocoder, USGS elevation, OpenFEMA, USGS basemap) and their demo map. */
+/** The upstream emulators (FEMA NFHL, preliminary and pending MapServers, USFWS CBRS MapServer, Census geocoder, USGS elevation, OpenFEMA, USGS basemap, FEMA/ORNL USA Structures) and their demo map. */
 export * from './geometry';
 export * from './demo-map';
 export * from './emulator-core';
@@ -12,5 +12,7 @@ export * from './census-emulator';
 export * from './epqs-emulator';
 export * from './community-status-book';
 export * from './openfema-emulator';
+export * from './structure-footprints';
+export * from './structures-emulator';
 export { startEmulators, exampleUrls } from './offline';
 export type { StartEmulatorsOptions, RunningEmulators, ServiceEmulatorOptions } from './offline';
