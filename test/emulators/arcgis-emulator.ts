@@ -217,6 +217,7 @@ export interface NfhlEmulatorOptions extends ArcGisEmulatorOptions {
 }
 
 const FIXTURES = path.join(__dirname, 'fixtures');
+/** A JSON document of fixtures/ (`name` may hold a sub-folder), as the server would send it. */
 export function readFixture(name: string): Record<string, unknown> {
   const doc = JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
   // the recorded excerpts carry notes about their source: not part of what the server says

@@ -350,6 +350,16 @@ describe('DEMO_STRUCTURES against the demo flood map', () => {
     ]);
   });
 
+  it('straddle their edges in the shares their purpose says (the edges are meridians, the footprints upright rectangles)', () => {
+    const eastOf = (id: string, edgeLon: number) => {
+      const { xmin, xmax } = demoStructure(id).feature.bbox;
+      return (xmax - edgeLon) / (xmax - xmin);
+    };
+    const polygon = (features: typeof zones, objectId: number) => features.filter((f) => f.attributes.OBJECTID === objectId)[0];
+    expect(eastOf('menominee-straddles-ae-x', polygon(zones, 6430122).bbox.xmin)).toBeCloseTo(0.4, 2);
+    expect(eastOf('dc-partly-unmapped', polygon(DEMO_MAP.nfhl.availability, 3100).bbox.xmax)).toBeCloseTo(0.5, 2);
+  });
+
   it('stand inside CBRS unit FL-05 (the Fernandina house) and keep house sizes', () => {
     const units = (DEMO_CBRS.layers.find((l) => l.name === 'CBRS Units')?.features ?? []).filter((u) =>
       cornersOf('fernandina-cbrs-house').every(([lon, lat]) => polygonIntersectsPoint(u.rings as Ring[], lon, lat)),
