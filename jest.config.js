@@ -2,7 +2,7 @@
  * Three projects: fast unit specs beside the code; end-to-end suites that run the real app in-process against the
  * upstream emulators; and system suites that drive it from outside (the built service and command line as processes,
  * a real browser, Prism, generated clients). Every suite starts its own servers and Redis on free ports, so the
- * suites run in parallel workers.
+ * suites run in parallel workers (`--maxWorkers` in package.json).
  */
 const tsJest = { '^.+\\.ts$': 'ts-jest' };
 /** cheap-ruler is published as an ES module only; Jest on Node 20 loads its own UMD build instead. */
