@@ -5,16 +5,7 @@ import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import { CachedPiece, PieceCache, PieceParts, PieceWait } from './piece-cache';
 import { PieceLoadLocks } from './piece-load-locks';
-
-/** A cache tier in memory; `set` keeps what it is given. */
-function memoryTier(): Cache {
-  const pieces = new Map<string, unknown>();
-  return {
-    get: (key: string) => Promise.resolve(pieces.get(key)),
-    set: (key: string, value: unknown) => Promise.resolve(pieces.set(key, value)),
-    del: (key: string) => Promise.resolve(pieces.delete(key)),
-  } as unknown as Cache;
-}
+import { memoryTier } from '../../test/support/memory-cache-tier';
 
 const metrics = { cacheLookup: () => undefined } as unknown as ServiceMetrics;
 const noCaching = { ttlSeconds: 0, staleIfErrorSeconds: 0 };

@@ -1,7 +1,6 @@
 import { CACHE_MANAGER } from '@nestjs/cache-manager';
 import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
-import type { Cache } from 'cache-manager';
 import { PieceCache } from '../cache/piece-cache';
 import { ApiError, UpstreamUnavailableError } from '../common/api-error';
 import type { UpstreamName } from '../common/upstream/upstream-registry';
@@ -23,6 +22,7 @@ import { LookupAnswer, LookupService } from './lookup.service';
 import type { AnswerPart, IncludeItem } from '../parts/answer-parts';
 import type { NfipStatus } from '../parts/nfip-status/nfip-status';
 import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
+import { memoryTier } from '../../test/support/memory-cache-tier';
 
 /**
  * The /flood-zone use case over in-memory ports: which parts an answer has, how it is cached, which address
@@ -169,16 +169,6 @@ function portsOver(upstreams: FakeUpstreams) {
     loadInProgress: () => Promise.resolve(),
   };
   return { flood, comingMaps, coastalBarrier, elevation, geocoder, nfipStatus };
-}
-
-/** A cache tier in memory that keeps what it is given (the piece cache's own rules decide what is fresh). */
-function memoryTier(): Cache {
-  const pieces = new Map<string, unknown>();
-  return {
-    get: (key: string) => Promise.resolve(pieces.get(key)),
-    set: (key: string, value: unknown) => Promise.resolve(pieces.set(key, value)),
-    del: (key: string) => Promise.resolve(pieces.delete(key)),
-  } as unknown as Cache;
 }
 
 type LookupSettings = Pick<AppConfig, 'CACHE_TTL_SECONDS' | 'STALE_IF_ERROR_SECONDS' | 'GEOCODE_CACHE_TTL_SECONDS' | 'LOOKUP_DEADLINE_MS'>;
