@@ -120,6 +120,8 @@ export interface CallRecord {
   at: number;
   /** The fault kind applied to this call, if any. */
   fault?: FaultKind;
+  /** Set once the emulator answers it (or resets it): a call still held by a delay, or whose client left first, has not been. */
+  answered?: true;
   /** `endless-body`: the bytes of the body written so far; final once `endlessBodiesStopped()` resolves. */
   bodyBytes?: number;
 }
@@ -474,6 +476,7 @@ export abstract class UpstreamEmulator {
 
     await this.sleep(wait);
     if (this.closed || res.destroyed) return;
+    call.answered = true;
 
     if (fault?.kind === 'reset') {
       req.socket.destroy();
