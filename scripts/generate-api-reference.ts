@@ -64,7 +64,7 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   JOB_MAX_LOCATIONS: 'Rows accepted in one portfolio job; more is a `413` `BATCH_TOO_LARGE` (a job body may also be at most 256 MiB).',
   JOB_WORKERS: 'Chunks of 1,000 rows this process answers at once; every replica takes chunks of every job.',
   JOB_UPSTREAM_RATE_PER_SECOND:
-    "Calls per second per upstream service (NFHL, preliminary, pending, CBRS, Census, elevation) of all portfolio jobs on all replicas together, kept in the jobs' Redis (calls are spaced evenly at 95% of it). Interactive lookups do not count against it and keep their own half of each upstream.",
+    "Calls per second per upstream service (NFHL, preliminary, pending, CBRS, Census, elevation) of all portfolio jobs on all replicas together, kept in the jobs' Redis (calls are spaced evenly at 90% of it). Interactive lookups do not count against it and keep their own half of each upstream.",
   JOB_TTL_HOURS: "How long a finished job's status and results are kept in Redis.",
   RATE_LIMIT_PER_MINUTE:
     'Requests per minute per client IP; over it, a `429` `RATE_LIMITED` with `Retry-After`. `0` disables. `/health`, `/health/ready` and `/metrics` are never limited.',

@@ -5,9 +5,10 @@ describe('spacedRate: the headroom left for calls arriving a little late', () =>
   it.each([
     [1, 0.5],
     [2, 1],
-    [20, 19],
-    [100, 95],
-    [1000, 950],
+    [5, 4],
+    [20, 18],
+    [100, 90],
+    [1000, 900],
   ])('%i a second are spaced as %d a second', (rate, spaced) => {
     expect(spacedRate(rate)).toBeCloseTo(spaced, 9);
   });
@@ -15,11 +16,11 @@ describe('spacedRate: the headroom left for calls arriving a little late', () =>
 
 describe('punctualityMs: how late a call may be sent after its turn, every second staying within the rate', () => {
   it.each([
-    [1, 500],
-    [5, 125],
-    [20, 26.3],
-    [50, 26.3],
-    [1000, 26.3],
+    [1, 250],
+    [5, 62.5],
+    [20, 27.8],
+    [50, 27.8],
+    [1000, 27.8],
   ])('%i a second: %d ms', (rate, ms) => {
     expect(punctualityMs(rate)).toBeCloseTo(ms, 1);
   });
