@@ -1,12 +1,9 @@
 import type { FactoryProvider } from '@nestjs/common';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
-import type { OptionalAnswerPart } from '../parts/answer-part';
-import { OPTIONAL_PARTS, OptionalField } from '../parts/answer-parts';
-
-type AnyOptionalPart = OptionalAnswerPart<string, OptionalField, unknown, unknown, unknown>;
+import { OPTIONAL_PARTS, RegisteredPart } from '../parts/answer-parts';
 
 /** An opt-in part bound to the port its module provides: what a lookup asks of it. */
-export type BoundPart = Pick<AnyOptionalPart, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read'> & {
+export type BoundPart = Pick<RegisteredPart, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read'> & {
   load(point: GeoPoint, radiusM: number, signal: AbortSignal): Promise<unknown>;
 };
 
@@ -18,7 +15,7 @@ export const boundPartsProvider: FactoryProvider<BoundPart[]> = {
   provide: BOUND_PARTS,
   inject: OPTIONAL_PARTS.map((part) => part.port),
   useFactory: (...ports: unknown[]): BoundPart[] =>
-    OPTIONAL_PARTS.map((part: AnyOptionalPart, index) => ({
+    OPTIONAL_PARTS.map((part: RegisteredPart, index) => ({
       ...part,
       load: (point: GeoPoint, radiusM: number, signal: AbortSignal) => part.load(ports[index], point, radiusM, signal),
     })),

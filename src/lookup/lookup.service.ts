@@ -15,7 +15,7 @@ import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import type { LocationQuery, LookupOptions } from './location-query';
 import { CommunityWithNfip, DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, PartContext } from '../parts/answer-part';
-import { AnswerPart, IncludeItem, OPTIONAL_PARTS, OptionalFields, inDocumentedOrder } from '../parts/answer-parts';
+import { AnswerPart, OPTIONAL_PARTS, OptionalFields, inDocumentedOrder } from '../parts/answer-parts';
 import { BOUND_PARTS, BoundPart } from './bound-parts';
 import { answerFreshness, PieceRead } from './answer-freshness';
 import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './effective-map';
@@ -168,7 +168,7 @@ export class LookupService {
     const [effective, ...optional] = await Promise.all([
       pieces.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, loadEffective, waitFor(EFFECTIVE_MAP_UPSTREAM)),
       ...this.optionalParts
-        .filter((part) => options.include.has(part.include as IncludeItem))
+        .filter((part) => options.include.has(part.include))
         .map((part) => this.readOptional(part, rounded, options.radiusM, pieces, waitFor)),
     ]);
     return { effective, optional };

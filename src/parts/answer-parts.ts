@@ -1,3 +1,4 @@
+import type { OptionalAnswerPart } from './answer-part';
 import { coastalBarrierPart } from './coastal-barrier/coastal-barrier.part';
 import { groundElevationPart } from './ground-elevation/ground-elevation.part';
 import { mapChangePart } from './map-change/map-change.part';
@@ -21,6 +22,9 @@ export type OptionalField = AnyOptionalPart['field'];
 
 /** The `include` items, in the documented order. */
 export const INCLUDE_ITEMS: readonly IncludeItem[] = OPTIONAL_PARTS.map((part) => part.include);
+
+/** Any opt-in part of the registry, its data and value types widened: how code that goes over every part sees one. */
+export type RegisteredPart = OptionalAnswerPart<IncludeItem, OptionalField, unknown, unknown, unknown>;
 
 /** The fields of `result` the opt-in parts fill, each typed by what its rule reads. */
 export type OptionalFields = { [P in AnyOptionalPart as P['field']]: ReturnType<P['read']> | null };

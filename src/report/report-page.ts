@@ -11,8 +11,7 @@ import { LOMA_REACH_M } from '../flood-hazard/loma-status';
 import type { FloodZoneLookup, FloodZoneResult } from '../lookup/flood-zone-lookup';
 import { Markup, html, isText } from '../common/markup';
 import { pageDocument } from './page-document';
-import type { OptionalAnswerPart } from '../parts/answer-part';
-import { IncludeItem, OPTIONAL_PARTS, OptionalField } from '../parts/answer-parts';
+import { OPTIONAL_PARTS, RegisteredPart } from '../parts/answer-parts';
 import { groundAgainstBfe } from '../parts/ground-elevation/ground-elevation.words';
 import { LOMA_STATUS_WORDS, RISK_WORDS, couldNotBeChecked, insuranceAvailabilityWords, lendingFactsOf, sfhaAnswer, zoneHeadline } from './plain-words';
 
@@ -302,7 +301,7 @@ function lomas(found: Loma[] | null): Markup {
  * found, or that it was not asked for or could not be checked (unknown, never "none").
  */
 function partSections(result: Result): Markup {
-  const sections = OPTIONAL_PARTS.flatMap((optional: OptionalAnswerPart<IncludeItem, OptionalField, unknown, unknown, unknown>) => {
+  const sections = OPTIONAL_PARTS.flatMap((optional: RegisteredPart) => {
     if (optional.report === null) return [];
     const value = result[optional.field];
     if (value === null) {
