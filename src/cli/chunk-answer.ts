@@ -1,9 +1,8 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RowAnswer } from '../batch/row-answer';
 import { serviceFailed } from './command-failure';
-import { errorResponseText, FloodZoneApi, retryAfterMs } from './flood-zone-api';
+import { errorResponseText, FloodZoneApi } from './flood-zone-api';
 import { askedLocation, Portfolio, PortfolioRow } from './portfolio-input';
 import { outputLine, raggedRowAnswer } from './screening-output';
 
@@ -60,19 +59,12 @@ export async function requestChunkAnswer(
 }
 
 async function requestAnswer(api: FloodZoneApi, csv: string, chunk: PortfolioChunk, signal: AbortSignal): Promise<Readable> {
-  const url = api.urlOf('/flood-zone/batch');
-  for (let attempt = 0; ; attempt += 1) {
-    const response = await api.request(url, { method: 'POST', headers: { 'content-type': 'text/csv', accept: NDJSON }, body: csv, signal });
-    if (response.status === 429 && attempt < BUSY_RETRIES) {
-      await response.body?.cancel();
-      await sleep(retryAfterMs(response.headers.get('retry-after')), undefined, { signal });
-      continue;
-    }
-    if (response.status !== 200 || !response.body) {
-      throw serviceFailed(`the service did not answer ${rowsOf(chunk)}: ${await errorResponseText(response)}`);
-    }
-    return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+  const init = { method: 'POST', headers: { 'content-type': 'text/csv', accept: NDJSON }, body: csv, signal };
+  const response = await api.requestPatiently(api.urlOf('/flood-zone/batch'), init, { retries: BUSY_RETRIES, later: (answer) => answer.status === 429 });
+  if (response.status !== 200 || !response.body) {
+    throw serviceFailed(`the service did not answer ${rowsOf(chunk)}: ${await errorResponseText(response)}`);
   }
+  return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
 }
 
 /** A sent row's answer from its NDJSON line, checked to be the next one (the service numbers rows within the request). */

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../common/api-error';
 import { readLookupOptions } from '../lookup/dto/lookup-parameters';
 import { badArguments, serviceFailed } from './command-failure';
@@ -60,13 +61,26 @@ export class FloodZoneApi {
       throw serviceFailed(`could not reach the flood-zone service at ${this.baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
     }
   }
+
+  /**
+   * `request`, asked again after the service's Retry-After while `later` reads its answer as "ask again later", at
+   * most `retries` times: the last answer is returned whatever it says.
+   */
+  async requestPatiently(url: string, init: RequestInit, { retries, later }: { retries: number; later: (response: Response) => boolean }): Promise<Response> {
+    for (let attempt = 0; ; attempt += 1) {
+      const response = await this.request(url, init);
+      if (attempt >= retries || !later(response)) return response;
+      await response.body?.cancel();
+      await sleep(retryAfterMs(response.headers.get('retry-after')), undefined, { signal: init.signal ?? undefined });
+    }
+  }
 }
 
 const RETRY_AFTER_DEFAULT_S = 1;
 const RETRY_AFTER_MAX_S = 60;
 
 /** How long a service that answered "ask again later" (429, 503) asked to be left: its Retry-After seconds, within a minute. */
-export function retryAfterMs(header: string | null): number {
+function retryAfterMs(header: string | null): number {
   const seconds = Number(header);
   const wait = Number.isFinite(seconds) && seconds >= 0 ? seconds : RETRY_AFTER_DEFAULT_S;
   return Math.min(wait, RETRY_AFTER_MAX_S) * 1000;

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SingleBar } from 'cli-progress';
 import { badArguments, CommandFailure, serviceFailed } from './command-failure';
-import { errorResponseText, FloodZoneApi, retryAfterMs } from './flood-zone-api';
+import { errorResponseText, FloodZoneApi } from './flood-zone-api';
 import { timeLeftText } from './time-left';
 
 const JOBS_PATH = '/flood-zone/jobs';
@@ -77,19 +77,11 @@ export async function submitJob(input: string, api: FloodZoneApi, stdout: Writab
   return 0;
 }
 
-/** A request, asked again after its Retry-After while the service says "later" (429, 503), at most `retries` times. */
-async function requestPatiently(api: FloodZoneApi, url: string, init: RequestInit, retries: number): Promise<Response> {
-  for (let attempt = 0; ; attempt += 1) {
-    const response = await api.request(url, init);
-    const later = (response.status === 429 || response.status === 503) && response.headers.has('retry-after');
-    if (!later || attempt >= retries) return response;
-    await response.body?.cancel();
-    await sleep(retryAfterMs(response.headers.get('retry-after')));
-  }
-}
+/** The service asks to be asked again later: its jobs Redis away (503) or too busy (429), with a Retry-After. */
+const askAgainLater = (response: Response) => (response.status === 429 || response.status === 503) && response.headers.has('retry-after');
 
 async function readStatus(api: FloodZoneApi, id: string, retries = 0): Promise<JobStatus> {
-  const response = await requestPatiently(api, jobUrl(api, id), {}, retries);
+  const response = await api.requestPatiently(jobUrl(api, id), {}, { retries, later: askAgainLater });
   if (!response.ok) throw await refused(response);
   return (await response.json()) as JobStatus;
 }
@@ -132,7 +124,14 @@ export async function waitForJob(
     progress?.stop();
   }
   if (job.status !== 'completed') throw serviceFailed(`job ${id} ${job.status}: it has no results.`);
-  const response = await requestPatiently(api, jobUrl(api, id, '/results?columns=all'), { headers: { accept: 'text/csv' } }, JOB_UNAVAILABLE_RETRIES);
+  const response = await api.requestPatiently(
+    jobUrl(api, id, '/results?columns=all'),
+    { headers: { accept: 'text/csv' } },
+    {
+      retries: JOB_UNAVAILABLE_RETRIES,
+      later: askAgainLater,
+    },
+  );
   if (!response.ok || !response.body) throw await refused(response);
   const answer = Readable.fromWeb(response.body as Parameters<typeof Readable.fromWeb>[0]);
   if (!output) {
