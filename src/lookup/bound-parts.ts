@@ -1,10 +1,10 @@
 import type { FactoryProvider } from '@nestjs/common';
-import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
+import type { PartRequest } from '../parts/answer-part';
 import { OPTIONAL_PARTS, RegisteredPart } from '../parts/answer-parts';
 
 /** An opt-in part bound to the port its module provides: what a lookup asks of it. */
 export type BoundPart = Pick<RegisteredPart, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read'> & {
-  load(point: GeoPoint, radiusM: number, signal: AbortSignal): Promise<unknown>;
+  load(request: PartRequest, signal: AbortSignal): Promise<unknown>;
 };
 
 /** The opt-in parts, in the registry's order, each bound to its port. */
@@ -17,6 +17,6 @@ export const boundPartsProvider: FactoryProvider<BoundPart[]> = {
   useFactory: (...ports: unknown[]): BoundPart[] =>
     OPTIONAL_PARTS.map((part: RegisteredPart, index) => ({
       ...part,
-      load: (point: GeoPoint, radiusM: number, signal: AbortSignal) => part.load(ports[index], point, radiusM, signal),
+      load: (request: PartRequest, signal: AbortSignal) => part.load(ports[index], request, signal),
     })),
 };

@@ -14,7 +14,7 @@ import { addressMatches, geocodePolicyOf, placeAt, singlePlace } from '../geocod
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import type { LocationQuery, LookupOptions } from './location-query';
 import { CommunityWithNfip, DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
-import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, PartContext } from '../parts/answer-part';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, PartContext, PartRequest } from '../parts/answer-part';
 import { AnswerPart, OPTIONAL_PARTS, OptionalFields, inDocumentedOrder } from '../parts/answer-parts';
 import { BOUND_PARTS, BoundPart } from './bound-parts';
 import { answerFreshness, PieceRead } from './answer-freshness';
@@ -143,13 +143,13 @@ export class LookupService {
     const load = (signal: AbortSignal) => geocode(address, signal);
     const geocoded = await addressMatches(pieces, this.geocodePolicy, address, load, waitFor('geocoder'));
     const match = singlePlace(geocoded.piece.value);
-    const [flood] = await Promise.all([this.floodAt(match, options, pieces, waitFor), nfipTable]);
+    const [flood] = await Promise.all([this.floodAt(match, match.matchedAddress, options, pieces, waitFor), nfipTable]);
     return this.answer({ address, lat: null, lon: null }, locationOf(match.matchedAddress, match, match, 'census_geocoder'), flood, [geocoded]);
   }
 
   private async lookupPoint(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor, nfipTable: Promise<void>): Promise<LookupAnswer> {
     const [flood, place] = await Promise.all([
-      this.floodAt(point, options, pieces, waitFor),
+      this.floodAt(point, null, options, pieces, waitFor),
       // County and ZCTA are context: their failure leaves them unknown, never the flood answer.
       placeAt(pieces, this.geocoder, this.geocodePolicy, point, waitFor('geocoder')).catch(() => undefined),
       nfipTable,
@@ -162,22 +162,21 @@ export class LookupService {
    * Every part of the flood answer at a point, all asked at once, each its own cached piece (by the
    * point rounded to 6 decimals, about 0.1 m): the effective map, then the parts `include` asks for.
    */
-  private async floodAt(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
+  private async floodAt(point: GeoPoint, matchedAddress: string | null, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
     const rounded = roundPoint(point);
+    const request: PartRequest = { point: rounded, radiusM: options.radiusM, matchedAddress, footprint: options.footprint ?? null };
     const loadEffective: PieceLoad<EffectiveMapPiece> = (signal, layers) => loadEffectiveMap(this.floodHazard, rounded, signal, layers);
     const [effective, ...optional] = await Promise.all([
       pieces.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, loadEffective, waitFor(EFFECTIVE_MAP_UPSTREAM)),
-      ...this.optionalParts
-        .filter((part) => options.include.has(part.include))
-        .map((part) => this.readOptional(part, rounded, options.radiusM, pieces, waitFor)),
+      ...this.optionalParts.filter((part) => options.include.has(part.include)).map((part) => this.readOptional(part, request, pieces, waitFor)),
     ]);
     return { effective, optional };
   }
 
   /** An opt-in part; its upstream's failure makes it unavailable, never the lookup (and is not cached). */
-  private async readOptional(part: BoundPart, point: GeoPoint, radiusM: number, pieces: PieceReader, waitFor: WaitFor): Promise<OptionalRead> {
-    const load = (signal: AbortSignal) => part.load(point, radiusM, signal);
-    const read = await unknownOnFailure(pieces.getOrLoad('flood', part.cacheKey(point, radiusM), this.partPolicy, load, waitFor(part.upstream)));
+  private async readOptional(part: BoundPart, request: PartRequest, pieces: PieceReader, waitFor: WaitFor): Promise<OptionalRead> {
+    const load = (signal: AbortSignal) => part.load(request, signal);
+    const read = await unknownOnFailure(pieces.getOrLoad('flood', part.cacheKey(request), this.partPolicy, load, waitFor(part.upstream)));
     return read ? { part, read } : { part };
   }
 

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { UpstreamName } from '../common/upstream/upstream-registry';
 import type { Markup } from '../common/markup';
+import type { Footprint } from './structure/structure.types';
 import type { Coverage, EstimatedBaseFloodElevation, FloodDetermination, GeoPoint } from '../flood-hazard/flood-hazard.types';
 
 /**
@@ -29,6 +30,16 @@ export interface PartColumn<V> {
 export interface ReportSection<V> {
   title(value: V | null): string;
   content(value: V, coverage: Coverage): Markup;
+}
+
+/** What a lookup asks an opt-in part for: the point, rounded to 6 decimals (about 0.1 m), and what else the query said. */
+export interface PartRequest {
+  point: GeoPoint;
+  radiusM: number;
+  /** The Census geocoder's matched address when the point was geocoded from an address; null for coordinates. */
+  matchedAddress: string | null;
+  /** The footprint the caller gave; null when none was. */
+  footprint: Footprint | null;
 }
 
 /** What the rest of the answer tells an opt-in part's rule when it reads its data for one lookup. */
@@ -61,8 +72,8 @@ export interface OptionalAnswerPart<I extends string, F extends string, S, D, V>
   upstream: UpstreamName;
   module: Type<unknown>;
   port: PortToken<S>;
-  cacheKey(point: GeoPoint, radiusM: number): string;
-  load(port: S, point: GeoPoint, radiusM: number, signal: AbortSignal): Promise<D>;
+  cacheKey(request: PartRequest): string;
+  load(port: S, request: PartRequest, signal: AbortSignal): Promise<D>;
   read(data: D, context: PartContext): V;
   /** `result.<field>` in the OpenAPI document: its schema (a DTO class), nullable, and what it says. */
   dto: { type: Type<unknown>; description: string };

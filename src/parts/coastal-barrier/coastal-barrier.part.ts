@@ -16,8 +16,8 @@ export const coastalBarrierPart = optionalPart({
   upstream: 'coastal_barrier',
   module: CoastalBarrierModule,
   port: CoastalBarrierPort,
-  cacheKey: (point) => `coastal-barrier:${pointKey(point)}`,
-  load: async (port, point, _radiusM, signal) => {
+  cacheKey: ({ point }) => `coastal-barrier:${pointKey(point)}`,
+  load: async (port, { point }, signal) => {
     const { prohibitions, inBufferZone } = await port.coastalBarrierAt(point, signal);
     return coastalBarrierAt(prohibitions, inBufferZone);
   },

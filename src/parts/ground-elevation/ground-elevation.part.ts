@@ -19,8 +19,8 @@ export const groundElevationPart = optionalPart({
   upstream: 'elevation',
   module: GroundElevationModule,
   port: GroundElevationPort,
-  cacheKey: (point) => `ground-elevation:${pointKey(point)}`,
-  load: (port, point, _radiusM, signal) => port.groundAt(point, signal),
+  cacheKey: ({ point }) => `ground-elevation:${pointKey(point)}`,
+  load: (port, { point }, signal) => port.groundAt(point, signal),
   read: (reply, { determination, estimatedBaseFloodElevation, point, locationSource, countyFips }) =>
     groundElevation(reply, {
       point,

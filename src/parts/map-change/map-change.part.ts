@@ -19,8 +19,8 @@ export const mapChangePart = optionalPart({
   upstream: 'flood_data_preliminary',
   module: MapChangeModule,
   port: MapChangePort,
-  cacheKey: (point) => `map-change:${pointKey(point)}`,
-  load: (port, point, _radiusM, signal) => port.mapsAt(point, signal),
+  cacheKey: ({ point }) => `map-change:${pointKey(point)}`,
+  load: (port, { point }, signal) => port.mapsAt(point, signal),
   read: (maps, { determination }) => mapChange(maps.pending, maps.preliminary, determination),
   dto: {
     type: MapChangeDto,

@@ -15,8 +15,8 @@ export const nearbyPart = optionalPart({
   upstream: 'flood_data',
   module: FloodHazardModule,
   port: FloodHazardPort,
-  cacheKey: (point, radiusM) => `nearby:${pointKey(point)}:${radiusM}`,
-  load: async (port, point, radiusM, signal) => nearbyHazards(point, radiusM, await port.zonePolygonsNear(point, radiusM, signal)),
+  cacheKey: ({ point, radiusM }) => `nearby:${pointKey(point)}:${radiusM}`,
+  load: async (port, { point, radiusM }, signal) => nearbyHazards(point, radiusM, await port.zonePolygonsNear(point, radiusM, signal)),
   read: (found, { determination }) => nearbyHazardsAt(found, determination.coverage),
   dto: {
     type: NearbyHazardsDto,
