@@ -191,11 +191,22 @@ export function classifyZone(zone: FloodHazardZoneAttributes): ZoneClassificatio
   };
 }
 
+/** What orders zone polygons from the most severe: the severity class, then the higher static BFE, then the higher depth. */
+export type ZoneSeverity = Pick<ZoneClassification, 'severityRank' | 'staticBaseFloodElevationFt' | 'depthFt'>;
+
+/** Sort order for "most severe first" (ZONE_SEVERITY, then higher static BFE, then higher depth); 0 for equally severe. */
+export function moreSevereFirst(a: ZoneSeverity, b: ZoneSeverity): number {
+  return (
+    a.severityRank - b.severityRank ||
+    compareDescendingNullsLast(a.staticBaseFloodElevationFt, b.staticBaseFloodElevationFt) ||
+    compareDescendingNullsLast(a.depthFt, b.depthFt)
+  );
+}
+
 /** A polygon at the point, as far as ordering and zonesAtPoint are concerned. */
 interface RankedPolygon {
   entry: ZoneAtPoint;
-  severityRank: number;
-  depthFt: number | null;
+  severity: ZoneSeverity;
   order: number;
   zone: ZoneClassification | null;
   attributes: FloodHazardZoneAttributes;
@@ -219,8 +230,7 @@ function rankPolygons(zones: FloodHazardZoneAttributes[]): RankedPolygon[] {
           inSpecialFloodHazardArea: zone.inSpecialFloodHazardArea,
           staticBaseFloodElevationFt: zone.staticBaseFloodElevationFt,
         },
-        severityRank: zone.severityRank,
-        depthFt: zone.depthFt,
+        severity: zone,
         order,
         zone,
         attributes,
@@ -237,21 +247,18 @@ function rankPolygons(zones: FloodHazardZoneAttributes[]): RankedPolygon[] {
           inSpecialFloodHazardArea: null,
           staticBaseFloodElevationFt: null,
         },
-        severityRank: code === 'OPEN WATER' ? ZONE_SEVERITY.OPEN_WATER : ZONE_SEVERITY.AREA_NOT_INCLUDED,
-        depthFt: null,
+        severity: {
+          severityRank: code === 'OPEN WATER' ? ZONE_SEVERITY.OPEN_WATER : ZONE_SEVERITY.AREA_NOT_INCLUDED,
+          staticBaseFloodElevationFt: null,
+          depthFt: null,
+        },
         order,
         zone: null,
         attributes,
       });
     }
   });
-  return ranked.sort(
-    (a, b) =>
-      a.severityRank - b.severityRank ||
-      compareDescendingNullsLast(a.entry.staticBaseFloodElevationFt, b.entry.staticBaseFloodElevationFt) ||
-      compareDescendingNullsLast(a.depthFt, b.depthFt) ||
-      a.order - b.order,
-  );
+  return ranked.sort((a, b) => moreSevereFirst(a.severity, b.severity) || a.order - b.order);
 }
 
 function governingOf(ranked: RankedPolygon[]): GoverningZone | null {
@@ -283,7 +290,8 @@ function distinctZonesAtPoint(ranked: RankedPolygon[]): ZoneAtPoint[] {
 // Panels, community, LOMRs
 // ---------------------------------------------------------------------------------------------
 
-function toFirmPanel(attributes: FirmPanelAttributes): FirmPanel | null {
+/** A FIRM panel as the answer names it (FIRM_PAN, with its number and suffix letter), or null when FIRM_PAN is empty. */
+export function toFirmPanel(attributes: FirmPanelAttributes): FirmPanel | null {
   const panel = nfhlText(attributes.FIRM_PAN);
   if (panel === null) return null;
   // FIRM_PAN is 11 characters: 6 of DFIRM id, 4 of panel number, 1 suffix letter (72000C0330J).

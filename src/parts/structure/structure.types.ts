@@ -53,7 +53,8 @@ export type StructureMatch = 'contains' | 'address' | 'nearest' | 'given' | 'non
 
 /** A building near the point when none could be chosen (`ambiguous`). */
 export interface StructureCandidate {
-  buildId: string;
+  /** BUILD_ID; null when the layer gives none. */
+  buildId: string | null;
   distanceM: number;
   address: string | null;
 }
