@@ -35,6 +35,7 @@ const numbered = (n: number, classRating = '5'): CommunityStatusBookRow[] =>
     nonSfhaDiscount: 10,
     currentlyEffectiveMapDate: '06/18/07',
     regularEmergencyProgramDate: '09/28/79',
+    initialFloodInsuranceRateMap: '1979-09-28T00:00:00.000Z',
     lastRefresh: '2026-11-22T06:12:45.123Z',
     state: 'TX',
   }));

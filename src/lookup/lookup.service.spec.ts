@@ -57,6 +57,7 @@ const COMMUNITY_ID = '480296';
 const NFIP: NfipStatus = {
   listed: true,
   participating: true,
+  program: 'regular',
   floodInsuranceAvailable: true,
   crsClass: 5,
   sfhaDiscountPercent: 25,

@@ -4,9 +4,9 @@
  * "none" or "low risk". An opt-in part's own words are in its folder (src/parts/<part>/<part>.words.ts).
  */
 import type { Coverage, LomaStatus, RiskLevel } from '../flood-hazard/flood-hazard.types';
-import type { FloodInsuranceFacts, FloodInsuranceRequirement, NfipStanding } from '../flood-hazard/flood-insurance-requirement';
 import type { FloodZoneResult } from '../lookup/flood-zone-lookup';
 import { AnswerPart, OPTIONAL_PARTS, OptionalField } from '../parts/answer-parts';
+import { FloodInsuranceFacts, FloodInsuranceRequirement, nfipStandingOf } from '../parts/determination/determination';
 
 /** The headline of the answer: the zone, or for a point without one, that its risk is unknown. */
 export function zoneHeadline(coverage: Coverage, floodZone: string | null): string {
@@ -31,24 +31,13 @@ export function sfhaAnswer(inSpecialFloodHazardArea: boolean | null): string {
   return 'Unknown: FEMA gives no flood zone at this point';
 }
 
-/**
- * What the lending rule needs from an answer. The Status Book as read does not tell the regular program from the
- * emergency one, so a participating community is only "participating"; a community that is missing or unknown leaves
- * the standing unknown.
- */
+/** What the lending rule needs from an answer: the point's SFHA, the community's standing and the coastal barrier. */
 export function lendingFactsOf(result: FloodZoneResult): FloodInsuranceFacts {
-  const nfip = result.community?.nfip;
-  const standing: NfipStanding = !nfip
-    ? 'unknown'
-    : !nfip.listed
-      ? 'not_listed'
-      : nfip.participating === true
-        ? 'participating'
-        : nfip.participating === false
-          ? 'not_participating'
-          : 'unknown';
+  const community = result.community;
   const coastalBarrier = result.coastalBarrier ?? (result.unavailable.includes('coastalBarrier') ? 'unavailable' : 'not_asked');
-  return { inSfha: result.inSpecialFloodHazardArea, nfip: standing, coastalBarrier };
+  // A community whose standing is null is one the book could not be had for; no community at all leaves it unknown.
+  const nfip = community === null ? null : (community.nfip ?? 'unavailable');
+  return { inSfha: result.inSpecialFloodHazardArea, sfhaBasis: 'point', nfip: nfipStandingOf(nfip), coastalBarrier };
 }
 
 /** Whether federal flood insurance can be bought here, in a few words, the coastal barrier included. */

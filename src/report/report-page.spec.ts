@@ -1,7 +1,7 @@
 import { DISCLAIMER, FLOOD_DATA_NAME, type FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import { ANSWER_PARTS, type AnswerPart } from '../parts/answer-parts';
 import { NOT_LISTED, NOT_LISTED_NOTE } from '../parts/nfip-status/nfip-status';
-import { LENDING_NOTES } from '../flood-hazard/flood-insurance-requirement';
+import { LENDING_NOTES } from '../parts/determination/determination';
 import { NO_DIGITAL_MAP_NOTE } from '../parts/map-change/map-change';
 import { errorPage } from './error-page';
 import { couldNotBeChecked } from './plain-words';
@@ -41,6 +41,7 @@ function completeAnswer(): FloodZoneLookup {
         nfip: {
           listed: true,
           participating: true,
+          program: 'regular',
           floodInsuranceAvailable: true,
           crsClass: 5,
           sfhaDiscountPercent: 25,
@@ -335,7 +336,7 @@ describe('reportPage: no flood zone is unknown, never low risk', () => {
     expect(text).toContain(guidance);
     expect(text).toContain('Unknown: FEMA gives no flood zone at this point');
     expect(text).toContain('Base flood elevation Unknown: there is no flood zone at this point');
-    expect(text).toContain(LENDING_NOTES.sfhaUnknown);
+    expect(text).toContain(LENDING_NOTES.sfhaUnknown.point);
     expect(text.replace(/not low risk/g, '')).not.toMatch(/low[- ]risk|minimal risk|not in a flood zone|Zone X/i);
     expect(page).toContain('class="verdict risk-unknown"');
   });

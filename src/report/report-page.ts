@@ -6,12 +6,12 @@
  * nothing else), so a saved page is the whole report.
  */
 import type { FirmPanel, Loma } from '../flood-hazard/flood-hazard.types';
-import { FloodInsuranceRequirement, floodInsuranceRequirement } from '../flood-hazard/flood-insurance-requirement';
 import { LOMA_REACH_M } from '../flood-hazard/loma-status';
 import type { FloodZoneLookup, FloodZoneResult } from '../lookup/flood-zone-lookup';
 import { Markup, html, isText } from '../common/markup';
 import { pageDocument } from './page-document';
 import { OPTIONAL_PARTS, RegisteredPart } from '../parts/answer-parts';
+import { FloodInsuranceRequirement, floodInsuranceRequirement } from '../parts/determination/determination';
 import { groundAgainstBfe } from '../parts/ground-elevation/ground-elevation.words';
 import { LOMA_STATUS_WORDS, RISK_WORDS, couldNotBeChecked, insuranceAvailabilityWords, lendingFactsOf, sfhaAnswer, zoneHeadline } from './plain-words';
 

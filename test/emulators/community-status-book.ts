@@ -2,9 +2,10 @@
  * The demo Community Status Book the OpenFEMA emulator serves: one row per community of the demo map (by its
  * NFHL community id), written with every oddity the real table has been seen with or may have: ids with a
  * suffix letter or `#`, dates in ISO form and in MM/DD/YY form (two-digit years on both sides of 1968), text
- * notes beside a date, CRS class 10, 0 and missing, discounts as numbers and as text. The values are chosen
- * for the demo, not copied from FEMA. City of Menominee (260151) is left out on purpose: a community the
- * table lacks.
+ * notes beside a date, CRS class 10, 0 and missing, discounts as numbers and as text; every participating community
+ * in the regular program (an initial FIRM date) but one in the emergency program (none). The values are chosen for
+ * the demo, not copied from FEMA (City of Willow Creek, KS is made up). City of Menominee (260151) is left out on
+ * purpose: a community the table lacks.
  */
 
 /** A row as OpenFEMA publishes it; any field may be missing. */
@@ -20,6 +21,7 @@ export interface DemoCommunityStatus {
   expect: {
     listed: boolean;
     participating: boolean | null;
+    program: 'regular' | 'emergency' | null;
     crsClass: number | null;
     sfhaDiscountPercent: number | null;
     nonSfhaDiscountPercent: number | null;
@@ -44,10 +46,12 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       nonSfhaDiscount: 10,
       currentlyEffectiveMapDate: '06/18/07',
       regularEmergencyProgramDate: '09/28/79',
+      initialFloodInsuranceRateMap: '1979-09-28T00:00:00.000Z',
     }),
     expect: {
       listed: true,
       participating: true,
+      program: 'regular',
       crsClass: 5,
       sfhaDiscountPercent: 25,
       nonSfhaDiscountPercent: 10,
@@ -69,10 +73,12 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       nonSfhaDiscount: '5',
       currentlyEffectiveMapDate: '2007-06-18T00:00:00.000Z',
       regularEmergencyProgramDate: '1984-09-28',
+      initialFloodInsuranceRateMap: '1984-09-28T00:00:00.000Z',
     }),
     expect: {
       listed: true,
       participating: true,
+      program: 'regular',
       crsClass: 7,
       sfhaDiscountPercent: 15,
       nonSfhaDiscountPercent: 5,
@@ -94,10 +100,12 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       nonSfhaDiscount: 0,
       currentlyEffectiveMapDate: '09/27/10',
       regularEmergencyProgramDate: '11/15/85',
+      initialFloodInsuranceRateMap: '1985-11-15T00:00:00.000Z',
     }),
     expect: {
       listed: true,
       participating: true,
+      program: 'regular',
       crsClass: null,
       sfhaDiscountPercent: null,
       nonSfhaDiscountPercent: null,
@@ -119,10 +127,12 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       nonSfhaDiscount: null,
       currentlyEffectiveMapDate: '2015-08-16',
       regularEmergencyProgramDate: '09/15/80(L)',
+      initialFloodInsuranceRateMap: '1980-09-15T00:00:00.000Z',
     }),
     expect: {
       listed: true,
       participating: true,
+      program: 'regular',
       crsClass: null,
       sfhaDiscountPercent: null,
       nonSfhaDiscountPercent: null,
@@ -141,10 +151,12 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       participatingInNFIP: true,
       currentlyEffectiveMapDate: '05/16/95',
       regularEmergencyProgramDate: '05/01/80',
+      initialFloodInsuranceRateMap: '1980-05-01T00:00:00.000Z',
     }),
     expect: {
       listed: true,
       participating: true,
+      program: 'regular',
       crsClass: null,
       sfhaDiscountPercent: null,
       nonSfhaDiscountPercent: null,
@@ -166,10 +178,12 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       nonSfhaDiscount: 5,
       currentlyEffectiveMapDate: '04/19/05 (M)',
       regularEmergencyProgramDate: '08/01/84',
+      initialFloodInsuranceRateMap: '1984-08-01T00:00:00.000Z',
     }),
     expect: {
       listed: true,
       participating: true,
+      program: 'regular',
       crsClass: 9,
       sfhaDiscountPercent: 5,
       nonSfhaDiscountPercent: 5,
@@ -191,10 +205,12 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       nonSfhaDiscount: 5,
       currentlyEffectiveMapDate: '02/09/17',
       regularEmergencyProgramDate: '12/31/68',
+      initialFloodInsuranceRateMap: '1968-12-31T00:00:00.000Z',
     }),
     expect: {
       listed: true,
       participating: true,
+      program: 'regular',
       crsClass: 8,
       sfhaDiscountPercent: 10,
       nonSfhaDiscountPercent: 5,
@@ -216,10 +232,12 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       nonSfhaDiscount: null,
       currentlyEffectiveMapDate: '(NSFHA)',
       regularEmergencyProgramDate: null,
+      initialFloodInsuranceRateMap: null,
     }),
     expect: {
       listed: true,
       participating: false,
+      program: null,
       crsClass: null,
       sfhaDiscountPercent: null,
       nonSfhaDiscountPercent: null,
@@ -241,10 +259,12 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       nonSfhaDiscount: 10,
       currentlyEffectiveMapDate: '12/17/2010',
       regularEmergencyProgramDate: '03/01/77',
+      initialFloodInsuranceRateMap: '1977-03-01T00:00:00.000Z',
     }),
     expect: {
       listed: true,
       participating: true,
+      program: 'regular',
       crsClass: 6,
       sfhaDiscountPercent: 20,
       nonSfhaDiscountPercent: 10,
@@ -265,15 +285,44 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       nonSfhaDiscount: 5,
       currentlyEffectiveMapDate: '2014-02-19',
       regularEmergencyProgramDate: '1975-09-02',
+      initialFloodInsuranceRateMap: '1975-09-02T00:00:00.000Z',
     }),
     expect: {
       listed: true,
       participating: true,
+      program: 'regular',
       crsClass: 7,
       sfhaDiscountPercent: 15,
       nonSfhaDiscountPercent: 5,
       currentEffectiveMapDate: '2014-02-19',
       programEntryDate: '1975-09-02',
+    },
+  },
+  {
+    // participating without an initial FIRM: the emergency program (its current map is a Flood Hazard Boundary Map)
+    communityId: '200610',
+    row: row({
+      communityIdNumber: '200610',
+      communityName: 'WILLOW CREEK, CITY OF',
+      state: 'KS',
+      county: 'Wabaunsee County',
+      participatingInNFIP: true,
+      classRating: null,
+      sfhaDiscount: null,
+      nonSfhaDiscount: null,
+      currentlyEffectiveMapDate: '03/14/78',
+      regularEmergencyProgramDate: '05/02/83',
+      initialFloodInsuranceRateMap: null,
+    }),
+    expect: {
+      listed: true,
+      participating: true,
+      program: 'emergency',
+      crsClass: null,
+      sfhaDiscountPercent: null,
+      nonSfhaDiscountPercent: null,
+      currentEffectiveMapDate: '1978-03-14',
+      programEntryDate: '1983-05-02',
     },
   },
 ];

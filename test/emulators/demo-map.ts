@@ -770,6 +770,7 @@ const STATES: Array<[string, string, string, string, string, string]> = [
   ['06', 'California', 'CA', '01779778', '4', '9'],
   ['11', 'District of Columbia', 'DC', '01702382', '3', '5'],
   ['12', 'Florida', 'FL', '00294478', '3', '5'],
+  ['20', 'Kansas', 'KS', '00481813', '2', '4'],
   ['26', 'Michigan', 'MI', '01779789', '2', '3'],
   ['45', 'South Carolina', 'SC', '01779799', '3', '5'],
   ['47', 'Tennessee', 'TN', '01325873', '3', '6'],
@@ -2392,6 +2393,38 @@ function buildAnswerPartPlaces(
     );
   }
 
+  // ----- Willow Creek, KS (Wabaunsee County, DFIRM 20197C; a made-up city): a community in the NFIP's emergency
+  // program (the demo Community Status Book lists it participating, with no initial FIRM date), a small AE and an X.
+  {
+    const dfirm = '20197C';
+    const c = cluster(39.0167, -96.2889);
+    const at = (col: number) => cell(c, col);
+    const cols = [0, 1].map(at);
+    nfhlArea(b, zctas, cols, {
+      dfirm,
+      jurisdiction: { name1: 'City of Willow Creek', cid: '200610', stFips: '20', coFips: '197' },
+      panel: { pcomm: '197C', panel: '0140', suffix: 'D', eff: utcDate('2011-09-02') },
+      zcta: ['66401', 11101],
+    });
+    b.zone([squareAt(at(0), 150)], dfirm, AE(1012));
+    seeds.push({
+      id: 'emergency-program-ae',
+      description: "Willow Creek, KS: a small AE (BFE 1012 ft) in a community in the NFIP's emergency program",
+      ...at(0),
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 1012, datum: 'NAVD88' }),
+    });
+    b.zone([squareAt(at(1), ZONE_SIDE_M)], dfirm, X_MINIMAL);
+    seeds.push({
+      id: 'emergency-program-x',
+      description: "Willow Creek, KS: X minimal in a community in the NFIP's emergency program",
+      ...at(1),
+      zone: mapped('X', { subtype: 'AREA OF MINIMAL FLOOD HAZARD', sfha: false, risk: 'minimal' }),
+    });
+    counties.push(
+      countyRecord({ name: 'Wabaunsee County', basename: 'Wabaunsee', state: '20', county: '197', countyns: '00485061', oid: 2001 }, boxAround(cols, 15000)),
+    );
+  }
+
   return {
     preliminary: { serviceName: 'PrelimPending/Prelim_NFHL', layers: [preliminaryAvailability.data, preliminaryZones.data] },
     pending: { serviceName: 'PrelimPending/Pending_NFHL', layers: [pendingAvailability.data, pendingZones.data] },
@@ -2524,6 +2557,8 @@ const DEMO_GROUND: Readonly<Record<string, DemoGround>> = {
   'norfolk-bfe-ngvd29': lidar(6.51, 6.5),
   'norfolk-elevation-call-failed': noGround({ valueFt: 7.2, callFailed: true }),
   'norfolk-elevation-null': noGround({ valueFt: null }),
+  'emergency-program-ae': lidar(1009.42, 1009.4, vs('static', 1012, -2.6, 'below')),
+  'emergency-program-x': lidar(1021.37, 1021.4),
 };
 
 function groundOf(seed: PlaceSeed): DemoGround {

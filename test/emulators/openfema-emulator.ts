@@ -7,7 +7,8 @@
  * filter, format, orderby, select, entityname, url) and the rows under the dataset's name. `$` may come
  * percent-encoded (`%24top`, as the service is asked) or not; `rawQuery` of each call shows which. Paging:
  * `$top` (default 1000, at most 10000) and `$skip`; `$select` of known fields only (the published field list,
- * fixtures/openfema-nfip-community-status-book.fields.json); `$filter` of `field eq|ne value` joined by `and`;
+ * fixtures/openfema-nfip-community-status-book.fields.json, and the columns of a recorded copy of the dataset,
+ * fixtures/openfema-nfip-community-status-book.recorded.excerpt.json); `$filter` of `field eq|ne value` joined by `and`;
  * `$orderby` of `field [asc|desc]`; `count` only with `$inlinecount=allpages`. Any other dataset or path:
  * an HTML page (404). A query it cannot run: 400 with `{"error": [...]}`.
  */
@@ -23,13 +24,12 @@ export const OPENFEMA_MAX_TOP = 10_000;
 /** Rows of a page that gives no `$top`. */
 export const OPENFEMA_DEFAULT_TOP = 1000;
 
-const FIELDS = Object.keys(
-  (
-    JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'openfema-nfip-community-status-book.fields.json'), 'utf8')) as {
-      fields: Record<string, string>;
-    }
-  ).fields,
-);
+const fixture = <T>(name: string): T => JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', name), 'utf8')) as T;
+/** The published field list, and the columns of a recorded copy of the whole dataset (which has four more). */
+const FIELDS = [
+  ...Object.keys(fixture<{ fields: Record<string, string> }>('openfema-nfip-community-status-book.fields.json').fields),
+  ...Object.keys(fixture<{ columns: Record<string, string> }>('openfema-nfip-community-status-book.recorded.excerpt.json').columns),
+];
 /** Every row also has these, as every OpenFEMA dataset does. */
 const KNOWN_FIELDS = new Set([...FIELDS, 'id', 'hash']);
 

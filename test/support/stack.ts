@@ -150,6 +150,7 @@ export function expectedNfip(communityId: string | null): Record<string, unknown
     return {
       listed: false,
       participating: null,
+      program: null,
       floodInsuranceAvailable: null,
       crsClass: null,
       sfhaDiscountPercent: null,

@@ -75,6 +75,18 @@ export class NfipStatusDto {
   @nullableBoolean('Whether the community participates in the National Flood Insurance Program (NFIP); null when not listed or not stated.', true)
   participating: boolean | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['regular', 'emergency'],
+    description:
+      "The participating community's program: `regular` once it has a Flood Insurance Rate Map (the book gives its initial FIRM date, or marks " +
+      'it as having no Special Flood Hazard Area), `emergency` before (lower coverage limits). Null when it does not participate, is not ' +
+      'listed, or the book does not tell.',
+    example: 'regular',
+  })
+  program: string | null;
+
   @nullableBoolean(
     'Whether federal flood insurance (an NFIP policy) can be bought here: exactly `participating`. It says nothing of private flood insurance, ' +
       'nor whether a lender requires a policy.',

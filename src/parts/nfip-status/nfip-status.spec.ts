@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { CommunityStatusIndex, CommunityStatusRow, NOT_LISTED_NOTE, communityStatusDate, nfipStatusOf } from './nfip-status';
 
 const HOUSTON: CommunityStatusRow = {
@@ -9,8 +11,16 @@ const HOUSTON: CommunityStatusRow = {
   nonSfhaDiscount: 10,
   currentlyEffectiveMapDate: '06/18/07',
   regularEmergencyProgramDate: '09/28/79',
+  initialFloodInsuranceRateMap: '1979-09-28T00:00:00.000Z',
   lastRefresh: '2026-11-22T06:12:45.123Z',
 };
+
+/** The first rows of a recorded copy of the whole dataset (test/emulators/fixtures, with its source). */
+const RECORDED_ROWS = (
+  JSON.parse(fs.readFileSync(path.join(__dirname, '../../../test/emulators/fixtures/openfema-nfip-community-status-book.recorded.excerpt.json'), 'utf8')) as {
+    firstRows: CommunityStatusRow[];
+  }
+).firstRows;
 
 describe('communityStatusDate: either form of the book to YYYY-MM-DD (UTC)', () => {
   it.each([
@@ -45,6 +55,7 @@ describe('nfipStatusOf: one listed community', () => {
     expect(nfipStatusOf(HOUSTON)).toEqual({
       listed: true,
       participating: true,
+      program: 'regular',
       floodInsuranceAvailable: true,
       crsClass: 5,
       sfhaDiscountPercent: 25,
@@ -125,6 +136,45 @@ describe('nfipStatusOf: one listed community', () => {
     );
   });
 
+  it.each([
+    ['an initial FIRM date (ISO, as OpenFEMA writes its date fields)', { initialFloodInsuranceRateMap: '1979-09-28T00:00:00.000Z' }, 'regular'],
+    ['an initial FIRM date (MM/DD/YY)', { initialFloodInsuranceRateMap: '09/28/79' }, 'regular'],
+    ['no initial FIRM (null)', { initialFloodInsuranceRateMap: null }, 'emergency'],
+    ['no initial FIRM (empty)', { initialFloodInsuranceRateMap: '' }, 'emergency'],
+    ['no FIRM, no Special Flood Hazard Area: the regular program', { initialFloodInsuranceRateMap: null, currentlyEffectiveMapDate: '(NSFHA)' }, 'regular'],
+    ['an initial FIRM date that cannot be read: untold', { initialFloodInsuranceRateMap: 'pending' }, null],
+    ['a row without the field: untold', { initialFloodInsuranceRateMap: undefined }, null],
+  ])('participating with %s -> program %s', (_what, fields: CommunityStatusRow, program) => {
+    expect(nfipStatusOf({ ...HOUSTON, ...fields }).program).toBe(program);
+  });
+
+  it('a community that does not participate, or does not say, is in no program, whatever its FIRM date', () => {
+    expect(nfipStatusOf({ ...HOUSTON, participatingInNFIP: false }).program).toBeNull();
+    expect(nfipStatusOf({ ...HOUSTON, participatingInNFIP: null, initialFloodInsuranceRateMap: null }).program).toBeNull();
+  });
+
+  it('the emergency program: available, with lower coverage limits said', () => {
+    const status = nfipStatusOf({ ...HOUSTON, initialFloodInsuranceRateMap: null, classRating: null, sfhaDiscount: null, nonSfhaDiscount: null });
+    expect(status).toMatchObject({ participating: true, program: 'emergency', floodInsuranceAvailable: true, crsClass: null });
+    expect(status.note).toBe(
+      "Federal flood insurance (NFIP) is available: the community participates, in the program's emergency phase, where coverage limits are " +
+        'lower. It is not in the Community Rating System, so policies here get no community discount.',
+    );
+  });
+
+  it('the recorded rows: a township without a Special Flood Hazard Area and four communities with a FIRM, all in the regular program', () => {
+    expect(RECORDED_ROWS.map((row) => [row.communityIdNumber, nfipStatusOf(row)])).toEqual([
+      [
+        '230563',
+        expect.objectContaining({ participating: true, program: 'regular', currentEffectiveMapDate: null, programEntryDate: '1984-04-30', crsClass: null }),
+      ],
+      ['010232', expect.objectContaining({ participating: true, program: 'regular', currentEffectiveMapDate: '2016-03-16', programEntryDate: '2004-08-18' })],
+      ['010233', expect.objectContaining({ participating: true, program: 'regular', currentEffectiveMapDate: '2016-03-16', programEntryDate: '1980-03-14' })],
+      ['120275', expect.objectContaining({ program: 'regular', crsClass: 6, sfhaDiscountPercent: 20, nonSfhaDiscountPercent: 10, asOf: '2025-05-14' })],
+      ['120308', expect.objectContaining({ program: 'regular', crsClass: 6, sfhaDiscountPercent: 20, nonSfhaDiscountPercent: 10, asOf: '2025-05-14' })],
+    ]);
+  });
+
   it('dates that cannot be read are null, the rest of the answer stands', () => {
     expect(nfipStatusOf({ ...HOUSTON, currentlyEffectiveMapDate: '(NSFHA)', regularEmergencyProgramDate: null, lastRefresh: 'yesterday' })).toMatchObject({
       currentEffectiveMapDate: null,
@@ -183,6 +233,7 @@ describe('CommunityStatusIndex: the join on the community id', () => {
       expect(index.lookup(id)).toEqual({
         listed: false,
         participating: null,
+        program: null,
         floodInsuranceAvailable: null,
         crsClass: null,
         sfhaDiscountPercent: null,

@@ -14,6 +14,8 @@ export interface CommunityStatusRow {
   nonSfhaDiscount?: unknown;
   currentlyEffectiveMapDate?: unknown;
   regularEmergencyProgramDate?: unknown;
+  /** The date of the community's first FIRM; none (null) while it has only a Flood Hazard Boundary Map or no map at all. */
+  initialFloodInsuranceRateMap?: unknown;
   lastRefresh?: unknown;
 }
 
@@ -27,14 +29,23 @@ export const COMMUNITY_STATUS_FIELDS: ReadonlyArray<keyof CommunityStatusRow> = 
   'nonSfhaDiscount',
   'currentlyEffectiveMapDate',
   'regularEmergencyProgramDate',
+  'initialFloodInsuranceRateMap',
   'lastRefresh',
 ];
+
+/**
+ * The NFIP's two programs: the emergency program (a first phase, before the community has a Flood Insurance Rate
+ * Map, with lower coverage limits) and the regular program.
+ */
+export type NfipProgram = 'regular' | 'emergency';
 
 /** `result.community.nfip`. */
 export interface NfipStatus {
   /** Whether the Community Status Book lists the community at all. */
   listed: boolean;
   participating: boolean | null;
+  /** The program a participating community is in; null when it does not participate, or the book does not tell. */
+  program: NfipProgram | null;
   /** Federal flood insurance can be bought here exactly when the community participates. */
   floodInsuranceAvailable: boolean | null;
   /** Community Rating System class 1-9; null when the community is not in the CRS (class 10, 0 or none). */
@@ -54,6 +65,7 @@ export const NOT_LISTED_NOTE = "This community is not in FEMA's Community Status
 export const NOT_LISTED: Readonly<NfipStatus> = Object.freeze({
   listed: false,
   participating: null,
+  program: null,
   floodInsuranceAvailable: null,
   crsClass: null,
   sfhaDiscountPercent: null,
@@ -106,9 +118,11 @@ export function nfipStatusOf(row: CommunityStatusRow): NfipStatus {
   // Outside the CRS there is no community discount, whatever the discount columns hold.
   const sfhaDiscountPercent = crsClass === null ? null : discountPercent(row.sfhaDiscount);
   const nonSfhaDiscountPercent = crsClass === null ? null : discountPercent(row.nonSfhaDiscount);
+  const program = participating === true ? programOf(row) : null;
   return {
     listed: true,
     participating,
+    program,
     floodInsuranceAvailable: participating,
     crsClass,
     sfhaDiscountPercent,
@@ -116,18 +130,35 @@ export function nfipStatusOf(row: CommunityStatusRow): NfipStatus {
     currentEffectiveMapDate: communityStatusDate(row.currentlyEffectiveMapDate),
     programEntryDate: communityStatusDate(row.regularEmergencyProgramDate),
     asOf: communityStatusDate(row.lastRefresh),
-    note: listedNote(participating, crsClass, sfhaDiscountPercent, nonSfhaDiscountPercent),
+    note: listedNote(participating, program, crsClass, sfhaDiscountPercent, nonSfhaDiscountPercent),
   };
 }
 
-function listedNote(participating: boolean | null, crsClass: number | null, sfha: number | null, nonSfha: number | null): string {
+/**
+ * A participating community's program: the regular program once it has a FIRM (the book's date of its initial FIRM),
+ * else the emergency program. A community without a Special Flood Hazard Area, which the book marks "(NSFHA)" in place
+ * of its current map date, is in the regular program without a FIRM (FEMA's community data dictionary: "no SFHA -
+ * Regular Program with no FIRM"). A row without the field, or with a FIRM date that cannot be read, leaves the
+ * program unknown.
+ */
+function programOf(row: CommunityStatusRow): NfipProgram | null {
+  const firm = row.initialFloodInsuranceRateMap;
+  if (firm === undefined) return null;
+  if (firm !== null && firm !== '') return communityStatusDate(firm) === null ? null : 'regular';
+  return typeof row.currentlyEffectiveMapDate === 'string' && /NSFHA/i.test(row.currentlyEffectiveMapDate) ? 'regular' : 'emergency';
+}
+
+function listedNote(participating: boolean | null, program: NfipProgram | null, crsClass: number | null, sfha: number | null, nonSfha: number | null): string {
   if (participating === false) {
     return "Federal flood insurance (NFIP) is not available: FEMA's Community Status Book lists the community as not participating in the program.";
   }
   if (participating === null) {
     return "FEMA's Community Status Book lists the community but does not say whether it participates; whether federal flood insurance is available here is unknown.";
   }
-  const available = 'Federal flood insurance (NFIP) is available: the community participates.';
+  const available =
+    program === 'emergency'
+      ? "Federal flood insurance (NFIP) is available: the community participates, in the program's emergency phase, where coverage limits are lower."
+      : 'Federal flood insurance (NFIP) is available: the community participates.';
   if (crsClass === null) return `${available} It is not in the Community Rating System, so policies here get no community discount.`;
   const discounts = [sfha === null ? null : `a ${sfha}% discount in the SFHA`, nonSfha === null ? null : `${nonSfha}% outside it`].filter(
     (part): part is string => part !== null,

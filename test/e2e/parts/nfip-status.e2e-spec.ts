@@ -96,6 +96,7 @@ describe('result.community.nfip with the Community Status Book loaded', () => {
       nfip: {
         listed: true,
         participating: true,
+        program: 'regular',
         floodInsuranceAvailable: true,
         crsClass: 5,
         sfhaDiscountPercent: 25,
@@ -114,6 +115,7 @@ describe('result.community.nfip with the Community Status Book loaded', () => {
     expect(nfip).toStrictEqual({
       listed: true,
       participating: true,
+      program: 'regular',
       floodInsuranceAvailable: true,
       crsClass: null,
       sfhaDiscountPercent: null,
@@ -141,9 +143,37 @@ describe('result.community.nfip with the Community Status Book loaded', () => {
     expect(nfip).toStrictEqual(expectedNfip(demoPlace(placeId).expect.community?.communityId ?? null));
   });
 
+  it.each([['emergency-program-ae'], ['emergency-program-x']])(
+    'participating without an initial FIRM (%s): the emergency program, insurance available with lower coverage limits',
+    async (placeId) => {
+      expect(await nfipAt(running, placeId)).toStrictEqual({
+        listed: true,
+        participating: true,
+        program: 'emergency',
+        floodInsuranceAvailable: true,
+        crsClass: null,
+        sfhaDiscountPercent: null,
+        nonSfhaDiscountPercent: null,
+        currentEffectiveMapDate: '1978-03-14',
+        programEntryDate: '1983-05-02',
+        asOf: '2026-11-22',
+        note:
+          "Federal flood insurance (NFIP) is available: the community participates, in the program's emergency phase, where coverage limits are " +
+          'lower. It is not in the Community Rating System, so policies here get no community discount.',
+      });
+    },
+  );
+
   it('not participating: federal flood insurance not available, as the book says', async () => {
     const nfip = await nfipAt(running, 'charleston-no-coming-map');
-    expect(nfip).toMatchObject({ listed: true, participating: false, floodInsuranceAvailable: false, crsClass: null, currentEffectiveMapDate: null });
+    expect(nfip).toMatchObject({
+      listed: true,
+      participating: false,
+      program: null,
+      floodInsuranceAvailable: false,
+      crsClass: null,
+      currentEffectiveMapDate: null,
+    });
     expect(nfip?.note).toMatch(/not available/);
   });
 
@@ -155,6 +185,7 @@ describe('result.community.nfip with the Community Status Book loaded', () => {
       nfip: {
         listed: false,
         participating: null,
+        program: null,
         floodInsuranceAvailable: null,
         crsClass: null,
         sfhaDiscountPercent: null,
@@ -298,6 +329,7 @@ describe('refresh every COMMUNITY_STATUS_REFRESH_HOURS', () => {
     expect((await running.get(query)).body.result.community.nfip).toStrictEqual({
       listed: true,
       participating: true,
+      program: 'regular',
       floodInsuranceAvailable: true,
       crsClass: 4,
       sfhaDiscountPercent: 30,

@@ -280,6 +280,13 @@ describe('insurance and lending: the SFHA, the community and the coastal barrier
     expect(page.text).toContain('Flood insurance is required for a loan on a building here from a federally regulated or insured lender');
     expect(page.text).toContain('Federal flood insurance (NFIP) Available: the community participates');
   });
+
+  it("in the SFHA of a community in the NFIP's emergency program: required, and the limited cover said", async () => {
+    const [page, json] = await reportOf('emergency-program-ae');
+    expect(json.body.result.community.nfip).toMatchObject({ participating: true, program: 'emergency', floodInsuranceAvailable: true });
+    expect(page.text).toContain('Flood insurance is required for a loan on a building here from a federally regulated or insured lender');
+    expect(page.text).toContain("The community is in the NFIP's emergency program: policies there cover only limited amounts.");
+  });
 });
 
 describe('a point without a digital flood map: nearby hazards and map changes are unknown, never "none"', () => {
