@@ -1,6 +1,6 @@
 /**
  * Child process of the benchmark: runs the upstream emulators (NFHL, FEMA preliminary and pending, USFWS CBRS
- * MapServers, Census geocoder, USGS elevation, OpenFEMA, USGS basemap) on loopback, so that their work does not share an event loop with the load
+ * MapServers, Census geocoder, USGS elevation, OpenFEMA, USGS basemap, USA Structures) on loopback, so that their work does not share an event loop with the load
  * generator. Driven over the IPC channel: every message `{ id, cmd, args }` gets `{ id, ok, result | error }` back.
  */
 import { DEMO_MAP, DemoMap } from '../test/emulators/demo-map';
@@ -45,8 +45,8 @@ function counts() {
 
 /** Calls per emulator and endpoint, queries per layer: `nfhl query Flood Hazard Zones`, `census coordinates`, ... */
 function breakdown(): Record<string, number> {
-  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap } = need();
-  const all: Record<string, UpstreamEmulator> = { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap };
+  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap, structures } = need();
+  const all: Record<string, UpstreamEmulator> = { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap, structures };
   const out: Record<string, number> = {};
   for (const [name, emulator] of Object.entries(all)) {
     for (const call of emulator.calls) {
@@ -59,8 +59,8 @@ function breakdown(): Record<string, number> {
 
 /** The most calls each emulator received within one second (by arrival) since the last reset. */
 function busiestSecond(): Record<string, number> {
-  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap } = need();
-  const all: Record<string, UpstreamEmulator> = { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap };
+  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap, structures } = need();
+  const all: Record<string, UpstreamEmulator> = { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap, structures };
   const out: Record<string, number> = {};
   for (const [name, emulator] of Object.entries(all)) {
     const perSecond = new Map<number, number>();
@@ -95,8 +95,8 @@ async function handle(req: Request): Promise<unknown> {
       return emulators.env;
     }
     case 'setLatency': {
-      const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap } = need();
-      for (const e of [nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap]) e.setLatency(Number(args.ms));
+      const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap, structures } = need();
+      for (const e of [nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap, structures]) e.setLatency(Number(args.ms));
       return null;
     }
     case 'setElevationPoints':

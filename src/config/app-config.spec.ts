@@ -17,6 +17,8 @@ describe('loadAppConfig', () => {
       COMMUNITY_STATUS_REFRESH_HOURS: 24,
       ELEVATION_BASE_URL: 'https://epqs.nationalmap.gov',
       BASEMAP_BASE_URL: 'https://basemap.nationalmap.gov/arcgis/rest/services/USGSTopo/MapServer',
+      STRUCTURES_BASE_URL: 'https://services2.arcgis.com/FiaPA4ga0iQKduv3/arcgis/rest/services/USA_Structures_View/FeatureServer/0',
+      STRUCTURE_SEARCH_M: 40,
       BATCH_MAX_LOCATIONS: 10000,
       BATCH_MAX_CONCURRENT: 2,
       BATCH_UPLOAD_GRACE_MS: 10000,
@@ -63,6 +65,11 @@ describe('loadAppConfig', () => {
     expect(config.LOG_LEVEL).toBe('debug');
   });
 
+  it('reads how far from an address a building is looked for, from 10 to 100 m', () => {
+    expect(loadAppConfig({ STRUCTURE_SEARCH_M: '10' }).STRUCTURE_SEARCH_M).toBe(10);
+    expect(loadAppConfig({ STRUCTURE_SEARCH_M: '100' }).STRUCTURE_SEARCH_M).toBe(100);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadAppConfig({ PORT: '' }).PORT).toBe(3000);
   });
@@ -99,6 +106,10 @@ describe('loadAppConfig', () => {
     ['BATCH_ANSWER_STALL_MS', '5s', 'Invalid configuration: BATCH_ANSWER_STALL_MS="5s": must be an integer from 100 to 600000'],
     ['OPENFEMA_BASE_URL', 'www.fema.gov', 'Invalid configuration: OPENFEMA_BASE_URL="www.fema.gov": must be an http:// or https:// URL'],
     ['COMMUNITY_STATUS_REFRESH_HOURS', '0', 'Invalid configuration: COMMUNITY_STATUS_REFRESH_HOURS="0": must be an integer from 1 to 8760'],
+    ['STRUCTURES_BASE_URL', 'services2.arcgis.com', 'Invalid configuration: STRUCTURES_BASE_URL="services2.arcgis.com": must be an http:// or https:// URL'],
+    ['STRUCTURE_SEARCH_M', '9', 'Invalid configuration: STRUCTURE_SEARCH_M="9": must be an integer from 10 to 100'],
+    ['STRUCTURE_SEARCH_M', '101', 'Invalid configuration: STRUCTURE_SEARCH_M="101": must be an integer from 10 to 100'],
+    ['STRUCTURE_SEARCH_M', '40.5', 'Invalid configuration: STRUCTURE_SEARCH_M="40.5": must be an integer from 10 to 100'],
   ])('says in one phrase what %s=%s must be', (name, value, message) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(message);
   });

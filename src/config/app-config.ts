@@ -82,6 +82,14 @@ export class AppConfig {
   @IsUrl(HTTP_URL, URL_MESSAGE)
   BASEMAP_BASE_URL = 'https://basemap.nationalmap.gov/arcgis/rest/services/USGSTopo/MapServer';
 
+  /** FEMA/ORNL USA Structures: the layer's URL (a FeatureServer's layer 0), queried at `{STRUCTURES_BASE_URL}/query`. */
+  @IsUrl(HTTP_URL, URL_MESSAGE)
+  STRUCTURES_BASE_URL = 'https://services2.arcgis.com/FiaPA4ga0iQKduv3/arcgis/rest/services/USA_Structures_View/FeatureServer/0';
+
+  /** How far from an address's point a building is looked for, in metres. */
+  @IntegerIn(10, 100)
+  STRUCTURE_SEARCH_M = 40;
+
   /** Rows accepted in one POST /flood-zone/batch request. */
   @IntegerIn(1, 100000)
   BATCH_MAX_LOCATIONS = 10000;

@@ -1,6 +1,14 @@
 import type { PieceParts } from '../cache/piece-cache';
-import type { MapExtent, MapPixels } from '../common/upstream/arcgis-map-server';
-import type { BfeLineFeature, FloodHazardZoneAttributes, GeoPoint, LomaFeature, NfhlPointData, ZonePolygonFeature } from './flood-hazard.types';
+import type { LonLatBox, MapExtent, MapPixels } from '../common/upstream/arcgis-map-server';
+import type {
+  BfeLineFeature,
+  FloodHazardZoneAttributes,
+  FootprintLayers,
+  GeoPoint,
+  LomaFeature,
+  NfhlPointData,
+  ZonePolygonFeature,
+} from './flood-hazard.types';
 
 /**
  * Everything the effective map says at one point. `null` for a supplementary layer means its query
@@ -28,6 +36,12 @@ export abstract class FloodHazardPort {
 
   /** Every Flood Hazard Zones polygon within `radiusM` of the point, with its geometry. */
   abstract zonePolygonsNear(point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<ZonePolygonFeature[]>;
+
+  /**
+   * Every Flood Hazard Zones and FIRM Panels polygon intersecting a footprint's envelope ([west, south, east,
+   * north]), with its exact geometry, both asked at once. Its failure is the building part's alone.
+   */
+  abstract footprintLayers(bbox: LonLatBox, deadline: AbortSignal): Promise<FootprintLayers>;
 
   /** The Flood Hazard Zones over the extent as FEMA's own map draws them (its renderer; clear where no zone is drawn). */
   abstract exportFloodZones(extent: MapExtent, deadline: AbortSignal): Promise<MapPixels>;

@@ -87,6 +87,18 @@ export interface ZonePolygonFeature {
   rings: number[][][];
 }
 
+/** A FIRM Panels (layer 3) polygon with its geometry. */
+export interface FirmPanelPolygonFeature {
+  attributes: FirmPanelAttributes;
+  rings: number[][][];
+}
+
+/** Every Flood Hazard Zones and FIRM Panels polygon intersecting a footprint's envelope, with exact geometry. */
+export interface FootprintLayers {
+  zones: ZonePolygonFeature[];
+  panels: FirmPanelPolygonFeature[];
+}
+
 /** Preliminary / pending "… Availability" layer (FEMA's PrelimPending services). */
 export interface MapChangeAvailabilityAttributes {
   DFIRM_ID: string | null;

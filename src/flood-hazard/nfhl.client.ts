@@ -5,16 +5,8 @@ import type { PieceParts } from '../cache/piece-cache';
 import { UpstreamUnavailableError, unknownOnFailure } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { ResilientUpstream } from '../common/upstream/resilient-upstream';
-import {
-  ArcGisFeature,
-  ArcGisMapServer,
-  MapExtent,
-  MapPixels,
-  exportScale,
-  isPositionLists,
-  layerNamed,
-  sampledDown,
-} from '../common/upstream/arcgis-map-server';
+import { ArcGisMapServer, GeometryRequest, LonLatBox, MapExtent, MapPixels, exportScale, layerNamed, sampledDown } from '../common/upstream/arcgis-map-server';
+import { positionListsOf } from '../common/upstream/arcgis-layer';
 import { BFE_LINE_REACH_M } from './bfe-estimate';
 import { LOMA_REACH_M } from './loma-status';
 import { BfeLinesWanted, EffectiveMapData, FloodHazardPort } from './flood-hazard-port';
@@ -23,6 +15,7 @@ import type {
   BfeLineFeature,
   FirmPanelAttributes,
   FloodHazardZoneAttributes,
+  FootprintLayers,
   GeoPoint,
   LomaAttributes,
   LomaFeature,
@@ -60,6 +53,9 @@ const LOMA_FIELDS = ['CASENUMBER', 'DATEENDED', 'OUTCOME', 'REVAL_STAT', 'PROJEC
 const BFE_LINE_FIELDS = ['ELEV', 'LEN_UNIT', 'V_DATUM', 'DFIRM_ID'];
 /** What a nearby polygon is classified by; nothing more is asked for. */
 const NEARBY_ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'STATIC_BFE', 'LEN_UNIT'];
+/** What a zone over a footprint is classified and summed by. */
+const FOOTPRINT_ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'SFHA_TF', 'STATIC_BFE', 'DEPTH', 'V_DATUM', 'LEN_UNIT'];
+const FOOTPRINT_PANEL_FIELDS = ['FIRM_PAN', 'PANEL', 'SUFFIX', 'EFF_DATE', 'PANEL_TYP'];
 /** The zones drawn with a transparent background (32-bit PNG), at the screen resolution ArcGIS assumes. */
 const ZONES_EXPORT_DPI = 96;
 const ZONES_EXPORT = { format: 'png32', transparent: 'true', dpi: String(ZONES_EXPORT_DPI) };
@@ -69,6 +65,13 @@ const ZONES_MIN_SCALE = 36111.909643;
 const MAX_EXPORT_SIDE = 4096;
 /** About 1 m: whole polygons come back with far fewer vertices, and distances stay within the metre. */
 const NEARBY_MAX_ALLOWABLE_OFFSET_DEG = 0.00001;
+/** Coordinates to 6 decimals (about 0.1 m): enough for distances of metres, and shorter answers. */
+const TO_A_DECIMETRE: GeometryRequest = { geometryPrecision: 6 };
+/**
+ * Every vertex as FEMA keeps it: a house is 10 m across, so a metre's generalisation or rounding to 6 decimals
+ * would move the share of it in each zone.
+ */
+const EXACT_GEOMETRY: GeometryRequest = {};
 
 /** FEMA's National Flood Hazard Layer, an ArcGIS Server MapServer queried point by point. */
 @Injectable()
@@ -89,45 +92,50 @@ export class NfhlClient extends FloodHazardPort {
   pointData(point: GeoPoint, lookupDeadline: AbortSignal, bfeLinesWanted: BfeLinesWanted, layers: PieceParts): Promise<EffectiveMapData> {
     return this.upstream.operation(async () => {
       // Once an essential query has failed the lookup is a 502: its sibling queries (and their retries) stop.
-      const failed = new AbortController();
-      const deadline = AbortSignal.any([lookupDeadline, failed.signal]);
-      const at = <T>(layer: keyof typeof POINT_FIELDS) => layers.kept(layer, () => this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline));
-      const zoneQuery = layers.kept('zones', () => this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline));
-      // Only these two wait for the zones; they exclude each other.
-      const followUp = zoneQuery.then(async (found) => {
-        if (found.length === 0) return { inAvailability: (await at('availability')).length > 0 };
-        const bfeLines = () => layers.kept('bfeLines', () => this.bfeLines(point, deadline));
-        return { inAvailability: null, bfeLines: bfeLinesWanted(found) ? await unknownOnFailure(bfeLines()) : undefined };
-      });
-      // Community, LOMRs, LOMAs and BFE lines are supplementary: their failure makes them unknown (null), not the lookup.
-      const [zones, panels, lomrs, jurisdictions, lomas, { inAvailability, bfeLines }] = await Promise.all([
-        zoneQuery,
-        at<FirmPanelAttributes>('panels'),
-        unknownOnFailure(at<LomrAttributes>('lomrs')),
-        unknownOnFailure(at<PoliticalJurisdictionAttributes>('jurisdictions')),
-        unknownOnFailure(layers.kept('lomas', () => this.lomas(point, deadline))),
-        followUp,
-      ]).catch((error: unknown) => {
-        failed.abort();
-        throw error;
+      const [zones, panels, lomrs, jurisdictions, lomas, { inAvailability, bfeLines }] = await stoppingAtFirstFailure(lookupDeadline, (deadline) => {
+        const at = <T>(layer: keyof typeof POINT_FIELDS) => layers.kept(layer, () => this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline));
+        const zoneQuery = layers.kept('zones', () => this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline));
+        // Only these two wait for the zones; they exclude each other.
+        const followUp = zoneQuery.then(async (found) => {
+          if (found.length === 0) return { inAvailability: (await at('availability')).length > 0 };
+          const bfeLines = () => layers.kept('bfeLines', () => this.bfeLines(point, deadline));
+          return { inAvailability: null, bfeLines: bfeLinesWanted(found) ? await unknownOnFailure(bfeLines()) : undefined };
+        });
+        // Community, LOMRs, LOMAs and BFE lines are supplementary: their failure makes them unknown (null), not the lookup.
+        return Promise.all([
+          zoneQuery,
+          at<FirmPanelAttributes>('panels'),
+          unknownOnFailure(at<LomrAttributes>('lomrs')),
+          unknownOnFailure(at<PoliticalJurisdictionAttributes>('jurisdictions')),
+          unknownOnFailure(layers.kept('lomas', () => this.lomas(point, deadline))),
+          followUp,
+        ]);
       });
       return { zones, panels, lomrs, jurisdictions, inAvailability, lomas, bfeLines };
     });
   }
 
-  async zonePolygonsNear(point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<ZonePolygonFeature[]> {
-    // Refused while the circuit is open, but a failure here is this part's alone: it does not count against the circuit.
-    let failure: unknown;
-    const features = await this.upstream.operation(() =>
-      this.map
-        .queryAround<FloodHazardZoneAttributes>('zones', NEARBY_ZONE_FIELDS, point, radiusM, { maxAllowableOffset: NEARBY_MAX_ALLOWABLE_OFFSET_DEG }, deadline)
-        .catch((error: unknown) => {
-          failure = error;
-          return [];
-        }),
-    );
-    if (failure !== undefined) throw failure;
-    return features.map((feature) => ({ attributes: feature.attributes, rings: this.positionLists(feature, 'rings') }));
+  zonePolygonsNear(point: GeoPoint, radiusM: number, deadline: AbortSignal): Promise<ZonePolygonFeature[]> {
+    const geometry = { ...TO_A_DECIMETRE, maxAllowableOffset: NEARBY_MAX_ALLOWABLE_OFFSET_DEG };
+    return this.failingAlone(async () => {
+      const features = await this.map.queryAround<FloodHazardZoneAttributes>('zones', NEARBY_ZONE_FIELDS, point, radiusM, geometry, deadline);
+      return features.map((feature) => ({ attributes: feature.attributes, rings: positionListsOf(feature, 'rings', this.upstream.name) }));
+    });
+  }
+
+  footprintLayers(bbox: LonLatBox, lookupDeadline: AbortSignal): Promise<FootprintLayers> {
+    return this.failingAlone(async () => {
+      // Either query failing fails the answer: its sibling stops.
+      const [zones, panels] = await stoppingAtFirstFailure(lookupDeadline, (deadline) => {
+        const within = async <T>(layer: 'zones' | 'panels', fields: string[]) =>
+          (await this.map.queryEnvelope<T>(layer, fields, bbox, EXACT_GEOMETRY, deadline)).map((feature) => ({
+            attributes: feature.attributes,
+            rings: positionListsOf(feature, 'rings', this.upstream.name),
+          }));
+        return Promise.all([within<FloodHazardZoneAttributes>('zones', FOOTPRINT_ZONE_FIELDS), within<FirmPanelAttributes>('panels', FOOTPRINT_PANEL_FIELDS)]);
+      });
+      return { zones, panels };
+    });
   }
 
   /**
@@ -146,7 +154,7 @@ export class NfhlClient extends FloodHazardPort {
   }
 
   private async lomas(point: GeoPoint, deadline: AbortSignal): Promise<LomaFeature[]> {
-    const features = await this.map.queryAround<LomaAttributes>('lomas', LOMA_FIELDS, point, LOMA_REACH_M, {}, deadline);
+    const features = await this.map.queryAround<LomaAttributes>('lomas', LOMA_FIELDS, point, LOMA_REACH_M, TO_A_DECIMETRE, deadline);
     return features.map((feature) => {
       const { x, y } = feature.geometry;
       // The point geometry is the LOMA's location; LAT/LON carry the same when a server leaves geometry out.
@@ -157,17 +165,37 @@ export class NfhlClient extends FloodHazardPort {
   }
 
   private async bfeLines(point: GeoPoint, deadline: AbortSignal): Promise<BfeLineFeature[]> {
-    const features = await this.map.queryAround<BfeLineAttributes>('bfeLines', BFE_LINE_FIELDS, point, BFE_LINE_REACH_M, {}, deadline);
-    return features.map((feature) => ({ attributes: feature.attributes, paths: this.positionLists(feature, 'paths') }));
+    const features = await this.map.queryAround<BfeLineAttributes>('bfeLines', BFE_LINE_FIELDS, point, BFE_LINE_REACH_M, TO_A_DECIMETRE, deadline);
+    return features.map((feature) => ({ attributes: feature.attributes, paths: positionListsOf(feature, 'paths', this.upstream.name) }));
   }
 
-  private positionLists(feature: ArcGisFeature<unknown>, member: 'rings' | 'paths'): number[][][] {
-    const lists = feature.geometry[member];
-    if (!isPositionLists(lists)) throw this.malformed(member, `a feature without ${member}`);
-    return lists;
+  /**
+   * One operation of an opt-in part's own on the circuit: refused while the circuit is open, but its failure is
+   * this part's alone and does not count against the circuit.
+   */
+  private async failingAlone<T>(run: () => Promise<T>): Promise<T> {
+    const outcome = await this.upstream.operation(() =>
+      run().then(
+        (answer) => ({ answer }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+    if ('error' in outcome) throw outcome.error;
+    return outcome.answer;
   }
 
   private malformed(what: string, reason: string): UpstreamUnavailableError {
     return new UpstreamUnavailableError(this.upstream.name, `${what}: ${reason}`);
+  }
+}
+
+/** The queries `run` starts, with a deadline that also ends once one of them has failed: its siblings (and their retries) stop. */
+async function stoppingAtFirstFailure<T>(lookupDeadline: AbortSignal, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
+  const failed = new AbortController();
+  try {
+    return await run(AbortSignal.any([lookupDeadline, failed.signal]));
+  } catch (error) {
+    failed.abort();
+    throw error;
   }
 }

@@ -260,6 +260,7 @@ describe('deploy/kubernetes manifests', () => {
         'UPSTREAM_MAX_CONCURRENCY',
         'SHUTDOWN_GRACE_MS',
         'RATE_LIMIT_PER_MINUTE',
+        'STRUCTURE_SEARCH_M',
       ];
       for (const name of integers) expect({ name, value: data[name] }).toEqual({ name, value: expect.stringMatching(/^\d+$/) });
       for (const name of ['HOST', 'GEOCODER_BENCHMARK', 'GEOCODER_VINTAGE', 'LOG_LEVEL', 'REDIS_URL']) {

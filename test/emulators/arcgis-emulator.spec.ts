@@ -697,11 +697,15 @@ describe('startEmulators: every upstream', () => {
       'OPENFEMA_BASE_URL',
       'PENDING_NFHL_BASE_URL',
       'PRELIMINARY_NFHL_BASE_URL',
+      'STRUCTURES_BASE_URL',
     ]);
     expect(env.PRELIMINARY_NFHL_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/arcgis\/rest\/services\/PrelimPending\/Prelim_NFHL\/MapServer$/);
     expect(env.PENDING_NFHL_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/arcgis\/rest\/services\/PrelimPending\/Pending_NFHL\/MapServer$/);
     expect(env.CBRS_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/arcgis\/rest\/services\/CoastalBarrierResourcesSystem\/MapServer$/);
     expect(env.OPENFEMA_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/open$/);
+    // the layer itself, not its FeatureServer
+    expect(env.STRUCTURES_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/FiaPA4ga0iQKduv3\/arcgis\/rest\/services\/USA_Structures_View\/FeatureServer\/0$/);
+    expect(env.STRUCTURES_BASE_URL).toBe(emulators.structures.layerUrl);
     expect(new Set(Object.values(env).map((u) => new URL(u).port)).size).toBe(Object.keys(env).length);
   });
 
@@ -715,7 +719,7 @@ describe('startEmulators: every upstream', () => {
   });
 
   it('clears faults and call logs of every emulator at once', async () => {
-    const all = [emulators.nfhl, emulators.preliminary, emulators.pending, emulators.cbrs, emulators.census, emulators.openfema];
+    const all = [emulators.nfhl, emulators.preliminary, emulators.pending, emulators.cbrs, emulators.census, emulators.openfema, emulators.structures];
     for (const e of all) {
       e.resetCalls();
       e.injectFault({ kind: 'reset' });

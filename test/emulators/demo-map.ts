@@ -932,6 +932,15 @@ export const DEMO_ADDRESSES = {
   nearDuplicate: '1800 Shepherd Dr, Houston, TX 77007',
 } as const;
 
+/**
+ * The addresses of demo buildings (structure-footprints.ts) whose case turns on where the Census geocoder puts them:
+ * not on a demo place, but on a street point beside the building.
+ */
+export const DEMO_BUILDING_ADDRESSES = {
+  /** In the AE 12 polygon 43 m east of `houston-nearby-hazards`, 36 m from the house wholly in the X polygon there. */
+  houstonXHouse: { address: '5210 W 34th St, Houston, TX 77092', lat: 29.83, lon: -95.44955 },
+} as const;
+
 interface BuiltDemo {
   map: DemoMap;
   seeds: PlaceSeed[];
@@ -1990,6 +1999,22 @@ function buildAnswerPartPlaces(
     });
     b.zone([squareAt(p, 50)], harris, X_MINIMAL);
     b.zone([rectangleBeyond(p, 90, 37)], harris, AE(12));
+    const street = DEMO_BUILDING_ADDRESSES.houstonXHouse;
+    address(
+      [street.address, '5210 West 34th Street, Houston, TX 77092'],
+      [
+        matchOf(street.lat, street.lon, {
+          number: '5210',
+          preDirection: 'W',
+          streetName: '34th',
+          suffixType: 'St',
+          city: 'Houston',
+          state: 'TX',
+          zip: '77092',
+          tigerLineId: '20160734',
+        }),
+      ],
+    );
     b.zone([rectangleBeyond(p, 270, 120)], harris, AE_FLOODWAY);
     b.zone([rectangleBeyond(p, 45, 250)], harris, X_SHADED);
     const ae12 = { floodZone: 'AE', zoneSubtype: null, staticBaseFloodElevationFt: 12 };

@@ -221,6 +221,7 @@ describe('endless-body, on every emulator', () => {
     ['EPQS', (e) => e.elevation, (e) => `${e.elevation.baseUrl}/v1/json?x=${dc.lon}&y=${dc.lat}&wkid=4326&units=Feet`, 'application/json'],
     ['OpenFEMA', (e) => e.openfema, (e) => `${e.openfema.baseUrl}/v1/NfipCommunityStatusBook?%24top=10`, 'application/json'],
     ['the basemap export (PNG)', (e) => e.basemap, (e) => `${e.basemap.exportUrl}?${picture.replace('png32', 'png')}`, 'image/png'],
+    ['USA Structures', (e) => e.structures, (e) => `${e.structures.layerQueryUrl}?${Q.replace('FLD_ZONE', 'OBJECTID')}`, 'application/json'],
   ];
 
   it.each(cases)('%s: the real answer begins, chunked, and goes on until the client gives up', async (_name, emulatorOf, urlOf, type) => {

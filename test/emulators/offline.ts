@@ -2,14 +2,15 @@
  * Offline mode: `npm run start:offline` (= `npm run build && node -r ts-node/register/transpile-only test/emulators/offline.ts`).
  *
  * Starts the upstream emulators on fixed ports (NFHL 4010, FEMA preliminary 4011, FEMA pending 4012,
- * USFWS CBRS 4013, Census 4020, OpenFEMA 4030, USGS elevation 4040, USGS basemap 4050; override with NFHL_EMULATOR_PORT,
- * PRELIMINARY_EMULATOR_PORT, PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT, OPENFEMA_EMULATOR_PORT,
- * ELEVATION_EMULATOR_PORT, BASEMAP_EMULATOR_PORT; a port already in use is one line naming it,
+ * USFWS CBRS 4013, Census 4020, OpenFEMA 4030, USGS elevation 4040, USGS basemap 4050, USA Structures 4060; override with
+ * NFHL_EMULATOR_PORT, PRELIMINARY_EMULATOR_PORT, PENDING_EMULATOR_PORT, CBRS_EMULATOR_PORT, CENSUS_EMULATOR_PORT,
+ * OPENFEMA_EMULATOR_PORT, ELEVATION_EMULATOR_PORT, BASEMAP_EMULATOR_PORT, STRUCTURES_EMULATOR_PORT; a port already in use is one line naming it,
  * its emulator and its variable, and exit 1; the service's own PORT is checked first, the same way), then runs the built service (`node dist/main.js`, on PORT, default
  * 3000) with every upstream's base-URL variable (UPSTREAM_REGISTRY: NFHL_BASE_URL, GEOCODER_BASE_URL, ...) pointed at
  * them (every other variable passed through). Once the service answers /health it
  * prints "listening on http://HOST:PORT" and example URLs for every demo place (the fault walkthroughs' places,
- * FAULT_DEMO_PLACES, are left out so that nothing printed here caches them), a map picture and a report page; it forwards SIGINT/SIGTERM to the
+ * FAULT_DEMO_PLACES, are left out so that nothing printed here caches them) and every demo building, a map picture and a
+ * report page; it forwards SIGINT/SIGTERM to the
  * service and exits with it. Latency and faults can be set before the service starts (EMULATOR_LATENCY_MS,
  * EMULATOR_FAULTS, --latency-ms, --fault: offline-controls.ts).
  *
@@ -26,7 +27,10 @@ import { CensusEmulatorOptions, CensusGeocoderEmulator } from './census-emulator
 import { EpqsEmulator, EpqsEmulatorOptions } from './epqs-emulator';
 import { DEMO_COMMUNITY_STATUSES } from './community-status-book';
 import { OpenFemaEmulator, OpenFemaEmulatorOptions } from './openfema-emulator';
-import { DEMO_ADDRESSES, DEMO_CBRS, DEMO_ELEVATIONS, DEMO_PENDING, DEMO_PLACES, DEMO_PRELIMINARY, DemoPlace, demoPlace } from './demo-map';
+import { DEMO_STRUCTURES, type DemoStructure } from './structure-footprints';
+import { StructuresEmulatorOptions, StructuresFeatureServerEmulator } from './structures-emulator';
+import { DEMO_ADDRESSES, DEMO_CBRS, DEMO_ELEVATIONS, DEMO_MAP, DEMO_PENDING, DEMO_PLACES, DEMO_PRELIMINARY, DemoPlace, demoPlace } from './demo-map';
+import { normaliseAddress } from './census-emulator';
 import type { UpstreamEmulator } from './emulator-core';
 import { shapeDistanceMeters } from './geometry';
 import type { ArcGisServiceData } from './map-data';
@@ -52,6 +56,8 @@ export interface StartEmulatorsOptions {
   openfema?: OpenFemaEmulatorOptions;
   /** USGS National Map basemap (USGSTopo MapServer). */
   basemap?: BasemapEmulatorOptions;
+  /** FEMA/ORNL USA Structures (building footprints, a FeatureServer). */
+  structures?: StructuresEmulatorOptions;
   /** Applied to every emulator unless set per emulator. */
   latencyMs?: number;
 }
@@ -65,6 +71,7 @@ export interface RunningEmulators {
   elevation: EpqsEmulator;
   openfema: OpenFemaEmulator;
   basemap: BasemapEmulator;
+  structures: StructuresFeatureServerEmulator;
   /** The environment the service needs to use them: every upstream's base-URL variable. */
   env: Record<UpstreamBaseUrlVariable, string>;
   clearFaults(): void;
@@ -76,7 +83,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
   const { latencyMs } = options;
   const service = (fallback: ArcGisServiceData, { data, ...rest }: ServiceEmulatorOptions = {}) =>
     ArcGisServiceEmulator.start(data ?? fallback, { latencyMs, ...rest });
-  const [nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap] = await Promise.all([
+  const [nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap, structures] = await Promise.all([
     NfhlMapServerEmulator.start({ latencyMs, ...options.nfhl }),
     service(DEMO_PRELIMINARY, options.preliminary),
     service(DEMO_PENDING, options.pending),
@@ -85,18 +92,21 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     EpqsEmulator.start({ latencyMs, points: [...DEMO_ELEVATIONS], ...options.elevation }),
     OpenFemaEmulator.start({ latencyMs, ...options.openfema }),
     BasemapEmulator.start({ latencyMs, ...options.basemap }),
+    StructuresFeatureServerEmulator.start({ latencyMs, ...options.structures }),
   ]);
-  const all: UpstreamEmulator[] = [nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap];
-  // Every upstream of the registry has its emulator, or this does not compile.
-  const emulatorOf: Record<UpstreamName, UpstreamEmulator> = {
-    flood_data: nfhl,
-    flood_data_preliminary: preliminary,
-    flood_data_pending: pending,
-    coastal_barrier: cbrs,
-    geocoder: census,
-    elevation,
-    openfema,
-    basemap,
+  const all: UpstreamEmulator[] = [nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap, structures];
+  // Every upstream of the registry has its emulator, or this does not compile: the URL the service is given for it.
+  const baseUrlOf: Record<UpstreamName, string> = {
+    flood_data: nfhl.baseUrl,
+    flood_data_preliminary: preliminary.baseUrl,
+    flood_data_pending: pending.baseUrl,
+    coastal_barrier: cbrs.baseUrl,
+    geocoder: census.baseUrl,
+    elevation: elevation.baseUrl,
+    openfema: openfema.baseUrl,
+    basemap: basemap.baseUrl,
+    // USA Structures is configured by its layer's URL, not its service's.
+    structures: structures.layerUrl,
   };
   return {
     nfhl,
@@ -107,7 +117,8 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     elevation,
     openfema,
     basemap,
-    env: upstreamBaseUrls(({ name }) => emulatorOf[name].baseUrl),
+    structures,
+    env: upstreamBaseUrls(({ name }) => baseUrlOf[name]),
     clearFaults() {
       for (const e of all) e.clearFaults();
     },
@@ -132,7 +143,7 @@ function portFromEnv(name: string, fallback: number): number {
 }
 
 interface EmulatorPort {
-  key: 'nfhl' | 'preliminary' | 'pending' | 'cbrs' | 'census' | 'elevation' | 'openfema' | 'basemap';
+  key: 'nfhl' | 'preliminary' | 'pending' | 'cbrs' | 'census' | 'elevation' | 'openfema' | 'basemap' | 'structures';
   label: string;
   variable: string;
   port: number;
@@ -148,6 +159,7 @@ const EMULATOR_PORTS: readonly EmulatorPort[] = [
   { key: 'elevation', label: 'USGS elevation (EPQS) emulator', variable: 'ELEVATION_EMULATOR_PORT', port: 4040 },
   { key: 'openfema', label: 'OpenFEMA emulator', variable: 'OPENFEMA_EMULATOR_PORT', port: 4030 },
   { key: 'basemap', label: 'USGS basemap (National Map) emulator', variable: 'BASEMAP_EMULATOR_PORT', port: 4050 },
+  { key: 'structures', label: 'USA Structures FeatureServer emulator', variable: 'STRUCTURES_EMULATOR_PORT', port: 4060 },
 ];
 
 /** The emulator ports from the environment; two emulators given one port is one line and exit 1. */
@@ -272,6 +284,36 @@ function extrasOf(p: DemoPlace, include: string[]): string {
     .join('; ');
 }
 
+/** The address of a building as the Census emulator knows it (its first spelling), if it does. */
+function geocodedAddressOf(building: DemoStructure): string | undefined {
+  const { PROP_ADDR, PROP_CITY, PROP_ST, PROP_ZIP } = building.feature.attributes;
+  if (PROP_ADDR === null) return undefined;
+  const written = normaliseAddress(`${String(PROP_ADDR)}, ${String(PROP_CITY)}, ${String(PROP_ST)} ${String(PROP_ZIP)}`);
+  return DEMO_MAP.census.addresses.find((entry) => entry.spellings.some((spelling) => normaliseAddress(spelling) === written))?.spellings[0];
+}
+
+/**
+ * Lookups of every demo building with `include=structure`: a point inside it (the footprint containing it is the
+ * building), and its address where the Census emulator knows it (the building found near the address's point),
+ * each address once.
+ */
+function buildingExamples(serviceBase: string): string[] {
+  const lines: string[] = [];
+  const shown = new Set<string>();
+  for (const building of DEMO_STRUCTURES) {
+    const { xmin, ymin, xmax, ymax } = building.feature.bbox;
+    const [lon, lat] = [(xmin + xmax) / 2, (ymin + ymax) / 2].map((v) => Number(v.toFixed(6)));
+    lines.push(`# building ${building.id}: ${building.purpose}`);
+    lines.push(`curl '${serviceBase}/flood-zone?lat=${lat}&lon=${lon}&include=structure'`);
+    const address = geocodedAddressOf(building);
+    if (address !== undefined && !shown.has(address)) {
+      shown.add(address);
+      lines.push(`curl '${serviceBase}/flood-zone?address=${encodeURIComponent(address)}&include=structure'`);
+    }
+  }
+  return lines;
+}
+
 /**
  * The demo place offline mode shows as a map picture and as a report page, and README's picture: a point in
  * unshaded X with a high-risk AE zone, a floodway and a shaded X within sight.
@@ -283,7 +325,7 @@ export function picturePathOf(place: DemoPlace): string {
   return `/flood-zone/map?lat=${place.lat}&lon=${place.lon}`;
 }
 
-/** Example lookup URLs for the demo places (and the special addresses), then a map picture and a report page. */
+/** Example lookup URLs for the demo places (and the special addresses) and the demo buildings, then a map picture and a report page. */
 export function exampleUrls(serviceBase: string): string[] {
   const lines: string[] = [];
   for (const p of DEMO_PLACES) {
@@ -302,6 +344,7 @@ export function exampleUrls(serviceBase: string): string[] {
   lines.push(`curl '${serviceBase}/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.noMatch)}'`);
   lines.push('# ambiguous address, matches > 100 m apart (404 AMBIGUOUS_ADDRESS)');
   lines.push(`curl '${serviceBase}/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.ambiguous)}'`);
+  lines.push(...buildingExamples(serviceBase));
   const pictured = demoPlace(PICTURE_DEMO_PLACE);
   lines.push(`# ${pictured.id} as a map picture (PNG), then as a report page to open in a browser`);
   lines.push(`curl -o ${pictured.id}.png '${serviceBase}${picturePathOf(pictured)}'`);
@@ -329,6 +372,7 @@ async function main(): Promise<void> {
       elevation: portOf('elevation'),
       openfema: portOf('openfema'),
       basemap: portOf('basemap'),
+      structures: portOf('structures'),
     });
   } catch (error) {
     const line = cannotListen(error as NodeJS.ErrnoException, ports);
@@ -336,9 +380,9 @@ async function main(): Promise<void> {
     console.error(line);
     process.exit(1);
   }
-  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap } = emulators;
+  const { nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap, structures } = emulators;
   try {
-    const controls = applyOfflineControls({ nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap });
+    const controls = applyOfflineControls({ nfhl, preliminary, pending, cbrs, census, elevation, openfema, basemap, structures });
     for (const line of controls.summary) console.log(`[offline] ${line}`);
   } catch (error) {
     console.error(`[offline] ${(error as Error).message}`);
@@ -356,6 +400,7 @@ async function main(): Promise<void> {
   console.log(`[offline] USGS elevation (EPQS) emulator: ${emulators.elevation.baseUrl}`);
   console.log(`[offline] OpenFEMA emulator: ${emulators.openfema.baseUrl}`);
   console.log(`[offline] USGS basemap (National Map) emulator: ${emulators.basemap.baseUrl}`);
+  console.log(`[offline] USA Structures FeatureServer emulator: ${emulators.structures.baseUrl}`);
   console.log(`[offline] starting the service on ${serviceBase} (node dist/main.js)`);
 
   const root = path.resolve(__dirname, '..', '..');

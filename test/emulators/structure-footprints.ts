@@ -10,7 +10,7 @@
  * in Web Mercator keeps them.
  */
 import { Position, Ring, areaAndLength, bboxOfRings, lonLatToWebMercator, metersToDegrees, rectRing } from './geometry';
-import { utcDate } from './demo-map';
+import { DEMO_BUILDING_ADDRESSES, utcDate } from './demo-map';
 import type { ArcGisFeature } from './map-data';
 
 export interface DemoStructure {
@@ -128,9 +128,9 @@ const SPECS: readonly StructureSpec[] = [
   {
     id: 'houston-x-house-ae-street-point',
     purpose:
-      'A house wholly inside the small X unshaded polygon 6430134 (50 m square around the demo place); the street point of its address lies in AE polygon 6430135, 41 m east of the house.',
+      'A house wholly inside the small X unshaded polygon 6430134 (50 m square around the demo place); the street point of its address lies in AE polygon 6430135, 36 m east of the house (within the 40 m a building is looked for).',
     demoPlace: 'houston-nearby-hazards',
-    streetPoint: [-95.4495, 29.83],
+    streetPoint: [DEMO_BUILDING_ADDRESSES.houstonXHouse.lon, DEMO_BUILDING_ADDRESSES.houstonXHouse.lat],
     ring: rectangleFootprint([-95.45, 29.83], 14, 11),
     buildId: 48_020_001,
     occupancy: RESIDENTIAL,

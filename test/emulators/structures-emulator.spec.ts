@@ -1,8 +1,9 @@
 import * as http from 'node:http';
 import { readFixture } from './arcgis-emulator';
-import { DEMO_CBRS, DEMO_MAP, demoPlace } from './demo-map';
+import { DEMO_BUILDING_ADDRESSES, DEMO_CBRS, DEMO_MAP, demoPlace, featuresAt } from './demo-map';
 import { lonLatToWebMercator, polygonIntersectsPoint, shapeDistanceMeters, type Position, type Ring } from './geometry';
 import { DEMO_STRUCTURES, demoStructure, groundAreaSquareMetres } from './structure-footprints';
+import { type RunningEmulators, exampleUrls, startEmulators } from './offline';
 import { StructuresFeatureServerEmulator, UNABLE_TO_PERFORM_QUERY, USA_STRUCTURES_BASE_PATH } from './structures-emulator';
 
 type Json = Record<string, any>;
@@ -113,10 +114,10 @@ describe('StructuresFeatureServerEmulator: USA Structures as an ArcGIS Online ho
       expect((await get(around([renton.lon, renton.lat], 7))).body.features).toEqual([]);
     });
 
-    it('measures from a street point outside the footprint to its nearest edge (41.24 m here), not to its centre', async () => {
-      expect(shapeDistanceMeters(houstonHouse.feature, ...streetPoint)).toBeCloseTo(41.24, 2);
-      expect(idsOf((await get(around(streetPoint, 41))).body)).toEqual([]);
-      expect(idsOf((await get(around(streetPoint, 41.5))).body)).toEqual(['houston-x-house-ae-street-point']);
+    it('measures from a street point outside the footprint to its nearest edge (36.41 m here), not to its centre', async () => {
+      expect(shapeDistanceMeters(houstonHouse.feature, ...streetPoint)).toBeCloseTo(36.41, 2);
+      expect(idsOf((await get(around(streetPoint, 36))).body)).toEqual([]);
+      expect(idsOf((await get(around(streetPoint, 36.5))).body)).toEqual(['houston-x-house-ae-street-point']);
     });
 
     it('answers in the hosted shape of a recorded ArcGIS Online answer: its members in its order, its field entries', async () => {
@@ -380,5 +381,74 @@ describe('DEMO_STRUCTURES against the demo flood map', () => {
     expect(unique(DEMO_STRUCTURES.map((s) => s.id))).toBe(true);
     for (const field of ['OBJECTID', 'BUILD_ID', 'UUID']) expect(unique(DEMO_STRUCTURES.map((s) => s.feature.attributes[field]))).toBe(true);
     for (const s of DEMO_STRUCTURES) expect(s.feature.attributes.HEIGHT !== null).toBe(s.feature.attributes.SOURCE === 'NGA');
+  });
+});
+
+describe('the demo buildings in startEmulators() and offline mode', () => {
+  let emulators: RunningEmulators;
+  beforeAll(async () => {
+    emulators = await startEmulators({ latencyMs: 0 });
+  });
+  afterAll(async () => {
+    await emulators.close();
+  });
+
+  const STD = 'benchmark=Public_AR_Current&vintage=Current_Current&format=json';
+  const geocode = async (address: string): Promise<Json[]> =>
+    ((await (await fetch(`${emulators.env.GEOCODER_BASE_URL}/locations/onelineaddress?address=${encodeURIComponent(address)}&${STD}`)).json()) as Json).result
+      .addressMatches;
+  /** The buildings within 40 m (STRUCTURE_SEARCH_M's default) of a point, asked as the service asks them, at the URL it is given. */
+  const buildingsNear = async ([lon, lat]: Position, distanceM = 40): Promise<string[]> =>
+    idsOf(
+      (await (
+        await fetch(
+          `${emulators.env.STRUCTURES_BASE_URL}/query?geometry=${lon},${lat}&geometryType=esriGeometryPoint&inSR=4326&distance=${distanceM}` +
+            '&units=esriSRUnit_Meter&spatialRel=esriSpatialRelIntersects&outFields=OBJECTID,PROP_ADDR&returnGeometry=true&outSR=4326&f=json',
+        )
+      ).json()) as Json,
+    );
+  const pointOf = (match: Json): Position => [match.coordinates.x, match.coordinates.y];
+
+  it("geocodes the X house's address to its street point in the AE, from where the house alone is within 40 m and bears that address", async () => {
+    const [match, ...others] = await geocode(DEMO_BUILDING_ADDRESSES.houstonXHouse.address);
+    expect(others).toEqual([]);
+    expect(pointOf(match)).toEqual(streetPoint);
+    expect(match.matchedAddress).toBe('5210 W 34TH ST, HOUSTON, TX, 77092');
+    expect(match.addressComponents).toMatchObject({ preDirection: 'W', streetName: '34TH', suffixType: 'ST' });
+    expect(await buildingsNear(streetPoint)).toEqual(['houston-x-house-ae-street-point']);
+    expect(houstonHouse.feature.attributes.PROP_ADDR).toBe('5210 W 34TH ST');
+    // the point answer there is AE, the house is wholly in X
+    expect(featuresAt(DEMO_MAP.nfhl.floodHazardZones, ...streetPoint).map((z) => z.attributes.FLD_ZONE)).toEqual(['AE']);
+  });
+
+  it('geocodes the other addresses offline mode looks buildings up by to a point with their buildings within 40 m', async () => {
+    const at = async (address: string) => buildingsNear(pointOf((await geocode(address))[0]));
+    // inside the floodway house
+    expect(await at('2100 Memorial Dr, Houston, TX 77007')).toEqual(['houston-floodway-house']);
+    // two houses at one address, 7.52 m and 29.63 m away
+    expect(await at('200 Mill Ave S, Renton, WA 98057')).toEqual(['renton-main-house', 'renton-second-house']);
+    // inside the house, its outbuilding 13.48 m away
+    expect(await at('2000 Natomas Park Dr, Sacramento, CA 95833')).toEqual(['sacramento-house', 'sacramento-outbuilding']);
+  });
+
+  it('offline mode looks every demo building up by a point inside it, and by its address where the Census emulator knows it', () => {
+    const lines = exampleUrls('http://localhost:3000');
+    for (const building of DEMO_STRUCTURES) {
+      const at = lines.indexOf(lines.filter((line) => line.startsWith(`# building ${building.id}: `))[0]);
+      expect({ id: building.id, comment: lines[at] }).toEqual({ id: building.id, comment: `# building ${building.id}: ${building.purpose}` });
+      const query = new URLSearchParams(lines[at + 1].slice(lines[at + 1].indexOf('?') + 1, -1));
+      expect(query.get('include')).toBe('structure');
+      const inside = polygonIntersectsPoint(building.feature.rings as Ring[], Number(query.get('lon')), Number(query.get('lat')));
+      expect({ id: building.id, inside }).toEqual({ id: building.id, inside: true });
+    }
+    const byAddress = lines.filter((line) => line.includes('address=') && line.endsWith("&include=structure'"));
+    expect(byAddress.map((line) => decodeURIComponent(/address=([^&]+)/.exec(line)?.[1] ?? ''))).toEqual([
+      '5210 W 34th St, Houston, TX 77092',
+      '2100 Memorial Dr, Houston, TX 77007',
+      '200 Mill Ave S, Renton, WA 98057',
+      '2000 Natomas Park Dr, Sacramento, CA 95833',
+    ]);
+    // the buildings come before the map picture and report, which end the list
+    expect(lines.findIndex((line) => line.startsWith('# houston-nearby-hazards as a map picture'))).toBe(lines.length - 3);
   });
 });

@@ -74,6 +74,11 @@ export class StructuresFeatureServerEmulator extends ArcGisMapServerEmulator {
     return emulator;
   }
 
+  /** URL of the buildings layer: what the service is configured with (STRUCTURES_BASE_URL). */
+  get layerUrl(): string {
+    return `${this.baseUrl}/${USA_STRUCTURES_LAYER_ID}`;
+  }
+
   /** URL of the buildings layer's query endpoint. */
   get layerQueryUrl(): string {
     return this.queryUrl(USA_STRUCTURES_LAYER_ID);

@@ -2,6 +2,7 @@ import type { HttpService } from '@nestjs/axios';
 import CheapRuler from 'cheap-ruler';
 import sharp from 'sharp';
 import { UpstreamUnavailableError } from '../api-error';
+import { ArcGisFeature, ArcGisLayer, arcgisBody } from './arcgis-layer';
 import { ResilientUpstream, UpstreamFailure } from './resilient-upstream';
 import { getUpstreamJson, isRecord, rejectServerFailure, sendUpstream } from './upstream-json';
 import type { GeoPoint } from '../geo-point';
@@ -18,17 +19,16 @@ export function layerNamed(name: string, fallbackId?: number): LayerSpec {
   return { matches: (published) => published.trim().toLowerCase() === name.toLowerCase(), fallbackId };
 }
 
-/** A feature with its geometry (outSR 4326): `rings`, `paths`, or a point's `x`/`y`, in lon,lat order. */
-export interface ArcGisFeature<T> {
-  attributes: T;
-  geometry: Record<string, unknown>;
-}
-
-/** What an envelope query asks for beyond attributes: geometry in WGS84, to 6 decimals (~0.1 m). */
+/** What an envelope query asks for beyond attributes: geometry in WGS84, exactly as the server keeps it unless said here. */
 export interface GeometryRequest {
   /** Generalisation tolerance in degrees; polygons come back whole and can be large. */
   maxAllowableOffset?: number;
+  /** Decimals of each coordinate (6 is about 0.1 m); omitted, every decimal the server keeps. */
+  geometryPrecision?: number;
 }
+
+/** An envelope in WGS84: west, south, east, north. */
+export type LonLatBox = readonly [number, number, number, number];
 
 /** A map picture's ground and pixels: a Web Mercator (EPSG:3857) box in metres, xmin,ymin,xmax,ymax, drawn width by height. */
 export interface MapExtent {
@@ -83,12 +83,6 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 const LAYER_LIST_RETRY_MS = 60_000;
 
 /**
- * ArcGIS answers at most maxRecordCount features per call; a longer answer is read page by page, up to
- * this many features (50 of FEMA's 2,000-feature pages), whatever the server's page size.
- */
-const MAX_FEATURES = 100_000;
-
-/**
  * One keyless ArcGIS Server MapServer (FEMA's NFHL and its preliminary and pending twins, the USFWS CBRS
  * service): layer ids resolved by name, point and envelope queries, ArcGIS errors inside HTTP 200 turned
  * into upstream failures. Every request goes through the service's own resilience policies.
@@ -125,11 +119,8 @@ export class ArcGisMapServer<L extends string> {
     return features.map((feature) => feature.attributes as T);
   }
 
-  /**
-   * The layer's features that intersect the square of `radiusM` around the point, with their geometry,
-   * every page of them when the answer exceeds the server's transfer limit.
-   */
-  async queryAround<T>(
+  /** The layer's features that intersect the square of `radiusM` around the point, with their geometry, every page of them. */
+  queryAround<T>(
     layer: L,
     outFields: string[],
     point: GeoPoint,
@@ -138,6 +129,17 @@ export class ArcGisMapServer<L extends string> {
     deadline: AbortSignal,
   ): Promise<Array<ArcGisFeature<T>>> {
     const envelope = new CheapRuler(point.lat, 'meters').bufferPoint([point.lon, point.lat], radiusM);
+    return this.queryEnvelope<T>(layer, outFields, envelope, geometry, deadline);
+  }
+
+  /** The layer's features that intersect the envelope, with their geometry in WGS84, every page of them. */
+  async queryEnvelope<T>(
+    layer: L,
+    outFields: string[],
+    envelope: LonLatBox,
+    geometry: GeometryRequest,
+    deadline: AbortSignal,
+  ): Promise<Array<ArcGisFeature<T>>> {
     const params: Record<string, string> = {
       geometry: envelope.join(','),
       geometryType: 'esriGeometryEnvelope',
@@ -146,9 +148,9 @@ export class ArcGisMapServer<L extends string> {
       outFields: outFields.join(','),
       returnGeometry: 'true',
       outSR: '4326',
-      geometryPrecision: '6',
       f: 'json',
     };
+    if (geometry.geometryPrecision !== undefined) params.geometryPrecision = String(geometry.geometryPrecision);
     if (geometry.maxAllowableOffset !== undefined) params.maxAllowableOffset = String(geometry.maxAllowableOffset);
     return (await this.allPages(layer, deadline, params)) as Array<ArcGisFeature<T>>;
   }
@@ -200,28 +202,10 @@ export class ArcGisMapServer<L extends string> {
     }
   }
 
-  /**
-   * The features of a query, page after page (`resultOffset`) while the server says it stopped at its
-   * transfer limit. A page that says so yet holds nothing, or an endless answer, is a failure of the
-   * upstream (not an outage): the part is unavailable rather than wrong.
-   */
+  /** Every page of a query of the layer (see ArcGisLayer.queryAllPages), its id resolved by name. */
   private async allPages(layer: L, deadline: AbortSignal, params: Record<string, string>): Promise<Array<ArcGisFeature<unknown>>> {
-    const features: Array<ArcGisFeature<unknown>> = [];
-    for (;;) {
-      const received = await this.query(layer, deadline, features.length === 0 ? params : { ...params, resultOffset: String(features.length) });
-      features.push(...received.features);
-      if (!received.exceededTransferLimit) return features;
-      if (received.features.length === 0) throw this.malformed(layer, 'exceededTransferLimit on an empty page');
-      if (features.length >= MAX_FEATURES) throw this.malformed(layer, `more than ${MAX_FEATURES} features`);
-    }
-  }
-
-  private async query(layer: L, deadline: AbortSignal, params: Record<string, string>): Promise<QueryPage> {
-    const layerId = await this.layerId(layer, deadline);
-    return this.upstream.request(async (signal) => {
-      const answer = await getUpstreamJson(this.http, `${this.serviceUrl}/${layerId}/query`, params, signal, { maxBodyBytes: this.upstream.maxBodyBytes });
-      return queryPage(arcgisBody(answer.body), `layer ${layerId}`, params.returnGeometry === 'true');
-    }, deadline);
+    const id = await this.layerId(layer, deadline);
+    return new ArcGisLayer(this.http, this.upstream, `${this.serviceUrl}/${id}`, `layer ${layer}`).queryAllPages(params, deadline);
   }
 
   private async layerId(layer: L, deadline: AbortSignal): Promise<number> {
@@ -261,36 +245,6 @@ export class ArcGisMapServer<L extends string> {
     const entries = Object.entries<LayerSpec>(this.layers).map(([layer, spec]) => [layer, find(spec) ?? spec.fallbackId]);
     return Object.fromEntries(entries) as Partial<Record<L, number>>;
   }
-
-  private malformed(layer: L, reason: string): UpstreamUnavailableError {
-    return new UpstreamUnavailableError(this.upstream.name, `layer ${layer}: ${reason}`);
-  }
-}
-
-interface QueryPage {
-  features: Array<ArcGisFeature<unknown>>;
-  exceededTransferLimit: boolean;
-}
-
-/** The features of one query answer, each checked to carry attributes (and geometry when it was asked for). */
-function queryPage(body: Record<string, unknown>, layer: string, withGeometry: boolean): QueryPage {
-  if (!Array.isArray(body.features)) throw new UpstreamFailure(`${layer}: answer without features`, false);
-  const features = body.features.map((feature) => {
-    if (!isRecord(feature) || !isRecord(feature.attributes)) throw new UpstreamFailure(`${layer}: feature without attributes`, false);
-    if (withGeometry && !isRecord(feature.geometry)) throw new UpstreamFailure(`${layer}: feature without geometry`, false);
-    return { attributes: feature.attributes, geometry: isRecord(feature.geometry) ? feature.geometry : {} };
-  });
-  return { features, exceededTransferLimit: body.exceededTransferLimit === true };
-}
-
-/** ArcGIS reports errors inside HTTP 200 as `{"error": {code, message}}`; 5xx codes there are outages. */
-function arcgisBody(body: unknown): Record<string, unknown> {
-  if (!isRecord(body)) throw new UpstreamFailure('answer is not a JSON object', false);
-  if (isRecord(body.error)) {
-    const code = Number(body.error.code);
-    throw new UpstreamFailure(`ArcGIS error ${body.error.code}: ${String(body.error.message ?? '')}`, code >= 500);
-  }
-  return body;
 }
 
 /** Why an export's answer is not a picture, judged as `arcgisBody` judges an answer: a page or an ArcGIS 5xx is an outage. */
@@ -303,12 +257,4 @@ function notAnImage(status: number, contentType: string, body: Buffer): Upstream
     if (error instanceof UpstreamFailure) return new UpstreamFailure(`export: ${error.reason}`, error.outage);
   }
   return new UpstreamFailure(`export: ${contentType || 'an answer'} instead of a PNG (HTTP ${status})`, false);
-}
-
-/** A list of lines or rings as ArcGIS sends them: arrays of [lon, lat] positions. */
-export function isPositionLists(value: unknown): value is number[][][] {
-  return (
-    Array.isArray(value) &&
-    value.every((part) => Array.isArray(part) && part.every((p) => Array.isArray(p) && p.length >= 2 && p.every((n) => typeof n === 'number')))
-  );
 }

@@ -13,6 +13,7 @@ describe('the upstream registry', () => {
       'elevation',
       'openfema',
       'basemap',
+      'structures',
     ]);
   });
 
@@ -31,5 +32,10 @@ describe('the upstream registry', () => {
 
   it('looks an upstream up by name', () => {
     expect(UPSTREAM_BY_NAME.elevation).toMatchObject({ name: 'elevation', baseUrlVariable: 'ELEVATION_BASE_URL', bodyCapBytes: 64 * 1024 });
+    expect(UPSTREAM_BY_NAME.structures).toMatchObject({ name: 'structures', baseUrlVariable: 'STRUCTURES_BASE_URL', bodyCapBytes: 8 * 1024 * 1024 });
+  });
+
+  it("points USA Structures at the FeatureServer's layer itself, FEMA's view of it", () => {
+    expect(new AppConfig().STRUCTURES_BASE_URL).toBe('https://services2.arcgis.com/FiaPA4ga0iQKduv3/arcgis/rest/services/USA_Structures_View/FeatureServer/0');
   });
 });

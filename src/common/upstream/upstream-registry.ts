@@ -121,6 +121,18 @@ export const UPSTREAM_REGISTRY = [
     // A PNG of the largest picture (1,600 x 1,600 px), which fits even uncompressed (10.3 MB).
     bodyCapBytes: 16 * MiB,
   },
+  {
+    name: 'structures',
+    label: 'The FEMA/ORNL USA Structures building footprint service',
+    baseUrlVariable: 'STRUCTURES_BASE_URL',
+    description:
+      "FEMA and Oak Ridge National Laboratory's USA Structures (an ArcGIS FeatureServer layer; its URL, queried at `{STRUCTURES_BASE_URL}/query`): the building footprints of `include=structure`.",
+    whileDown: 'include=structure will be listed as unavailable until it is back',
+    inHealth: 'FEMA/ORNL USA Structures, building footprints',
+    // Buildings within 100 m: a few dozen footprints, tens of kB; a whole page of 2,000 footprints with their
+    // attributes and unrounded rings is about 3 MB.
+    bodyCapBytes: 8 * MiB,
+  },
 ] as const satisfies readonly UpstreamEntry[];
 
 type RegisteredUpstream = (typeof UPSTREAM_REGISTRY)[number];

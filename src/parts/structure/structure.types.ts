@@ -2,7 +2,10 @@
  * The building answer part (`include=structure`, `result.structure`): a building's footprint from FEMA/ORNL USA
  * Structures (or given by the caller), and the flood zones over the whole of it. Attribute names are the layer's own.
  */
-import type { FirmPanelAttributes, ZonePolygonFeature } from '../../flood-hazard/flood-hazard.types';
+import type { FirmPanelAttributes } from '../../flood-hazard/flood-hazard.types';
+
+/** The NFHL polygons over a footprint are the flood-hazard feature's, which reads them. */
+export type { FirmPanelPolygonFeature, FootprintLayers } from '../../flood-hazard/flood-hazard.types';
 
 /** A [lon, lat] position (WGS84). */
 export type LonLat = [number, number];
@@ -34,18 +37,6 @@ export interface StructureAttributes {
 export interface StructureFeature {
   attributes: StructureAttributes;
   rings: number[][][];
-}
-
-/** A FIRM Panels (layer 3) polygon with its geometry. */
-export interface FirmPanelPolygonFeature {
-  attributes: FirmPanelAttributes;
-  rings: number[][][];
-}
-
-/** Every Flood Hazard Zones and FIRM Panels polygon intersecting a footprint's envelope, with exact geometry. */
-export interface FootprintLayers {
-  zones: ZonePolygonFeature[];
-  panels: FirmPanelPolygonFeature[];
 }
 
 /** How the building was found. */

@@ -221,6 +221,7 @@ describe("GET /health upstreams: each upstream's state in words", () => {
       'geocoder',
       'geocoder_point',
       'openfema',
+      'structures',
     ]);
     expect(upstreams.flood_data).toStrictEqual({
       state: 'not_called_yet',
@@ -232,6 +233,16 @@ describe("GET /health upstreams: each upstream's state in words", () => {
       startUpError: null,
     });
     expect(upstreams.geocoder_point.host).toBe(new URL(own.emulators.census.baseUrl).host);
+    // USA Structures, building footprints: a circuit of its own from start-up, at the emulator's host
+    expect(upstreams.structures).toStrictEqual({
+      state: 'not_called_yet',
+      circuit: 'closed',
+      lastCall: 'none',
+      lastCallAt: null,
+      host: new URL(own.emulators.structures.baseUrl).host,
+      atStartUp: 'not_checked',
+      startUpError: null,
+    });
   });
 
   it('openfema: the NFIP Community Status Book is downloaded in the background from start-up, by %24-encoded pages', async () => {

@@ -85,6 +85,7 @@ describe('upstreams unreachable at start-up', () => {
       ELEVATION_BASE_URL: open,
       OPENFEMA_BASE_URL: openfema.baseUrl,
       BASEMAP_BASE_URL: `${open}/arcgis/rest/services/USGSTopo/MapServer`,
+      STRUCTURES_BASE_URL: `${open}/FiaPA4ga0iQKduv3/arcgis/rest/services/USA_Structures_View/FeatureServer/0`,
     });
   }, 30_000);
   afterAll(async () => {
@@ -121,7 +122,16 @@ describe('upstreams unreachable at start-up', () => {
       atStartUp: 'unreachable',
       startUpError: `connect ECONNREFUSED ${host}`,
     });
-    for (const name of ['flood_data_preliminary', 'flood_data_pending', 'coastal_barrier', 'geocoder', 'geocoder_point', 'elevation', 'basemap']) {
+    for (const name of [
+      'flood_data_preliminary',
+      'flood_data_pending',
+      'coastal_barrier',
+      'geocoder',
+      'geocoder_point',
+      'elevation',
+      'basemap',
+      'structures',
+    ]) {
       expect({ name, ...upstreams[name] }).toMatchObject({ name, state: 'not_called_yet', atStartUp: 'reachable', startUpError: null });
     }
   }, 15_000);
@@ -154,6 +164,7 @@ const EPHEMERAL_EMULATOR_PORTS = {
   ELEVATION_EMULATOR_PORT: '0',
   OPENFEMA_EMULATOR_PORT: '0',
   BASEMAP_EMULATOR_PORT: '0',
+  STRUCTURES_EMULATOR_PORT: '0',
 };
 
 /** Offline mode expected to refuse to start: its exit code and everything it printed (killed if it keeps running). */
