@@ -41,7 +41,7 @@ const cells = (line: string) => parse(line)[0] as string[];
 describe('the CSV answer', () => {
   it('has the documented header', () => {
     expect(csvHeader()).toBe(`${CSV_ANSWER_COLUMNS.join(',')}\n`);
-    expect(CSV_ANSWER_COLUMNS.length).toBe(38);
+    expect(CSV_ANSWER_COLUMNS.length).toBe(46);
   });
 
   it('writes a 200 row: booleans as words, nulls empty, parts summarised, unavailable joined by ;', () => {
@@ -78,6 +78,8 @@ describe('the CSV answer', () => {
       'preliminary',
       'VE',
       '',
+      // The building and the lender's form, not asked for.
+      ...Array(8).fill(''),
       'true',
       '8',
       '10',
@@ -106,8 +108,16 @@ describe('the CSV answer', () => {
   });
 
   it('keeps unavailable and retrieved_at last, after the NFIP and ground elevation columns', () => {
-    expect(CSV_ANSWER_COLUMNS.slice(-8)).toEqual([
+    expect(CSV_ANSWER_COLUMNS.slice(-16)).toEqual([
       'cbrs_status',
+      'building_match',
+      'building_in_sfha',
+      'building_sfha_share_percent',
+      'building_zones',
+      'determination_basis',
+      'flood_insurance_available',
+      'nfip_program',
+      'flood_insurance_required',
       'nfip_participating',
       'crs_class',
       'sfha_discount_percent',
@@ -120,7 +130,37 @@ describe('the CSV answer', () => {
 
   it('writes an error row with its index, id, status, code and query only', () => {
     const row = { index: 0, id: null, status: 422, body: { code: 'COORDINATES_OUT_OF_RANGE' }, asked: { lat: '91', lon: '0' } } as unknown as RowAnswer;
-    expect(cells(csvRow(row))).toEqual(['0', '', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', '0', ...Array(31).fill('')]);
+    expect(cells(csvRow(row))).toEqual(['0', '', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', '0', ...Array(39).fill('')]);
+  });
+
+  it('writes the building and the form: its match, SFHA, the SFHA share and the zones with their shares; basis, availability, program, requirement', () => {
+    const structure = {
+      match: 'contains',
+      buildingInSfha: true,
+      zones: [
+        { floodZone: 'AE', inSpecialFloodHazardArea: true, sharePercent: 19 },
+        { floodZone: 'X', inSpecialFloodHazardArea: false, sharePercent: 81 },
+      ],
+    };
+    const determination = { basis: 'building', insurance: { available: true, program: 'regular' }, floodInsuranceRequired: true };
+    const row = {
+      index: 0,
+      id: null,
+      status: 200,
+      body: { ...lookup, result: { ...lookup.result, structure, determination } },
+      asked: {},
+    } as unknown as RowAnswer;
+    const at = (name: string) => cells(csvRow(row))[CSV_ANSWER_COLUMNS.indexOf(name)];
+    expect(CSV_ANSWER_COLUMNS.slice(CSV_ANSWER_COLUMNS.indexOf('building_match'), CSV_ANSWER_COLUMNS.indexOf('flood_insurance_required') + 1).map(at)).toEqual([
+      'contains',
+      'true',
+      '19',
+      'AE 19.0; X 81.0',
+      'building',
+      'true',
+      'regular',
+      'true',
+    ]);
   });
 
   it('writes text cells that start a formula as text, and leaves numbers (negative ones too) as numbers', () => {

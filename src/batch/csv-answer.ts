@@ -3,7 +3,7 @@ import type { ErrorEnvelope } from '../common/error-envelope';
 import { asSpreadsheetText } from '../common/spreadsheet-cell';
 import type { FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import type { CsvCell } from '../parts/answer-part';
-import { OPTIONAL_PARTS, RegisteredPart } from '../parts/answer-parts';
+import { INCLUDED_PARTS, RegisteredIncludedPart } from '../parts/answer-parts';
 import { isLookup, RowAnswer } from './row-answer';
 
 type Column = [string, (lookup: FloodZoneLookup) => CsvCell];
@@ -40,7 +40,7 @@ const OWN_COLUMNS: Column[] = [
 ];
 
 /** Every column of the CSV answer: the answer's own, and each opt-in part's after the column it names. */
-const COLUMNS = OPTIONAL_PARTS.reduce((columns: Column[], part: RegisteredPart) => {
+const COLUMNS = INCLUDED_PARTS.reduce((columns: Column[], part: RegisteredIncludedPart) => {
   const after = columns.findIndex(([name]) => name === part.csv.after);
   if (after < 0) throw new Error(`The CSV answer has no column ${part.csv.after} for the ${part.field} part's columns to follow`);
   const added = part.csv.columns.map(({ name, cell }): Column => [name, (lookup) => cell(lookup.result[part.field])]);

@@ -49,15 +49,26 @@ export const LOMA_REACH_M = 100;
  * depends on the order NFHL returned them.
  */
 export function lomasNear(features: LomaFeature[], point: GeoPoint, withinM = LOMA_REACH_M): Loma[] {
+  return placedLomasNear(features, point, withinM).map(({ loma }) => loma);
+}
+
+/** A LOMA near the point, with where its own geocode puts it ([lon, lat]): a building's distance to it is measured from there. */
+export interface PlacedLoma {
+  loma: Loma;
+  position: [number, number];
+}
+
+/** `lomasNear`, each LOMA with its position. */
+export function placedLomasNear(features: LomaFeature[], point: GeoPoint, withinM = LOMA_REACH_M): PlacedLoma[] {
   const ruler = new CheapRuler(point.lat, 'meters');
   const origin: [number, number] = [point.lon, point.lat];
   return features
     .filter((feature) => Number.isFinite(feature.lon) && Number.isFinite(feature.lat))
     .map((feature) => ({ feature, distance: ruler.distance(origin, [feature.lon, feature.lat]) }))
     .filter(({ distance }) => distance <= withinM)
-    .map(({ feature, distance }) => ({ distance, loma: toLoma(feature, distance) }))
+    .map(({ feature, distance }) => ({ distance, loma: toLoma(feature, distance), position: [feature.lon, feature.lat] as [number, number] }))
     .sort((a, b) => a.distance - b.distance || byCaseNumber(a.loma, b.loma))
-    .map(({ loma }) => loma);
+    .map(({ loma, position }) => ({ loma, position }));
 }
 
 /** Code-unit order, not a locale's: the same on every machine. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { OPTIONAL_PARTS } from '../parts/answer-parts';
+import { INCLUDED_PARTS } from '../parts/answer-parts';
 
 /** package.json sits two levels above both src/health and dist/health. */
 const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
@@ -54,7 +54,7 @@ const ENDPOINTS: Record<string, CatalogueEntry> = {
       address: 'US street address, geocoded with the keyless U.S. Census geocoder (at most 200 characters). Not together with lat/lon.',
       lat: 'Latitude in decimal degrees, -90 to 90. Requires lon.',
       lon: 'Longitude in decimal degrees, -180 to 180. Requires lat.',
-      include: `Optional parts, comma-separated: ${OPTIONAL_PARTS.map((part) => `${part.include} (${part.summary})`).join(', ')}.`,
+      include: `Optional parts, comma-separated: ${INCLUDED_PARTS.map((part) => `${part.include} (${part.summary})`).join(', ')}.`,
       radius: 'Search radius in metres for include=nearby, a whole number from 10 to 2000 (default 500). Only with include=nearby.',
     },
     examples: LOOKUP_EXAMPLES,

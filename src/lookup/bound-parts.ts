@@ -3,7 +3,7 @@ import type { PartRequest } from '../parts/answer-part';
 import { OPTIONAL_PARTS, RegisteredPart } from '../parts/answer-parts';
 
 /** An opt-in part bound to the port its module provides: what a lookup asks of it. */
-export type BoundPart = Pick<RegisteredPart, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read'> & {
+export type BoundPart = Pick<RegisteredPart, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read' | 'incomplete'> & {
   load(request: PartRequest, signal: AbortSignal): Promise<unknown>;
 };
 

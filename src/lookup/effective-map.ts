@@ -4,7 +4,7 @@ import { estimateBaseFloodElevation, needsBfeEstimate } from '../flood-hazard/bf
 import { determineFloodHazard, governingZone } from '../flood-hazard/classification';
 import type { FloodHazardPort } from '../flood-hazard/flood-hazard-port';
 import type { EstimatedBaseFloodElevation, FloodDetermination, FloodHazardZoneAttributes, GeoPoint, Loma } from '../flood-hazard/flood-hazard.types';
-import { lomasNear } from '../flood-hazard/loma-status';
+import { placedLomasNear } from '../flood-hazard/loma-status';
 import { AnswerPart, inDocumentedOrder } from '../parts/answer-parts';
 
 /**
@@ -14,6 +14,8 @@ import { AnswerPart, inDocumentedOrder } from '../parts/answer-parts';
 export interface EffectiveMapPiece {
   determination: FloodDetermination;
   lomas: Loma[] | null;
+  /** Where each of `lomas` is ([lon, lat], in the same order), for a building's distance to it; absent from pieces kept before it was. */
+  lomaPositions?: Array<[number, number]> | null;
   estimatedBaseFloodElevation: EstimatedBaseFloodElevation | null;
   /** community, lomrs, lomas, estimatedBaseFloodElevation when their query failed. */
   unavailable: AnswerPart[];
@@ -41,10 +43,12 @@ export async function loadEffectiveMap(source: FloodHazardPort, point: GeoPoint,
   if (data.lomas === null) failed.push('lomas');
   if (data.bfeLines === null) failed.push('estimatedBaseFloodElevation');
   const dfirmId = governingZone(data.zones)?.attributes.DFIRM_ID ?? null;
+  const lomas = data.lomas && placedLomasNear(data.lomas, point);
   return {
     determination,
     // A LOMA is evidence about its own structure or lot: listed, never a change to the point's zone.
-    lomas: data.lomas === null ? null : lomasNear(data.lomas, point),
+    lomas: lomas && lomas.map(({ loma }) => loma),
+    lomaPositions: lomas && lomas.map(({ position }) => position),
     estimatedBaseFloodElevation: data.bfeLines ? estimateBaseFloodElevation(point, dfirmId, data.bfeLines) : null,
     unavailable: inDocumentedOrder(failed),
   };

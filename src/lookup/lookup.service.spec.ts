@@ -18,6 +18,7 @@ import { ServiceMetrics } from '../metrics/service-metrics';
 import type { FloodZoneResult } from './flood-zone-lookup';
 import type { LocationQuery } from './location-query';
 import { boundPartsProvider } from './bound-parts';
+import { BuildingSurvey } from '../parts/structure/building-survey.client';
 import { LookupAnswer, LookupService } from './lookup.service';
 import type { AnswerPart, IncludeItem } from '../parts/answer-parts';
 import type { NfipStatus } from '../parts/nfip-status/nfip-status';
@@ -199,6 +200,8 @@ async function lookupServiceOver(upstreams: FakeUpstreams, settings: Partial<Loo
       { provide: MapChangePort, useValue: ports.comingMaps },
       { provide: CoastalBarrierPort, useValue: ports.coastalBarrier },
       { provide: GroundElevationPort, useValue: ports.elevation },
+      // The building's survey has its own specs (src/parts/structure/); these lookups do not ask for it.
+      { provide: BuildingSurvey, useValue: { survey: () => Promise.reject(new Error('no building is asked for here')) } },
       { provide: Geocoder, useValue: ports.geocoder },
       { provide: NfipStatusPort, useValue: ports.nfipStatus },
     ],

@@ -15,14 +15,18 @@ import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import type { LocationQuery, LookupOptions } from './location-query';
 import { CommunityWithNfip, DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, PartContext, PartRequest } from '../parts/answer-part';
-import { AnswerPart, OPTIONAL_PARTS, OptionalFields, inDocumentedOrder } from '../parts/answer-parts';
+import { AnswerPart, INCLUDED_PARTS, IncludeItem, OptionalFields, inDocumentedOrder, withImpliedParts } from '../parts/answer-parts';
+import { determinationPart } from '../parts/determination/determination.part';
+import type { BuildingSurveyed } from '../parts/structure/building-survey.client';
+import { structurePart } from '../parts/structure/structure.part';
+import { determinationFacts } from './determination-facts';
 import { BOUND_PARTS, BoundPart } from './bound-parts';
 import { answerFreshness, PieceRead } from './answer-freshness';
 import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './effective-map';
 import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
 
 /** Every opt-in field as it is when its part was not asked for. */
-const NOT_ASKED = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, null])) as OptionalFields;
+const NOT_ASKED = Object.fromEntries(INCLUDED_PARTS.map((part) => [part.field, null])) as OptionalFields;
 
 export interface LookupAnswer {
   body: FloodZoneLookup;
@@ -57,6 +61,8 @@ interface OptionalRead {
 interface FloodRead {
   effective: CacheRead<EffectiveMapPiece>;
   optional: OptionalRead[];
+  /** The parts asked for, with those the asked ones bring. */
+  include: ReadonlySet<IncludeItem>;
 }
 
 /**
@@ -67,6 +73,8 @@ interface FloodRead {
 export class LookupService {
   private readonly effectivePolicy: CachePolicy<EffectiveMapPiece>;
   private readonly partPolicy: CachePolicy;
+  /** An opt-in part's piece that is incomplete lives no longer than an incomplete answer. */
+  private readonly partPolicyOf: (part: BoundPart) => CachePolicy;
   private readonly geocodePolicy: CachePolicy;
   private readonly deadlineMs: number;
   /** Whether the start-up wait for the Community Status Book is over: only the lookups before its end wait for the table. */
@@ -88,6 +96,10 @@ export class LookupService {
       ...this.partPolicy,
       ttlSecondsOf: (answer) => (answer.unavailable.length > 0 ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : this.partPolicy.ttlSeconds),
     };
+    this.partPolicyOf = ({ incomplete }) =>
+      incomplete
+        ? { ...this.partPolicy, ttlSecondsOf: (data) => (incomplete(data) ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : this.partPolicy.ttlSeconds) }
+        : this.partPolicy;
     this.geocodePolicy = geocodePolicyOf(config);
     this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
   }
@@ -165,18 +177,20 @@ export class LookupService {
   private async floodAt(point: GeoPoint, matchedAddress: string | null, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
     const rounded = roundPoint(point);
     const request: PartRequest = { point: rounded, radiusM: options.radiusM, matchedAddress, footprint: options.footprint ?? null };
+    // A footprint given is a building to answer for; the lender's form reads the building and the coastal barrier.
+    const include = withImpliedParts(options.footprint ? [...options.include, structurePart.include] : options.include);
     const loadEffective: PieceLoad<EffectiveMapPiece> = (signal, layers) => loadEffectiveMap(this.floodHazard, rounded, signal, layers);
     const [effective, ...optional] = await Promise.all([
       pieces.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, loadEffective, waitFor(EFFECTIVE_MAP_UPSTREAM)),
-      ...this.optionalParts.filter((part) => options.include.has(part.include)).map((part) => this.readOptional(part, request, pieces, waitFor)),
+      ...this.optionalParts.filter((part) => include.has(part.include)).map((part) => this.readOptional(part, request, pieces, waitFor)),
     ]);
-    return { effective, optional };
+    return { effective, optional, include };
   }
 
   /** An opt-in part; its upstream's failure makes it unavailable, never the lookup (and is not cached). */
   private async readOptional(part: BoundPart, request: PartRequest, pieces: PieceReader, waitFor: WaitFor): Promise<OptionalRead> {
     const load = (signal: AbortSignal) => part.load(request, signal);
-    const read = await unknownOnFailure(pieces.getOrLoad('flood', part.cacheKey(request), this.partPolicy, load, waitFor(part.upstream)));
+    const read = await unknownOnFailure(pieces.getOrLoad('flood', part.cacheKey(request), this.partPolicyOf(part), load, waitFor(part.upstream)));
     return read ? { part, read } : { part };
   }
 
@@ -199,7 +213,15 @@ export class LookupService {
     const context: PartContext = { determination, estimatedBaseFloodElevation, point, locationSource: location.source, countyFips: location.countyFips };
     for (const { part, read } of flood.optional) {
       if (read) Object.assign(result, { [part.field]: part.read(read.piece.value, context) });
-      else missing.push(part.field);
+      if (!read || part.incomplete?.(read.piece.value)) missing.push(part.field);
+    }
+    const retrievedAt = new Date(flood.effective.piece.storedAt).toISOString();
+    if (flood.include.has(determinationPart.include)) {
+      const building = flood.optional.find(({ part }) => part.field === structurePart.field)?.read?.piece.value as BuildingSurveyed | undefined;
+      const lomaPositions = flood.effective.piece.value.lomaPositions;
+      const derived = determinationPart.derive(determinationFacts({ result, missing, location, building: building ?? null, lomaPositions, retrievedAt }));
+      result.determination = derived.value;
+      missing.push(...derived.unavailable);
     }
     result.unavailable = inDocumentedOrder(missing);
 
@@ -212,7 +234,7 @@ export class LookupService {
         location,
         result,
         source: { floodData: FLOOD_DATA_NAME, floodService: this.floodHazard.serviceUrl, geocoder: this.geocoder.description },
-        retrievedAt: new Date(flood.effective.piece.storedAt).toISOString(),
+        retrievedAt,
         disclaimer: DISCLAIMER,
       },
       ...answerFreshness(reads, { partFailed, incomplete: result.unavailable.length > 0, now: Date.now() }),

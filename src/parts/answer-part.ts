@@ -56,25 +56,16 @@ export interface PartContext {
 }
 
 /**
- * One opt-in part of an answer, whole: the `include` item that asks for it, its field of `result` (also its
- * name in `unavailable`), what it is (for the API documentation and, in a few words, for /health), the Nest
- * module providing the port it asks (`load`, cached under `cacheKey`; throws UpstreamUnavailableError when the
- * upstream failed, and a failure is never cached), how its rule reads that data for the point given the rest of
- * the answer, the schema of its field, its columns in the batch's CSV answer, and its words for the report.
+ * What every part `include` asks for declares: the `include` item, its field of `result` (also its name in
+ * `unavailable`), what it is (for the API documentation and, in a few words, for /health), the schema of its field,
+ * its columns in the batch's CSV answer, and its words for the report.
  */
-export interface OptionalAnswerPart<I extends string, F extends string, S, D, V> {
+export interface IncludedPart<I extends string, F extends string, V> {
   include: I;
   field: F;
   description: string;
   /** The part in a few words, after its `include` item in the /health catalogue. */
   summary: string;
-  /** Named by the error of a lookup that stopped waiting for this part (which then is simply unavailable). */
-  upstream: UpstreamName;
-  module: Type<unknown>;
-  port: PortToken<S>;
-  cacheKey(request: PartRequest): string;
-  load(port: S, request: PartRequest, signal: AbortSignal): Promise<D>;
-  read(data: D, context: PartContext): V;
   /** `result.<field>` in the OpenAPI document: its schema (a DTO class), nullable, and what it says. */
   dto: { type: Type<unknown>; description: string };
   /**
@@ -86,6 +77,44 @@ export interface OptionalAnswerPart<I extends string, F extends string, S, D, V>
   comesFrom: string;
   /** Its section of the report page, in the registry's order after the effective map's; null when its words are among those. */
   report: ReportSection<V> | null;
+}
+
+/**
+ * One opt-in part of an answer with data of its own: the Nest module providing the port it asks (`load`, cached under
+ * `cacheKey`; throws UpstreamUnavailableError when the upstream failed, and a failure is never cached), and how its
+ * rule reads that data for the point given the rest of the answer.
+ */
+export interface OptionalAnswerPart<I extends string, F extends string, S, D, V> extends IncludedPart<I, F, V> {
+  /** Named by the error of a lookup that stopped waiting for this part (which then is simply unavailable). */
+  upstream: UpstreamName;
+  module: Type<unknown>;
+  port: PortToken<S>;
+  cacheKey(request: PartRequest): string;
+  load(port: S, request: PartRequest, signal: AbortSignal): Promise<D>;
+  read(data: D, context: PartContext): V;
+  /**
+   * Whether data loaded whole-heartedly still lacks something (the building found, the zones over it not read): the
+   * field is then answered and named in `unavailable`, and the piece kept no longer than an incomplete answer.
+   */
+  incomplete?(data: D): boolean;
+}
+
+/**
+ * A part worked out from other parts of the answer, with no upstream of its own: asking for it asks for the parts it
+ * reads (`implies`), and a part it reads that is missing leaves what depends on it unknown, never guessed.
+ */
+export interface DerivedAnswerPart<I extends string, F extends string, X, V, U extends string> extends IncludedPart<I, F, V> {
+  /** The `include` items of the parts it reads. */
+  implies: readonly string[];
+  /** Its value from the facts the lookup gathers, and the inputs among them that were unavailable (named in `unavailable`). */
+  derive(facts: X): { value: V; unavailable: readonly U[] };
+}
+
+/** Declares a derived part (the identity, with the types inferred from the definition). */
+export function derivedPart<I extends string, F extends string, X, V, U extends string>(
+  part: DerivedAnswerPart<I, F, X, V, U>,
+): DerivedAnswerPart<I, F, X, V, U> {
+  return part;
 }
 
 /** Declares an opt-in part (the identity, with the types inferred from the definition). */

@@ -5,7 +5,7 @@
  */
 import type { Coverage, LomaStatus, RiskLevel } from '../flood-hazard/flood-hazard.types';
 import type { FloodZoneResult } from '../lookup/flood-zone-lookup';
-import { AnswerPart, OPTIONAL_PARTS, OptionalField } from '../parts/answer-parts';
+import { AnswerPart, OPTIONAL_PARTS } from '../parts/answer-parts';
 import { FloodInsuranceFacts, FloodInsuranceRequirement, nfipStandingOf } from '../parts/determination/determination';
 
 /** The headline of the answer: the zone, or for a point without one, that its risk is unknown. */
@@ -80,7 +80,7 @@ const PART_SOURCES: Record<AnswerPart, string> = {
   lomrs: "FEMA's map of Letters of Map Revision",
   lomas: "FEMA's map of Letters of Map Amendment",
   estimatedBaseFloodElevation: "FEMA's base flood elevation lines",
-  ...(Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, part.comesFrom])) as Record<OptionalField, string>),
+  ...(Object.fromEntries(OPTIONAL_PARTS.map((part) => [part.field, part.comesFrom])) as Record<(typeof OPTIONAL_PARTS)[number]['field'], string>),
 };
 
 /** Said of a part whose source failed this time: unknown, never "none". */

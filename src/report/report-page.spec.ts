@@ -101,6 +101,26 @@ function completeAnswer(): FloodZoneLookup {
         comparedWith: { bfe: 'static', bfeFt: 38, differenceFt: -7.3, position: 'below' },
         note: 'Bare-earth ground at the point from USGS 3DEP, 7.3 ft below the base flood elevation. Not the lowest adjacent grade or a floor elevation, and not an elevation certificate.',
       },
+      structure: {
+        match: 'contains',
+        distanceM: 0,
+        buildId: '48020009',
+        occupancy: 'Residential',
+        primaryOccupancy: 'Single Family Dwelling',
+        footprintAreaSqFt: 2210,
+        heightM: null,
+        imageDate: '2019-03-02',
+        zones: [{ floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 38, areaSqFt: 2210, sharePercent: 100 }],
+        unmappedSharePercent: 0,
+        buildingInSfha: true,
+        highestBfeFt: 38,
+        firmPanels: ['48201C0865L'],
+        candidates: [],
+        source: 'FEMA/ORNL USA Structures (CC BY 4.0)',
+        note: "All of the building's footprint lies in zone AE: a building any part of which is in the SFHA is in the SFHA.",
+        footprint: null,
+      },
+      determination: null,
       unavailable: [],
     },
     source: {
@@ -279,6 +299,7 @@ describe('reportPage: a part that could not be checked says so, never "none"', (
     ['mapChange', { mapChange: null }],
     ['coastalBarrier', { coastalBarrier: null }],
     ['groundElevation', { groundElevation: null }],
+    ['structure', { structure: null }],
   ];
 
   it('covers every part an answer may miss', () => {

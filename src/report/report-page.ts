@@ -10,7 +10,7 @@ import { LOMA_REACH_M } from '../flood-hazard/loma-status';
 import type { FloodZoneLookup, FloodZoneResult } from '../lookup/flood-zone-lookup';
 import { Markup, html, isText } from '../common/markup';
 import { pageDocument } from './page-document';
-import { OPTIONAL_PARTS, RegisteredPart } from '../parts/answer-parts';
+import { AnswerPart, INCLUDED_PARTS, RegisteredIncludedPart } from '../parts/answer-parts';
 import { FloodInsuranceRequirement, floodInsuranceRequirement } from '../parts/determination/determination';
 import { groundAgainstBfe } from '../parts/ground-elevation/ground-elevation.words';
 import { LOMA_STATUS_WORDS, RISK_WORDS, couldNotBeChecked, insuranceAvailabilityWords, lendingFactsOf, sfhaAnswer, zoneHeadline } from './plain-words';
@@ -301,11 +301,13 @@ function lomas(found: Loma[] | null): Markup {
  * found, or that it was not asked for or could not be checked (unknown, never "none").
  */
 function partSections(result: Result): Markup {
-  const sections = OPTIONAL_PARTS.flatMap((optional: RegisteredPart) => {
+  const sections = INCLUDED_PARTS.flatMap((optional: RegisteredIncludedPart) => {
     if (optional.report === null) return [];
-    const value = result[optional.field];
+    // An answer kept from before a part existed has no field for it: the same as a part not asked for.
+    const value = result[optional.field] ?? null;
     if (value === null) {
-      const why = result.unavailable.includes(optional.field) ? couldNotBeChecked(optional.field) : NOT_ASKED(optional.include);
+      const failed = result.unavailable.find((missing: AnswerPart) => missing === optional.field);
+      const why = failed ? couldNotBeChecked(failed) : NOT_ASKED(optional.include);
       return [part(optional.report.title(null), html`<p>${why}</p>`)];
     }
     return [part(optional.report.title(value), optional.report.content(value, result.coverage))];

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { INCLUDE_ITEMS, IncludeItem, OPTIONAL_PARTS } from '../../parts/answer-parts';
+import { INCLUDE_ITEMS, INCLUDED_PARTS, IncludeItem } from '../../parts/answer-parts';
 import { IsString, Matches, MaxLength, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
 
 /** A plain finite decimal: optional sign, digits, optional fraction. No hex, exponent, NaN or Infinity. */
@@ -99,7 +99,7 @@ const ALLOWED_PARTS = INCLUDE_ITEMS.join(', ');
 export const INCLUDE_PARAMETER = {
   description:
     `Opt-in parts of the answer, comma-separated, lower case, given once: ` +
-    OPTIONAL_PARTS.map((part) => `\`${part.include}\`: ${part.description}`).join('; ') +
+    INCLUDED_PARTS.map((part) => `\`${part.include}\`: ${part.description}`).join('; ') +
     '.',
   type: 'array' as const,
   items: { type: 'string' as const, enum: [...INCLUDE_ITEMS] },

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { nullableBoolean, nullableDate, nullableNumber, nullableString } from '../../common/nullable-api-property';
 import { BFE_LINE_REACH_M } from '../../flood-hazard/bfe-estimate';
 import { LOMA_REACH_M } from '../../flood-hazard/loma-status';
-import { ANSWER_PARTS, OPTIONAL_PARTS } from '../../parts/answer-parts';
+import { ANSWER_PARTS, INCLUDED_PARTS } from '../../parts/answer-parts';
 
 /** OpenAPI description of the GET /flood-zone answer (docs/api.md). Every field is always present. */
 
@@ -317,7 +317,7 @@ export class FloodDeterminationDto {
 
 // The opt-in parts' fields, as the registry of parts declares them, then `unavailable`: decorated in that order, they
 // are documented in the order every answer lists them.
-for (const part of OPTIONAL_PARTS) {
+for (const part of INCLUDED_PARTS) {
   ApiProperty({ type: part.dto.type, nullable: true, description: part.dto.description })(FloodDeterminationDto.prototype, part.field);
 }
 ApiProperty({

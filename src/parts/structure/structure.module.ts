@@ -1,12 +1,22 @@
 import { Module } from '@nestjs/common';
 import { resilientUpstreamProvider, upstreamHttpModule } from '../../common/upstream/upstream-providers';
+import { FloodHazardModule } from '../../flood-hazard/flood-hazard.module';
+import { BuildingSurvey } from './building-survey.client';
 import { STRUCTURES_UPSTREAM, StructuresClient } from './structures.client';
 import { StructuresPort } from './structures-port';
 
-/** FEMA/ORNL USA Structures: its own upstream (`structures`) with its own resilience policies. */
+/**
+ * FEMA/ORNL USA Structures: its own upstream (`structures`) with its own resilience policies; and the survey of a building,
+ * which measures FEMA's flood zones over its footprint.
+ */
 @Module({
-  imports: [upstreamHttpModule()],
-  providers: [resilientUpstreamProvider(STRUCTURES_UPSTREAM, 'structures'), StructuresClient, { provide: StructuresPort, useExisting: StructuresClient }],
-  exports: [StructuresPort, STRUCTURES_UPSTREAM],
+  imports: [upstreamHttpModule(), FloodHazardModule],
+  providers: [
+    resilientUpstreamProvider(STRUCTURES_UPSTREAM, 'structures'),
+    StructuresClient,
+    { provide: StructuresPort, useExisting: StructuresClient },
+    BuildingSurvey,
+  ],
+  exports: [StructuresPort, STRUCTURES_UPSTREAM, BuildingSurvey],
 })
 export class StructureModule {}

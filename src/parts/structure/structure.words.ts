@@ -1,0 +1,64 @@
+/** The building on the report page and in the CSV answer. Pure: the same structure always gives the same words. */
+import { html } from '../../common/markup';
+import type { PartColumn, ReportSection } from '../answer-part';
+import type { Structure, StructureZone } from './structure.types';
+
+/** `AE 19.0; X 81.0`: each zone over the footprint with its share, in the answer's order. */
+export function zoneShares(zones: readonly StructureZone[]): string {
+  return zones.map((zone) => `${zone.floodZone} ${zone.sharePercent.toFixed(1)}`).join('; ');
+}
+
+/** The footprint's share in the SFHA, one decimal; null when the zones over it are unknown. */
+export function sfhaSharePercent(structure: Structure): number | null {
+  if (structure.zones === null) return null;
+  const share = structure.zones.filter((zone) => zone.inSpecialFloodHazardArea).reduce((sum, zone) => sum + zone.sharePercent, 0);
+  return Math.round(share * 10) / 10;
+}
+
+export const STRUCTURE_COLUMNS: ReadonlyArray<PartColumn<Structure>> = [
+  { name: 'building_match', cell: (structure) => structure?.match },
+  { name: 'building_in_sfha', cell: (structure) => structure?.buildingInSfha },
+  { name: 'building_sfha_share_percent', cell: (structure) => (structure ? sfhaSharePercent(structure) : null) },
+  { name: 'building_zones', cell: (structure) => (structure?.zones ? zoneShares(structure.zones) : null) },
+];
+
+const MATCH_WORDS: Record<Structure['match'], string> = {
+  contains: 'The building whose footprint contains the point',
+  address: 'The building near the address point that carries its address',
+  nearest: 'The building nearest the address point',
+  given: 'The footprint given with the request',
+  none: 'No building found at the location',
+  ambiguous: 'Several buildings near the address point: none could be chosen',
+};
+
+export const STRUCTURE_ON_REPORT: ReportSection<Structure> = {
+  title: () => 'The building',
+  content: (structure) => {
+    const facts = [
+      structure.buildId && `USA Structures building ${structure.buildId}`,
+      structure.primaryOccupancy,
+      structure.footprintAreaSqFt !== null && `${structure.footprintAreaSqFt.toLocaleString('en-US')} sq ft footprint`,
+    ].filter((fact): fact is string => typeof fact === 'string' && fact.length > 0);
+    const zones =
+      structure.zones && structure.zones.length > 0
+        ? html`<table class="zones">
+            <tr>
+              <th>Zone</th>
+              <th>Share of the footprint</th>
+              <th>Area</th>
+            </tr>
+            ${structure.zones.map(
+              (zone) =>
+                html`<tr>
+                  <td>${zone.floodZone}${zone.zoneSubtype ? ` (${zone.zoneSubtype.toLowerCase()})` : ''}</td>
+                  <td>${zone.sharePercent.toFixed(1)}%</td>
+                  <td>${zone.areaSqFt.toLocaleString('en-US')} sq ft</td>
+                </tr>`,
+            )}
+          </table>`
+        : '';
+    return html`<p>${MATCH_WORDS[structure.match]}${facts.length > 0 ? `: ${facts.join(', ')}` : ''}.</p>
+      ${zones}
+      <p class="small">${structure.note}</p>`;
+  },
+};
