@@ -10,7 +10,7 @@ import { FAST_FAULTS, Stack, expectErrorEnvelope, startStack } from '../../suppo
 import { readerText } from '../../support/page-text';
 
 const REPORT_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const EVERY_PART = 'nearby,preliminary,cbrs,elevation';
+const EVERY_PART = 'nearby,preliminary,cbrs,elevation,structure,determination';
 
 interface Page {
   status: number;
