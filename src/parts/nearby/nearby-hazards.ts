@@ -3,10 +3,10 @@
  * metres off, so how far the nearest high-risk polygon lies matters as much as the zone at the point.
  * Pure functions: no I/O, no clock, no locale.
  */
-import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import CheapRuler from 'cheap-ruler';
 import { ZoneClassification, classifyZone } from '../../flood-hazard/classification';
 import { compareDescendingNullsLast } from '../../flood-hazard/nfhl-values';
+import { distanceToPolygon } from '../../flood-hazard/polygon-distance';
 import { Coverage, GeoPoint, NearbyHazard, NearbyHazards, NearbyHazardsFound, ZonePolygonFeature } from '../../flood-hazard/flood-hazard.types';
 
 /** Distances closer than this (a millimetre) are equal: shared edges come back with rounding noise. */
@@ -57,30 +57,6 @@ export function nearbyHazardsAt(found: NearbyHazardsFound, coverage: Coverage): 
       ? `No digital flood map here: FEMA's National Flood Hazard Layer does not cover the point, so a hazard may lie within ${found.radiusM} m unseen (a null entry is unknown, not none).`
       : `Distances to FEMA's digital flood map; a null entry means none of that kind lies within ${found.radiusM} m.`;
   return { ...found, note };
-}
-
-/**
- * Metres from the point to the polygon: 0 inside, otherwise to its nearest edge (outer or hole).
- * ArcGIS rings are not grouped into parts, so inside is decided by the even-odd rule over all rings:
- * a point in a hole lies inside two rings, which is outside the polygon.
- */
-function distanceToPolygon(ruler: CheapRuler, point: GeoPoint, rings: number[][][]): number {
-  const origin: [number, number] = [point.lon, point.lat];
-  const closedRings = rings.map(closeRing).filter((ring) => ring.length >= 2);
-  const containing = closedRings.filter((ring) => ring.length >= 4 && booleanPointInPolygon(origin, { type: 'Polygon', coordinates: [ring] })).length;
-  if (containing % 2 === 1) return 0;
-  return Math.min(...closedRings.map((ring) => ruler.pointOnLine(ring, origin).dist));
-}
-
-/** The ring's usable vertices, ending where they start (ArcGIS closes rings, but not every writer does). */
-function closeRing(ring: number[][]): [number, number][] {
-  const vertices = ring.filter(
-    (vertex): vertex is [number, number] => Array.isArray(vertex) && vertex.length >= 2 && Number.isFinite(vertex[0]) && Number.isFinite(vertex[1]),
-  );
-  if (vertices.length === 0) return vertices;
-  const [first] = vertices;
-  const last = vertices[vertices.length - 1];
-  return first[0] === last[0] && first[1] === last[1] ? vertices : [...vertices, first];
 }
 
 function nearestFirst(a: MeasuredPolygon, b: MeasuredPolygon): number {
