@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { ApiError } from '../common/api-error';
 import { CsvRecord } from './batch-row';
 import { BodyNotes, csvLocationRows, noNotes, readCsvLocations } from './csv-locations';
-import { jsonLocationRows, plainDecimal, readJsonLocations } from './json-locations';
+import { jsonLocationRows, readJsonLocations } from './json-locations';
 
 const csv = (text: string, maxRows = 10, notes = noNotes()) => readCsvLocations(Readable.from([Buffer.from(text)]), maxRows, notes);
 
@@ -215,28 +215,5 @@ describe('jsonLocationRows: the rows of a JSON body one by one, as readJsonLocat
       for await (const _row of rows);
     });
     expect([error.getStatus(), error.code, error.message]).toEqual([413, 'BATCH_TOO_LARGE', 'too many bytes']);
-  });
-});
-
-describe('plainDecimal', () => {
-  it.each([
-    ['29.9', '29.9'],
-    ['-90.0715', '-90.0715'],
-    ['0', '0'],
-    ['1e-7', '0.0000001'],
-    ['-1.5e-7', '-0.00000015'],
-    ['1E+2', '100'],
-    ['0.5e1', '5'],
-    ['0.05e1', '0.5'],
-    ['12.5e-1', '1.25'],
-    ['1e21', '1000000000000000000000'],
-    ['1.25e22', '12500000000000000000000'],
-    ['9.000000000000000000001e1', '90.00000000000000000001'],
-    ['1e400', `1${'0'.repeat(400)}`],
-    ['1e401', undefined],
-    ['1e-401', undefined],
-    ['Infinity', undefined],
-  ])('%p is %p', (number, text) => {
-    expect(plainDecimal(number)).toBe(text);
   });
 });

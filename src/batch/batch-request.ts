@@ -4,7 +4,8 @@ import { ApiError } from '../common/api-error';
 import { ANSWER_FORMATS, AnswerFormat, NDJSON } from './answer-formats';
 import { BodyNotes, csvLocationRows, readCsvLocations } from './csv-locations';
 import { jsonLocationRows, readJsonLocations } from './json-locations';
-import { BodyTooSlowError, bufferedBody, cappedBody, discardRest } from './request-body';
+import { BodyLimits, bufferedBody, contentEncodingOf, mediaTypeOf, readBody } from '../common/request-body';
+import { bodyTooLarge, invalidBatch } from './batch-input-errors';
 
 /** Reads a batch body's rows (400 INVALID_BATCH, 413 BATCH_TOO_LARGE), at most `maxRows` of them, noting what it learns beside them. */
 type LocationReader = (body: Readable, maxRows: number, notes: BodyNotes) => Promise<unknown[]>;
@@ -23,11 +24,11 @@ const READERS: Record<string, { whole: LocationReader; streamed: LocationStream 
  * body (any Content-Encoding but identity), which the service does not inflate.
  */
 function readersOf(req: Request): { whole: LocationReader; streamed: LocationStream } {
-  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
-  if (encoding !== '' && encoding !== 'identity') {
+  const encoding = contentEncodingOf(req);
+  if (encoding !== '') {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `A batch body is sent uncompressed, not with Content-Encoding: ${encoding}.`);
   }
-  const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const mediaType = mediaTypeOf(req);
   const readers = READERS[mediaType];
   if (!readers) {
     throw new ApiError(
@@ -45,29 +46,25 @@ export const locationReader = (req: Request): LocationReader => readersOf(req).w
 /** The row-by-row reader for the request's Content-Type (415 as readersOf). */
 export const streamedLocationReader = (req: Request): LocationStream => readersOf(req).streamed;
 
-/**
- * `read` over the body (which must keep pace after `graceMs`, and hold at most `maxBytes`, see cappedBody). On
- * a failure the rest of the body is read and dropped first, so the answer reaches the client; but a body too
- * slow to wait for is not: its answer closes the connection instead.
- */
-async function withBody<T>(req: Request, graceMs: number, maxBytes: number | undefined, read: (body: Readable) => Promise<T>): Promise<T> {
-  try {
-    return await read(cappedBody(req, graceMs, maxBytes));
-  } catch (error) {
-    if (error instanceof BodyTooSlowError) req.res?.setHeader('Connection', 'close');
-    else await discardRest(req);
-    throw error;
-  }
-}
+/** A batch body may be up to 10 MiB (10,000 rows fit easily). */
+const BATCH_BODY_MAX_BYTES = 10 * 1024 * 1024;
 
-/** The rows of the body, all at once (see withBody), what the reader learns beside them in `notes`. */
+/** A body of locations: at most `maxBytes`, keeping pace after `graceMs` (see readBody). */
+const locationsBody = (graceMs: number, maxBytes = BATCH_BODY_MAX_BYTES): BodyLimits => ({
+  maxBytes,
+  graceMs,
+  tooLarge: () => bodyTooLarge(maxBytes),
+  cutShort: () => invalidBatch('The body ended before it was complete.'),
+});
+
+/** The rows of the body, all at once (see readBody), what the reader learns beside them in `notes`. */
 export function readLocations(req: Request, reader: LocationReader, maxRows: number, graceMs: number, notes: BodyNotes): Promise<unknown[]> {
-  return withBody(req, graceMs, undefined, (body) => reader(body, maxRows, notes));
+  return readBody(req, locationsBody(graceMs), (body) => reader(body, maxRows, notes));
 }
 
 /**
  * Hands the rows of the body to `store` one by one as they arrive, so that however large the body, only what
- * `store` holds is in memory (see withBody); `store`'s outcome, or the body's error once `store` has let go of
+ * `store` holds is in memory (see readBody); `store`'s outcome, or the body's error once `store` has let go of
  * what it stored.
  */
 export function storeLocations<T>(
@@ -77,7 +74,7 @@ export function storeLocations<T>(
   notes: BodyNotes,
   store: (rows: AsyncIterable<unknown>) => Promise<T>,
 ): Promise<T> {
-  return withBody(req, limits.graceMs, limits.maxBytes, (body) => store(reader(body, limits.maxRows, notes)));
+  return readBody(req, locationsBody(limits.graceMs, limits.maxBytes), (body) => store(reader(body, limits.maxRows, notes)));
 }
 
 /**

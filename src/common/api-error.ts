@@ -4,9 +4,11 @@ import type { UpstreamName } from './upstream/upstream-registry';
 /** Every `code` an error envelope can carry; the OpenAPI enum is this list. */
 export const ERROR_CODES = [
   'INVALID_PARAMETERS',
+  'INVALID_FOOTPRINT',
   'BAD_REQUEST',
   'REQUEST_TIMEOUT',
   'REQUEST_HEADER_TOO_LARGE',
+  'REQUEST_BODY_TOO_LARGE',
   'EXPECTATION_FAILED',
   'ADDRESS_NOT_FOUND',
   'AMBIGUOUS_ADDRESS',

@@ -1,9 +1,13 @@
 import { ApiError } from './api-error';
 import { parseQuery, refuseUnreadParameters } from './query-string';
 
-function refusal(query: Record<string, unknown>, reads: readonly string[]): { status: number; code: string; message: string } | 'read' {
+function refusal(
+  query: Record<string, unknown>,
+  reads: readonly string[],
+  kind?: 'parameter' | 'field',
+): { status: number; code: string; message: string } | 'read' {
   try {
-    refuseUnreadParameters(query, reads);
+    refuseUnreadParameters(query, reads, kind);
   } catch (error) {
     if (error instanceof ApiError) return { status: error.getStatus(), code: error.code, message: error.message };
     throw error;
@@ -47,6 +51,13 @@ describe('refuseUnreadParameters: every parameter is read or refused', () => {
     [{ ['x'.repeat(100)]: '1' }, [], `Unknown parameter "${'x'.repeat(64)}…": this endpoint reads no query parameters.`],
   ])('%j, reading %j: 400 "%s"', (query, reads, message) => {
     expect(refusal(query, reads)).toEqual({ ...INVALID, message });
+  });
+
+  it("names a JSON body's field as a field", () => {
+    expect(refusal({ lat: 1, lng: 2 }, ['lat', 'lon', 'footprint'], 'field')).toEqual({
+      ...INVALID,
+      message: 'Unknown field "lng": this endpoint reads only lat, lon and footprint.',
+    });
   });
 
   it('a parameter named __proto__ is a parameter like any other', () => {

@@ -30,15 +30,16 @@ function listed(names: readonly string[]): string {
 /**
  * Refuses the first parameter an endpoint does not read (400 INVALID_PARAMETERS naming it): a client that sends
  * `format=jpeg`, or `width[]=300` in the bracket syntax other parsers read, would otherwise get the defaults
- * without a word. `reads` lists every parameter the endpoint reads.
+ * without a word. `reads` lists every parameter the endpoint reads; `kind` says whether they are query parameters
+ * or the fields of a JSON body.
  */
-export function refuseUnreadParameters(query: Readonly<Record<string, unknown>>, reads: readonly string[]): void {
+export function refuseUnreadParameters(query: Readonly<Record<string, unknown>>, reads: readonly string[], kind: 'parameter' | 'field' = 'parameter'): void {
   const unread = Object.keys(query).find((name) => !reads.includes(name));
   if (unread === undefined) return;
   const endpointReads = reads.length === 0 ? 'this endpoint reads no query parameters.' : `this endpoint reads only ${listed(reads)}.`;
   const meant = /^([^[\]]+)\[/.exec(unread)?.[1];
   const brackets = meant !== undefined && reads.includes(meant) ? `a name with brackets is not ${meant} (give ${meant} once, without brackets); ` : '';
-  throw new ApiError(400, 'INVALID_PARAMETERS', `Unknown parameter ${shownName(unread)}: ${brackets}${endpointReads}`);
+  throw new ApiError(400, 'INVALID_PARAMETERS', `Unknown ${kind} ${shownName(unread)}: ${brackets}${endpointReads}`);
 }
 
 const QUERY_PARAMETERS_READ = 'query-parameters-read';

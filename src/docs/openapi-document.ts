@@ -30,6 +30,7 @@ const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit
 /** Every operation but the probes and documents. */
 const RATE_LIMITED_OPERATIONS = new Set([
   'lookupFloodZone',
+  'lookupFloodZoneWithFootprint',
   'screenBatch',
   'getFloodZoneMap',
   'getFloodZoneReport',
@@ -45,9 +46,11 @@ const RATE_LIMITED_OPERATIONS = new Set([
  */
 const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   INVALID_PARAMETERS: 'lat must be a plain decimal number such as 38.8987, given once',
+  INVALID_FOOTPRINT: 'footprint: ring 1 is not closed (its first and last positions differ)',
   BAD_REQUEST: 'An HTTP/1.1 request must carry a Host header.',
   REQUEST_TIMEOUT: 'The request was not received in time.',
   REQUEST_HEADER_TOO_LARGE: 'The request line or headers are too large (at most 16 KiB together).',
+  REQUEST_BODY_TOO_LARGE: 'The body holds at most 262144 bytes (256 KiB); a footprint of 2,000 vertices needs far less.',
   EXPECTATION_FAILED: 'Expect: bogus cannot be met; only 100-continue is supported.',
   ADDRESS_NOT_FOUND: 'The address could not be found by the Census geocoder. Check it, or give lat and lon.',
   AMBIGUOUS_ADDRESS: 'The address matches several places; retry with the lat and lon of the one you mean.',

@@ -48,8 +48,10 @@ export function methodsAnswered(methods: readonly ServedMethod[]): string[] {
 /** Every path the service serves, keyed by path (as OpenAPI writes a path parameter). */
 const ENDPOINTS: Record<string, CatalogueEntry> = {
   '/flood-zone': {
-    methods: ['GET'],
-    note: 'FEMA flood zone, SFHA status, FIRM panel and plain-language meaning for a US address or a lat/lon, live from the NFHL. Informational only.',
+    methods: ['GET', 'POST'],
+    note:
+      'FEMA flood zone, SFHA status, FIRM panel and plain-language meaning for a US address or a lat/lon, live from the NFHL. Informational only. ' +
+      "POST: the same parameters as a JSON body, plus footprint (a GeoJSON Polygon, MultiPolygon or Feature of one): the building's own outline.",
     params: {
       address: 'US street address, geocoded with the keyless U.S. Census geocoder (at most 200 characters). Not together with lat/lon.',
       lat: 'Latitude in decimal degrees, -90 to 90. Requires lon.',

@@ -1,19 +1,31 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
   ApiBadRequestResponse,
+  ApiExtraModels,
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiPayloadTooLargeResponse,
   ApiQuery,
   ApiResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnprocessableEntityResponse,
+  ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto';
+import { QueryParametersGuard, ReadsQueryParameters } from '../common/query-string';
+import { readFootprintLookupRequest } from './dto/footprint-lookup-body';
+import {
+  FOOTPRINT_LOOKUP_BODY_CONTENT,
+  FootprintLookupDto,
+  GeoJsonFootprintFeatureDto,
+  GeoJsonMultiPolygonDto,
+  GeoJsonPolygonDto,
+} from './dto/footprint-lookup.dto';
 import { FloodZoneLookupDto } from './dto/flood-zone-response.dto';
 import { FloodZoneQueryDto } from './dto/flood-zone-query.dto';
 import { FloodZoneQueryPipe } from './dto/flood-zone-query.pipe';
@@ -29,6 +41,7 @@ const cacheHeaders = {
 };
 
 @ApiTags('flood zone')
+@ApiExtraModels(FootprintLookupDto, GeoJsonPolygonDto, GeoJsonMultiPolygonDto, GeoJsonFootprintFeatureDto)
 @Controller(LOOKUP_PATH)
 export class LookupController {
   constructor(
@@ -70,5 +83,70 @@ export class LookupController {
     res.setHeader('X-Cache', 'MISS');
     const answer = await this.lookups.lookup(query);
     sendCachedEntity(req, res, this.answers.remember(query, answer), answer.cacheStatus, answer.maxAgeSeconds);
+  }
+
+  @Post()
+  @HttpCode(200)
+  // Its parameters are the body's fields: a query parameter would go unread without a word.
+  @UseGuards(QueryParametersGuard)
+  @ReadsQueryParameters()
+  @ApiOperation({
+    operationId: 'lookupFloodZoneWithFootprint',
+    summary: "Flood zone of a US address or point, with the building's footprint",
+    description:
+      "GET /flood-zone's lookup with the outline of the building (or parcel) the caller already has: the parameters as a JSON body, plus " +
+      '`footprint`, answered exactly as GET /flood-zone answers the same parameters; the footprint asks for the building part of the answer. ' +
+      'Each answer is for its own body: `Cache-Control: no-store`, no ETag. No query parameters: each is a 400 naming it.',
+    // Not `required`: an empty body is the service's 400, not a gateway's 422.
+    requestBody: {
+      required: false,
+      description:
+        'Needed: a JSON object of at most 256 KiB with `address`, or `lat` and `lon`, and `footprint`; a field not listed is a 400 INVALID_PARAMETERS naming it. ' +
+        'A body of any other type, or compressed, is a 415 UNSUPPORTED_MEDIA_TYPE.',
+      content: FOOTPRINT_LOOKUP_BODY_CONTENT,
+    },
+  })
+  @ApiOkResponse({
+    type: FloodZoneLookupDto,
+    description: 'The lookup result, as GET /flood-zone gives it.',
+    headers: {
+      'X-Cache': cacheHeaders['X-Cache'],
+      'Cache-Control': { description: 'no-store: the answer is for this body.', schema: { type: 'string', enum: ['no-store'] } },
+    },
+  })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'INVALID_PARAMETERS: a body that is not a JSON object (malformed JSON: the message says where), a field or query parameter the operation does not read, ' +
+      'or a parameter GET /flood-zone would refuse (no location, both kinds, a malformed value, an include item not listed, radius without nearby); ' +
+      'INVALID_FOOTPRINT: the footprint is missing, or breaks a rule, which the message names (GeoJSON Polygon, MultiPolygon or a Feature of one; ' +
+      'positions of numbers in lon/lat; closed rings of at least 4 positions; at most 2,000 vertices; no ring crossing itself or another; some area, at most 1 km²; within 1 km of the location).',
+  })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.' })
+  @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto, description: 'REQUEST_BODY_TOO_LARGE: a body over 256 KiB.' })
+  @ApiUnsupportedMediaTypeResponse({
+    type: ErrorEnvelopeDto,
+    description: 'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json, or a compressed body (any Content-Encoding but identity).',
+  })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorEnvelopeDto,
+    description: 'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90] or lon outside [-180, 180]; RADIUS_OUT_OF_RANGE: radius outside [10, 2000].',
+  })
+  @ApiTooManyRequestsResponse({ type: ErrorEnvelopeDto, description: 'RATE_LIMITED, only where rate limiting is configured; see Retry-After.' })
+  @ApiBadGatewayResponse({
+    type: ErrorEnvelopeDto,
+    description: 'UPSTREAM_UNAVAILABLE: FEMA or the Census geocoder failed (`upstream` says which). Retry after a few seconds.',
+  })
+  @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
+  async lookupWithFootprint(@Req() req: Request, @Res() res: Response): Promise<void> {
+    res.setHeader('X-Cache', 'MISS');
+    const query = await readFootprintLookupRequest(req);
+    const answer = await this.lookups.lookup(query);
+    res.locals.cacheStatus = answer.cacheStatus;
+    res.setHeader('X-Cache', answer.cacheStatus);
+    res.setHeader('Cache-Control', 'no-store');
+    // Written as is: Express's res.json would add an entity tag, which nothing can use for a POST.
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(JSON.stringify(answer.body));
   }
 }

@@ -20,6 +20,7 @@ import { determinationPart } from '../parts/determination/determination.part';
 import type { BuildingSurveyed } from '../parts/structure/building-survey.client';
 import { structurePart } from '../parts/structure/structure.part';
 import { determinationFacts } from './determination-facts';
+import { refuseFootprintFarFrom } from './dto/footprint-lookup-body';
 import { BOUND_PARTS, BoundPart } from './bound-parts';
 import { answerFreshness, PieceRead } from './answer-freshness';
 import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './effective-map';
@@ -175,6 +176,8 @@ export class LookupService {
    * point rounded to 6 decimals, about 0.1 m): the effective map, then the parts `include` asks for.
    */
   private async floodAt(point: GeoPoint, matchedAddress: string | null, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
+    // The footprint must lie near the location, known here for an address too (once geocoded): else a 400, asking nothing.
+    if (options.footprint) refuseFootprintFarFrom(options.footprint, point);
     const rounded = roundPoint(point);
     const request: PartRequest = { point: rounded, radiusM: options.radiusM, matchedAddress, footprint: options.footprint ?? null };
     // A footprint given is a building to answer for; the lender's form reads the building and the coastal barrier.

@@ -11,7 +11,8 @@ import { INCLUDE_PARAMETER, RADIUS_PARAMETER } from '../../lookup/dto/flood-zone
 import { ErrorEnvelopeDto } from '../../common/error-envelope.dto';
 import { NDJSON } from '../answer-formats';
 import { BatchAnswerDto, NDJSON_STREAM } from './batch-answer.dto';
-import { BatchRequestDto, CSV_BATCH_EXAMPLE, otherJsonTypes } from './batch-request.dto';
+import { otherJsonTypes } from '../../common/other-json-types';
+import { BatchRequestDto, CSV_BATCH_EXAMPLE } from './batch-request.dto';
 
 /** The media types of a body of locations, as POST /flood-zone/batch and POST /flood-zone/jobs read it. */
 export const LOCATIONS_BODY_CONTENT = {

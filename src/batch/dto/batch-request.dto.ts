@@ -1,16 +1,6 @@
 import { ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { otherJsonTypes } from '../../common/other-json-types';
 import { ID_MAX_LENGTH } from '../batch-row';
-
-const JSON_TYPES = ['string', 'number', 'boolean', 'null', 'object', 'array'] as const;
-
-/**
- * The JSON types other than the ones a value is declared as. The service answers a location or a field of another
- * type as that row's 400 inside a 200 answer, and a body that is not an object 400 INVALID_BATCH; a validating gateway
- * answers a request its schema does not admit with its own 422. So each also admits the rest, after its own type,
- * which a generated client keeps (e.g. `number | string | boolean | ...` for a row's lat).
- */
-export const otherJsonTypes = (...declared: Array<(typeof JSON_TYPES)[number]>) =>
-  JSON_TYPES.filter((type) => !declared.includes(type)).map((type) => (type === 'array' ? { type, items: {} } : { type }));
 
 /** One location of a JSON batch: the GET /flood-zone parameters, checked by the same rules, plus an id. */
 export class BatchLocationDto {

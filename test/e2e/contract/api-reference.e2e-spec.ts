@@ -86,6 +86,7 @@ describe('docs/api.md against the running service', () => {
       '### GET /health/ready',
       '### GET /metrics',
       '### GET /openapi.json',
+      '### POST /flood-zone',
       '### POST /flood-zone/batch',
       '### POST /flood-zone/jobs',
     ]);

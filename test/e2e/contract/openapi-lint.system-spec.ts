@@ -16,7 +16,7 @@ import { startStack, type Stack } from '../../support/stack';
 const BIN = path.resolve(__dirname, '../../../node_modules/.bin');
 /** What each path serves, by method: the document's every operation. */
 const SERVED: Record<string, Record<string, string>> = {
-  '/flood-zone': { get: 'lookupFloodZone' },
+  '/flood-zone': { get: 'lookupFloodZone', post: 'lookupFloodZoneWithFootprint' },
   '/flood-zone/batch': { post: 'screenBatch' },
   '/flood-zone/map': { get: 'getFloodZoneMap' },
   '/flood-zone/report': { get: 'getFloodZoneReport' },
@@ -30,7 +30,7 @@ const SERVED: Record<string, Record<string, string>> = {
   '/api-docs.html': { get: 'showApiDocs' },
 };
 /** The answers the per-client rate limit covers (RATE_LIMIT_PER_MINUTE): every operation the router answers but the probes and documents. */
-const RATE_LIMITED_AT = /^(GET \/flood-zone(\/map|\/report|\/jobs\/\{id\}(\/results)?)?|POST \/flood-zone\/(batch|jobs)|DELETE \/flood-zone\/jobs\/\{id\}) /;
+const RATE_LIMITED_AT = /^(GET \/flood-zone(\/map|\/report|\/jobs\/\{id\}(\/results)?)?|POST \/flood-zone(\/(batch|jobs))?|DELETE \/flood-zone\/jobs\/\{id\}) /;
 const ERROR_CODE = new RegExp(`\\b(${ERROR_CODES.join('|')})\\b`, 'g');
 const OFFLINE_ENV = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
 
@@ -170,7 +170,7 @@ describe('what the document says about every answer', () => {
     const declared = Object.entries(document.paths).flatMap(([route, item]) => Object.keys(item).map((method) => `${method} ${route}`));
     const served = Object.entries(SERVED).flatMap(([route, methods]) => Object.keys(methods).map((method) => `${method} ${route}`));
     expect(declared.sort()).toEqual(served.sort());
-    expect(declared).toHaveLength(13);
+    expect(declared).toHaveLength(14);
   });
 
   /** Every error answer that has a body, with its media types. */

@@ -194,6 +194,56 @@ describe('every demo place through a spec-driven proxy (prism proxy --errors)', 
   });
 });
 
+describe("the lookup with a caller's footprint through the proxy", () => {
+  const [west, south, east, north] = [WHITE_HOUSE.lon - 0.0003, WHITE_HOUSE.lat - 0.0001, WHITE_HOUSE.lon + 0.0003, WHITE_HOUSE.lat + 0.0001];
+  const ring = [
+    [west, south],
+    [west, north],
+    [east, north],
+    [east, south],
+    [west, south],
+  ];
+  const footprint = { type: 'Polygon', coordinates: [ring] };
+  const postLookup = (body: unknown, contentType = 'application/json') =>
+    viaProxy('POST', '/flood-zone', { headers: { 'Content-Type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+  it.each([
+    ['by lat/lon, with every part', { lat: WHITE_HOUSE.lat, lon: WHITE_HOUSE.lon, include: ALL_PARTS.split(','), radius: 800, footprint }],
+    ['by address, the footprint a Feature', { address: DEMO_ADDRESSES.whiteHouse, footprint: { type: 'Feature', properties: null, geometry: footprint } }],
+  ])("%s: the service's 200", async (_what, body) => {
+    const answer = await postLookup(body);
+    expectForwarded(answer, 200);
+    expect(answer.body.result.floodZone).toBe(WHITE_HOUSE.expect.floodZone);
+  });
+
+  it.each([
+    ['a field not read', { lat: 1, lng: 2, footprint }, 400, 'INVALID_PARAMETERS'],
+    ['lat as text that is no number', { lat: 'abc', lon: 2, footprint }, 400, 'INVALID_PARAMETERS'],
+    ['a latitude out of range', { lat: 91, lon: 2, footprint }, 422, 'COORDINATES_OUT_OF_RANGE'],
+    ['no footprint', { lat: WHITE_HOUSE.lat, lon: WHITE_HOUSE.lon }, 400, 'INVALID_FOOTPRINT'],
+    [
+      'a footprint that is a LineString',
+      { lat: WHITE_HOUSE.lat, lon: WHITE_HOUSE.lon, footprint: { type: 'LineString', coordinates: ring } },
+      400,
+      'INVALID_FOOTPRINT',
+    ],
+    ['a footprint as text', { lat: WHITE_HOUSE.lat, lon: WHITE_HOUSE.lon, footprint: 'POLYGON((0 0, 0 1, 1 1, 0 0))' }, 400, 'INVALID_FOOTPRINT'],
+    [
+      'a ring not closed',
+      { lat: WHITE_HOUSE.lat, lon: WHITE_HOUSE.lon, footprint: { type: 'Polygon', coordinates: [ring.slice(0, 4)] } },
+      400,
+      'INVALID_FOOTPRINT',
+    ],
+    ['a body that is a list', [], 400, 'INVALID_PARAMETERS'],
+  ])("%s: the service's own %i %s", async (_what, body, status, code) => {
+    expectForwarded(await postLookup(body), status, code);
+  });
+
+  it("a body that is not JSON: the service's 415", async () => {
+    expectForwarded(await postLookup('lat=1&lon=2', 'application/x-www-form-urlencoded'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+});
+
 describe('the map picture through the proxy: a PNG the document describes', () => {
   const pictureOf = (place: { lat: number; lon: number }, extra = '') => `/flood-zone/map?lat=${place.lat}&lon=${place.lon}&width=320&height=240${extra}`;
 
@@ -354,7 +404,7 @@ describe("every error status through the proxy is the service's own answer", () 
   });
 
   const PATHS: Array<[string, string[]]> = [
-    ['/flood-zone', ['GET', 'HEAD', 'OPTIONS']],
+    ['/flood-zone', ['GET', 'HEAD', 'POST', 'OPTIONS']],
     ['/flood-zone/batch', ['POST', 'OPTIONS']],
     ['/flood-zone/map', ['GET', 'HEAD', 'OPTIONS']],
     ['/flood-zone/report', ['GET', 'HEAD', 'OPTIONS']],

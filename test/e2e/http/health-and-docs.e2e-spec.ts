@@ -14,7 +14,7 @@ const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'p
 const dc = demoPlace('dc-white-house-ae');
 /** Every catalogued path, each method it serves (the first is the one it is mainly for) and the status of its success. */
 const CATALOGUE: Record<string, Record<string, number>> = {
-  '/flood-zone': { GET: 200 },
+  '/flood-zone': { GET: 200, POST: 200 },
   '/flood-zone/batch': { POST: 200 },
   '/flood-zone/map': { GET: 200 },
   '/flood-zone/report': { GET: 200 },
@@ -83,11 +83,28 @@ describe('GET /health', () => {
     expect(lookup.examples.length).toBeGreaterThan(0);
   });
 
-  it('every catalogued endpoint answers each of its methods: GET at each of its examples (else its path), POST a batch body, a job path for a job', async () => {
+  it('every catalogued endpoint answers each of its methods: GET at each of its examples (else its path), POST a batch body (the lookup its footprint), a job path for a job', async () => {
     const { endpoints } = (await stack.get('/health')).body as { endpoints: Record<string, { methods: string[]; examples?: string[] }> };
-    const body = JSON.stringify({ locations: [{ id: 'dc', lat: dc.lat, lon: dc.lon }] });
+    const batch = JSON.stringify({ locations: [{ id: 'dc', lat: dc.lat, lon: dc.lon }] });
+    const [west, south, east, north] = [dc.lon - 0.0003, dc.lat - 0.0001, dc.lon + 0.0003, dc.lat + 0.0001];
+    const footprint = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [west, south],
+          [west, north],
+          [east, north],
+          [east, south],
+          [west, south],
+        ],
+      ],
+    };
+    const lookup = JSON.stringify({ lat: dc.lat, lon: dc.lon, footprint });
     const send = (method: string, url: string) =>
-      fetch(`${stack.url}${url}`, method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body } : { method });
+      fetch(
+        `${stack.url}${url}`,
+        method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: url === '/flood-zone' ? lookup : batch } : { method },
+      );
     // A finished job of the suite's own for the job paths.
     const submitted = await send('POST', '/flood-zone/jobs');
     expect(submitted.status).toBe(202);

@@ -31,26 +31,31 @@ const WORKING_GET: Record<string, string> = {
 
 const request = (path: string, init: RequestInit = {}) => apiRequest(stack.url, path, init);
 
-describe('methods other than GET, HEAD, OPTIONS on a known path', () => {
-  const cases = KNOWN_PATHS.flatMap((path) => ['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => [method, path] as const));
+describe('methods a known path does not answer', () => {
+  /** What each path answers beyond GET, HEAD and OPTIONS: /flood-zone also takes a POST (the lookup with a footprint). */
+  const POSTED = new Set(['/flood-zone']);
+  const allowOf = (path: string) => (POSTED.has(path) ? 'GET, HEAD, POST, OPTIONS' : 'GET, HEAD, OPTIONS');
+  const cases = KNOWN_PATHS.flatMap((path) =>
+    ['POST', 'PUT', 'PATCH', 'DELETE'].filter((method) => method !== 'POST' || !POSTED.has(path)).map((method) => [method, path] as const),
+  );
 
-  it.each(cases)('%s %s → 405 METHOD_NOT_ALLOWED with Allow: GET, HEAD, OPTIONS', async (method, path) => {
+  it.each(cases)('%s %s → 405 METHOD_NOT_ALLOWED with Allow naming what the path answers', async (method, path) => {
     const res = await request(path, { method });
     expectErrorEnvelope(res, 405, 'METHOD_NOT_ALLOWED');
-    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(res.headers.get('allow')).toBe(allowOf(path));
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  it('POST /flood-zone with a query and a JSON body is still a 405', async () => {
+  it('POST /flood-zone with a query and a JSON body is its own 400: the lookup with a footprint reads no query parameters', async () => {
     const res = await request(pointQuery(dc), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"lat":1,"lon":2}' });
-    expectErrorEnvelope(res, 405, 'METHOD_NOT_ALLOWED');
-    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expectErrorEnvelope(res, 400, 'INVALID_PARAMETERS');
+    expect(res.body.error).toBe('Unknown parameter "lat": this endpoint reads no query parameters.');
   });
 
-  it('POST /flood-zone with a malformed JSON body is still a 405', async () => {
+  it('POST /flood-zone with a malformed JSON body is its own 400', async () => {
     const res = await request('/flood-zone', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"lat":' });
-    expectErrorEnvelope(res, 405, 'METHOD_NOT_ALLOWED');
-    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expectErrorEnvelope(res, 400, 'INVALID_PARAMETERS');
+    expect(res.body.error).toBe('The JSON body is malformed at line 1, column 8: ValueExpected.');
   });
 
   it('a 405 makes no upstream call', async () => {
@@ -174,7 +179,7 @@ describe('X-Request-Id', () => {
   });
 
   it('a sane id is echoed on a 405 and a 502', async () => {
-    const notAllowed = await request('/flood-zone', { method: 'POST', headers: { 'X-Request-Id': 'req.405:x@y_z' } });
+    const notAllowed = await request('/flood-zone', { method: 'PUT', headers: { 'X-Request-Id': 'req.405:x@y_z' } });
     expect(notAllowed.status).toBe(405);
     expect(notAllowed.headers.get('x-request-id')).toBe('req.405:x@y_z');
     expect(notAllowed.body.requestId).toBe('req.405:x@y_z');
@@ -260,7 +265,7 @@ describe('headers a page of another origin may read', () => {
   it('a preflight allows exactly the methods of the path', async () => {
     const res = await request('/flood-zone', { method: 'OPTIONS', headers: { Origin: 'https://a.example', 'Access-Control-Request-Method': 'GET' } });
     expect(res.status).toBe(204);
-    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, OPTIONS');
     expect(res.headers.get('access-control-max-age')).toBe('86400');
   });
 });
