@@ -239,12 +239,22 @@ const SPECS: readonly StructureSpec[] = [
     UUID: '{A6F31B85-C2E7-4D90-B15A-4E8C6D29F073}',
     STATE_FIPS: '45',
   },
+  {
+    id: 'willow-creek-emergency-program',
+    purpose:
+      "A house wholly inside the AE polygon of the demo place (150 m square, BFE 1012 ft) in the City of Willow Creek (200610), which the demo Community Status Book lists in the NFIP's emergency program. The place's X polygon is 600 m away, so no house can straddle the two.",
+    demoPlace: 'emergency-program-ae',
+    ring: rectangleFootprint([-96.2889, 39.0167], 16, 12),
+    buildId: 20_197_001,
+    occupancy: RESIDENTIAL,
+    address: { PROP_ADDR: '410 CREEK RD', PROP_CITY: 'WILLOW CREEK', PROP_ST: 'KS', PROP_ZIP: '66401', PROP_CNTY: 'WABAUNSEE' },
+    image: ORNL_IMAGE('10400100455B2A00', '2018-09-14'),
+    UUID: '{C3E95A27-7D1B-4F60-9B84-2F6A0D3E8C51}',
+    STATE_FIPS: '20',
+  },
 ];
 
-/**
- * The demo buildings, OBJECTID 1 upwards in this order. No community of the demo Community Status Book is in the
- * emergency program, so no building stands for that case.
- */
+/** The demo buildings, OBJECTID 1 upwards in this order. */
 export const DEMO_STRUCTURES: readonly DemoStructure[] = SPECS.map((spec, i) => structure(spec, i + 1));
 
 export function demoStructure(id: string): DemoStructure {

@@ -204,8 +204,8 @@ describe('StructuresFeatureServerEmulator: USA Structures as an ArcGIS Online ho
       }
       expect(seen).toEqual(DEMO_STRUCTURES.map((s) => s.feature.attributes.OBJECTID));
       expect(flags).toEqual([true, true, true, false]);
-      const two = (await get('where=1=1&outFields=OBJECTID&returnGeometry=false&resultOffset=8&resultRecordCount=2&f=json')).body;
-      expect(two.features).toEqual([{ attributes: { OBJECTID: 9 } }, { attributes: { OBJECTID: 10 } }]);
+      const two = (await get('where=1=1&outFields=OBJECTID&returnGeometry=false&resultOffset=9&resultRecordCount=2&f=json')).body;
+      expect(two.features).toEqual([{ attributes: { OBJECTID: 10 } }, { attributes: { OBJECTID: 11 } }]);
       expect(two.exceededTransferLimit).toBeUndefined();
     });
   });
@@ -338,6 +338,7 @@ describe('DEMO_STRUCTURES against the demo flood map', () => {
     wholly('sacramento-outbuilding', [6430116]);
     wholly('fernandina-cbrs-house', [6430149]);
     wholly('charleston-not-participating', [6430145]);
+    wholly('willow-creek-emergency-program', [6430160]);
     // west corners in X shaded only, east corners in X shaded and the AE inside it
     expect(cornersOf('menominee-straddles-ae-x').map(zoneIdsAt)).toEqual([[6430121], [6430121], [6430121, 6430122], [6430121, 6430122]]);
     // no zone polygon under it; its east half is beyond the NFHL Availability polygon

@@ -1,16 +1,56 @@
-import type { Fault } from '../../emulators/emulator-core';
-import { RunningEmulators, startEmulators } from '../../emulators';
+import type { CallRecord, Fault } from '../../emulators/emulator-core';
+import { RunningEmulators, demoStructure, startEmulators } from '../../emulators';
 import { apiGet, type ApiResponse } from '../../support/api-client';
 import { RunningApp, startApp } from '../../support/app-harness';
 
 /**
  * `include=structure` and `include=determination` end to end: the real app against the USA Structures and NFHL
- * emulators, over the demo buildings of test/emulators/structure-footprints.ts.
+ * emulators, one case per demo building of test/emulators/structure-footprints.ts, and the building part's failures,
+ * cache and place in the lookup's round of calls.
  */
 describe("the building and the lender's form, end to end", () => {
   let emulators: RunningEmulators;
   let app: RunningApp;
   const get = (pathAndQuery: string): Promise<ApiResponse> => apiGet(app.url, pathAndQuery);
+
+  const SOURCE = 'FEMA/ORNL USA Structures (CC BY 4.0)';
+  const SFHA_NOTE = (share: string, zone: string) =>
+    `${share}% of the building's footprint lies in zone ${zone}: a building any part of which is in the SFHA is in the SFHA.`;
+  const REQUIRED =
+    'Flood insurance is required for a loan on a building here from a federally regulated or insured lender: it is in the SFHA and federal flood ' +
+    'insurance is available (the mandatory purchase requirement of the Flood Disaster Protection Act of 1973).';
+  const NOT_REQUIRED = 'Outside the SFHA federal law does not require flood insurance for a loan, but a lender may, and flooding can still happen.';
+  const REGULAR = { available: true, reason: 'participating', program: 'regular', coastalBarrier: null };
+  const HOUSTON = { name: 'City of Houston', number: '480296', county: 'Harris County', state: 'TX' };
+
+  /** `lat=…&lon=…` of the centre of a demo building (6 decimals, as a client sends them). */
+  const inside = (id: string): string => {
+    const { xmin, ymin, xmax, ymax } = demoStructure(id).feature.bbox;
+    return `lat=${((ymin + ymax) / 2).toFixed(6)}&lon=${((xmin + xmax) / 2).toFixed(6)}`;
+  };
+  const byAddress = (address: string): string => `address=${encodeURIComponent(address)}`;
+
+  /** The answer's building less its outline, which is checked for a building only, and its form less its time. */
+  async function lookUp(query: string): Promise<{ res: ApiResponse; structure: Record<string, unknown>; determination: Record<string, unknown> | undefined }> {
+    const res = await get(`/flood-zone?${query}`);
+    expect(res.status).toBe(200);
+    const { footprint, ...structure } = res.body.result.structure;
+    expect(footprint === null ? null : footprint.type).toBe(structure.buildId === null ? null : 'Polygon');
+    const form = res.body.result.determination;
+    if (!form) return { res, structure, determination: undefined };
+    const { determinedAt, ...determination } = form;
+    expect(determinedAt).toBe(res.body.retrievedAt);
+    return { res, structure, determination };
+  }
+
+  /** The building part's own NFHL queries: zones and panels over the footprint's envelope (LOMAs and BFE lines are asked by an envelope too). */
+  const overTheFootprint = (call: CallRecord): boolean =>
+    call.query.geometryType === 'esriGeometryEnvelope' && ['Flood Hazard Zones', 'FIRM Panels'].includes(call.layerName ?? '');
+
+  /** One zone over the whole footprint. */
+  const wholly = (floodZone: string, zoneSubtype: string | null, sfha: boolean, bfe: number | null, areaSqFt: number) => [
+    { floodZone, zoneSubtype, inSpecialFloodHazardArea: sfha, staticBaseFloodElevationFt: bfe, areaSqFt, sharePercent: 100 },
+  ];
 
   beforeAll(async () => {
     emulators = await startEmulators({ latencyMs: 0 });
@@ -20,91 +60,440 @@ describe("the building and the lender's form, end to end", () => {
     await app?.close();
     await emulators?.close();
   });
-  afterEach(() => emulators.clearFaults());
+  afterEach(() => {
+    emulators.clearFaults();
+    jest.restoreAllMocks();
+  });
 
-  it('a house across the AE edge: 40.1% in AE, the rest in the shaded X, so the building is in the SFHA', async () => {
-    const res = await get('/flood-zone?lat=45.1&lon=-87.587296&include=structure');
-    expect(res.status).toBe(200);
-    const { footprint, ...structure } = res.body.result.structure;
-    expect(structure).toEqual({
-      match: 'contains',
-      distanceM: 0,
-      buildId: '26010001',
-      occupancy: 'Residential',
-      primaryOccupancy: 'Single Family Dwelling',
-      footprintAreaSqFt: 2324,
-      heightM: null,
-      imageDate: '2019-08-02',
-      zones: [
-        { floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 584, areaSqFt: 932, sharePercent: 40.1 },
-        {
-          floodZone: 'X',
-          zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD',
-          inSpecialFloodHazardArea: false,
-          staticBaseFloodElevationFt: null,
-          areaSqFt: 1392,
-          sharePercent: 59.9,
+  describe('one case per demo building', () => {
+    it('a house across the AE edge: 40.1% in AE, the rest in the shaded X, so the building is in the SFHA', async () => {
+      const { res, structure } = await lookUp('lat=45.1&lon=-87.587296&include=structure');
+      expect(structure).toEqual({
+        match: 'contains',
+        distanceM: 0,
+        buildId: '26010001',
+        occupancy: 'Residential',
+        primaryOccupancy: 'Single Family Dwelling',
+        footprintAreaSqFt: 2324,
+        heightM: null,
+        imageDate: '2019-08-02',
+        zones: [
+          { floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 584, areaSqFt: 932, sharePercent: 40.1 },
+          {
+            floodZone: 'X',
+            zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD',
+            inSpecialFloodHazardArea: false,
+            staticBaseFloodElevationFt: null,
+            areaSqFt: 1392,
+            sharePercent: 59.9,
+          },
+        ],
+        unmappedSharePercent: 0,
+        buildingInSfha: true,
+        highestBfeFt: 584,
+        firmPanels: ['26109C0263D'],
+        candidates: [],
+        source: SOURCE,
+        note: SFHA_NOTE('40.1', 'AE'),
+      });
+      expect(res.body.result.unavailable).toEqual([]);
+    });
+
+    it('include=determination brings the building and the coastal barrier, and fills the form for the building', async () => {
+      const { res, structure, determination } = await lookUp('lat=45.1&lon=-87.587296&include=determination');
+      expect(structure.match).toBe('contains');
+      expect(res.body.result.coastalBarrier.status).toBe('outside');
+      expect(determination).toEqual({
+        basis: 'building',
+        community: { name: 'City of Menominee', number: '260151', county: 'Menominee County', state: 'MI' },
+        map: { noNfipMap: false, panel: '26109C0263D', panelEffectiveDate: '2011-09-02', letterOfMapChange: null },
+        floodZones: ['AE', 'X'],
+        insurance: { available: null, reason: 'not_listed', program: null, coastalBarrier: null },
+        buildingInSfha: true,
+        floodInsuranceRequired: null,
+        notes: [
+          "The community is not in FEMA's Community Status Book: whether federal flood insurance can be bought here, and so whether a lender must require it, is unknown.",
+        ],
+      });
+    });
+
+    it('a house wholly in X found by its address, whose street point 36.5 m away is in AE: the point says AE, the building is outside the SFHA', async () => {
+      const { res, structure, determination } = await lookUp(`${byAddress('5210 W 34th St, Houston, TX 77092')}&include=determination`);
+      expect([res.body.result.floodZone, res.body.result.inSpecialFloodHazardArea]).toEqual(['AE', true]);
+      expect(structure).toEqual({
+        match: 'address',
+        distanceM: 36.5,
+        buildId: '48020001',
+        occupancy: 'Residential',
+        primaryOccupancy: 'Single Family Dwelling',
+        footprintAreaSqFt: 1652,
+        heightM: null,
+        imageDate: '2018-11-20',
+        zones: wholly('X', 'AREA OF MINIMAL FLOOD HAZARD', false, null, 1652),
+        unmappedSharePercent: 0,
+        buildingInSfha: false,
+        highestBfeFt: null,
+        firmPanels: ['48201C0655L'],
+        candidates: [],
+        source: SOURCE,
+        note: "The building's footprint lies wholly outside the SFHA, in zone X.",
+      });
+      expect(determination).toEqual({
+        basis: 'building',
+        community: HOUSTON,
+        map: { noNfipMap: false, panel: '48201C0655L', panelEffectiveDate: '2007-06-18', letterOfMapChange: null },
+        floodZones: ['X'],
+        insurance: REGULAR,
+        buildingInSfha: false,
+        floodInsuranceRequired: false,
+        notes: [NOT_REQUIRED],
+      });
+    });
+
+    it('a house in the floodway: wholly AE FLOODWAY, with no static BFE, so insurance is required', async () => {
+      const { structure, determination } = await lookUp(`${inside('houston-floodway-house')}&include=determination`);
+      expect(structure).toEqual({
+        match: 'contains',
+        distanceM: 0,
+        buildId: '48020002',
+        occupancy: 'Residential',
+        primaryOccupancy: 'Single Family Dwelling',
+        footprintAreaSqFt: 2060,
+        heightM: null,
+        imageDate: '2018-11-20',
+        zones: wholly('AE', 'FLOODWAY', true, null, 2060),
+        unmappedSharePercent: 0,
+        buildingInSfha: true,
+        highestBfeFt: null,
+        firmPanels: ['48201C0690L'],
+        candidates: [],
+        source: SOURCE,
+        note: SFHA_NOTE('100', 'AE'),
+      });
+      expect(determination).toEqual({
+        basis: 'building',
+        community: HOUSTON,
+        map: { noNfipMap: false, panel: '48201C0690L', panelEffectiveDate: '2007-06-18', letterOfMapChange: null },
+        floodZones: ['AE'],
+        insurance: REGULAR,
+        buildingInSfha: true,
+        floodInsuranceRequired: true,
+        notes: [REQUIRED],
+      });
+    });
+
+    it('a building partly off the map, the rest mapped with no zone: in the SFHA is unknown (null, never false), and so is the requirement', async () => {
+      const { res, structure, determination } = await lookUp(`${inside('dc-partly-unmapped')}&include=determination`);
+      expect(res.body.result.floodZone).toBeNull();
+      expect(structure).toEqual({
+        match: 'contains',
+        distanceM: 0,
+        buildId: '11001001',
+        occupancy: 'Unclassified',
+        primaryOccupancy: 'Unclassified',
+        footprintAreaSqFt: 3225,
+        heightM: 14.2,
+        imageDate: null,
+        zones: [],
+        unmappedSharePercent: 100,
+        buildingInSfha: null,
+        highestBfeFt: null,
+        firmPanels: ['11001C0019C'],
+        candidates: [],
+        source: SOURCE,
+        note:
+          "No part of the building's footprint lies in a flood zone of FEMA's digital flood map (it is off the map or in an area the map does not include), " +
+          'so whether the building is in the SFHA is unknown.',
+      });
+      expect(determination).toEqual({
+        basis: 'building',
+        community: { name: 'District of Columbia', number: '110001', county: 'District of Columbia', state: 'DC' },
+        map: { noNfipMap: false, panel: '11001C0019C', panelEffectiveDate: '2010-09-27', letterOfMapChange: null },
+        floodZones: [],
+        insurance: REGULAR,
+        buildingInSfha: null,
+        floodInsuranceRequired: null,
+        notes: [
+          "Whether the building is in the SFHA is unknown (part of its footprint lies where FEMA's map gives no flood zone, the rest outside the SFHA), so " +
+            'whether a lender must require flood insurance is unknown: a flood determination company or the local floodplain administrator decides.',
+        ],
+      });
+    });
+
+    it('two houses at one address, 7.5 m and 29.6 m from its point: the address names both, so the nearer is taken, being over 10 m nearer', async () => {
+      const { structure, determination } = await lookUp(`${byAddress('200 Mill Ave S, Renton, WA 98057')}&include=determination`);
+      expect(structure).toEqual({
+        match: 'nearest',
+        distanceM: 7.5,
+        buildId: '53030001',
+        occupancy: 'Residential',
+        primaryOccupancy: 'Single Family Dwelling',
+        footprintAreaSqFt: 1507,
+        heightM: null,
+        imageDate: '2019-05-16',
+        zones: wholly('X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', false, null, 1507),
+        unmappedSharePercent: 0,
+        buildingInSfha: false,
+        highestBfeFt: null,
+        firmPanels: ['53033C0977G'],
+        candidates: [],
+        source: SOURCE,
+        note: "The building's footprint lies wholly outside the SFHA, in zone X.",
+      });
+      expect(determination).toMatchObject({ basis: 'building', buildingInSfha: false, floodInsuranceRequired: false, notes: [NOT_REQUIRED] });
+    });
+
+    it('a house with its outbuilding 13.5 m away at the same address: the house is chosen', async () => {
+      const { structure, determination } = await lookUp(`${byAddress('2000 Natomas Park Dr, Sacramento, CA 95833')}&include=determination`);
+      expect(structure).toEqual({
+        match: 'contains',
+        distanceM: 0,
+        buildId: '6067001',
+        occupancy: 'Residential',
+        primaryOccupancy: 'Single Family Dwelling',
+        footprintAreaSqFt: 2579,
+        heightM: null,
+        imageDate: '2018-03-09',
+        zones: wholly('A99', null, true, null, 2579),
+        unmappedSharePercent: 0,
+        buildingInSfha: true,
+        highestBfeFt: null,
+        firmPanels: ['06067C0065J'],
+        candidates: [],
+        source: SOURCE,
+        note: SFHA_NOTE('100', 'A99'),
+      });
+      expect(determination).toMatchObject({ basis: 'building', floodZones: ['A99'], insurance: REGULAR, floodInsuranceRequired: true, notes: [REQUIRED] });
+    });
+
+    it('a beach house in CBRS unit FL-05: whether insurance can be bought turns on when it was built, so availability and the requirement are unknown', async () => {
+      const { res, structure, determination } = await lookUp(`${inside('fernandina-cbrs-house')}&include=determination`);
+      expect(res.body.result.coastalBarrier).toMatchObject({
+        status: 'inside',
+        unit: 'FL-05',
+        type: 'System Unit',
+        floodInsuranceProhibitionDate: '1983-10-01',
+      });
+      expect(structure).toMatchObject({
+        match: 'contains',
+        buildId: '12089001',
+        footprintAreaSqFt: 1608,
+        zones: wholly('VE', null, true, 14, 1608),
+        unmappedSharePercent: 0,
+        buildingInSfha: true,
+        highestBfeFt: 14,
+        firmPanels: ['12089C0188F'],
+      });
+      expect(determination).toEqual({
+        basis: 'building',
+        community: { name: 'City of Fernandina Beach', number: '120172', county: 'Nassau County', state: 'FL' },
+        map: { noNfipMap: false, panel: '12089C0188F', panelEffectiveDate: '2017-12-07', letterOfMapChange: null },
+        floodZones: ['VE'],
+        insurance: {
+          available: null,
+          reason: 'coastal_barrier',
+          program: 'regular',
+          coastalBarrier: { unit: 'FL-05', type: 'System Unit', designationDate: '1983-10-01' },
         },
-      ],
-      unmappedSharePercent: 0,
-      buildingInSfha: true,
-      highestBfeFt: 584,
-      firmPanels: ['26109C0263D'],
-      candidates: [],
-      source: 'FEMA/ORNL USA Structures (CC BY 4.0)',
-      note: "40.1% of the building's footprint lies in zone AE: a building any part of which is in the SFHA is in the SFHA.",
+        buildingInSfha: true,
+        floodInsuranceRequired: null,
+        notes: [
+          'The point is inside Coastal Barrier Resources System unit FL-05 (System Unit): federal flood insurance is available only for a building built ' +
+            'before 1983-10-01 and not substantially improved since. When the building was built is not known here, so whether a policy can be bought, ' +
+            'and so whether a lender must require one, is unknown.',
+        ],
+      });
     });
-    expect(footprint.type).toBe('Polygon');
-    expect(res.body.result.unavailable).toEqual([]);
-  });
 
-  it('a house wholly in X whose street point is in AE: the point says AE, the building found by its address is outside the SFHA', async () => {
-    const res = await get('/flood-zone?address=5210%20W%2034th%20St%2C%20Houston%2C%20TX%2077092&include=structure');
-    expect(res.status).toBe(200);
-    expect(res.body.result.floodZone).toBe('AE');
-    expect(res.body.result.structure).toMatchObject({ match: 'address', distanceM: 36.5, buildingInSfha: false, unmappedSharePercent: 0 });
-    expect(res.body.result.structure.zones).toEqual([
-      {
-        floodZone: 'X',
-        zoneSubtype: 'AREA OF MINIMAL FLOOD HAZARD',
-        inSpecialFloodHazardArea: false,
-        staticBaseFloodElevationFt: null,
-        areaSqFt: 1652,
-        sharePercent: 100,
-      },
-    ]);
-  });
+    it('a house in the SFHA of a community not in the NFIP: no policy can be bought, so none is required, and the notice is given', async () => {
+      const { structure, determination } = await lookUp(`${inside('charleston-not-participating')}&include=determination`);
+      expect(structure).toMatchObject({
+        match: 'contains',
+        buildId: '45019001',
+        footprintAreaSqFt: 2007,
+        zones: wholly('AE', null, true, 11, 2007),
+        buildingInSfha: true,
+        highestBfeFt: 11,
+        firmPanels: ['45019C0514K'],
+      });
+      expect(determination).toEqual({
+        basis: 'building',
+        community: { name: 'City of Charleston', number: '455412', county: 'Charleston County', state: 'SC' },
+        map: { noNfipMap: false, panel: '45019C0514K', panelEffectiveDate: '2021-01-29', letterOfMapChange: null },
+        floodZones: ['AE'],
+        insurance: { available: false, reason: 'not_participating', program: null, coastalBarrier: null },
+        buildingInSfha: true,
+        floodInsuranceRequired: false,
+        notes: [
+          'No NFIP policy can be bought here: the community does not participate in the program. A federally regulated lender may still lend on a ' +
+            'building in the SFHA, but must tell the borrower that federal disaster assistance may be unavailable, and federal agencies may not finance ' +
+            'its purchase or construction.',
+        ],
+      });
+    });
 
-  it('include=determination brings the building and the coastal barrier, and fills the form for the building', async () => {
-    const res = await get('/flood-zone?lat=45.1&lon=-87.587296&include=determination');
-    expect(res.status).toBe(200);
-    expect(res.body.result.structure.match).toBe('contains');
-    expect(res.body.result.coastalBarrier.status).toBe('outside');
-    const { determinedAt, ...determination } = res.body.result.determination;
-    expect(determinedAt).toBe(res.body.retrievedAt);
-    expect(determination).toEqual({
-      basis: 'building',
-      community: { name: 'City of Menominee', number: '260151', county: 'Menominee County', state: 'MI' },
-      map: { noNfipMap: false, panel: '26109C0263D', panelEffectiveDate: '2011-09-02', letterOfMapChange: null },
-      floodZones: ['AE', 'X'],
-      insurance: { available: null, reason: 'not_listed', program: null, coastalBarrier: null },
-      buildingInSfha: true,
-      floodInsuranceRequired: null,
-      notes: [
-        "The community is not in FEMA's Community Status Book: whether federal flood insurance can be bought here, and so whether a lender must require it, is unknown.",
-      ],
+    it("a house in the SFHA of a community in the NFIP's emergency program: insurance available and required, with limited cover", async () => {
+      const { structure, determination } = await lookUp(`${inside('willow-creek-emergency-program')}&include=determination`);
+      expect(structure).toEqual({
+        match: 'contains',
+        distanceM: 0,
+        buildId: '20197001',
+        occupancy: 'Residential',
+        primaryOccupancy: 'Single Family Dwelling',
+        footprintAreaSqFt: 2064,
+        heightM: null,
+        imageDate: '2018-09-14',
+        zones: wholly('AE', null, true, 1012, 2064),
+        unmappedSharePercent: 0,
+        buildingInSfha: true,
+        highestBfeFt: 1012,
+        firmPanels: ['20197C0140D'],
+        candidates: [],
+        source: SOURCE,
+        note: SFHA_NOTE('100', 'AE'),
+      });
+      expect(determination).toEqual({
+        basis: 'building',
+        community: { name: 'City of Willow Creek', number: '200610', county: 'Wabaunsee County', state: 'KS' },
+        map: { noNfipMap: false, panel: '20197C0140D', panelEffectiveDate: '2011-09-02', letterOfMapChange: null },
+        floodZones: ['AE'],
+        insurance: { available: true, reason: 'participating', program: 'emergency', coastalBarrier: null },
+        buildingInSfha: true,
+        floodInsuranceRequired: true,
+        notes: [REQUIRED, "The community is in the NFIP's emergency program: policies there cover only limited amounts."],
+      });
+    });
+
+    it('coordinates in no building: match none, every building field null, and the form answers for the point', async () => {
+      const { res, structure, determination } = await lookUp('lat=38.898754&lon=-77.03535&include=determination');
+      expect(res.body.result.floodZone).toBe('AE');
+      expect(structure).toEqual({
+        match: 'none',
+        distanceM: null,
+        buildId: null,
+        occupancy: null,
+        primaryOccupancy: null,
+        footprintAreaSqFt: null,
+        heightM: null,
+        imageDate: null,
+        zones: null,
+        unmappedSharePercent: null,
+        buildingInSfha: null,
+        highestBfeFt: null,
+        firmPanels: null,
+        candidates: [],
+        source: SOURCE,
+        note: 'No building was chosen: no building footprint contains the given coordinates (taken as the exact point), so the answer is for the point alone.',
+      });
+      expect(determination).toMatchObject({
+        basis: 'point',
+        floodZones: ['AE'],
+        buildingInSfha: true,
+        floodInsuranceRequired: true,
+        notes: [
+          "No building could be located in FEMA's building footprints for this location, so these answers are for the point: near a zone edge the " +
+            'building itself may lie in another zone.',
+          REQUIRED,
+        ],
+      });
     });
   });
 
-  it('USA Structures failing: structure null and named, the point answer whole, and the form answers for the point', async () => {
-    const outage: Fault = { kind: 'http-status', status: 503 };
-    emulators.structures.injectFault(outage);
-    const res = await get('/flood-zone?lat=45.1&lon=-87.5873&include=determination');
-    expect(res.status).toBe(200);
-    expect(res.body.result.floodZone).not.toBeNull();
-    expect(res.body.result.structure).toBeNull();
-    expect(res.body.result.unavailable).toEqual(['structure']);
-    expect(res.body.result.determination.basis).toBe('point');
-    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+  describe('failures', () => {
+    it('the zone and panel query over the footprint failing: the building without its zones, named unavailable, kept a minute', async () => {
+      // The building's piece is kept a minute from when its first part was read: a clock standing still keeps the retry from taking a second off.
+      const now = Date.now();
+      jest.spyOn(Date, 'now').mockReturnValue(now);
+      emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: overTheFootprint });
+      const res = await get('/flood-zone?lat=29.76301&lon=-95.39&include=structure');
+      expect(res.status).toBe(200);
+      expect(res.body.result.floodZone).toBe('AE');
+      const { footprint, ...structure } = res.body.result.structure;
+      expect(footprint.type).toBe('Polygon');
+      expect(structure).toEqual({
+        match: 'contains',
+        distanceM: 0,
+        buildId: '48020002',
+        occupancy: 'Residential',
+        primaryOccupancy: 'Single Family Dwelling',
+        footprintAreaSqFt: 2060,
+        heightM: null,
+        imageDate: '2018-11-20',
+        zones: null,
+        unmappedSharePercent: null,
+        buildingInSfha: null,
+        highestBfeFt: null,
+        firmPanels: null,
+        candidates: [],
+        source: SOURCE,
+        note: "The flood zones over the building's footprint could not be read from FEMA's flood map this time, so whether the building is in the SFHA is unknown.",
+      });
+      expect(res.body.result.unavailable).toEqual(['structure']);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    });
+
+    it('USA Structures failing: structure null and named, the point answer whole, and the form answers for the point', async () => {
+      const outage: Fault = { kind: 'http-status', status: 503 };
+      emulators.structures.injectFault(outage);
+      const res = await get('/flood-zone?lat=45.1&lon=-87.5873&include=determination');
+      expect(res.status).toBe(200);
+      expect(res.body.result.floodZone).not.toBeNull();
+      expect(res.body.result.structure).toBeNull();
+      expect(res.body.result.unavailable).toEqual(['structure']);
+      expect(res.body.result.determination.basis).toBe('point');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    });
+
+    it.each<[string, Fault, string]>([
+      ['an endless body', { kind: 'endless-body' }, 'lat=47.48301&lon=-122.2013'],
+      ['an HTML page in HTTP 200', { kind: 'html', status: 200 }, 'lat=47.48302&lon=-122.2013'],
+      ['a connection reset', { kind: 'reset' }, 'lat=47.48303&lon=-122.2013'],
+    ])('USA Structures answering %s: structure null and named, the point answered', async (_what, fault, point) => {
+      emulators.structures.injectFault(fault);
+      const res = await get(`/flood-zone?${point}&include=structure`);
+      expect(res.status).toBe(200);
+      expect(res.body.result.floodZone).toBe('X');
+      expect(res.body.result.structure).toBeNull();
+      expect(res.body.result.unavailable).toEqual(['structure']);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    });
+  });
+
+  describe('calls', () => {
+    const structuresQueries = (): CallRecord[] => emulators.structures.callsMatching({ endpoint: 'query' });
+
+    it('a second identical lookup is a cache HIT that asks USA Structures nothing more', async () => {
+      const query = `/flood-zone?${inside('renton-second-house')}&include=structure`;
+      const first = await get(query);
+      expect([first.status, first.headers.get('x-cache'), first.body.result.structure.buildId]).toEqual([200, 'MISS', '53030002']);
+      const asked = structuresQueries().length;
+      const second = await get(query);
+      expect([second.status, second.headers.get('x-cache')]).toEqual([200, 'HIT']);
+      expect(second.body.result.structure).toEqual(first.body.result.structure);
+      expect(structuresQueries().length).toBe(asked);
+    });
+
+    it('USA Structures is asked in the same round as the zone at the point; the zones over the footprint wait for the building', async () => {
+      const HELD_MS = 500;
+      emulators.resetCalls();
+      emulators.structures.injectFault({ kind: 'delay', ms: HELD_MS, match: 'query' });
+      emulators.nfhl.injectFault({
+        kind: 'delay',
+        ms: HELD_MS,
+        times: 1,
+        match: (call) => call.query.geometryType === 'esriGeometryPoint' && call.layerName === 'Flood Hazard Zones',
+      });
+      const res = await get('/flood-zone?lat=45.10001&lon=-87.587296&include=structure');
+      expect(res.status).toBe(200);
+      expect(res.body.result.structure.match).toBe('contains');
+      const [building] = structuresQueries();
+      const zoneQueries = emulators.nfhl.callsMatching({ endpoint: 'query', layerName: 'Flood Hazard Zones' });
+      const [atPoint] = zoneQueries.filter((call) => call.fault === 'delay');
+      const [overFootprint] = zoneQueries.filter(overTheFootprint);
+      // both asked before either answered
+      expect(building.at).toBeLessThan(atPoint.at + HELD_MS);
+      expect(atPoint.at).toBeLessThan(building.at + HELD_MS);
+      expect(overFootprint.at).toBeGreaterThanOrEqual(building.at + HELD_MS);
+    });
   });
 });
