@@ -77,6 +77,8 @@ export const RESULT_KEYS = [
   'mapChange',
   'coastalBarrier',
   'groundElevation',
+  'structure',
+  'determination',
   'unavailable',
 ].sort();
 
@@ -93,7 +95,10 @@ export const addressQuery = (address: string) => `/flood-zone?address=${encodeUR
 /** The FEMA Map Service Center link of an answer: `AddressQuery=<lat>%2C<lon>`. */
 export const femaMapUrlOf = (p: { lat: number; lon: number }) => `https://msc.fema.gov/portal/search?AddressQuery=${p.lat}%2C${p.lon}`;
 
-/** Opt-in parts of an answer (the `include` items). */
+/**
+ * The opt-in parts a demo place pins down (`include` items). The building and the lender's form turn on the demo
+ * buildings instead (test/emulators/structure-footprints.ts), so `expectedResult` has them null.
+ */
 export type IncludeItem = 'nearby' | 'preliminary' | 'cbrs' | 'elevation';
 
 /**
@@ -132,6 +137,8 @@ export function expectedResult(place: DemoPlace, include: readonly IncludeItem[]
     mapChange: include.includes('preliminary') ? withNote(mapChange) : null,
     coastalBarrier: include.includes('cbrs') ? withNote(coastalBarrier) : null,
     groundElevation: include.includes('elevation') ? withNote(groundElevation) : null,
+    structure: null,
+    determination: null,
     unavailable: [],
   };
 }

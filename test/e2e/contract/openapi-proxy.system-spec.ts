@@ -20,13 +20,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { INCLUDE_ITEMS } from '../../../src/parts/answer-parts';
 import { DEMO_ADDRESSES, DEMO_PLACES, demoPlace } from '../../emulators';
 import { DisposableRedis } from '../../support/redis-server';
 import { sleep, startStack, type Stack } from '../../support/stack';
 
 const PRISM = path.resolve(__dirname, '../../../node_modules/@stoplight/prism-cli/dist/index.js');
 const WHITE_HOUSE = demoPlace('dc-white-house-ae');
-const ALL_PARTS = 'nearby,preliminary,cbrs';
+/** Every `include` item, so that the proxy checks every part's schema against real answers. */
+const ALL_PARTS = INCLUDE_ITEMS.join(',');
 /** A job id nobody submitted. */
 const NO_JOB = '3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18';
 

@@ -1,7 +1,8 @@
 /**
  * What each upstream failure makes of a lookup. Essential NFHL layers (zones, FIRM panels, availability) and
  * the address geocoder fail the lookup with a 502 (never a guess); LOMRs, Political Jurisdictions and
- * the county/ZCTA lookup of a point are supplementary and only become null. Retries follow
+ * the county/ZCTA lookup of a point are supplementary and only become null, as does the building of
+ * `include=structure` when USA Structures fails. Retries follow
  * UPSTREAM_RETRIES for transient failures only, and the whole lookup respects LOOKUP_DEADLINE_MS.
  */
 import { DEMO_ADDRESSES, demoPlace, type Fault } from '../../emulators';
@@ -13,6 +14,9 @@ const ATTEMPTS = 1 + Number(FAST_FAULTS.UPSTREAM_RETRIES);
 
 const dc = demoPlace('dc-white-house-ae');
 const gap = demoPlace('houston-gap');
+/** A place inside a demo house (the AE floodway one), so that `include=structure` has a building to find. */
+const housePlace = demoPlace('houston-ae-floodway');
+const withStructure = (place: { lat: number; lon: number }) => `${pointQuery(place)}&include=structure`;
 
 function expectUpstreamUnavailable(res: ApiResponse, upstream: 'flood_data' | 'geocoder'): void {
   expectErrorEnvelope(res, 502, 'UPSTREAM_UNAVAILABLE');
@@ -249,6 +253,15 @@ describe('LOOKUP_DEADLINE_MS bounds the whole lookup (UPSTREAM_TIMEOUT_MS=1000, 
     expect(zones.map((call) => call.answered)).toEqual([undefined]);
   });
 
+  it('a hanging USA Structures does not hold the answer past the deadline: structure null and named', async () => {
+    const hanging = stack.emulators.structures.injectFault({ kind: 'delay', ms: 60_000 });
+    const res = await stack.get(withStructure(housePlace));
+    expect(res.status).toBe(200);
+    expect(res.body.result).toEqual({ ...expectedResult(housePlace), unavailable: ['structure'] });
+    expect(hanging.hits).toBeGreaterThan(0);
+    expect(hanging.hits).toBeLessThanOrEqual(2);
+  });
+
   it('a hanging LOMRs layer does not hold the answer past the deadline', async () => {
     const hanging = stack.emulators.nfhl.injectFault({ kind: 'delay', ms: 60_000, match: 'lomrs' });
     const res = await stack.get(pointQuery(dc));
@@ -256,6 +269,48 @@ describe('LOOKUP_DEADLINE_MS bounds the whole lookup (UPSTREAM_TIMEOUT_MS=1000, 
     expect(res.body.result).toEqual({ ...expectedResult(dc), lomrs: null, unavailable: ['lomrs'] });
     expect(hanging.hits).toBeGreaterThan(0);
     expect(hanging.hits).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('USA Structures faults: the building is null and named in unavailable, never the lookup', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({ ...FAST_FAULTS });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+  beforeEach(() => stack.emulators.resetCalls());
+  afterEach(() => stack.emulators.clearFaults());
+
+  it.each(NFHL_FAULTS)('%s → 200 with structure null and the zone answer whole', async (_what, fault) => {
+    const active = stack.emulators.structures.injectFault(fault);
+    const res = await stack.get(withStructure(housePlace));
+    expect(res.status).toBe(200);
+    expect(active.hits).toBeGreaterThan(0);
+    // expectedResult has structure null: only `unavailable` says why
+    expect(res.body.result).toEqual({ ...expectedResult(housePlace), unavailable: ['structure'] });
+    expect(active.hits).toBeLessThanOrEqual(ATTEMPTS);
+  });
+
+  it('one transient HTTP 503 → the building after exactly 2 queries, as without the fault', async () => {
+    const whole = await stack.get(withStructure(housePlace));
+    expect(whole.body.result.structure).toMatchObject({ match: 'contains', buildId: '48020002', buildingInSfha: true });
+    stack.emulators.resetCalls();
+    stack.emulators.structures.injectFault({ kind: 'http-status', status: 503, times: 1 });
+    const res = await stack.get(withStructure(housePlace));
+    expect(res.status).toBe(200);
+    expect(res.body.result).toEqual(whole.body.result);
+    expect(stack.emulators.structures.callCount({ endpoint: 'query' })).toBe(2);
+  });
+
+  it('a lookup without include=structure never asks USA Structures, so its outage does not touch it', async () => {
+    stack.emulators.structures.injectFault({ kind: 'reset' });
+    const res = await stack.get(pointQuery(housePlace));
+    expect(res.status).toBe(200);
+    expect(res.body.result).toEqual(expectedResult(housePlace));
+    expect(stack.emulators.structures.totalCalls).toBe(0);
   });
 });
 
