@@ -38,6 +38,17 @@ describe('readCsvLocations', () => {
     expect(await csv(text)).toEqual([new CsvRecord(fields, otherCells)]);
   });
 
+  it("reads a footprint column's GeoJSON text as the row's footprint, a blank cell as none, and warns of no such column", async () => {
+    const notes = noNotes();
+    const geoJson = '{"type":"Polygon","coordinates":[[[-87.5873,45.09995],[-87.5873,45.10005],[-87.5872,45.10005],[-87.5872,45.09995],[-87.5873,45.09995]]]}';
+    const text = `id,lat,lon,Footprint\nb1,45.1,-87.5873,"${geoJson.replace(/"/g, '""')}"\nb2,45.1,-87.5873,\n`;
+    expect(await csv(text, 10, notes)).toEqual([
+      new CsvRecord({ id: 'b1', lat: '45.1', lon: '-87.5873', footprint: geoJson }, []),
+      new CsvRecord({ id: 'b2', lat: '45.1', lon: '-87.5873' }, []),
+    ]);
+    expect(notes).toEqual<BodyNotes>({ otherColumns: [], warnings: [] });
+  });
+
   it('warns of every column it does not read, an unnamed one by its place', async () => {
     const notes = noNotes();
     await csv('Loan ID,Lattitude,lon,,address\n1,2,3,4,5\n', 10, notes);
@@ -50,6 +61,7 @@ describe('readCsvLocations', () => {
   it.each([
     ['', /empty/],
     ['name,town\nx,y\n', /line 1.*none of the columns/],
+    ['name,footprint\nx,y\n', /line 1.*none of the columns/],
     ['id,lat,lon\n', /no rows/],
     ['id,lat\na,1\nb,"2\n\nc,3\n', /^The CSV body is malformed at line 3: a quoted field is never closed\.$/],
     ['id,lat\na,1\n\nb,"2"x\n', /^The CSV body is malformed at line 4: the quoted cell 2 goes on after its closing quote\.$/],
@@ -92,6 +104,21 @@ describe('readJsonLocations', () => {
       { lat: '29.9', lon: '-0.00000015', address: 12 },
       { lat: [1], lon: null },
     ]);
+  });
+
+  it("keeps a row's footprint as sent: its positions stay numbers, only the row's own lat and lon become text", () => {
+    const footprint = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [-87.5873, 45.1],
+          [-87.5872, 45.1],
+          [-87.5872, 45.10005],
+          [-87.5873, 45.1],
+        ],
+      ],
+    };
+    expect(json(JSON.stringify({ locations: [{ lat: 45.1, lon: -87.5873, footprint }] }))).toEqual([{ lat: '45.1', lon: '-87.5873', footprint }]);
   });
 
   it("reads a coordinate that parses to the limit (±90, ±180) from the text it was written as, so GET's range check applies", () => {
@@ -175,6 +202,7 @@ describe('jsonLocationRows: the rows of a JSON body one by one, as readJsonLocat
     '{"locations": [{"lat": 1e999, "lon": 1e-401}]}',
     '\uFEFF{"before": {"locations": [1]}, "locations": [{"id": "é", "address": "1 Rue de l\'Église", "x": {"lat": 90.0}}, [{"lat": 1}], null, "s", true]}',
     `{"locations": [${'['.repeat(30)}${']'.repeat(30)}]}`,
+    '{"locations": [{"lat": 45.1, "lon": -87.5873, "footprint": {"type": "Polygon", "coordinates": [[[-87.5873, 45.1], [-87.5872, 45.1], [-87.5872, 45.10005], [-87.5873, 45.1]]]}}]}',
   ])('%s', async (text) => {
     expect(await rowsOf(text)).toEqual(readJsonLocations(Buffer.from(text), 10));
   });

@@ -55,4 +55,61 @@ describe('readBatchRow', () => {
     expect(row).toEqual({ id: 'r3', asked: { lat: '1', lon: '2' }, error: expect.objectContaining({ code: 'INVALID_PARAMETERS' }) });
     expect([row.error?.getStatus(), row.error?.message]).toEqual([400, 'Line 4 has 4 cells; the header row has 3.']);
   });
+
+  describe('a footprint', () => {
+    const ring = [
+      [-87.5873, 45.09995],
+      [-87.5873, 45.10005],
+      [-87.5872, 45.10005],
+      [-87.5872, 45.09995],
+      [-87.5873, 45.09995],
+    ];
+    const polygon = { type: 'Polygon', coordinates: [ring] };
+
+    it("answers a JSON row's footprint object for that building, a Feature read as its geometry", () => {
+      const expected = { kind: 'point', lat: 45.1, lon: -87.5873, ...options, footprint: polygon };
+      expect(readBatchRow({ id: 'b1', lat: '45.1', lon: '-87.5873', footprint: polygon }, options).query).toEqual(expected);
+      const feature = { type: 'Feature', properties: { name: 'house' }, geometry: polygon };
+      expect(readBatchRow({ id: 'b1', lat: '45.1', lon: '-87.5873', footprint: feature }, options).query).toEqual(expected);
+      expect(readBatchRow({ lat: '45.1', lon: '-87.5873', footprint: null }, options).query).toEqual({ kind: 'point', lat: 45.1, lon: -87.5873, ...options });
+    });
+
+    it("reads a CSV footprint cell's GeoJSON text as a JSON row's footprint", () => {
+      const row = readBatchRow(new CsvRecord({ id: 'b2', address: '140 1st St, Menominee, MI', footprint: JSON.stringify(polygon) }, []), options);
+      expect(row).toEqual({
+        id: 'b2',
+        asked: { address: '140 1st St, Menominee, MI' },
+        query: { kind: 'address', address: '140 1st St, Menominee, MI', ...options, footprint: polygon },
+      });
+    });
+
+    it.each([
+      [
+        new CsvRecord({ id: 'b3', lat: '45.1', lon: '-87.5873', footprint: '{"type":"Polygon",' }, []),
+        'footprint: the cell is not GeoJSON text (a Polygon, MultiPolygon, or a Feature of one, written as JSON)',
+      ],
+      [
+        new CsvRecord({ id: 'b3', lat: '45.1', lon: '-87.5873', footprint: '"POLYGON ((1 2, 3 4))"' }, []),
+        'footprint: must be a GeoJSON Polygon, MultiPolygon, or a Feature of one; got text',
+      ],
+      [
+        { id: 'b3', lat: '45.1', lon: '-87.5873', footprint: { type: 'Polygon', coordinates: [ring.slice(0, 4)] } },
+        'footprint: ring 1 is not closed (its first and last positions differ)',
+      ],
+    ])("answers a footprint breaking a rule %# with its row's 400 INVALID_FOOTPRINT, as POST /flood-zone words it", (element, message) => {
+      const row = readBatchRow(element, options);
+      expect([row.id, row.asked, row.query, row.error?.getStatus(), row.error?.code, row.error?.message]).toEqual([
+        'b3',
+        { lat: '45.1', lon: '-87.5873' },
+        undefined,
+        400,
+        'INVALID_FOOTPRINT',
+        message,
+      ]);
+    });
+
+    it('checks the location before the footprint', () => {
+      expect(readBatchRow({ lat: '91', lon: '2', footprint: 'not GeoJSON' }, options).error?.code).toBe('COORDINATES_OUT_OF_RANGE');
+    });
+  });
 });

@@ -1,15 +1,20 @@
 import { ApiError } from '../common/api-error';
 import type { LocationQuery, LookupOptions } from '../lookup/location-query';
 import { readLookupLocation } from '../lookup/dto/lookup-parameters';
+import { invalidFootprint, readGivenFootprint } from '../lookup/dto/footprint-lookup-body';
+import type { Footprint } from '../parts/structure/structure.types';
 
 /** The fields of a batch row that mean something; any other field or column is ignored. */
-export const ROW_FIELDS = ['id', 'address', 'lat', 'lon'] as const;
+export const ROW_FIELDS = ['id', 'address', 'lat', 'lon', 'footprint'] as const;
 export type RowField = (typeof ROW_FIELDS)[number];
+
+/** The fields that say where a row is (a footprint alone is no location). */
+export const LOCATION_FIELDS = ['address', 'lat', 'lon'] as const;
 
 export const ID_MAX_LENGTH = 128;
 
 /** The location fields of a row as sent (text; undefined when not given), for the CSV answer's query_* columns. */
-export type AskedLocation = Partial<Record<Exclude<RowField, 'id'>, string>>;
+export type AskedLocation = Partial<Record<(typeof LOCATION_FIELDS)[number], string>>;
 
 /** A row read as far as it goes: `query` when its location is valid, otherwise the row's own error. */
 export interface BatchRow {
@@ -37,19 +42,27 @@ export class CsvRecord {
 /**
  * One element of `locations` (JSON) or one CsvRecord, checked with the GET rules on its own: an element that
  * is not an object, an unusable `id` or a record with a problem is its 400, a
- * location breaking the GET rules (docs/api.md) its 400/422. Coordinates are read as text, as GET reads them
- * (the JSON reader gives numeric ones as the text they were written as); null is not given. `options`
- * (include, radius) are the whole request's.
+ * location breaking the GET rules (docs/api.md) its 400/422, then a footprint breaking POST /flood-zone's rules
+ * its 400 INVALID_FOOTPRINT. Coordinates are read as text, as GET reads them (the JSON reader gives numeric ones
+ * as the text they were written as); null is not given. A footprint is a JSON row's object, or a CSV cell's GeoJSON
+ * text. `options` (include, radius) are the whole request's; a footprint adds the building to its row's.
  */
 export function readBatchRow(row: unknown, options: LookupOptions): BatchRow {
   if (row instanceof CsvRecord) {
-    const read = readBatchRow(row.fields, options);
+    const { footprint, ...fields } = row.fields;
+    const read = readRowFields(fields, footprint === undefined ? undefined : () => readGivenFootprint(geoJsonOfCell(footprint)), options);
     return row.problem === undefined ? read : { id: read.id, asked: read.asked, error: invalid(row.problem) };
   }
   if (typeof row !== 'object' || row === null || Array.isArray(row)) {
     return { id: null, asked: {}, error: invalid('Each location must be an object with address, or lat and lon (and an optional id).') };
   }
   const fields = row as Partial<Record<RowField, unknown>>;
+  const footprint = fields.footprint ?? undefined;
+  return readRowFields(fields, footprint === undefined ? undefined : () => readGivenFootprint(footprint), options);
+}
+
+/** A row's fields read (see readBatchRow), `footprintOf` reading its footprint when it has one (throwing its 400). */
+function readRowFields(fields: Partial<Record<RowField, unknown>>, footprintOf: (() => Footprint) | undefined, options: LookupOptions): BatchRow {
   const raw = { address: fields.address ?? undefined, lat: fields.lat ?? undefined, lon: fields.lon ?? undefined };
   const asked = askedLocation(raw);
   const id = fields.id ?? null;
@@ -58,13 +71,23 @@ export function readBatchRow(row: unknown, options: LookupOptions): BatchRow {
   }
   const echoedId = id === null ? null : String(id);
   try {
-    return { id: echoedId, asked, query: { ...readLookupLocation(raw), ...options } };
+    const location = readLookupLocation(raw);
+    return { id: echoedId, asked, query: footprintOf ? { ...location, ...options, footprint: footprintOf() } : { ...location, ...options } };
   } catch (error) {
     if (error instanceof ApiError) return { id: echoedId, asked, error };
     throw error;
   }
 }
 
-function askedLocation(raw: Record<Exclude<RowField, 'id'>, unknown>): AskedLocation {
+/** A CSV cell's footprint: its GeoJSON text parsed (checked afterwards as a JSON row's object is), or 400 INVALID_FOOTPRINT. */
+function geoJsonOfCell(cell: string): unknown {
+  try {
+    return JSON.parse(cell);
+  } catch {
+    throw invalidFootprint('footprint: the cell is not GeoJSON text (a Polygon, MultiPolygon, or a Feature of one, written as JSON)');
+  }
+}
+
+function askedLocation(raw: Record<keyof AskedLocation, unknown>): AskedLocation {
   return Object.fromEntries(Object.entries(raw).filter(([, value]) => typeof value === 'string')) as AskedLocation;
 }

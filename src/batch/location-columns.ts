@@ -6,7 +6,7 @@ export const FIELD_ALIASES: Readonly<Record<string, RowField>> = { latitude: 'la
 /** The header names read as a location's fields, in words. */
 export const READ_COLUMN_NAMES = 'id, address, lat (or latitude), lon (or longitude, lng, long)';
 
-/** A CSV header row read: which column is which field, and every other column (copied to job results and the command line's output). */
+/** A CSV header row read: which column is which field (a `footprint` column holds each row's GeoJSON text), and every other column (copied to job results and the command line's output). */
 export interface LocationColumns {
   fields: Array<[RowField, number]>;
   others: Array<{ name: string; column: number }>;
@@ -33,7 +33,8 @@ export function readLocationHeader(header: string[]): LocationColumns {
     if (twice) throw new HeaderProblem(`names ${field} twice ("${header[twice[1]]}" and "${name}"); keep one`);
     fields.push([field, column]);
   });
-  if (fields.length === 0) throw new HeaderProblem(`names none of the columns ${READ_COLUMN_NAMES}`);
+  // A footprint column alone says where no row is.
+  if (fields.every(([field]) => field === 'footprint')) throw new HeaderProblem(`names none of the columns ${READ_COLUMN_NAMES}`);
   return { fields, others, width: header.length };
 }
 

@@ -51,6 +51,13 @@ export class FloodZoneApi {
     return `${this.baseUrl}${path}${text ? `?${text}` : ''}`;
   }
 
+  /** The opt-in parts as fields of a JSON body (POST /flood-zone reads no query parameter): `include` as a list. */
+  partsAsFields(): { include?: string[]; radius?: string } {
+    const include = this.parts.get('include');
+    const radius = this.parts.get('radius');
+    return { ...(include === null ? {} : { include: include.split(',') }), ...(radius === null ? {} : { radius }) };
+  }
+
   /** fetch, with a connection failure as exit status 1 naming the service. */
   async request(url: string, init: RequestInit): Promise<Response> {
     try {

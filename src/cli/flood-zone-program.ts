@@ -75,7 +75,9 @@ export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<nu
     );
 
   withServiceOptions(program.command('batch'), io.env)
-    .description('Screen a CSV of locations (columns id, address, lat, lon) through POST /flood-zone/batch; writes one CSV row per input row, in input order.')
+    .description(
+      "Screen a CSV of locations (columns id, address, lat, lon, and footprint: a building's GeoJSON outline) through POST /flood-zone/batch; writes one CSV row per input row, in input order.",
+    )
     .argument('<input>', 'the CSV file of locations')
     .option('-o, --output <file>', 'write the output CSV here (default: stdout)')
     .option('--resume', 'continue an interrupted run from the rows already in OUTPUT (refused if OUTPUT belongs to another input)')
@@ -102,8 +104,12 @@ export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<nu
         'Exit 0 for a 200, 2 for a 400/422 or bad arguments, 1 otherwise.',
     )
     .argument('<location...>', '"ADDRESS", or LAT LON')
-    .action(async (location: string[], options: ServiceOptions) => {
-      status = await lookUpFloodZone(location, FloodZoneApi.fromOptions(options), io.stdout, io.stderr);
+    .option(
+      '--footprint <file>',
+      "a GeoJSON file of the building's (or parcel's) outline: a Polygon, MultiPolygon or a Feature of one, in lon/lat; sent with POST /flood-zone",
+    )
+    .action(async (location: string[], options: ServiceOptions & { footprint?: string }) => {
+      status = await lookUpFloodZone(location, FloodZoneApi.fromOptions(options), io.stdout, io.stderr, options.footprint);
     });
 
   const job = program
@@ -111,7 +117,7 @@ export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<nu
     .description('Portfolio jobs (POST /flood-zone/jobs): up to a million rows answered in the background by every replica of the service.');
   withServiceOptions(job.command('submit'), io.env)
     .description(
-      'Submit a CSV of locations (columns id, address, lat or latitude, lon or longitude, lng, long; any others kept for its results) as a job; ' +
+      'Submit a CSV of locations (columns id, address, lat or latitude, lon or longitude, lng, long, footprint; any others kept for its results) as a job; ' +
         "prints its id, and on stderr the service's warnings (columns it does not read as a location).",
     )
     .argument('<input>', 'the CSV file of locations')

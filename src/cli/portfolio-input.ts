@@ -4,7 +4,7 @@ import { Transform, TransformCallback } from 'node:stream';
 import { CsvError, type InfoRecord, type Options, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { raggedRowProblem } from '../batch/batch-input-errors';
-import { AskedLocation, RowField } from '../batch/batch-row';
+import { AskedLocation, LOCATION_FIELDS, RowField } from '../batch/batch-row';
 import { HeaderProblem, LocationColumns, READ_COLUMN_NAMES, readLocationHeader, unreadColumnsWarning } from '../batch/location-columns';
 import { badArguments } from './command-failure';
 
@@ -19,7 +19,7 @@ export interface PortfolioRow {
   position: number;
   /** The file line the row starts on. */
   line: number;
-  /** The cells of the columns read as id, address, lat, lon, as given. */
+  /** The cells of the columns read as id, address, lat, lon, footprint, as given. */
   fields: Partial<Record<RowField, string>>;
   /** The cells of every other column, in input order ('' where a short row has none). */
   passedThrough: string[];
@@ -90,7 +90,7 @@ export class Portfolio {
 /** The location a row asks for as the service echoes it: a blank cell is not given. */
 export function askedLocation(row: PortfolioRow): AskedLocation {
   const asked: AskedLocation = {};
-  for (const field of ['address', 'lat', 'lon'] as const) {
+  for (const field of LOCATION_FIELDS) {
     const cell = row.fields[field];
     if (cell !== undefined && cell.trim() !== '') asked[field] = cell;
   }

@@ -30,7 +30,8 @@ export const LOCATIONS_BODY_CONTENT = {
       type: 'string',
       description:
         'UTF-8, RFC 4180: a header row naming any of id, address, lat (or latitude), lon (or longitude, lng, long), in any case, then one row per ' +
-        'location. A blank cell is not given. Other columns are not read as a location: the answer warns of them (a Warning header; a job ' +
+        "location. A blank cell is not given. A footprint column holds a row's building outline as GeoJSON text, read as a JSON row's footprint. " +
+        'Other columns are not read as a location: the answer warns of them (a Warning header; a job ' +
         "also in its `warnings`), and a job keeps their cells for its results with the input's columns (columns=all).",
     },
     example: CSV_BATCH_EXAMPLE,

@@ -1,5 +1,12 @@
 import { ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { otherJsonTypes } from '../../common/other-json-types';
+import {
+  FOOTPRINT_RULES,
+  FOOTPRINT_SCHEMAS,
+  GeoJsonFootprintFeatureDto,
+  GeoJsonMultiPolygonDto,
+  GeoJsonPolygonDto,
+} from '../../lookup/dto/footprint-lookup.dto';
 import { ID_MAX_LENGTH } from '../batch-row';
 
 /** One location of a JSON batch: the GET /flood-zone parameters, checked by the same rules, plus an id. */
@@ -32,6 +39,14 @@ export class BatchLocationDto {
     example: -90.0715,
   })
   lon?: number | string;
+
+  @ApiPropertyOptional({
+    anyOf: [...FOOTPRINT_SCHEMAS, ...otherJsonTypes()],
+    description:
+      `Optional: ${FOOTPRINT_RULES.replace('Otherwise a 400', "Otherwise that row's 400")} The row is then answered for this building (as POST /flood-zone ` +
+      'answers it, include=structure implied); null is not given.',
+  })
+  footprint?: GeoJsonPolygonDto | GeoJsonMultiPolygonDto | GeoJsonFootprintFeatureDto | null;
 }
 
 export class BatchRequestDto {
@@ -46,4 +61,6 @@ export class BatchRequestDto {
 }
 
 /** The `text/csv` body as OpenAPI shows it. */
-export const CSV_BATCH_EXAMPLE = 'id,address,lat,lon\nr1,"1600 Pennsylvania Ave NW, Washington, DC 20500",,\nr2,,29.9511,-90.0715\n';
+export const CSV_BATCH_EXAMPLE =
+  'id,address,lat,lon,footprint\nr1,"1600 Pennsylvania Ave NW, Washington, DC 20500",,,\nr2,,29.9511,-90.0715,\n' +
+  'r3,,38.898754,-77.03535,"{""type"":""Polygon"",""coordinates"":[[[-77.03565,38.898637],[-77.03565,38.898871],[-77.03505,38.898871],[-77.03505,38.898637],[-77.03565,38.898637]]]}"\n';

@@ -29,7 +29,7 @@ const FOOTPRINT_BODY: BodyLimits = {
 };
 
 /** A footprint refused: the message names the rule it broke. */
-const invalidFootprint = (problem: string) => new ApiError(400, 'INVALID_FOOTPRINT', problem);
+export const invalidFootprint = (problem: string) => new ApiError(400, 'INVALID_FOOTPRINT', problem);
 
 /** Every field the body may have; any other is refused, since a misspelt one ("lng") would otherwise go unread. */
 const BODY_FIELDS = [...LOCATION_PARAMETERS, ...OPTION_PARAMETERS, 'footprint'];
@@ -74,9 +74,14 @@ export function readFootprintLookup(document: unknown, text: string): LocationQu
   const raw = asParameters(body, text);
   const location = readLookupLocation(raw);
   const options = readLookupOptions({ include: includeOf(body.include), radius: raw.radius });
-  const checked = checkFootprint(body.footprint);
+  return { ...location, ...options, footprint: readGivenFootprint(body.footprint) };
+}
+
+/** A footprint as the caller sent it (a parsed JSON value), checked rule by rule (checkFootprint): 400 INVALID_FOOTPRINT naming the rule it breaks. */
+export function readGivenFootprint(value: unknown): Footprint {
+  const checked = checkFootprint(value);
   if ('problem' in checked) throw invalidFootprint(checked.problem);
-  return { ...location, ...options, footprint: checked.footprint };
+  return checked.footprint;
 }
 
 /** Refuses a footprint lying too far from the location (400 INVALID_FOOTPRINT): a point's at once, an address's once it is geocoded. */

@@ -63,6 +63,19 @@ export class GeoJsonFootprintFeatureDto {
   properties?: Record<string, unknown> | null;
 }
 
+/** The GeoJSON a footprint may be, as OpenAPI schemas. */
+export const FOOTPRINT_SCHEMAS = [
+  { $ref: getSchemaPath(GeoJsonPolygonDto) },
+  { $ref: getSchemaPath(GeoJsonMultiPolygonDto) },
+  { $ref: getSchemaPath(GeoJsonFootprintFeatureDto) },
+];
+
+/** What a footprint must be, in words (POST /flood-zone, and a batch or job row). */
+export const FOOTPRINT_RULES =
+  "the building's (or parcel's) outline, a GeoJSON Polygon, MultiPolygon or a Feature of one, in WGS84 longitude/latitude " +
+  `(not projected), every ring closed, no ring crossing itself or another, at most ${FOOTPRINT_MAX_VERTICES} vertices and ` +
+  `${FOOTPRINT_MAX_AREA_SQ_M / 1_000_000} km², within ${FOOTPRINT_MAX_DISTANCE_M} m of the location. Otherwise a 400 INVALID_FOOTPRINT saying which rule failed.`;
+
 export class FootprintLookupDto {
   @ApiPropertyOptional({
     anyOf: [{ type: 'string' }, ...otherJsonTypes('string')],
@@ -101,16 +114,8 @@ export class FootprintLookupDto {
 
   // Not declared required, nor only a footprint: a missing or malformed one is the service's 400 INVALID_FOOTPRINT naming the rule.
   @ApiPropertyOptional({
-    anyOf: [
-      { $ref: getSchemaPath(GeoJsonPolygonDto) },
-      { $ref: getSchemaPath(GeoJsonMultiPolygonDto) },
-      { $ref: getSchemaPath(GeoJsonFootprintFeatureDto) },
-      ...otherJsonTypes(),
-    ],
-    description:
-      "Needed: the building's (or parcel's) outline, a GeoJSON Polygon, MultiPolygon or a Feature of one, in WGS84 longitude/latitude " +
-      `(not projected), every ring closed, no ring crossing itself or another, at most ${FOOTPRINT_MAX_VERTICES} vertices and ` +
-      `${FOOTPRINT_MAX_AREA_SQ_M / 1_000_000} km², within ${FOOTPRINT_MAX_DISTANCE_M} m of the location. Otherwise a 400 INVALID_FOOTPRINT saying which rule failed.`,
+    anyOf: [...FOOTPRINT_SCHEMAS, ...otherJsonTypes()],
+    description: `Needed: ${FOOTPRINT_RULES}`,
     example: { type: 'Polygon', coordinates: [WHITE_HOUSE_RING] },
   })
   footprint?: GeoJsonPolygonDto | GeoJsonMultiPolygonDto | GeoJsonFootprintFeatureDto;

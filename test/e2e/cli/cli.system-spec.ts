@@ -12,6 +12,7 @@ import { stringify } from 'csv-stringify/sync';
 import { CSV_ANSWER_COLUMNS } from '../../../src/batch/csv-answer';
 import { DEMO_ADDRESSES, DEMO_PLACES, RunningEmulators, demoPlace, startEmulators } from '../../emulators';
 import { CLI, runCli, startCli } from '../../support/built-cli';
+import { MENOMINEE_HOUSE_POINT, footprintAround } from '../batch/demo-building-rows';
 import { BuiltService } from '../../support/built-service';
 import { closedPort } from '../../support/redis-server';
 import { addressQuery, FAST_FAULTS, ISO_UTC_MS, NO_CACHE, pointQuery, sleep, Stack, startStack } from '../../support/stack';
@@ -128,6 +129,79 @@ describe('flood-zone command line, built, against the app and the emulators', ()
     expect(withoutRetrievedAt(answerPart([header, written]))).toEqual(
       withoutRetrievedAt(await endpointAnswer(stack.url, stringify(rows), '?include=elevation')),
     );
+  });
+
+  it('batch --include structure,determination: the building and form columns, a footprint column sent with its rows', async () => {
+    const { lat, lon } = MENOMINEE_HOUSE_POINT;
+    const rows = [
+      ['id', 'lat', 'lon', 'footprint', 'Ref'],
+      ['found', String(lat), String(lon), '', 'R1'],
+      ['given-x', String(lat), String(lon), JSON.stringify(footprintAround(-20)), 'R2'],
+      ['bad', String(lat), String(lon), '{"type": "Point"}', 'R3'],
+    ];
+    const input = join(dir, 'buildings.csv');
+    writeFileSync(input, stringify(rows));
+    const result = await runCli(['batch', input, '--url', stack.url, '--include', 'structure,determination']);
+    expect(result.status).toBe(0);
+    const [header, ...written] = parse(result.stdout) as string[][];
+    const columns = [
+      'id',
+      'status',
+      'error_code',
+      'building_match',
+      'building_in_sfha',
+      'building_sfha_share_percent',
+      'building_zones',
+      'determination_basis',
+      'flood_insurance_required',
+      'error_message',
+      'Ref',
+    ];
+    expect(written.map((record) => columns.map((name) => record[header.indexOf(name)]))).toEqual([
+      ['found', '200', '', 'contains', 'true', '40.1', 'AE 40.1; X 59.9', 'building', '', '', 'R1'],
+      ['given-x', '200', '', 'given', 'false', '0', 'X 100.0', 'building', 'false', '', 'R2'],
+      [
+        'bad',
+        '400',
+        'INVALID_FOOTPRINT',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        'footprint: must be a GeoJSON Polygon, MultiPolygon, or a Feature of one; got a "Point"',
+        'R3',
+      ],
+    ]);
+    expect(withoutRetrievedAt(answerPart([header, ...written]))).toEqual(
+      withoutRetrievedAt(await endpointAnswer(stack.url, stringify(rows), '?include=structure,determination')),
+    );
+  });
+
+  it('lookup --footprint FILE: POST /flood-zone with the GeoJSON outline, include as a list; a file that is no footprint exits 2, nothing asked', async () => {
+    const { lat, lon } = MENOMINEE_HOUSE_POINT;
+    const footprint = footprintAround(10);
+    const file = join(dir, 'house.geojson');
+    writeFileSync(file, JSON.stringify({ type: 'Feature', properties: {}, geometry: footprint }));
+    const result = await runCli(['lookup', String(lat), String(lon), '--footprint', file, '--include', 'determination', '--url', stack.url]);
+    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+    const answer = JSON.parse(result.stdout);
+    const post = await fetch(`${stack.url}/flood-zone`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lat, lon, footprint, include: ['determination'] }),
+    });
+    expect(answer).toEqual(await post.json());
+    expect([answer.result.structure.match, answer.result.structure.buildingInSfha, answer.result.determination.basis]).toEqual(['given', true, 'building']);
+
+    const notClosed = join(dir, 'open.geojson');
+    writeFileSync(notClosed, JSON.stringify({ type: 'Polygon', coordinates: [footprint.coordinates[0].slice(0, 4)] }));
+    expect(await runCli(['lookup', String(lat), String(lon), '--footprint', notClosed, '--url', stack.url])).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: `flood-zone: ${notClosed}: footprint: ring 1 is not closed (its first and last positions differ).\n`,
+    });
   });
 
   it('lookup: prints the GET answer as JSON and exits 0; an address with no match prints the envelope and exits 1', async () => {

@@ -9,6 +9,7 @@ import type { ApiResponse } from '../../support/api-client';
 import { openRaw, postHead } from '../../support/raw-connection';
 import { DisposableRedis, redisCli } from '../../support/redis-server';
 import { csvPieces, postPieces } from '../../support/streamed-body';
+import { MENOMINEE_HOUSE_POINT, footprintAround } from '../batch/demo-building-rows';
 import { Stack, expectErrorEnvelope, sleep, startStack } from '../../support/stack';
 
 const JOBS = '/flood-zone/jobs';
@@ -231,6 +232,69 @@ describe('with a Redis', () => {
     const batch = await fetch(`${stack.url}/flood-zone/batch`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
     expect([batch.status, batch.headers.get('warning')]).toEqual([200, null]);
     expect(JSON.parse(await batch.text()).status).toBe(200);
+  });
+
+  it("carries each CSV or JSON row's footprint to its lookup: the building and form columns in the CSV results, as the batch answers them", async () => {
+    const { lat, lon } = MENOMINEE_HOUSE_POINT;
+    const inAe = footprintAround(10);
+    const inX = footprintAround(-20);
+    const cell = (value: unknown) => `"${JSON.stringify(value).replace(/"/g, '""')}"`;
+    const csv =
+      'id,lat,lon,footprint,Ref\n' +
+      `found,${lat},${lon},,R1\n` +
+      `given-ae,${lat},${lon},${cell(inAe)},R2\n` +
+      `given-x,${lat},${lon},${cell(inX)},R3\n` +
+      `bad,${lat},${lon},"{""type"": ""Point"", ""coordinates"": [1, 2]}",R4\n`;
+    const query = '?include=determination';
+    const submitted = await submitCsv(stack.url, csv, query);
+    expect(submitted.status).toBe(202);
+    expect(submitted.body.warnings).toEqual(['"Ref" is not read as a location (id, address, lat or latitude, lon or longitude, lng, long).']);
+    expect((await finished(stack.url, submitted.body.id)).status).toBe('completed');
+    const withInput = await call(stack.url, `${JOBS}/${submitted.body.id}/results?columns=all`, { headers: { accept: 'text/csv' } });
+    const records = parse(withInput.text, { columns: true }) as Array<Record<string, string>>;
+    const columns = [
+      'id',
+      'status',
+      'error_code',
+      'building_match',
+      'building_in_sfha',
+      'building_sfha_share_percent',
+      'building_zones',
+      'determination_basis',
+      'flood_insurance_required',
+      'Ref',
+    ];
+    expect(records.map((record) => columns.map((name) => record[name]))).toEqual([
+      ['found', '200', '', 'contains', 'true', '40.1', 'AE 40.1; X 59.9', 'building', '', 'R1'],
+      ['given-ae', '200', '', 'given', 'true', '100', 'AE 100.0', 'building', '', 'R2'],
+      ['given-x', '200', '', 'given', 'false', '0', 'X 100.0', 'building', 'false', 'R3'],
+      ['bad', '400', 'INVALID_FOOTPRINT', '', '', '', '', '', '', 'R4'],
+    ]);
+    expect(records[3].error_message).toBe('footprint: must be a GeoJSON Polygon, MultiPolygon, or a Feature of one; got a "Point"');
+
+    // The batch answers the same rows alike; and a JSON job carries a row's footprint object as the batch does.
+    const batch = await fetch(`${stack.url}/flood-zone/batch${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv', accept: 'text/csv' },
+      body: csv,
+    });
+    const batchRecords = parse(await batch.text(), { columns: true }) as Array<Record<string, string>>;
+    expect(batchRecords.map((record) => columns.slice(0, -1).map((name) => record[name]))).toEqual(
+      records.map((record) => columns.slice(0, -1).map((name) => record[name])),
+    );
+    const json = await call(stack.url, `${JOBS}${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ locations: [{ id: 'given-x', lat, lon, footprint: inX }] }),
+    });
+    await finished(stack.url, json.body.id);
+    const [line] = (await call(stack.url, `${JOBS}/${json.body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
+    expect([
+      line.status,
+      line.body.result.structure.match,
+      line.body.result.structure.buildingInSfha,
+      line.body.result.determination.floodInsuranceRequired,
+    ]).toEqual([200, 'given', false, false]);
   });
 
   it('answers 404 JOB_NOT_FOUND for an unknown job, 409 JOB_NOT_FINISHED before it completes, 405 for other methods', async () => {
