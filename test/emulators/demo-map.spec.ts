@@ -18,7 +18,8 @@ import {
   demoPlace,
   featuresAt,
 } from './demo-map';
-import { Position, haversineMeters, shapeDistanceMeters } from './geometry';
+import { Position, Ring, haversineMeters, pointInRingsEvenOdd, shapeDistanceMeters } from './geometry';
+import { DEMO_STRUCTURES } from './structure-footprints';
 import type { ArcGisServiceData } from './map-data';
 import { normaliseAddress } from './census-emulator';
 import { exampleUrls } from './offline';
@@ -726,12 +727,16 @@ describe('batch examples', () => {
     }
   });
 
-  it('docs/batch-and-jobs.md: the batch and command-line examples look up demo places only', () => {
+  it('docs/batch-and-jobs.md: the batch and command-line examples look up demo places (or points inside demo buildings) only', () => {
     const section = fs.readFileSync(path.join(ROOT, 'docs', 'batch-and-jobs.md'), 'utf8');
     const lines = section.split('\n').filter((l) => /flood-zone\/batch|flood-zone lookup/.test(l) || /"locations"/.test(l));
     // a latitude out of range is the example's 422 row
     const points = lines.flatMap(lookedUp).filter((key) => Math.abs(Number(key.split(',')[0])) <= 90);
     expect(points.length).toBeGreaterThanOrEqual(4);
-    for (const key of points) expect({ key, demoPlace: placeKeys.has(key) }).toEqual({ key, demoPlace: true });
+    const inDemoBuilding = (key: string) => {
+      const [lat, lon] = key.split(',').map(Number);
+      return DEMO_STRUCTURES.some(({ feature }) => pointInRingsEvenOdd(lon, lat, feature.rings as Ring[]));
+    };
+    for (const key of points) expect({ key, demoPlace: placeKeys.has(key) || inDemoBuilding(key) }).toEqual({ key, demoPlace: true });
   });
 });
