@@ -34,7 +34,8 @@ export function determinationFacts({ result, missing, location, building, lomaPo
     building: buildingFacts(building),
     community,
     county: { name: location.county, fips: location.countyFips },
-    nfip: nfipStandingOf(community === 'unavailable' ? 'unavailable' : result.community === null ? null : (result.community.nfip ?? 'unavailable')),
+    // Without the community there is no standing to look up: unknown, the community named as missing (the Book was not).
+    nfip: nfipStandingOf(community === 'unavailable' || result.community === null ? null : (result.community.nfip ?? 'unavailable')),
     coastalBarrier: result.coastalBarrier ?? 'unavailable',
     lomrs: result.lomrs ?? 'unavailable',
     lomas: result.lomas === null ? 'unavailable' : lomaFacts(result.lomas, lomaPositions, building?.structure.footprint ?? null, location),
