@@ -197,7 +197,8 @@ function nfipStatus(result: Result): Markup | null {
       nfip.currentEffectiveMapDate && `current effective map ${nfip.currentEffectiveMapDate}`,
       nfip.asOf && `Community Status Book as of ${nfip.asOf}`,
     ].filter(isText);
-  return part('NFIP status', html`<p class="small">${nfip.note} ${book && book.length > 0 && `${book.join('; ')}.`}</p>`);
+  const details = book && book.length > 0 && `${book.join('; ')}.`;
+  return part('NFIP status', html`<p class="small">${nfip.note} ${details && details.charAt(0).toUpperCase() + details.slice(1)}</p>`);
 }
 
 function part(title: string, content: unknown, className = ''): Markup {

@@ -61,7 +61,7 @@ function mapFacts({ map, floodZones }: LenderDetermination): string[] {
     ? `${map.panel}, effective ${map.panelEffectiveDate ?? 'date not published'}`
     : map.noNfipMap
       ? 'none'
-      : 'unknown (no FIRM panel read here)';
+      : 'none found';
   const zones = floodZones === null ? 'unknown (could not be read)' : floodZones.length > 0 ? floodZones.join(', ') : 'none';
   return [`Map panel ${panel}`, `letter of map change: ${letterWords}`, `flood zone${floodZones !== null && floodZones.length > 1 ? 's' : ''} ${zones}`].concat(
     map.noNfipMap ? ['no NFIP map: FEMA has no digital flood map here'] : [],
