@@ -1,4 +1,4 @@
-import { mapExtentAround, pinPixel, roundDownToNice, scaleBar, webMercator } from './map-area';
+import { footprintOutline, mapExtentAround, picturePosition, pinPixel, roundDownToNice, scaleBar, webMercator } from './map-area';
 
 describe('webMercator: EPSG:3857 metres of a point', () => {
   it.each([
@@ -99,5 +99,76 @@ describe('scaleBar: the longest round length in metres and in feet that fits', (
       metric: { label: metric, pixels: metricPixels },
       imperial: { label: imperial, pixels: imperialPixels },
     });
+  });
+});
+
+describe('picturePosition: where a lon/lat falls on the picture, in pixels from the top left', () => {
+  // 600 m across 800 px at the equator: 0.75 m a pixel; one metre of Web Mercator is one ground metre there
+  const frame = { width: 800, height: 600, spanM: 600 };
+  const metre = 1 / 111_319.49;
+  it.each([
+    ['the centre', [0, 0], [400, 300]],
+    ['75 m east', [75 * metre, 0], [500, 300]],
+    ['75 m west', [-75 * metre, 0], [300, 300]],
+    ['225 m north: the top edge', [0, 225 * metre], [400, 0]],
+    ['225 m south: the bottom edge', [0, -225 * metre], [400, 600]],
+  ] as const)('%s', (_what, position, [x, y]) => {
+    const [column, row] = picturePosition({ lat: 0, lon: 0 }, frame, position);
+    expect(column).toBeCloseTo(x, 1);
+    expect(row).toBeCloseTo(y, 1);
+  });
+
+  it.each([
+    [38.8987, -77.0352, 800, 600, 600],
+    [45.1, -87.5875, 560, 360, 600],
+    [29.7, -95.43, 1024, 768, 250],
+  ])('lat %d lon %d, %dx%d, span %d m: the corners of mapExtentAround are the corners of the picture', (lat, lon, width, height, spanM) => {
+    const [xmin, ymin, xmax, ymax] = mapExtentAround({ lat, lon }, { width, height, spanM }).bbox;
+    const lonLatOf = (x: number, y: number) =>
+      [(x / 6_378_137) * (180 / Math.PI), (2 * Math.atan(Math.exp(y / 6_378_137)) - Math.PI / 2) * (180 / Math.PI)] as const;
+    const corners = [lonLatOf(xmin, ymax), lonLatOf(xmax, ymin)].map((corner) => picturePosition({ lat, lon }, { width, height, spanM }, corner));
+    [0, 0, width, height].forEach((value, i) => expect(corners[Math.floor(i / 2)][i % 2]).toBeCloseTo(value, 1));
+  });
+});
+
+describe('footprintOutline: every ring of a footprint on the picture', () => {
+  const frame = { width: 800, height: 600, spanM: 600 };
+  const m = 1 / 111_319.49;
+  const square = (west: number, south: number, size: number): Array<[number, number]> => [
+    [west * m, south * m],
+    [west * m, (south + size) * m],
+    [(west + size) * m, (south + size) * m],
+    [(west + size) * m, south * m],
+    [west * m, south * m],
+  ];
+  const rounded = (rings: ReadonlyArray<ReadonlyArray<readonly [number, number]>>) =>
+    rings.map((ring) => ring.map(([x, y]) => [Math.round(x * 10) / 10, Math.round(y * 10) / 10]));
+
+  it('a Polygon with a hole: its outer ring and its hole, in order', () => {
+    const outline = footprintOutline({ lat: 0, lon: 0 }, frame, { type: 'Polygon', coordinates: [square(0, 0, 15), square(3, 3, 3)] });
+    expect(rounded(outline)).toEqual([
+      [
+        [400, 300],
+        [400, 280],
+        [420, 280],
+        [420, 300],
+        [400, 300],
+      ],
+      [
+        [404, 296],
+        [404, 292],
+        [408, 292],
+        [408, 296],
+        [404, 296],
+      ],
+    ]);
+  });
+
+  it("a MultiPolygon: each polygon's rings", () => {
+    const outline = footprintOutline({ lat: 0, lon: 0 }, frame, { type: 'MultiPolygon', coordinates: [[square(-30, 0, 15)], [square(30, 0, 15)]] });
+    expect(rounded(outline).map((ring) => ring[0])).toEqual([
+      [360, 300],
+      [440, 300],
+    ]);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { MapExtent } from '../common/upstream/arcgis-map-server';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
+import type { Footprint } from '../parts/structure/structure.types';
 
 /** The sphere of Web Mercator (EPSG:3857): WGS84's semi-major axis. */
 const WEB_MERCATOR_RADIUS_M = 6_378_137;
@@ -85,4 +86,24 @@ export function scaleBar(frame: PictureFrame, maxPixels: number): { metric: Scal
     metric: { label: metres >= 1000 ? `${metres / 1000} km` : `${metres} m`, pixels: Math.round(metres / metresPerPixel) },
     imperial: { label: `${imperialLength} ${inMiles ? 'mi' : 'ft'}`, pixels: Math.round(imperialMetres / metresPerPixel) },
   };
+}
+
+/** A position on a picture in pixels, from its top-left corner (not rounded: a line may fall between pixels). */
+export type PicturePosition = readonly [x: number, y: number];
+
+/**
+ * Where [lon, lat] falls on the picture of `frame` centred on `center`, in the Web Mercator of mapExtentAround: the
+ * same scale across and down (the box's map metres over its pixels), the centre at width/2, height/2.
+ */
+export function picturePosition(center: GeoPoint, frame: PictureFrame, [lon, lat]: readonly [number, number]): PicturePosition {
+  const origin = webMercator(center);
+  const at = webMercator({ lat, lon });
+  const mapMetresPerPixel = frame.spanM / frame.width / Math.cos((center.lat * Math.PI) / 180);
+  return [frame.width / 2 + (at.x - origin.x) / mapMetresPerPixel, frame.height / 2 - (at.y - origin.y) / mapMetresPerPixel];
+}
+
+/** Every ring of a footprint (outer rings and holes alike) where it falls on the picture: the outline to draw. */
+export function footprintOutline(center: GeoPoint, frame: PictureFrame, footprint: Footprint): PicturePosition[][] {
+  const polygons = footprint.type === 'Polygon' ? [footprint.coordinates] : footprint.coordinates;
+  return polygons.flat().map((ring) => ring.map((position) => picturePosition(center, frame, position)));
 }

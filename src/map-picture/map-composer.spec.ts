@@ -7,7 +7,7 @@ import type { MapPixels } from '../common/upstream/arcgis-map-server';
 import { nfhlZoneSymbol } from '../flood-hazard/nfhl-symbols';
 import { PictureFrame, pinPixel } from './map-area';
 import { PLAIN_BACKGROUND, composePicture } from './map-composer';
-import type { PictureContent } from './map-drawing';
+import { PictureContent, pictureDecorations } from './map-drawing';
 import { LegendEntry, captionSegments, mapLegend } from './map-legend';
 
 const CYAN = [0, 230, 255] as const;
@@ -56,6 +56,7 @@ function content(frame: PictureFrame, overrides: Partial<PictureContent> = {}): 
     legend: LONG_LEGEND,
     pointZone: nfhlZoneSymbol('AE', null),
     basemapShown: true,
+    buildingOutline: [],
     ...overrides,
   };
 }
@@ -179,6 +180,64 @@ describe('composePicture', () => {
     let found = false;
     for (let y = 450; y < 600 && !found; y++) for (let x = 500; x < 800 && !found; x++) found = at(x, y).join() === atPoint && at(x, y - 1).join() === atPoint;
     expect(found).toBe(true);
+  });
+
+  /** A building 80 px by 60 px, its corners on pixel corners, wholly right of the point and clear of every box. */
+  const BUILDING = [
+    [560, 180],
+    [640, 180],
+    [640, 240],
+    [560, 240],
+    [560, 180],
+  ] as const;
+
+  it('a building: a black line 2 px wide on its edges, a white pixel either side, the zones inside and outside it as FEMA drew them', async () => {
+    const frame = { width: 800, height: 600, spanM: 600 };
+    const { at } = await pixelsOf(await composePicture(zonesEverywhere(frame), land(frame), content(frame, { buildingOutline: [BUILDING] })));
+    const [black, white, cyan] = [[0, 0, 0], [255, 255, 255], [...CYAN]];
+    // across the west edge (x = 560) and the north edge (y = 180), 30 px from the corners
+    expect([557, 558, 559, 560, 561, 562].map((x) => at(x, 210))).toEqual([cyan, white, black, black, white, cyan]);
+    expect([177, 178, 179, 180, 181, 182].map((y) => at(600, y))).toEqual([cyan, white, black, black, white, cyan]);
+    // the east and south edges too, and inside it nothing but the zone
+    expect([at(639, 210), at(640, 210), at(600, 239), at(600, 240), at(600, 210)]).toEqual([black, black, black, black, cyan]);
+  });
+
+  it('a building under the pin: the ring is drawn over its outline, the outline goes on beyond it', async () => {
+    const frame = { width: 800, height: 600, spanM: 600 };
+    // its east edge at x = 410, across the ring (radius 9 around 400, 300)
+    const under = [
+      [380, 280],
+      [410, 280],
+      [410, 340],
+      [380, 340],
+      [380, 280],
+    ] as const;
+    const { at } = await pixelsOf(await composePicture(zonesEverywhere(frame), land(frame), content(frame, { legend: [], buildingOutline: [under] })));
+    expect([at(409, 300), at(409, 330)]).toEqual([
+      [26, 26, 26],
+      [0, 0, 0],
+    ]);
+  });
+
+  it('without a building nothing is outlined; with one, the legend names it: one row more, drawn with its outline', async () => {
+    const frame = { width: 800, height: 600, spanM: 600 };
+    const legend = mapLegend({ zonesAtPoint: [{ floodZone: 'AE', zoneSubtype: null }], nearby: null });
+    const without = await pixelsOf(await composePicture(zonesEverywhere(frame), land(frame), content(frame, { legend })));
+    expect([559, 560].map((x) => without.at(x, 210))).toEqual([[...CYAN], [...CYAN]]);
+    const svg = (buildingOutline: PictureContent['buildingOutline']) => pictureDecorations({ ...content(frame, { legend }), buildingOutline });
+    const legendBox = (drawing: string) => Number(/<rect x="[\d.]+" y="[\d.]+" width="[\d.]+" height="([\d.]+)" rx="3"[^>]*\/>(?!.*rx="3")/s.exec(drawing)![1]);
+    expect(svg([])).not.toContain('class="building"');
+    expect(svg([BUILDING])).toContain('<path class="building" d="M560,180L640,180L640,240L560,240L560,180Z"');
+    expect(legendBox(svg([BUILDING])) - legendBox(svg([]))).toBeGreaterThan(10);
+    const withBuilding = await pixelsOf(await composePicture(zonesEverywhere(frame), land(frame), content(frame, { legend, buildingOutline: [BUILDING] })));
+    // the legend's last row: a black outlined swatch on white, below the AE swatch
+    let swatchFound = false;
+    for (let y = 450; y < 560 && !swatchFound; y++) {
+      for (let x = 500; x < 800 && !swatchFound; x++)
+        swatchFound =
+          withBuilding.at(x, y).join() === '0,0,0' && withBuilding.at(x, y + 1).join() === '0,0,0' && withBuilding.at(x + 3, y + 3).join() === '255,255,255';
+    }
+    expect(swatchFound).toBe(true);
   });
 
   it('draws the same bytes where the machine has no fonts at all (fontconfig given an empty configuration)', async () => {

@@ -8,7 +8,7 @@ describe('pictureDecorations: a north arrow', () => {
     [200, 1600],
   ])('%dx%d: one arrow pointing up (the pictures are north up), bottom left beside the scale bar, clear of the point', (width, height) => {
     const frame = { width, height, spanM: 600 };
-    const svg = pictureDecorations({ frame, caption: ['Zone AE'], place: '29.7, -95.4', legend: [], pointZone: null, basemapShown: true });
+    const svg = pictureDecorations({ frame, caption: ['Zone AE'], place: '29.7, -95.4', legend: [], pointZone: null, basemapShown: true, buildingOutline: [] });
     const arrows = [...svg.matchAll(/<path class="north-arrow" d="([^"]+)"/g)];
     expect(arrows.length).toBe(1);
     const points = [...arrows[0][1].matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map(([, x, y]) => [Number(x), Number(y)]);

@@ -1,10 +1,11 @@
 /**
- * Everything drawn over the map, as one SVG the size of the picture: the pin, the caption (zone, risk,
- * FIRM panel and date), the place, the legend, the scale bar with a north arrow, and the attribution. Words are outlines (see
- * picture-text). Boxes keep clear of the middle of the picture, where the pin and the zone under it are.
+ * Everything drawn over the map, as one SVG the size of the picture: the building's outline, the pin, the caption
+ * (zone, risk, FIRM panel and date), the place, the legend, the scale bar with a north arrow, and the attribution.
+ * Words are outlines (see picture-text). Boxes keep clear of the middle of the picture, where the pin and the zone
+ * under it are.
  */
 import type { Rgba, ZoneSymbol } from '../flood-hazard/nfhl-symbols';
-import { PictureFrame, scaleBar } from './map-area';
+import { PictureFrame, PicturePosition, scaleBar } from './map-area';
 import { LegendEntry, attributionSegments } from './map-legend';
 import { PictureText, TextStyle, lineMetrics, textWidth, wrapSegments } from './picture-text';
 
@@ -18,6 +19,8 @@ export interface PictureContent {
   /** How FEMA draws the zone the answer names at the point (pointZoneSymbol): what the ring shows inside. */
   pointZone: ZoneSymbol | null;
   basemapShown: boolean;
+  /** The rings of the building the answer is for, on the picture (footprintOutline); empty when the answer has no building. */
+  buildingOutline: ReadonlyArray<readonly PicturePosition[]>;
 }
 
 /** The pin: a ring around the point, leaving the pixels within 6 px of it showing the zone at the point (composePicture draws it). */
@@ -26,6 +29,15 @@ const PIN_HALO_WIDTH = 5;
 const PIN_LINE_WIDTH = 2.5;
 /** Boxes stay this far (vertically) from the point: the ring and its halo, and a margin. */
 const PIN_CLEARANCE = PIN_RING_RADIUS + PIN_HALO_WIDTH / 2 + 6;
+
+/**
+ * The building: a near-black line on a white halo, so that it shows on every zone colour and on the basemap alike,
+ * thin enough to leave the zones on either side of its edges readable.
+ */
+const BUILDING_INK = '#000000';
+const BUILDING_LINE_WIDTH = 2;
+const BUILDING_HALO_WIDTH = 4;
+export const BUILDING_LEGEND_LABEL = 'Building footprint';
 
 const INK = '#1a1a1a';
 const SECONDARY_INK = '#454545';
@@ -72,7 +84,8 @@ export function pictureDecorations(content: PictureContent): string {
   const { frame } = content;
   const layout = layoutOf(frame);
   const text = new PictureText();
-  const shapes: string[] = [];
+  // Over the zones, under every box and the pin.
+  const shapes: string[] = [buildingOutlineSvg(content.buildingOutline)];
   const patterns = new Map<string, string>();
 
   // Top: the caption and the place, as many lines as fit above the pin.
@@ -107,6 +120,7 @@ export function pictureDecorations(content: PictureContent): string {
   shapes.push(scale.svg);
   drawLegend(
     content.legend,
+    content.buildingOutline.length > 0,
     frame,
     layout,
     { text, shapes, patterns },
@@ -123,6 +137,16 @@ export function pictureDecorations(content: PictureContent): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${frame.width}" height="${frame.height}" viewBox="0 0 ${frame.width} ${frame.height}">` +
     `<defs>${[...patterns.values()].join('')}</defs>${shapes.join('')}${text.svg}</svg>`
+  );
+}
+
+/** The building's rings as one path, halo first; nothing without a building. */
+function buildingOutlineSvg(rings: ReadonlyArray<readonly PicturePosition[]>): string {
+  if (rings.length === 0) return '';
+  const d = rings.map((ring) => `M${ring.map(([x, y]) => `${n(x)},${n(y)}`).join('L')}Z`).join('');
+  return (
+    `<path class="building" d="${d}" fill="none" stroke="#ffffff" stroke-width="${BUILDING_HALO_WIDTH}" stroke-linejoin="miter"/>` +
+    `<path d="${d}" fill="none" stroke="${BUILDING_INK}" stroke-width="${BUILDING_LINE_WIDTH}" stroke-linejoin="miter"/>`
   );
 }
 
@@ -192,29 +216,34 @@ interface Drawing {
 
 /**
  * The legend in the bottom-right corner, above the foot: beside the scale bar when both fit across the
- * picture, else above it; as many entries as fit below the pin, then "and N more".
+ * picture, else above it; as many zone entries as fit below the pin, then "and N more". The building's outline,
+ * when drawn, is named last and always.
  */
 function drawLegend(
   legend: readonly LegendEntry[],
+  building: boolean,
   frame: PictureFrame,
   layout: Layout,
   drawing: Drawing,
   room: { bottom: number; clearLeft: number; above: number; limit: number },
 ): void {
-  if (legend.length === 0) return;
+  if (legend.length === 0 && !building) return;
   const swatch = layout.text.size + 1;
   const gap = Math.round(layout.text.size / 2);
   const maxTextWidth = Math.max(frame.width * 0.6, 120) - 2 * layout.padding - swatch - gap;
-  const entries = legend.map((entry) => ({ entry, lines: wrapSegments([`${entry.zone} — ${entry.label}`], maxTextWidth, layout.small) }));
+  const rowOf = (words: string, swatchAt: (x: number, y: number) => string) => ({ swatchAt, lines: wrapSegments([words], maxTextWidth, layout.small) });
+  const entries = legend.map((entry) => rowOf(`${entry.zone} — ${entry.label}`, (x, y) => swatchOf(entry.symbol, x, y, swatch, drawing.patterns)));
+  const buildingRow = building ? [rowOf(BUILDING_LEGEND_LABEL, (x, y) => buildingSwatch(x, y, swatch))] : [];
   const entryHeight = (lines: string[]) => Math.max(swatch + 2, lines.length * layout.smallLineHeight) + 3;
   const measure = (shown: typeof entries, more: number) => {
+    const rows = [...shown, ...buildingRow];
     const moreLine = more > 0 ? `and ${more} more` : null;
-    const height = 2 * layout.padding + shown.reduce((sum, { lines }) => sum + entryHeight(lines), 0) + (moreLine ? layout.smallLineHeight : 0);
+    const height = 2 * layout.padding + rows.reduce((sum, { lines }) => sum + entryHeight(lines), 0) + (moreLine ? layout.smallLineHeight : 0);
     const widest = Math.max(
-      ...shown.flatMap(({ lines }) => lines.map((line) => swatch + gap + textWidth(line, layout.small))),
+      ...rows.flatMap(({ lines }) => lines.map((line) => swatch + gap + textWidth(line, layout.small))),
       moreLine ? textWidth(moreLine, layout.small) : 0,
     );
-    return { height, width: 2 * layout.padding + widest, moreLine };
+    return { rows, height, width: 2 * layout.padding + widest, moreLine };
   };
   let shown = entries;
   let box = measure(shown, 0);
@@ -228,12 +257,28 @@ function drawLegend(
   let y = bottom - box.height + layout.padding;
   drawing.shapes.push(`<rect x="${n(x)}" y="${n(y - layout.padding)}" width="${n(box.width)}" height="${n(box.height)}" rx="3" ${BOX}/>`);
   const descent = lineMetrics(layout.small).descent;
-  for (const { entry, lines } of shown) {
-    drawing.shapes.push(swatchOf(entry.symbol, x + layout.padding, y + 1, swatch, drawing.patterns));
+  const shownRows = box.rows.slice(0, shown.length);
+  const printRow = ({ swatchAt, lines }: (typeof box.rows)[number]) => {
+    drawing.shapes.push(swatchAt(x + layout.padding, y + 1));
     lines.forEach((line, i) => drawing.text.line(line, x + layout.padding + swatch + gap, y + (i + 1) * layout.smallLineHeight - descent, layout.small, INK));
     y += entryHeight(lines);
+  };
+  shownRows.forEach(printRow);
+  if (box.moreLine) {
+    drawing.text.line(box.moreLine, x + layout.padding, y + layout.smallLineHeight - descent, layout.small, SECONDARY_INK);
+    y += layout.smallLineHeight;
   }
-  if (box.moreLine) drawing.text.line(box.moreLine, x + layout.padding, y + layout.smallLineHeight - descent, layout.small, SECONDARY_INK);
+  buildingRow.forEach(printRow);
+}
+
+/** The building's swatch: its outline, as the picture draws it, around the box. */
+function buildingSwatch(x: number, y: number, size: number): string {
+  const inset = BUILDING_HALO_WIDTH / 2;
+  const at = `x="${n(Math.round(x) + inset)}" y="${n(Math.round(y) + inset)}" width="${n(size - 2 * inset)}" height="${n(size - 2 * inset)}"`;
+  return (
+    `<rect ${at} fill="#ffffff" stroke="#ffffff" stroke-width="${BUILDING_HALO_WIDTH}"/>` +
+    `<rect ${at} fill="none" stroke="${BUILDING_INK}" stroke-width="${BUILDING_LINE_WIDTH}"/>`
+  );
 }
 
 /** A legend swatch as FEMA's map draws the zone: solid, hatched, outlined, or a clear box for a zone it leaves clear. */

@@ -19,6 +19,7 @@ import { ErrorEnvelopeDto } from '../common/error-envelope.dto';
 import { MapPictureQuery, MapPictureQueryPipe, readMapPictureQuery } from './dto/map-picture-query.pipe';
 import { MapPictureQueryDto } from './dto/map-picture-query.dto';
 import { attributionSegments } from './map-legend';
+import { BUILDING_LEGEND_LABEL } from './map-drawing';
 import { MapPictureService } from './map-picture.service';
 import type { MapPicture } from './picture-cache';
 
@@ -58,7 +59,9 @@ export class MapPictureController {
     summary: 'Map picture of the flood zones around a US address or point (PNG)',
     description:
       "FEMA's flood zones around the point, drawn by FEMA's National Flood Hazard Layer in its own colours over the USGS National Map, with a " +
-      'ring around the point, a scale bar, a legend of the zones the answer of GET /flood-zone names at and near the point, the zone, FIRM ' +
+      'ring around the point, the outline of the building the answer is for (`result.structure.footprint` of the lookup with include=structure: ' +
+      `black on a white halo, over the zones and under the ring, named last in the legend as "${BUILDING_LEGEND_LABEL}"), a scale bar, a legend of ` +
+      'the zones the answer of GET /flood-zone names at and near the point, the zone, FIRM ' +
       `panel and effective date in words, a north arrow, and the attribution "${attributionSegments(true).join(' · ')}" (without the basemap, ` +
       `"${attributionSegments(false).join(' · ')}"). The point is the centre of the picture: the pixel at column ` +
       '⌊width/2⌋, row ⌊height/2⌋ (from 0 at the top left) and those around it inside the ring show the zone the answer names there, as FEMA draws ' +

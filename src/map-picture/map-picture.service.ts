@@ -16,7 +16,7 @@ import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../parts/answer-part';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { BasemapPort } from './basemap-port';
 import { MapPictureQuery, assertDrawable } from './dto/map-picture-query.pipe';
-import { PictureFrame, mapExtentAround } from './map-area';
+import { PictureFrame, footprintOutline, mapExtentAround } from './map-area';
 import { composePicture } from './map-composer';
 import { captionSegments, mapLegend, pointZoneSymbol } from './map-legend';
 import { MapPicture, PictureCache } from './picture-cache';
@@ -41,7 +41,7 @@ function placeWords(location: FloodZoneLookup['location']): string {
 }
 
 /**
- * The /flood-zone/map use case: the lookup of the point (with its nearby zones) and FEMA's and the basemap's
+ * The /flood-zone/map use case: the lookup of the point (with its nearby zones and its building) and FEMA's and the basemap's
  * pictures of the ground around it, all at once (for an address, once it is geocoded), then the picture
  * composed from them and the answer. A failure of the lookup is the lookup's error, a failure of FEMA's
  * picture a 502 (the zones are the picture); without the basemap the zones are drawn on a plain background
@@ -92,7 +92,7 @@ export class MapPictureService {
   private async compose(query: MapPictureQuery): Promise<MapPicture> {
     const lookupFailed = new AbortController();
     const deadline = AbortSignal.any([AbortSignal.timeout(this.deadlineMs), lookupFailed.signal]);
-    const lookupQuery: LocationQuery = { ...query, include: new Set(['nearby']), radiusM: nearbyRadiusM(query.spanM) };
+    const lookupQuery: LocationQuery = { ...query, include: new Set(['nearby', 'structure']), radiusM: nearbyRadiusM(query.spanM) };
     let lookup: Promise<LookupAnswer>;
     let point: GeoPoint | null;
     if (query.kind === 'point') {
@@ -112,15 +112,18 @@ export class MapPictureService {
     const answer = await lookup;
     const { floodZones, basemap } = await layers;
 
-    const legend = mapLegend(answer.body.result);
+    const { result, location } = answer.body;
+    const legend = mapLegend(result);
+    const footprint = result.structure?.footprint ?? null;
     const started = performance.now();
     const png = await composePicture(floodZones, basemap, {
       frame: query,
-      caption: captionSegments(answer.body.result),
-      place: placeWords(answer.body.location),
+      caption: captionSegments(result),
+      place: placeWords(location),
       legend,
-      pointZone: pointZoneSymbol(answer.body.result),
+      pointZone: pointZoneSymbol(result),
       basemapShown: basemap !== null,
+      buildingOutline: footprint ? footprintOutline(location, query, footprint) : [],
     });
     this.metrics.pictureComposed(basemap !== null, (performance.now() - started) / 1000);
     const maxAgeSeconds = basemap ? answer.maxAgeSeconds : Math.min(answer.maxAgeSeconds, INCOMPLETE_ANSWER_MAX_AGE_SECONDS);

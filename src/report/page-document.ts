@@ -24,8 +24,8 @@ export function pageDocument(title: string, main: Markup): string {
 }
 
 /**
- * On screen a centred column; printed, one A4 or Letter page: small type, the parts in two columns, nothing
- * split across columns.
+ * On screen a centred column; printed, one A4 or Letter page: small type, the parts in two columns, no paragraph or
+ * table split across columns.
  */
 const PAGE_STYLE = `
 :root { color-scheme: light; --ink: #1b1f23; --muted: #57606a; --line: #d0d7de; }
@@ -47,7 +47,7 @@ header .stamp { margin: 2px 0 0; color: var(--muted); font-size: .85em; }
 .risk-moderate { border-color: #bf8700; }
 .risk-minimal { border-color: #1a7f37; }
 .guidance { font-weight: 600; }
-.overview { display: grid; grid-template-columns: minmax(0, 46fr) minmax(0, 54fr); gap: 14px; align-items: start; }
+.overview { display: grid; grid-template-columns: minmax(0, 40fr) minmax(0, 60fr); gap: 14px; align-items: start; }
 figure { margin: 0; }
 figure img { display: block; width: 100%; height: auto; border: 1px solid var(--line); background: #eaeef2; }
 figcaption, .small { color: var(--muted); font-size: .85em; }
@@ -58,27 +58,34 @@ figcaption, .small { color: var(--muted); font-size: .85em; }
 .facts dt { font-weight: 600; }
 .facts dd { margin: 0; }
 .parts { columns: 2; column-gap: 18px; margin: 10px 0 6px; }
-.part { break-inside: avoid; margin: 0 0 8px; }
+.part { margin: 0 0 8px; }
+/* A part may go on in the next column, a whole paragraph, table or note at a time, its title never left alone: so both columns end together. */
+.part h2 { break-after: avoid; }
+.part p, .part table, .part li { break-inside: avoid; }
 table { width: 100%; border-collapse: collapse; font-size: .85em; }
 th, td { text-align: left; vertical-align: top; padding: 1px 4px 1px 0; border-bottom: 1px solid var(--line); }
 ul { margin: 0 0 4px; padding-left: 1.1em; }
 .sources ul { columns: 2; column-gap: 18px; }
 .sources li { font-size: .85em; overflow-wrap: anywhere; break-inside: avoid; }
 .nearby th { font-weight: 600; }
+.form-item { margin: 0 0 2px; }
+.notes { margin-top: 3px; }
 .links { overflow-wrap: anywhere; font-size: .85em; }
 a { color: #0550ae; }
 footer { margin-top: 6px; border-top: 1px solid var(--line); padding-top: 4px; }
 .disclaimer { font-size: .8em; color: var(--muted); }
-@page { margin: 10mm; }
+@page { margin: 9mm; }
 @media print {
-  body { background: #fff; font-size: 8pt; line-height: 1.25; }
+  body { background: #fff; font-size: 8pt; line-height: 1.2; }
   main { max-width: none; padding: 0; }
   header .place { margin: 0; }
   .verdict { margin: 5px 0; padding: 4px 8px; }
   .overview { gap: 10px; }
   .parts { margin-top: 6px; column-gap: 12px; }
   .sources ul { column-gap: 12px; }
-  .part { margin-bottom: 5px; }
+  .part { margin-bottom: 4px; }
+  h2 { margin-bottom: 2px; }
+  p { margin-bottom: 3px; }
   a { color: inherit; }
 }
 `;

@@ -4,9 +4,7 @@
  * "none" or "low risk". An opt-in part's own words are in its folder (src/parts/<part>/<part>.words.ts).
  */
 import type { Coverage, LomaStatus, RiskLevel } from '../flood-hazard/flood-hazard.types';
-import type { FloodZoneResult } from '../lookup/flood-zone-lookup';
 import { AnswerPart, OPTIONAL_PARTS } from '../parts/answer-parts';
-import { FloodInsuranceFacts, FloodInsuranceRequirement, nfipStandingOf } from '../parts/determination/determination';
 
 /** The headline of the answer: the zone, or for a point without one, that its risk is unknown. */
 export function zoneHeadline(coverage: Coverage, floodZone: string | null): string {
@@ -29,38 +27,6 @@ export function sfhaAnswer(inSpecialFloodHazardArea: boolean | null): string {
   if (inSpecialFloodHazardArea === true) return 'Yes: in a Special Flood Hazard Area (SFHA)';
   if (inSpecialFloodHazardArea === false) return 'No: outside the Special Flood Hazard Area (SFHA)';
   return 'Unknown: FEMA gives no flood zone at this point';
-}
-
-/** What the lending rule needs from an answer: the point's SFHA, the community's standing and the coastal barrier. */
-export function lendingFactsOf(result: FloodZoneResult): FloodInsuranceFacts {
-  const community = result.community;
-  const coastalBarrier = result.coastalBarrier ?? (result.unavailable.includes('coastalBarrier') ? 'unavailable' : 'not_asked');
-  // A community whose standing is null is one the book could not be had for; no community at all leaves it unknown.
-  const nfip = community === null ? null : (community.nfip ?? 'unavailable');
-  return { inSfha: result.inSpecialFloodHazardArea, sfhaBasis: 'point', nfip: nfipStandingOf(nfip), coastalBarrier };
-}
-
-/** Whether federal flood insurance can be bought here, in a few words, the coastal barrier included. */
-export function insuranceAvailabilityWords({ insurance }: FloodInsuranceRequirement, coastalBarrierFailed: boolean): string {
-  switch (insurance.reason) {
-    case 'participating':
-      return 'Available: the community participates';
-    case 'not_participating':
-      return 'Not available: the community does not participate';
-    case 'not_listed':
-      return "Unknown: the community is not in FEMA's Community Status Book";
-    case 'nfip_status_unknown':
-      return 'Unknown: whether the community participates is not known';
-    case 'coastal_barrier': {
-      const barrier = insurance.coastalBarrier;
-      return (
-        `Only for some buildings: the point is inside Coastal Barrier Resources System unit ${barrier?.unit ?? '(unnamed)'}, where it is available ` +
-        `only for a building built before ${barrier?.designationDate ?? 'the unit was designated'} and not substantially improved since`
-      );
-    }
-    case 'coastal_barrier_unknown':
-      return `Unknown: the community participates, but whether the point is in a coastal barrier unit ${coastalBarrierFailed ? 'could not be checked' : 'was not checked'}`;
-  }
 }
 
 /** FEMA's own LOMA status, as words. */

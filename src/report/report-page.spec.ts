@@ -1,7 +1,8 @@
 import { DISCLAIMER, FLOOD_DATA_NAME, type FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import { ANSWER_PARTS, type AnswerPart } from '../parts/answer-parts';
 import { NOT_LISTED, NOT_LISTED_NOTE } from '../parts/nfip-status/nfip-status';
-import { LENDING_NOTES } from '../parts/determination/determination';
+import { LENDING_NOTES, coastalBarrierNote, lenderDetermination } from '../parts/determination/determination';
+import { determinationFacts } from '../lookup/determination-facts';
 import { NO_DIGITAL_MAP_NOTE } from '../parts/map-change/map-change';
 import { errorPage } from './error-page';
 import { couldNotBeChecked } from './plain-words';
@@ -143,13 +144,22 @@ const LINKS: ReportLinks = {
 };
 
 type Result = FloodZoneLookup['result'];
+
+/** The answer with the lender's form filled in from it as the lookup fills it (its building's governing panel the point's). */
+function withForm(answer: FloodZoneLookup): FloodZoneLookup {
+  const { result, location, retrievedAt } = answer;
+  const building = result.structure && { structure: result.structure, governingPanel: result.firmPanel, complete: result.structure.zones !== null };
+  const facts = determinationFacts({ result, missing: result.unavailable, location, building, lomaPositions: undefined, retrievedAt });
+  return { ...answer, result: { ...result, determination: lenderDetermination(facts).determination } };
+}
+
 const withResult = (changes: Partial<Result>): FloodZoneLookup => {
   const answer = completeAnswer();
-  return { ...answer, result: { ...answer.result, ...changes } };
+  return withForm({ ...answer, result: { ...answer.result, ...changes } });
 };
 
 describe('reportPage: the answer in words', () => {
-  const page = reportPage(completeAnswer(), LINKS, HEADING);
+  const page = reportPage(withForm(completeAnswer()), LINKS, HEADING);
   const text = readerText(page);
 
   it.each([
@@ -158,10 +168,6 @@ describe('reportPage: the answer in words', () => {
     ['the county and ZIP', 'Harris County · ZIP 77025'],
     ['the zone', 'Zone AE'],
     ['the SFHA', 'Yes: in a Special Flood Hazard Area (SFHA)'],
-    [
-      'what the coastal barrier means for lending',
-      'Insurance and lending The point is inside Coastal Barrier Resources System unit TX-04P (Otherwise Protected Area): federal flood insurance is available only for a building built before 1990-11-16',
-    ],
     ['the meaning', 'High-risk area (1% annual chance flood) with a base flood elevation determined.'],
     ['the static BFE', '38 ft NAVD88, static, printed on the flood map'],
     ['the ground against the BFE', '30.7 ft NAVD88, 7.3 ft below the static BFE of 38 ft'],
@@ -170,16 +176,18 @@ describe('reportPage: the answer in words', () => {
     ['the FIRM panel and its date', '48201C0865L, effective 2007-06-18 (Countywide, Panel Printed)'],
     ['the community', 'City of Houston, community ID 480296'],
     [
-      'whether federal flood insurance can be bought, the coastal barrier included',
-      'Federal flood insurance (NFIP) Only for some buildings: the point is inside Coastal Barrier Resources System unit TX-04P, where it is available only for a building built before 1990-11-16 and not substantially improved since',
+      "the lender's form, first of the parts, for the building",
+      'Flood hazard determination (SFHDF section II), for the building ' +
+        'A. NFIP community: City of Houston · community number 480296 · Harris County, TX ' +
+        'B. NFIP data affecting the building: Map panel 48201C0865L, effective 2007-06-18; letter of map change: LOMR, case 19-06-0123P, effective 2020-02-14; flood zone AE ' +
+        'C. Federal flood insurance: Only for some buildings: inside Coastal Barrier Resources System unit TX-04P (Otherwise Protected Area), designated 1990-11-16 ' +
+        'D. Determination: Building in the SFHA: Yes; mandatory purchase requirement applies: Unknown ' +
+        coastalBarrierNote({ unit: 'TX-04P', type: 'Otherwise Protected Area', designationDate: '1990-11-16' }, true),
     ],
     [
-      "the community's NFIP standing, in the answer's words",
-      "The community's standing: Federal flood insurance (NFIP) is available: the community participates. Its Community Rating System class 5 gives a 25% discount in the SFHA and 10% outside it.",
-    ],
-    [
-      'the CRS class, its discounts and the NFIP dates',
-      "CRS class 5: 25% discount in the SFHA, 10% outside (the community's discount on NFIP premiums, not a quote for any building); in the NFIP since 1979-09-28; current effective map 2007-06-18; Community Status Book as of 2026-11-22.",
+      "the community's NFIP standing, in the answer's words, and the NFIP dates",
+      'NFIP status Federal flood insurance (NFIP) is available: the community participates. Its Community Rating System class 5 gives a 25% discount in the ' +
+        'SFHA and 10% outside it. In the NFIP since 1979-09-28; current effective map 2007-06-18; Community Status Book as of 2026-11-22.',
     ],
     ['a LOMR', '19-06-0123P (effective 2020-02-14)'],
     ['a LOMA', '15-06-1489A LOMA valid Structure removed-Property partially inundated 2015-06-02 23 m'],
@@ -226,7 +234,7 @@ describe('reportPage: the answer in words', () => {
     expect(page).not.toMatch(/<script|<link|<iframe|<object|<embed|<form|<base|\son[a-z]+=|javascript:|url\(|@import/i);
     expect([...page.matchAll(/\ssrc="([^"]*)"/g)].map((match) => match[1])).toEqual([`data:image/png;base64,${PNG.toString('base64')}`]);
     expect(page).toMatch(/@media print/);
-    expect(page).toMatch(/@page \{ margin: 10mm; \}/);
+    expect(page).toMatch(/@page \{ margin: 9mm; \}/);
   });
 
   it('says so where no picture can be drawn', () => {
@@ -249,10 +257,10 @@ describe('reportPage: the answer in words', () => {
   });
 
   it('is the same bytes for the same answer, picture and heading; without a heading, the same bytes for every copy', () => {
-    expect(reportPage(completeAnswer(), LINKS, HEADING)).toBe(page);
-    const unheaded = reportPage(completeAnswer(), LINKS, null);
+    expect(reportPage(withForm(completeAnswer()), LINKS, HEADING)).toBe(page);
+    const unheaded = reportPage(withForm(completeAnswer()), LINKS, null);
     expect(readerText(unheaded)).not.toContain('Report id');
-    expect(reportPage(completeAnswer(), LINKS, null)).toBe(unheaded);
+    expect(reportPage(withForm(completeAnswer()), LINKS, null)).toBe(unheaded);
   });
 
   it('prints a zone and its risk without nested parentheses, and a distance with its unit unbroken', () => {
@@ -345,6 +353,8 @@ describe('reportPage: no flood zone is unknown, never low risk', () => {
     coastalBarrier: null,
     lomas: [],
     lomrs: [],
+    // FEMA's building footprints did not answer: the form is for the point, whose SFHA is unknown
+    structure: null,
   };
 
   it.each([
@@ -363,55 +373,84 @@ describe('reportPage: no flood zone is unknown, never low risk', () => {
   });
 });
 
-describe('reportPage: insurance and lending follow the community and the coastal barrier, never the SFHA alone', () => {
+describe("reportPage: insurance and lending are the lender's form's: the community and the coastal barrier with the SFHA, never the SFHA alone", () => {
   const houston = completeAnswer().result.community!;
   const outside = { status: 'outside', unit: null, type: null, floodInsuranceProhibitionDate: null, note: 'Outside.' } as const;
   const nfip = (changes: object) => ({ community: { ...houston, nfip: { ...houston.nfip!, ...changes } } });
 
   it.each([
-    ['participating, outside any barrier: required', { coastalBarrier: outside }, 'Available: the community participates', [LENDING_NOTES.required]],
+    ['participating, outside any barrier: required', { coastalBarrier: outside }, 'Available: regular program', 'Yes', [LENDING_NOTES.required]],
     [
       'not participating: a notice, never a purchase',
-      { coastalBarrier: outside, ...nfip({ participating: false, floodInsuranceAvailable: false }) },
-      'Not available: the community does not participate',
+      { coastalBarrier: outside, ...nfip({ participating: false, program: null, floodInsuranceAvailable: false }) },
+      'Not available: the community does not participate in the NFIP',
+      'No',
       [LENDING_NOTES.notParticipating],
     ],
     [
       'listed without saying whether it participates: unknown',
-      { coastalBarrier: outside, ...nfip({ participating: null, floodInsuranceAvailable: null }) },
+      { coastalBarrier: outside, ...nfip({ participating: null, program: null, floodInsuranceAvailable: null }) },
       'Unknown: whether the community participates is not known',
+      'Unknown',
       [LENDING_NOTES.nfipStatusUnknown],
     ],
     [
       'not in the Status Book: unknown',
       { coastalBarrier: outside, community: { ...houston, nfip: NOT_LISTED } },
       "Unknown: the community is not in FEMA's Community Status Book",
+      'Unknown',
       [LENDING_NOTES.notListed],
     ],
     [
       'the coastal barrier could not be checked: unknown',
       { coastalBarrier: null, unavailable: ['coastalBarrier'] as AnswerPart[] },
-      'Unknown: the community participates, but whether the point is in a coastal barrier unit could not be checked',
+      'Unknown: the community participates, but whether this is in a coastal barrier unit could not be checked',
+      'Unknown',
       [LENDING_NOTES.coastalBarrierUnavailable],
     ],
-    [
-      'the coastal barrier not asked for: unknown',
-      { coastalBarrier: null },
-      'Unknown: the community participates, but whether the point is in a coastal barrier unit was not checked',
-      [LENDING_NOTES.coastalBarrierNotAsked],
-    ],
-  ])('%s', (_what, changes, availability, notes) => {
+  ])('%s', (_what, changes, availability, required, notes) => {
     const text = readerText(reportPage(withResult(changes), LINKS, HEADING));
-    expect(text).toContain(`Federal flood insurance (NFIP) ${availability}`);
-    expect(text).toContain(`Insurance and lending ${notes.join(' ')}`);
-    if (notes[0] !== LENDING_NOTES.required) expect(text).not.toMatch(/insurance is required|requires flood insurance|mandatory purchase/);
+    expect(text).toContain(
+      `C. Federal flood insurance: ${availability} D. Determination: Building in the SFHA: Yes; mandatory purchase requirement applies: ${required} ${notes.join(' ')}`,
+    );
+    if (required !== 'Yes') expect(text).not.toMatch(/insurance is required|requires flood insurance/);
+  });
+
+  it('the building outside the SFHA, the point in it: the form answers for the building, and nothing is required', () => {
+    const structure = completeAnswer().result.structure!;
+    const xZone = {
+      floodZone: 'X',
+      zoneSubtype: 'AREA OF MINIMAL FLOOD HAZARD',
+      inSpecialFloodHazardArea: false,
+      staticBaseFloodElevationFt: null,
+      areaSqFt: 2210,
+      sharePercent: 100,
+    };
+    const text = readerText(
+      reportPage(withResult({ coastalBarrier: outside, structure: { ...structure, zones: [xZone], buildingInSfha: false } }), LINKS, HEADING),
+    );
+    expect(text).toContain('Yes: in a Special Flood Hazard Area (SFHA)');
+    expect(text).toContain(`D. Determination: Building in the SFHA: No; mandatory purchase requirement applies: No ${LENDING_NOTES.outsideSfha}`);
+    expect(text).not.toMatch(/insurance is required|requires flood insurance/);
+  });
+
+  it('no building located: the form answers for the point and says why', () => {
+    const none = { ...completeAnswer().result.structure!, match: 'none' as const, buildId: null, zones: null, buildingInSfha: null, footprint: null };
+    const text = readerText(reportPage(withResult({ coastalBarrier: outside, structure: none }), LINKS, HEADING));
+    expect(text).toContain('Flood hazard determination (SFHDF section II), for the point A. NFIP community');
+    expect(text).toContain('B. NFIP data affecting the point:');
+    expect(text).toContain('D. Determination: Point in the SFHA: Yes; mandatory purchase requirement applies: Yes');
+  });
+
+  it('an answer without the form (kept from before the report asked for it) says it was not asked for, and nothing on lending', () => {
+    const text = readerText(reportPage(completeAnswer(), LINKS, HEADING));
+    expect(text).toContain('Flood hazard determination (SFHDF section II) Not asked for (add determination to include).');
+    expect(text).not.toMatch(/insurance is required|requires flood insurance|mandatory purchase/);
   });
 
   it("the Status Book's details are a sentence, starting in capitals", () => {
     const text = readerText(reportPage(withResult(nfip({ crsClass: null, sfhaDiscountPercent: null, nonSfhaDiscountPercent: null })), LINKS, HEADING));
-    expect(text).toContain(
-      'Not in the Community Rating System; in the NFIP since 1979-09-28; current effective map 2007-06-18; Community Status Book as of 2026-11-22.',
-    );
+    expect(text).toContain('In the NFIP since 1979-09-28; current effective map 2007-06-18; Community Status Book as of 2026-11-22.');
   });
 });
 
@@ -517,6 +556,13 @@ describe('reportPage: the other forms of each part', () => {
             staticBaseFloodElevationFt: null,
           },
           coastalBarrier: { status: 'buffer', unit: null, type: null, floodInsuranceProhibitionDate: null, note: 'Ask for an official CBRS determination.' },
+          structure: {
+            ...answer.result.structure!,
+            zones: [
+              { floodZone: 'X', zoneSubtype: null, inSpecialFloodHazardArea: false, staticBaseFloodElevationFt: null, areaSqFt: 2210, sharePercent: 100 },
+            ],
+            buildingInSfha: false,
+          },
         }),
         LINKS,
         HEADING,
@@ -525,8 +571,9 @@ describe('reportPage: the other forms of each part', () => {
     expect(text).toContain('No: outside the Special Flood Hazard Area (SFHA)');
     expect(text).toContain(LENDING_NOTES.outsideSfha);
     expect(text).toContain('30.7 ft NAVD88, not compared with a BFE');
-    expect(text).toContain("Federal flood insurance (NFIP) Unknown: the community is not in FEMA's Community Status Book");
-    expect(text).toContain(`The community's standing: ${NOT_LISTED_NOTE}`);
+    expect(text).toContain("C. Federal flood insurance: Unknown: the community is not in FEMA's Community Status Book");
+    expect(text).toContain(`NFIP status ${NOT_LISTED_NOTE}`);
+    expect(text).toContain('B. NFIP data affecting the building: Map panel none found');
     expect(text).toContain('No FIRM panel contains the point');
     expect(text).toContain('No preliminary or pending map here.');
     expect(text).toContain('In the buffer zone at the edge of a Coastal Barrier Resources System unit.');

@@ -10,10 +10,9 @@ import { LOMA_REACH_M } from '../flood-hazard/loma-status';
 import type { FloodZoneLookup, FloodZoneResult } from '../lookup/flood-zone-lookup';
 import { Markup, html, isText } from '../common/markup';
 import { pageDocument } from './page-document';
-import { AnswerPart, INCLUDED_PARTS, RegisteredIncludedPart } from '../parts/answer-parts';
-import { FloodInsuranceRequirement, floodInsuranceRequirement } from '../parts/determination/determination';
+import { AnswerPart, DERIVED_PARTS, OPTIONAL_PARTS, RegisteredIncludedPart } from '../parts/answer-parts';
 import { groundAgainstBfe } from '../parts/ground-elevation/ground-elevation.words';
-import { LOMA_STATUS_WORDS, RISK_WORDS, couldNotBeChecked, insuranceAvailabilityWords, lendingFactsOf, sfhaAnswer, zoneHeadline } from './plain-words';
+import { LOMA_STATUS_WORDS, RISK_WORDS, couldNotBeChecked, sfhaAnswer, zoneHeadline } from './plain-words';
 
 /**
  * The map picture of the point (the PNG of GET /flood-zone/map), or why there is none: the point lies beyond the
@@ -45,7 +44,6 @@ type Result = FloodZoneResult;
 export function reportPage(answer: FloodZoneLookup, links: ReportLinks, heading: ReportHeading | null): string {
   const { result } = answer;
   const place = placeOf(answer);
-  const lending = floodInsuranceRequirement(lendingFactsOf(result));
   // Kept as written: the formatter would fold the parts' line into one, and the page's bytes (its ETag) would change.
   // prettier-ignore
   return pageDocument(
@@ -57,9 +55,9 @@ export function reportPage(answer: FloodZoneLookup, links: ReportLinks, heading:
         <p class="where">${place.details.join(' · ')}</p>
       </header>
       ${verdict(result)}
-      <div class="overview">${figure(links.picture)} ${keyFacts(answer, lending)}</div>
+      <div class="overview">${figure(links.picture)} ${keyFacts(answer)}</div>
       <div class="parts">
-        ${insuranceAndLending(result, lending)} ${elevations(result)} ${partSections(result)}
+        ${nfipStatus(result)} ${partSections(result, WORKED_OUT_PARTS)} ${elevations(result)} ${partSections(result, PARTS_WITH_DATA)}
       </div>
       ${mapChangeLetters(result)} ${sources(answer, links)}
       <footer>
@@ -106,7 +104,7 @@ function figure(picture: ReportPicture): Markup {
       height="${picture.height}"
       alt="Map of the flood zones around the point, ${picture.spanM} m across"
     />
-    <figcaption>Flood zones around the point (${picture.spanM} m across), from FEMA's National Flood Hazard Layer over USGS The National Map.</figcaption>
+    <figcaption>Flood zones around the point (${picture.spanM} m across); its sources are named at its foot.</figcaption>
   </figure>`;
 }
 
@@ -120,7 +118,7 @@ function verdict(result: Result): Markup {
   </section>`;
 }
 
-function keyFacts(answer: FloodZoneLookup, lending: FloodInsuranceRequirement): Markup {
+function keyFacts(answer: FloodZoneLookup): Markup {
   const { result } = answer;
   const rows: Array<[string, unknown]> = [
     ['Flood zone', zoneFact(result)],
@@ -129,8 +127,8 @@ function keyFacts(answer: FloodZoneLookup, lending: FloodInsuranceRequirement): 
     ['Ground elevation', groundFact(result)],
     ['FIRM panel', panelFact(result.firmPanel)],
     ['NFIP community', communityFact(result)],
-    ['Federal flood insurance (NFIP)', nfipFact(result, lending)],
   ];
+
   if (result.depthFt !== null) rows.splice(3, 0, ['Flood depth', `${result.depthFt} ft`]);
   if (result.zonesAtPoint.length > 1) {
     rows.splice(1, 0, ['Zones at the point', result.zonesAtPoint.map((zone) => [zone.floodZone, zone.zoneSubtype].filter(isText).join(' ')).join('; ')]);
@@ -183,12 +181,24 @@ function communityFact(result: Result): string {
   return [community.name, community.communityId && `community ID ${community.communityId}`].filter(isText).join(', ') || 'Unnamed community';
 }
 
-/** Whether federal flood insurance can be bought here (the community's standing and the coastal barrier), or why it is unknown. */
-function nfipFact(result: Result, lending: FloodInsuranceRequirement): string {
-  const community = result.community;
-  if (community === null) return result.unavailable.includes('community') ? couldNotBeChecked('community') : 'Unknown: no NFIP community at the point';
-  if (community.nfip === null) return couldNotBeChecked('nfipStatus');
-  return insuranceAvailabilityWords(lending, result.unavailable.includes('coastalBarrier'));
+/**
+ * The community's standing in the NFIP as FEMA's Status Book gives it; what it means for a loan is the lender's
+ * form's. Nothing where there is no community to look up.
+ */
+function nfipStatus(result: Result): Markup | null {
+  if (result.unavailable.includes('nfipStatus')) return part('NFIP status', html`<p>${couldNotBeChecked('nfipStatus')}</p>`);
+  const nfip = result.community?.nfip;
+  if (!nfip) return null;
+  // The standing's own words say its Community Rating System class and discounts.
+  const book =
+    nfip.listed &&
+    [
+      nfip.programEntryDate && `in the NFIP since ${nfip.programEntryDate}`,
+      nfip.currentEffectiveMapDate && `current effective map ${nfip.currentEffectiveMapDate}`,
+      nfip.asOf && `Community Status Book as of ${nfip.asOf}`,
+    ].filter(isText);
+  const details = book && book.length > 0 && `${book.join('; ')}.`;
+  return part('NFIP status', html`<p class="small">${nfip.note} ${details && details.charAt(0).toUpperCase() + details.slice(1)}</p>`);
 }
 
 function part(title: string, content: unknown, className = ''): Markup {
@@ -196,26 +206,6 @@ function part(title: string, content: unknown, className = ''): Markup {
     <h2>${title}</h2>
     ${content}
   </section>`;
-}
-
-/** What a lender must do here, one fact a paragraph, then the community's standing as FEMA's Status Book gives it. */
-function insuranceAndLending(result: Result, lending: FloodInsuranceRequirement): Markup {
-  const nfip = result.community?.nfip;
-  const book =
-    nfip?.listed &&
-    [
-      nfip.crsClass === null
-        ? 'Not in the Community Rating System'
-        : `CRS class ${nfip.crsClass}: ${nfip.sfhaDiscountPercent ?? 0}% discount in the SFHA, ${nfip.nonSfhaDiscountPercent ?? 0}% outside (the community's discount on NFIP premiums, not a quote for any building)`,
-      nfip.programEntryDate && `in the NFIP since ${nfip.programEntryDate}`,
-      nfip.currentEffectiveMapDate && `current effective map ${nfip.currentEffectiveMapDate}`,
-      nfip.asOf && `Community Status Book as of ${nfip.asOf}`,
-    ].filter(isText);
-  return part(
-    'Insurance and lending',
-    html`${lending.notes.map((note) => html`<p>${note}</p>`)} ${nfip && html`<p class="small">The community's standing: ${nfip.note}</p>`}
-    ${book && book.length > 0 && html`<p class="small">${book.join('; ')}.</p>`}`,
-  );
 }
 
 /** How the elevations of the key facts were found; nothing when neither an estimate nor a ground elevation was given. */
@@ -296,21 +286,26 @@ function lomas(found: Loma[] | null): Markup {
     </p>`;
 }
 
+/** The parts worked out from the others (the lender's form): first of the parts, where a lender looks. */
+const WORKED_OUT_PARTS: readonly RegisteredIncludedPart[] = DERIVED_PARTS;
+/** The parts with data of their own, after the elevations. */
+const PARTS_WITH_DATA: readonly RegisteredIncludedPart[] = OPTIONAL_PARTS;
+
 /**
- * The sections of the opt-in parts that have one, in the registry's order, a space apart: each says what the part
+ * The sections of the opt-in parts given that have one, in the registry's order, a space apart: each says what the part
  * found, or that it was not asked for or could not be checked (unknown, never "none").
  */
-function partSections(result: Result): Markup {
-  const sections = INCLUDED_PARTS.flatMap((optional: RegisteredIncludedPart) => {
+function partSections(result: Result, parts: readonly RegisteredIncludedPart[]): Markup {
+  const sections = parts.flatMap((optional) => {
     if (optional.report === null) return [];
     // An answer kept from before a part existed has no field for it: the same as a part not asked for.
     const value = result[optional.field] ?? null;
     if (value === null) {
       const failed = result.unavailable.find((missing: AnswerPart) => missing === optional.field);
       const why = failed ? couldNotBeChecked(failed) : NOT_ASKED(optional.include);
-      return [part(optional.report.title(null), html`<p>${why}</p>`)];
+      return [part(optional.report.title(null), html`<p>${why}</p>`, `part-${optional.include}`)];
     }
-    return [part(optional.report.title(value), optional.report.content(value, result.coverage))];
+    return [part(optional.report.title(value), optional.report.content(value, result.coverage), `part-${optional.include}`)];
   });
   return new Markup(sections.join(' '));
 }

@@ -2,6 +2,7 @@ import { derivedPart } from '../answer-part';
 import { DeterminationFacts, lenderDetermination } from './determination';
 import { DETERMINATION_COLUMNS } from './determination.columns';
 import { DeterminationDto } from './determination.dto';
+import { DETERMINATION_ON_REPORT } from './determination.words';
 
 /** `include=determination`: the answer shaped like section II of FEMA's Standard Flood Hazard Determination Form. */
 export const determinationPart = derivedPart({
@@ -25,5 +26,5 @@ export const determinationPart = derivedPart({
   },
   csv: { after: 'building_zones', columns: DETERMINATION_COLUMNS },
   comesFrom: "the other parts of this answer (FEMA's flood map, the building, NFIP status, the Coastal Barrier Resources System)",
-  report: null,
+  report: DETERMINATION_ON_REPORT,
 });

@@ -15,7 +15,9 @@ export const EVERY_PART = INCLUDE_ITEMS.join(',');
 export class ReportQueryDto extends OmitType(FloodZoneQueryDto, ['include', 'radius'] as const) {
   @ApiPropertyOptional({
     ...INCLUDE_PARAMETER,
-    description: `${INCLUDE_PARAMETER.description} When not given, the report asks for every part (\`include=${EVERY_PART}\`): a report is meant to be complete.`,
+    description:
+      `${INCLUDE_PARAMETER.description} When not given, the report asks for every part (\`include=${EVERY_PART}\`): a report is meant to be complete. ` +
+      "Whatever it names, the report asks for determination too (and so structure and cbrs): its words on insurance and lending are the lender's form's.",
     // Swagger UI's "Try it out" starts from the example: the report a person gets without include.
     default: [...INCLUDE_ITEMS],
     example: [...INCLUDE_ITEMS],

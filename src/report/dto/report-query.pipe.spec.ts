@@ -25,7 +25,8 @@ describe('ReportQueryPipe', () => {
     ],
     [
       { address: '200 Main St', include: 'nearby', radius: '300', span: '900' },
-      { kind: 'address', address: '200 Main St', include: new Set(['nearby']), radiusM: 300, spanM: 900 },
+      // the lender's form is always asked for: the report's words on insurance and lending are its
+      { kind: 'address', address: '200 Main St', include: new Set(['nearby', 'determination']), radiusM: 300, spanM: 900 },
     ],
   ])('%j is %j', (raw, query) => {
     expect(pipe.transform(raw)).toEqual(query);

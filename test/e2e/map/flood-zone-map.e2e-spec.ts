@@ -12,6 +12,7 @@ import { BASEMAP_COLORS, DEMO_ADDRESSES, type DemoPlace, type Fault, demoPlace }
 import type { DrawingInfo } from '../../emulators/map-export';
 import { FAST_FAULTS, NO_CACHE, Stack, addressQuery, expectErrorEnvelope, pointQuery, startStack } from '../../support/stack';
 import { PICTURE_DEMO_PLACE, picturePathOf } from '../../emulators/offline';
+import { demoStructure } from '../../emulators/structure-footprints';
 import { README_PICTURE_FILE } from '../../../scripts/docs-picture';
 
 type Rgb = [number, number, number];
@@ -206,6 +207,62 @@ describe('GET /flood-zone/map: the picture of a place', () => {
       expectZoneAtPoint(p, result);
     },
   );
+
+  describe("the building the answer is for: its footprint outlined, black, where the JSON answer's footprint lies", () => {
+    const BLACK = '0,0,0';
+    /** Where [lon, lat] falls on a picture centred on `centre`: Web Mercator, span metres of ground across its width. */
+    const onPicture =
+      (centre: { lat: number; lon: number }, width: number, height: number, spanM: number) =>
+      ([lon, lat]: number[]) => {
+        const R = 6_378_137;
+        const mercatorY = (latitude: number) => R * Math.log(Math.tan(Math.PI / 4 + (latitude * Math.PI) / 360));
+        const metresPerPixel = spanM / width / Math.cos((centre.lat * Math.PI) / 180);
+        return [
+          width / 2 + (R * ((lon! - centre.lon) * Math.PI)) / 180 / metresPerPixel,
+          height / 2 - (mercatorY(lat!) - mercatorY(centre.lat)) / metresPerPixel,
+        ];
+      };
+    const blackPixels = (p: Picture) => {
+      let count = 0;
+      for (let y = 0; y < p.height; y++) for (let x = 0; x < p.width; x++) if (p.at(x, y).join() === BLACK) count++;
+      return count;
+    };
+
+    it('the house across the AE edge: each side of its footprint is a black line, the zones inside it as FEMA drew them, under the ring', async () => {
+      const ring = demoStructure('menominee-straddles-ae-x').feature.rings[0]!;
+      const middle = (values: number[]) => Number(((Math.min(...values) + Math.max(...values)) / 2).toFixed(7));
+      const centre = { lat: middle(ring.map(([, lat]) => lat!)), lon: middle(ring.map(([lon]) => lon!)) };
+      const p = await picture(stack, `lat=${centre.lat}&lon=${centre.lon}&span=150`);
+      const { body } = await stack.get(`${pointQuery(centre)}&include=structure`);
+      expect(body.result.structure).toMatchObject({ match: 'contains', buildingInSfha: true });
+      const corners = (body.result.structure.footprint.coordinates[0] as number[][]).map(onPicture(centre, 800, 600, 150));
+      const [west, east] = [Math.min(...corners.map(([x]) => x!)), Math.max(...corners.map(([x]) => x!))];
+      const [north, south] = [Math.min(...corners.map(([, y]) => y!)), Math.max(...corners.map(([, y]) => y!))];
+      // 18 m by 12 m at 0.1875 m a pixel
+      expect([Math.round(east - west), Math.round(south - north)]).toEqual([96, 64]);
+      const blackNear = (x: number, y: number) => [-1, 0].some((d) => p.at(Math.round(x) + d, y).join() === BLACK);
+      const blackAcross = (x: number, y: number) => [-1, 0].some((d) => p.at(x, Math.round(y) + d).join() === BLACK);
+      for (let y = Math.ceil(north) + 3; y < south - 3; y += 4)
+        expect({ y, west: blackNear(west, y), east: blackNear(east, y) }).toEqual({ y, west: true, east: true });
+      for (let x = Math.ceil(west) + 3; x < east - 3; x += 4) {
+        // the ring around the point (radius 9 px and its halo) is drawn over the outline
+        if (Math.abs(x - 400) <= 12) continue;
+        expect({ x, north: blackAcross(x, north), south: blackAcross(x, south) }).toEqual({ x, north: true, south: true });
+      }
+      // inside it, either side of the AE edge: FEMA's X shaded orange, then its AE cyan
+      expect(p.at(Math.round(west) + 10, 300 + 20)).toEqual(femaSymbol('X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD')!.colour);
+      expect(p.at(Math.round(east) - 10, 300 + 20)).toEqual(femaSymbol('AE', null)!.colour);
+    });
+
+    it('a point with no building draws none: not one black pixel, and no building in the legend', async () => {
+      const place = demoPlace('houston-gap');
+      const { body } = await stack.get(`${pointQuery(place)}&include=structure`);
+      expect(body.result.structure).toMatchObject({ match: 'none', footprint: null });
+      const p = await picture(stack, `lat=${place.lat}&lon=${place.lon}`);
+      expect(p.status).toBe(200);
+      expect(blackPixels(p)).toBe(0);
+    });
+  });
 
   it('hazards nearby: the legend names the zone at the point, then the nearest SFHA, floodway and shaded X within half the span', async () => {
     const place = demoPlace('houston-nearby-hazards');

@@ -6,6 +6,7 @@
  */
 import { entityTag } from '../../../src/common/cached-entity';
 import { DEMO_ADDRESSES, demoPlace } from '../../emulators';
+import { demoStructure } from '../../emulators/structure-footprints';
 import { FAST_FAULTS, Stack, expectErrorEnvelope, startStack } from '../../support/stack';
 import { readerText } from '../../support/page-text';
 
@@ -164,10 +165,12 @@ describe('include, radius and span', () => {
   const place = demoPlace('houston-nearby-hazards');
   const at = `lat=${place.lat}&lon=${place.lon}`;
 
-  it('include asks for those parts only; the others are said not asked for', async () => {
+  it("include asks for those parts and the lender's form (with the building it reads); the others are said not asked for", async () => {
     const page = await fetchPage(stack, `/flood-zone/report?${at}&include=cbrs`);
     expect(page.status).toBe(200);
-    expect(jsonLinkOf(page)).toBe(`/flood-zone?${at}&include=cbrs`);
+    expect(jsonLinkOf(page)).toBe(`/flood-zone?${at}&include=cbrs,determination`);
+    expect(page.text).not.toContain('Not asked for (add structure to include).');
+    expect(page.text).not.toContain('Not asked for (add determination to include).');
     for (const item of ['nearby', 'preliminary', 'elevation']) expect(page.text).toContain(`Not asked for (add ${item} to include).`);
     expect(page.text).not.toContain('Not asked for (add cbrs to include).');
   });
@@ -191,7 +194,7 @@ describe('the page of an address', () => {
     stack.emulators.resetCalls();
     const page = await fetchPage(stack, `/flood-zone/report?address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}&include=nearby`);
     expect(page.status).toBe(200);
-    expect(jsonLinkOf(page)).toBe(`/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}&include=nearby`);
+    expect(jsonLinkOf(page)).toBe(`/flood-zone?address=${encodeURIComponent(DEMO_ADDRESSES.whiteHouse)}&include=nearby,determination`);
     const json = await stack.get(jsonLinkOf(page)!);
     expect(page.text).toContain(json.body.location.matchedAddress);
     expect(page.text).toContain(`Asked: ${DEMO_ADDRESSES.whiteHouse}`);
@@ -221,53 +224,78 @@ describe('a part that fails: said on the page, never "none", and not kept long',
   });
 });
 
-describe('insurance and lending: the SFHA, the community and the coastal barrier together', () => {
-  const reportOf = (id: string) => {
-    const place = demoPlace(id);
-    return Promise.all([
-      fetchPage(stack, `/flood-zone/report?lat=${place.lat}&lon=${place.lon}`),
-      stack.get(`/flood-zone?lat=${place.lat}&lon=${place.lon}&include=cbrs`),
-    ]);
+describe("insurance and lending: the lender's form, from the SFHA, the community and the coastal barrier together", () => {
+  const reportOf = (at: string) => Promise.all([fetchPage(stack, `/flood-zone/report?${at}`), stack.get(`/flood-zone?${at}&include=determination`)]);
+  const pointOf = (id: string) => `lat=${demoPlace(id).lat}&lon=${demoPlace(id).lon}`;
+  /** A point inside a demo building (the middle of its footprint's box). */
+  const inside = (id: string) => {
+    const ring = demoStructure(id).feature.rings[0]!;
+    const middle = (values: number[]) => ((Math.min(...values) + Math.max(...values)) / 2).toFixed(7);
+    return `lat=${middle(ring.map(([, lat]) => lat!))}&lon=${middle(ring.map(([lon]) => lon!))}`;
   };
+  const NOT_REQUIRED = /insurance is required|requires flood insurance/;
 
   it('in the SFHA of a community listed as not participating: no policy can be bought, the duty is a notice, never the purchase requirement', async () => {
-    const [page, json] = await reportOf('charleston-pending-out-of-sfha');
+    const [page, json] = await reportOf(pointOf('charleston-pending-out-of-sfha'));
     expect({ sfha: json.body.result.inSpecialFloodHazardArea, participating: json.body.result.community.nfip.participating }).toEqual({
       sfha: true,
       participating: false,
     });
     expect(page.status).toBe(200);
-    expect(page.text).not.toMatch(/requires flood insurance|insurance is required|mandatory purchase/);
-    expect(page.text).toContain('Federal flood insurance (NFIP) Not available: the community does not participate');
+    expect(page.text).not.toMatch(NOT_REQUIRED);
+    expect(page.text).toContain('C. Federal flood insurance: Not available: the community does not participate in the NFIP');
+    expect(page.text).toContain('mandatory purchase requirement applies: No');
     expect(page.text).toContain('No NFIP policy can be bought here: the community does not participate in the program.');
     expect(page.text).toContain('must tell the borrower that federal disaster assistance may be unavailable');
   });
 
+  it('a building in the SFHA of that community: the form is for the building, and still never the purchase requirement', async () => {
+    const [page, json] = await reportOf(inside('charleston-not-participating'));
+    expect(json.body.result.determination).toMatchObject({ basis: 'building', buildingInSfha: true, floodInsuranceRequired: false });
+    expect(page.text).toContain('Flood hazard determination (SFHDF section II), for the building');
+    expect(page.text).toContain(
+      'B. NFIP data affecting the building: Map panel 45019C0514K, effective 2021-01-29; letter of map change: none found; flood zone AE',
+    );
+    expect(page.text).toContain('D. Determination: Building in the SFHA: Yes; mandatory purchase requirement applies: No');
+    expect(page.text).not.toMatch(NOT_REQUIRED);
+  });
+
+  it("a house across the AE edge whose middle is in X: the point outside the SFHA, the building in it; the form says the building's", async () => {
+    const [page, json] = await reportOf(inside('menominee-straddles-ae-x'));
+    expect({ point: json.body.result.inSpecialFloodHazardArea, building: json.body.result.structure.buildingInSfha }).toEqual({ point: false, building: true });
+    expect(page.text).toContain('No: outside the Special Flood Hazard Area (SFHA)');
+    expect(page.text).toContain('flood zones AE, X');
+    // City of Menominee is not in the demo Status Book: whether a policy can be bought is unknown, so is the requirement
+    expect(page.text).toContain('D. Determination: Building in the SFHA: Yes; mandatory purchase requirement applies: Unknown');
+    expect(page.text).not.toContain('Outside the SFHA federal law does not require flood insurance');
+  });
+
   it('in the SFHA of a community the Status Book does not list: unknown, never required', async () => {
-    const [page, json] = await reportOf('menominee-ve');
+    const [page, json] = await reportOf(pointOf('menominee-ve'));
     expect({ sfha: json.body.result.inSpecialFloodHazardArea, listed: json.body.result.community.nfip.listed }).toEqual({ sfha: true, listed: false });
-    expect(page.text).not.toMatch(/requires flood insurance|insurance is required|mandatory purchase/);
-    expect(page.text).toContain("Federal flood insurance (NFIP) Unknown: the community is not in FEMA's Community Status Book");
+    expect(page.text).not.toMatch(NOT_REQUIRED);
+    expect(page.text).toContain("C. Federal flood insurance: Unknown: the community is not in FEMA's Community Status Book");
     expect(page.text).toContain(
       "The community is not in FEMA's Community Status Book: whether federal flood insurance can be bought here, and so whether a lender must require it, is unknown.",
     );
   });
 
-  it('inside a CBRS System Unit of a participating community: the key facts say the barrier, and nothing is required', async () => {
-    const [page, json] = await reportOf('fernandina-cbrs-system-unit');
+  it('inside a CBRS System Unit of a participating community: the form says the barrier and its date, and nothing is required', async () => {
+    const [page, json] = await reportOf(inside('fernandina-cbrs-house'));
     expect(json.body.result.coastalBarrier).toMatchObject({ status: 'inside', unit: 'FL-05', floodInsuranceProhibitionDate: '1983-10-01' });
     expect(json.body.result.community.nfip.participating).toBe(true);
     expect(page.text).toContain(
-      'Federal flood insurance (NFIP) Only for some buildings: the point is inside Coastal Barrier Resources System unit FL-05, where it is available only for a building built before 1983-10-01',
+      'C. Federal flood insurance: Only for some buildings: inside Coastal Barrier Resources System unit FL-05 (System Unit), designated 1983-10-01',
     );
     expect(page.text).toContain(
       'The point is inside Coastal Barrier Resources System unit FL-05 (System Unit): federal flood insurance is available only for a building built before 1983-10-01',
     );
-    expect(page.text).not.toMatch(/requires flood insurance|insurance is required|mandatory purchase/);
+    expect(page.text).toContain('D. Determination: Building in the SFHA: Yes; mandatory purchase requirement applies: Unknown');
+    expect(page.text).not.toMatch(NOT_REQUIRED);
   });
 
-  it('in the SFHA of a participating community outside any barrier: required', async () => {
-    const [page, json] = await reportOf('houston-lomas');
+  it('in the SFHA of a participating community outside any barrier: required, and every note of the form said', async () => {
+    const [page, json] = await reportOf(pointOf('houston-lomas'));
     expect({
       sfha: json.body.result.inSpecialFloodHazardArea,
       participating: json.body.result.community.nfip.participating,
@@ -277,13 +305,15 @@ describe('insurance and lending: the SFHA, the community and the coastal barrier
       participating: true,
       cbrs: 'outside',
     });
+    expect(page.text).toContain('C. Federal flood insurance: Available: regular program');
+    expect(page.text).toContain(`mandatory purchase requirement applies: Yes ${json.body.result.determination.notes.join(' ')}`);
     expect(page.text).toContain('Flood insurance is required for a loan on a building here from a federally regulated or insured lender');
-    expect(page.text).toContain('Federal flood insurance (NFIP) Available: the community participates');
   });
 
   it("in the SFHA of a community in the NFIP's emergency program: required, and the limited cover said", async () => {
-    const [page, json] = await reportOf('emergency-program-ae');
+    const [page, json] = await reportOf(pointOf('emergency-program-ae'));
     expect(json.body.result.community.nfip).toMatchObject({ participating: true, program: 'emergency', floodInsuranceAvailable: true });
+    expect(page.text).toContain('C. Federal flood insurance: Available: emergency program (limited amounts of cover)');
     expect(page.text).toContain('Flood insurance is required for a loan on a building here from a federally regulated or insured lender');
     expect(page.text).toContain("The community is in the NFIP's emergency program: policies there cover only limited amounts.");
   });

@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_PLACES, demoPlace, type DemoPlace } from '../../emulators';
+import { DEMO_STRUCTURES, demoStructure } from '../../emulators/structure-footprints';
 import { launchChromium } from '../../support/browser';
 import { startStack, type Stack } from '../../support/stack';
 
@@ -121,8 +122,8 @@ function wordsOf(answer: Record<string, any>): string[] {
   if (estimated) add(`${estimated.elevationFt} ft`, estimated.note, ...estimated.lines.map((line: any) => `${line.elevationFt} ft at ${line.distanceM} m`));
   if (result.firmPanel) add(result.firmPanel.panel, result.firmPanel.effectiveDate, result.firmPanel.panelType);
   if (result.community) add(result.community.name, result.community.communityId, result.community.nfip?.note, result.community.nfip?.asOf);
-  const crsClass = result.community?.nfip?.crsClass;
-  if (typeof crsClass === 'number') add(`CRS class ${crsClass}: ${result.community.nfip.sfhaDiscountPercent ?? 0}% discount in the SFHA`);
+  const nfip = result.community?.nfip;
+  if (nfip?.participating && typeof nfip.crsClass === 'number') add(`Community Rating System class ${nfip.crsClass}`);
   for (const lomr of result.lomrs ?? []) add(lomr.caseNumber, lomr.effectiveDate);
   for (const loma of result.lomas ?? [])
     add(loma.caseNumber, loma.category, loma.status.replace(/_/g, ' '), loma.outcome, loma.effectiveDate, `${loma.distanceM} m`);
@@ -141,6 +142,20 @@ function wordsOf(answer: Record<string, any>): string[] {
     add(ground.note, ground.acquisitionDate);
     if (ground.elevationFt !== null) add(`${ground.elevationFt} ft`);
     if (ground.comparedWith) add(`${Math.abs(ground.comparedWith.differenceFt)} ft`, `${ground.comparedWith.bfeFt} ft`);
+  }
+  const building = result.structure;
+  if (building) {
+    add(building.note, building.buildId);
+    for (const zone of building.zones ?? []) add(`${zone.sharePercent.toFixed(1)}%`);
+  }
+  // The lender's form: section II's items and every note, the report's only words on insurance and lending.
+  const form = result.determination;
+  if (form) {
+    add(form.community.name, form.community.number, form.community.state, form.map.panel, form.map.letterOfMapChange?.caseNumber, ...form.notes);
+    if (form.floodZones?.length) add(form.floodZones.join(', '));
+    const answer = (value: boolean | null) => (value === null ? 'Unknown' : value ? 'Yes' : 'No');
+    add(`${form.basis === 'building' ? 'Building' : 'Point'} in the SFHA: ${answer(form.buildingInSfha)}`);
+    add(`mandatory purchase requirement applies: ${answer(form.floodInsuranceRequired)}`);
   }
   if (result.unavailable.length > 0) add('Could not be checked');
   return words;
@@ -221,6 +236,62 @@ describe('the report of a demo place in Chromium', () => {
   });
 });
 
+/** A point inside a demo building (the middle of its footprint's box): the building whose footprint contains it. */
+function insideBuilding(id: string): string {
+  const ring = demoStructure(id).feature.rings[0]!;
+  const middle = (values: number[]) => ((Math.min(...values) + Math.max(...values)) / 2).toFixed(7);
+  return `lat=${middle(ring.map(([, lat]) => lat!))}&lon=${middle(ring.map(([lon]) => lon!))}`;
+}
+
+describe("the report of a demo building in Chromium: the lender's form filled in for it", () => {
+  it.each([
+    // a house across the AE edge whose middle is in X: the point is outside the SFHA, the building in it
+    ['menominee-straddles-ae-x', 'Building in the SFHA: Yes; mandatory purchase requirement applies: Unknown'],
+    ['fernandina-cbrs-house', 'Building in the SFHA: Yes; mandatory purchase requirement applies: Unknown'],
+    ['charleston-not-participating', 'Building in the SFHA: Yes; mandatory purchase requirement applies: No'],
+    ['houston-floodway-house', 'Building in the SFHA: Yes; mandatory purchase requirement applies: Yes'],
+  ])('%s: rendered with its picture, says the JSON answer and "%s", prints on one page', async (id, determination) => {
+    const report = await openReport(stack, insideBuilding(id));
+    try {
+      await expectCleanRender(report, stack);
+      const answer = await expectTheAnswer(report, stack);
+      expect({ basis: answer.result.determination.basis, match: answer.result.structure.match }).toEqual({ basis: 'building', match: 'contains' });
+      expect(report.text).toContain(`D. Determination: ${determination}`);
+      expect(await printedPages(report.page)).toEqual({ letter: 1, a4: 1 });
+    } finally {
+      await report.page.close();
+    }
+  });
+
+  it('the emergency-program place (no demo building there): the form for the point, its program said', async () => {
+    const place = demoPlace('emergency-program-ae');
+    const report = await openReport(stack, `lat=${place.lat}&lon=${place.lon}`);
+    try {
+      await expectCleanRender(report, stack);
+      await expectTheAnswer(report, stack);
+      expect(report.text).toContain('C. Federal flood insurance: Available: emergency program (limited amounts of cover)');
+      expect(report.text).toContain('D. Determination: Point in the SFHA: Yes; mandatory purchase requirement applies: Yes');
+      expect(await printedPages(report.page)).toEqual({ letter: 1, a4: 1 });
+    } finally {
+      await report.page.close();
+    }
+  });
+
+  it('every demo building prints on one page, Letter and A4', async () => {
+    const printed: Array<{ at: string; letter: number; a4: number }> = [];
+    for (const building of DEMO_STRUCTURES) {
+      const report = await openReport(stack, insideBuilding(building.id));
+      try {
+        printed.push({ at: building.id, ...(await printedPages(report.page)) });
+      } finally {
+        await report.page.close();
+      }
+    }
+    expect(printed.filter(({ letter, a4 }) => letter !== 1 || a4 !== 1)).toEqual([]);
+    expect(printed.length).toBe(DEMO_STRUCTURES.length);
+  }, 120_000);
+});
+
 describe('every demo place prints on one page', () => {
   it('by point, and by address where it has one, on Letter and on A4', async () => {
     const printed: Array<{ at: string; letter: number; a4: number }> = [];
@@ -258,7 +329,8 @@ describe('a report whose parts could not be checked', () => {
     const report = await openReport(failing, `address=${encodeURIComponent(place.address!)}`);
     try {
       const answer = await expectTheAnswer(report, failing);
-      expect(answer.result.unavailable).toEqual(['community', 'lomrs', 'lomas', 'mapChange', 'coastalBarrier', 'groundElevation']);
+      // The lender's form could not look up the NFIP status of a community it could not find: that is named too.
+      expect(answer.result.unavailable).toEqual(['community', 'nfipStatus', 'lomrs', 'lomas', 'mapChange', 'coastalBarrier', 'groundElevation']);
       expect(report.text.match(/Could not be checked/g)?.length).toBeGreaterThanOrEqual(answer.result.unavailable.length);
       expect(report.text).not.toMatch(/none filed|none in effect|None mapped|Not asked for/);
       await expectCleanRender(report, failing);
