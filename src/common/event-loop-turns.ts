@@ -2,14 +2,14 @@ import { AsyncResource } from 'node:async_hooks';
 // Real loop turns, also where a test fakes the global timers: the line is about the event loop, not the clock.
 import { setImmediate } from 'node:timers';
 
-/** Work waiting for an event-loop turn of its own, in arrival order. */
-const line: Array<() => void> = [];
+/** Work waiting for an event-loop turn of its own, in arrival order, each with the async context it was lined up in. */
+const line: Array<{ work: () => void; context: AsyncResource }> = [];
 
 function serveOne(): void {
-  const work = line.shift();
+  const next = line.shift();
   // The next turn is asked for first, so that work which throws does not stop the line.
   if (line.length > 0) setImmediate(serveOne);
-  work?.();
+  next?.context.runInAsyncScope(next.work);
 }
 
 /**
@@ -20,7 +20,8 @@ function serveOne(): void {
  * request's turn happens to serve it).
  */
 export function inOwnLoopTurn(work: () => void): void {
-  if (line.push(AsyncResource.bind(work)) === 1) setImmediate(serveOne);
+  // An AsyncResource, not AsyncResource.bind, which builds a deprecation wrapper at every call.
+  if (line.push({ work, context: new AsyncResource('EventLoopTurn') }) === 1) setImmediate(serveOne);
 }
 
 /** Resolves in an event-loop turn of its own (see inOwnLoopTurn). */
