@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { ApiError } from './api-error';
+import { inOwnLoopTurn } from './event-loop-turns';
 import { CachedEntity, sendCachedEntity } from './cached-entity';
 import { sendErrorEnvelope } from './error-envelope';
 import type { EdgeHeaders } from './http-edge';
@@ -33,8 +34,11 @@ export function serveCachedAnswers(routes: readonly CachedRoute[], admit?: Clien
   const byPath = new Map(routes.map((route) => [route.path, route]));
   return (req: Request, res: Response, next: () => void, edge: EdgeHeaders): void => {
     const route = req.method === 'GET' || req.method === 'HEAD' ? byPath.get(req.path) : undefined;
-    const entity = route?.find(req.query as Record<string, unknown>);
-    if (!route || !entity) return next();
+    if (!route) return next();
+    const entity = route.find(req.query as Record<string, unknown>);
+    // An answer still to be made goes on to the router in a loop turn of its own: cold lookups arriving together
+    // are then started one per turn, and a cheap request read with them (/health) is answered before, not after, all of them.
+    if (!entity) return inOwnLoopTurn(next);
     res.locals.route = route.path;
     const send = () => {
       route.served?.();

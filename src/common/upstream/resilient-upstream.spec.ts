@@ -14,6 +14,7 @@ import {
 import { busiestSlidingSecond } from '../../../test/support/sliding-second';
 import type { CircuitName, UpstreamName } from './upstream-registry';
 import { pause } from '../pause';
+import { ownLoopTurn } from '../event-loop-turns';
 import { UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
 const OPTIONS: UpstreamPolicyOptions = {
@@ -243,9 +244,10 @@ describe('ResilientUpstream near the end of a lookup (asLookup)', () => {
     const timely = lookupAsking(upstream, 'timely', 1900, sent);
     await jest.advanceTimersByTimeAsync(800);
     // At 2000 ms the slot is free: 'late' has 950 ms left (less than 10,000 / 10) and is not started; 'timely' has 1100.
-    expect(sent).toEqual(['first', 'timely']);
     expect(await late).toBe('late: no answer within the lookup deadline');
     expect(await first).toBe('first: no answer within the lookup deadline');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(sent).toEqual(['first', 'timely']);
     await jest.advanceTimersByTimeAsync(1100);
     expect(await timely).toBe('timely: no answer within the lookup deadline');
     expect(sent).toEqual(['first', 'timely']);
@@ -270,6 +272,29 @@ describe('ResilientUpstream near the end of a lookup (asLookup)', () => {
     expect(sent).toEqual(['outside a lookup', 'in a lookup']);
     await jest.advanceTimersByTimeAsync(1001);
     expect(await inLookup).toBe('in a lookup: no answer within the lookup deadline');
+  });
+
+  it('fails queued lookups that are out of time one per event-loop turn, not all in the turn that freed the slot', async () => {
+    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, timeoutMs: 10_000, maxConcurrency: 1 });
+    const holder = new AbortController();
+    const held = upstream.request(() => pause(3_600_000, holder.signal), never).catch(() => 'released');
+    const failed: string[] = [];
+    const sent: string[] = [];
+    const lookups = ['a', 'b', 'c'].map((label) => lookupAsking(upstream, label, 5000, sent).then((outcome) => failed.push(outcome)));
+    // 500 ms left to each: less than an attempt needs, but none has reached its deadline.
+    await jest.advanceTimersByTimeAsync(4500);
+    holder.abort();
+    await jest.advanceTimersByTimeAsync(0);
+    const failedAfterEachTurn: string[][] = [];
+    for (let turn = 0; turn < 3; turn++) {
+      await ownLoopTurn();
+      failedAfterEachTurn.push([...failed]);
+    }
+    const outOfTime = (label: string) => `${label}: no answer within the lookup deadline`;
+    expect(failedAfterEachTurn).toEqual([[outOfTime('a')], [outOfTime('a'), outOfTime('b')], [outOfTime('a'), outOfTime('b'), outOfTime('c')]]);
+    expect(sent).toEqual([]);
+    expect(await held).toBe('released');
+    await Promise.all(lookups);
   });
 
   it('keeps a wait for a slot cheap: no timer per waiter, and a thousand waiters leaving at once free the line', async () => {

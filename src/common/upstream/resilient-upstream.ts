@@ -16,6 +16,7 @@ import {
   timeout,
 } from 'cockatiel';
 import { UpstreamUnavailableError } from '../api-error';
+import { ownLoopTurn } from '../event-loop-turns';
 import { recordUpstreamTiming } from '../request-context';
 import { RequestSlots } from './request-slots';
 import { CircuitName, UPSTREAM_BY_NAME, UpstreamName, circuitsOf } from './upstream-registry';
@@ -211,7 +212,12 @@ export class ResilientUpstream {
     const budget = jobWork.getStore();
     const lookup = lookupUnderWay.getStore();
     const send = async (signal: AbortSignal) => {
-      if (lookup !== undefined && lookup.msLeft() < this.minAttemptMs) throw deadlineExceeded(this.name, outageSeen);
+      if (lookup !== undefined && lookup.msLeft() < this.minAttemptMs) {
+        // In a turn of its own, still holding the slot: when lookups run out of time together, each such failure
+        // would otherwise hand the slot straight to the next one, failing every waiting lookup in one go.
+        await ownLoopTurn();
+        throw deadlineExceeded(this.name, outageSeen);
+      }
       // A job's turn is taken once the attempt holds its slot, as it is sent: turns taken while waiting for a slot
       // would all come due during a stall and be spent together when it clears, beyond the budget's rate.
       if (budget) await budget.turn(this.name, signal);

@@ -1,3 +1,5 @@
+import { setImmediate } from 'node:timers';
+import { ownLoopTurn } from '../event-loop-turns';
 import type { UpstreamName } from './upstream-registry';
 import { UpstreamCallBudget, deadlineIn } from './upstream-call-budget';
 
@@ -23,11 +25,12 @@ describe('UpstreamCallBudget.deadline: a lookup runs out of time for its upstrea
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('ends `ms` after it began when no call waited for a turn', () => {
+  it('ends `ms` after it began when no call waited for a turn', async () => {
     const deadline = new HeldBudget().deadline(100).signal;
     jest.advanceTimersByTime(99);
     expect(deadline.aborted).toBe(false);
     jest.advanceTimersByTime(1);
+    await ownLoopTurn();
     expect(deadline.aborted).toBe(true);
     expect((deadline.reason as DOMException).name).toBe('TimeoutError');
   });
@@ -47,6 +50,7 @@ describe('UpstreamCallBudget.deadline: a lookup runs out of time for its upstrea
     jest.advanceTimersByTime(59);
     expect(deadline.aborted).toBe(false);
     jest.advanceTimersByTime(1);
+    await ownLoopTurn();
     expect(deadline.aborted).toBe(true);
   });
 
@@ -61,6 +65,7 @@ describe('UpstreamCallBudget.deadline: a lookup runs out of time for its upstrea
     jest.advanceTimersByTime(99);
     expect(deadline.aborted).toBe(false);
     jest.advanceTimersByTime(1);
+    await ownLoopTurn();
     expect(deadline.aborted).toBe(true);
   });
 
@@ -96,12 +101,37 @@ describe('deadlineIn: a lookup deadline outside any budget', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('aborts with a TimeoutError `ms` from now', () => {
+  it('aborts with a TimeoutError `ms` from now, in an event-loop turn of its own', async () => {
     const { signal } = deadlineIn(100);
     jest.advanceTimersByTime(99);
     expect(signal.aborted).toBe(false);
     jest.advanceTimersByTime(1);
+    expect(signal.aborted).toBe(false);
+    await ownLoopTurn();
     expect((signal.reason as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('aborts deadlines that expire together one per event-loop turn, in the order they were set', async () => {
+    const signals = [deadlineIn(100), deadlineIn(100), deadlineIn(100)].map((deadline) => deadline.signal);
+    jest.advanceTimersByTime(100);
+    const abortedAfterEachTurn: boolean[][] = [];
+    for (let turn = 0; turn < 3; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      abortedAfterEachTurn.push(signals.map((signal) => signal.aborted));
+    }
+    expect(abortedAfterEachTurn).toEqual([
+      [true, false, false],
+      [true, true, false],
+      [true, true, true],
+    ]);
+  });
+
+  it('does not abort when the lookup ends after its time ran out but before its turn came', async () => {
+    const deadline = deadlineIn(100);
+    jest.advanceTimersByTime(100);
+    deadline.end();
+    await ownLoopTurn();
+    expect(deadline.signal.aborted).toBe(false);
   });
 
   it('tells the time left', () => {

@@ -1,3 +1,4 @@
+import { inOwnLoopTurn } from '../event-loop-turns';
 import type { UpstreamName } from './upstream-registry';
 
 /**
@@ -18,12 +19,32 @@ export interface TimeLeft {
 /** Why a deadline aborts: the DOMException AbortSignal.timeout gives. */
 const timeUp = () => new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 
+/**
+ * A deadline's signal, aborted once its time is up in an event-loop turn of its own (see inOwnLoopTurn): lookups
+ * that arrived together reach their deadlines together, and each one's failure (its 502, its abandoned calls) is
+ * then one piece of work, not one long stretch of all of them. Never aborted once the lookup has ended it.
+ */
+class DeadlineSignal {
+  private readonly controller = new AbortController();
+  private ended = false;
+  readonly signal = this.controller.signal;
+
+  expire(): void {
+    inOwnLoopTurn(() => this.ended || this.controller.abort(timeUp()));
+  }
+
+  end(timer: NodeJS.Timeout): void {
+    this.ended = true;
+    clearTimeout(timer);
+  }
+}
+
 /** A deadline `ms` from now (see LookupDeadline). */
 export function deadlineIn(ms: number): LookupDeadline {
-  const ended = new AbortController();
+  const expiry = new DeadlineSignal();
   const endsAt = performance.now() + ms;
-  const timer = setTimeout(() => ended.abort(timeUp()), ms).unref();
-  return { signal: ended.signal, end: () => clearTimeout(timer), msLeft: () => endsAt - performance.now() };
+  const timer = setTimeout(() => expiry.expire(), ms).unref();
+  return { signal: expiry.signal, end: () => expiry.end(timer), msLeft: () => endsAt - performance.now() };
 }
 
 /**
@@ -57,17 +78,17 @@ export abstract class UpstreamCallBudget {
    * runs out of time for its upstreams' sake, never for its place in the queue.
    */
   deadline(ms: number): LookupDeadline {
-    const ended = new AbortController();
+    const expiry = new DeadlineSignal();
     const started = performance.now();
     const waitedAtStart = this.waitedMs();
     const msLeft = () => ms - (performance.now() - started - (this.waitedMs() - waitedAtStart));
     const check = () => {
       const left = msLeft();
-      if (left <= 0) ended.abort(timeUp());
+      if (left <= 0) expiry.expire();
       else timer = setTimeout(check, left).unref();
     };
     let timer = setTimeout(check, ms).unref();
-    return { signal: ended.signal, end: () => clearTimeout(timer), msLeft };
+    return { signal: expiry.signal, end: () => expiry.end(timer), msLeft };
   }
 
   /** The time this process has spent with calls waiting for their turn, in all (ms). */
