@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import type { PieceParts } from '../cache/piece-cache';
 import { UpstreamUnavailableError, unknownOnFailure } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
-import { ResilientUpstream } from '../common/upstream/resilient-upstream';
+import { QueriesAbandoned, ResilientUpstream } from '../common/upstream/resilient-upstream';
 import { ArcGisMapServer, GeometryRequest, LonLatBox, MapExtent, MapPixels, exportScale, layerNamed, sampledDown } from '../common/upstream/arcgis-map-server';
 import { positionListsOf } from '../common/upstream/arcgis-layer';
 import { BFE_LINE_REACH_M } from './bfe-estimate';
@@ -195,7 +195,7 @@ async function stoppingAtFirstFailure<T>(lookupDeadline: AbortSignal, run: (dead
   try {
     return await run(AbortSignal.any([lookupDeadline, failed.signal]));
   } catch (error) {
-    failed.abort();
+    failed.abort(new QueriesAbandoned());
     throw error;
   }
 }

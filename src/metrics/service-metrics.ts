@@ -14,7 +14,8 @@ export type CacheOutcome = 'hit' | 'miss' | 'stale';
 export type JobCensus = () => Promise<{ byStatus: Record<string, number>; rowsPerSecond: number }>;
 
 export interface LastAttempt {
-  outcome: CallOutcome;
+  /** An abandoned attempt says nothing of the upstream: never the last call. */
+  outcome: Exclude<CallOutcome, 'abandoned'>;
   /** Epoch milliseconds when it ended. */
   at: number;
 }
@@ -138,7 +139,7 @@ export class ServiceMetrics implements UpstreamObserver {
 
   attemptFinished(upstream: UpstreamName, outcome: CallOutcome, seconds: number): void {
     this.upstreamSeconds.observe({ upstream, outcome }, seconds);
-    this.lastAttempts.set(upstream, { outcome, at: Date.now() });
+    if (outcome !== 'abandoned') this.lastAttempts.set(upstream, { outcome, at: Date.now() });
   }
 
   /** The latest attempt on an upstream since start-up, if any. */

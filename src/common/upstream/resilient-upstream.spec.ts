@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { UpstreamUnavailableError } from '../api-error';
 import {
   CircuitStateName,
+  QueriesAbandoned,
   ResilientUpstream,
   UpstreamFailure,
   UpstreamObserver,
@@ -455,5 +456,37 @@ describe('ResilientUpstream failure kinds', () => {
     const afterOutage = await upstream.request((signal) => (++attempts === 1 ? fail(true)() : hang(signal)), AbortSignal.timeout(300)).catch((e: unknown) => e);
     expect(afterOutage).toBeInstanceOf(UpstreamOutageError);
     expect(attempts).toBe(2);
+  });
+});
+
+describe('an attempt its lookup abandoned', () => {
+  /** The outcomes the observer was told, in order. */
+  function observed(): { outcomes: string[]; observer: UpstreamObserver } {
+    const outcomes: string[] = [];
+    return { outcomes, observer: { attemptFinished: (_upstream, outcome) => outcomes.push(outcome), circuitChanged: () => undefined } };
+  }
+
+  it('stopped because another query of the lookup failed: abandoned, not a timeout of this upstream', async () => {
+    const { outcomes, observer } = observed();
+    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, timeoutMs: 60_000 }, observer);
+    const failed = new AbortController();
+    const hanging = upstream.request((signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))), failed.signal);
+    await ownLoopTurn();
+    failed.abort(new QueriesAbandoned());
+    await expect(hanging).rejects.toThrow();
+    await ownLoopTurn();
+    expect(outcomes).toEqual(['abandoned']);
+  });
+
+  it('stopped because the lookup ran out of time: a timeout', async () => {
+    const { outcomes, observer } = observed();
+    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, timeoutMs: 60_000 }, observer);
+    const outOfTime = new AbortController();
+    const hanging = upstream.request((signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))), outOfTime.signal);
+    await ownLoopTurn();
+    outOfTime.abort(new Error('out of time'));
+    await expect(hanging).rejects.toThrow();
+    await ownLoopTurn();
+    expect(outcomes).toEqual(['timeout']);
   });
 });

@@ -63,7 +63,17 @@ export interface UpstreamPolicyOptions {
   minAttemptMs?: number;
 }
 
-export type CallOutcome = 'success' | 'failure' | 'timeout' | 'rejected';
+/**
+ * Why a lookup stops its other queries once one of them has failed: nobody waits for their answers any more. An
+ * attempt stopped for it is `abandoned`, which says nothing of the upstream (not a timeout of it).
+ */
+export class QueriesAbandoned extends Error {
+  constructor() {
+    super('another query of the lookup failed');
+  }
+}
+
+export type CallOutcome = 'success' | 'failure' | 'timeout' | 'rejected' | 'abandoned';
 
 /** Told about every upstream attempt and circuit change (metrics, logs), and about each circuit when it is created. */
 export interface UpstreamObserver {
@@ -205,7 +215,7 @@ export class ResilientUpstream {
     if (deadline.aborted) throw deadlineExceeded(this.name);
     let outageSeen = false;
     const attempt = (signal: AbortSignal) =>
-      this.timed(call, signal).catch((error: unknown) => {
+      this.timed(call, signal, deadline).catch((error: unknown) => {
         outageSeen ||= error instanceof UpstreamFailure ? error.outage : signal.aborted && !deadline.aborted;
         throw error;
       });
@@ -265,7 +275,7 @@ export class ResilientUpstream {
     return breaker;
   }
 
-  private async timed<T>(call: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T> {
+  private async timed<T>(call: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, deadline: AbortSignal): Promise<T> {
     const started = performance.now();
     let outcome: CallOutcome = 'failure';
     try {
@@ -273,7 +283,7 @@ export class ResilientUpstream {
       outcome = 'success';
       return result;
     } catch (error) {
-      if (signal.aborted) outcome = 'timeout';
+      if (signal.aborted) outcome = deadline.reason instanceof QueriesAbandoned ? 'abandoned' : 'timeout';
       throw error;
     } finally {
       const ms = performance.now() - started;
