@@ -57,11 +57,7 @@ function mapFacts({ map, floodZones }: LenderDetermination): string[] {
         letter.effectiveDate ? `effective ${letter.effectiveDate}` : 'date not published',
       ].join(', ')
     : 'none found';
-  const panel = map.panel
-    ? `${map.panel}, effective ${map.panelEffectiveDate ?? 'date not published'}`
-    : map.noNfipMap
-      ? 'none'
-      : 'none found';
+  const panel = map.panel ? `${map.panel}, effective ${map.panelEffectiveDate ?? 'date not published'}` : map.noNfipMap ? 'none' : 'none found';
   const zones = floodZones === null ? 'unknown (could not be read)' : floodZones.length > 0 ? floodZones.join(', ') : 'none';
   return [`Map panel ${panel}`, `letter of map change: ${letterWords}`, `flood zone${floodZones !== null && floodZones.length > 1 ? 's' : ''} ${zones}`].concat(
     map.noNfipMap ? ['no NFIP map: FEMA has no digital flood map here'] : [],

@@ -330,7 +330,7 @@ describe('a report whose parts could not be checked', () => {
     try {
       const answer = await expectTheAnswer(report, failing);
       // The lender's form could not look up the NFIP status of a community it could not find: that is named too.
-      expect(answer.result.unavailable).toEqual(['community', 'nfipStatus', 'lomrs', 'lomas', 'mapChange', 'coastalBarrier', 'groundElevation']);
+      expect(answer.result.unavailable).toEqual(['community', 'lomrs', 'lomas', 'mapChange', 'coastalBarrier', 'groundElevation']);
       expect(report.text.match(/Could not be checked/g)?.length).toBeGreaterThanOrEqual(answer.result.unavailable.length);
       expect(report.text).not.toMatch(/none filed|none in effect|None mapped|Not asked for/);
       await expectCleanRender(report, failing);
