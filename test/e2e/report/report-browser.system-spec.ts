@@ -263,14 +263,15 @@ describe("the report of a demo building in Chromium: the lender's form filled in
     }
   });
 
-  it('the emergency-program place (no demo building there): the form for the point, its program said', async () => {
+  it('the emergency-program place (its demo house stands on the point): the form for the building, its program said', async () => {
     const place = demoPlace('emergency-program-ae');
     const report = await openReport(stack, `lat=${place.lat}&lon=${place.lon}`);
     try {
       await expectCleanRender(report, stack);
       await expectTheAnswer(report, stack);
       expect(report.text).toContain('C. Federal flood insurance: Available: emergency program (limited amounts of cover)');
-      expect(report.text).toContain('D. Determination: Point in the SFHA: Yes; mandatory purchase requirement applies: Yes');
+      expect(report.text).toContain('Flood hazard determination (SFHDF section II), for the building');
+      expect(report.text).toContain('D. Determination: Building in the SFHA: Yes; mandatory purchase requirement applies: Yes');
       expect(await printedPages(report.page)).toEqual({ letter: 1, a4: 1 });
     } finally {
       await report.page.close();
