@@ -73,6 +73,8 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   TRUST_PROXY:
     'Take the client IP from `X-Forwarded-For` (behind a proxy or gateway), for rate limits and logs, and the protocol from `X-Forwarded-Proto` ' +
     '(answers over HTTPS then carry Strict-Transport-Security).',
+  MCP_ENABLED:
+    'Serve the Model Context Protocol at `POST /mcp` (Streamable HTTP, stateless), so that AI agents call the lookup, the determination, the map and the batch as tools; `false` makes `/mcp` a `404`.',
   LOG_LEVEL: 'Level of the JSON logs on stdout; at `info`, one line per request. Street addresses never appear at `info`.',
 };
 

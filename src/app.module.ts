@@ -8,6 +8,7 @@ import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LookupModule } from './lookup/lookup.module';
 import { MapPictureModule } from './map-picture/map-picture.module';
+import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ReportModule } from './report/report.module';
@@ -28,6 +29,7 @@ export class AppModule {
         BatchModule,
         JobsModule.forRoot(config),
         ReportModule,
+        ...(config.MCP_ENABLED ? [McpModule] : []),
         RateLimitModule.forRoot(config),
       ],
       providers: [{ provide: ServiceLog, useValue: new ServiceLog(config.LOG_LEVEL) }],

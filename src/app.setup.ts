@@ -14,6 +14,7 @@ import { DOCS_PATH, ENDPOINT_CATALOGUE, methodsAnswered } from './health/service
 import { AnswerCache, cachedLookups } from './lookup/answer-cache';
 import { cachedPictures } from './map-picture/map-picture.controller';
 import { MapPictureService } from './map-picture/map-picture.service';
+import { MCP_PATH } from './mcp/mcp-path';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { admitClient } from './rate-limit/client-rate-limit.guard';
 
@@ -31,7 +32,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
 
   const storage = config.RATE_LIMIT_PER_MINUTE > 0 ? app.get<ThrottlerStorage>(getStorageToken(), { strict: false }) : undefined;
   const admit = storage && ((req: Request, res: Response) => admitClient(storage, config.RATE_LIMIT_PER_MINUTE, req, res));
-  const paths = new Map(Object.entries(ENDPOINT_CATALOGUE).map(([path, { methods }]) => [path, pathMethods(...methodsAnswered(methods))]));
+  // Without MCP, /mcp is no path at all (404), not a 405 for its other methods.
+  const served = Object.entries(ENDPOINT_CATALOGUE).filter(([path]) => config.MCP_ENABLED || path !== MCP_PATH);
+  const paths = new Map(served.map(([path, { methods }]) => [path, pathMethods(...methodsAnswered(methods))]));
   const edge = new HttpEdge({
     log,
     metrics: app.get(ServiceMetrics),

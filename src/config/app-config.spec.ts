@@ -42,6 +42,7 @@ describe('loadAppConfig', () => {
       JOB_TTL_HOURS: 48,
       RATE_LIMIT_PER_MINUTE: 0,
       TRUST_PROXY: false,
+      MCP_ENABLED: true,
       LOG_LEVEL: 'info',
     });
     expect(config.PUBLIC_BASE_URL).toBeUndefined();
@@ -53,6 +54,7 @@ describe('loadAppConfig', () => {
     const config = loadAppConfig({
       PORT: '8080',
       TRUST_PROXY: 'true',
+      MCP_ENABLED: 'false',
       CACHE_TTL_SECONDS: '0',
       REDIS_URL: 'redis://127.0.0.1:6379',
       NFHL_BASE_URL: 'http://127.0.0.1:4010/arcgis/rest/services/public/NFHL/MapServer',
@@ -60,6 +62,7 @@ describe('loadAppConfig', () => {
     });
     expect(config.PORT).toBe(8080);
     expect(config.TRUST_PROXY).toBe(true);
+    expect(config.MCP_ENABLED).toBe(false);
     expect(config.CACHE_TTL_SECONDS).toBe(0);
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(config.LOG_LEVEL).toBe('debug');
@@ -98,6 +101,7 @@ describe('loadAppConfig', () => {
     ['PORT', '70000', 'Invalid configuration: PORT="70000": must be an integer from 0 to 65535'],
     ['CACHE_MAX_ENTRIES', '0', 'Invalid configuration: CACHE_MAX_ENTRIES="0": must be an integer of at least 1'],
     ['TRUST_PROXY', 'yes please', 'Invalid configuration: TRUST_PROXY="yes please": must be true or false'],
+    ['MCP_ENABLED', 'maybe', 'Invalid configuration: MCP_ENABLED="maybe": must be true or false'],
     ['LOG_LEVEL', 'loud', 'Invalid configuration: LOG_LEVEL="loud": must be one of fatal, error, warn, info, debug, trace, silent'],
     ['NFHL_BASE_URL', 'not a url', 'Invalid configuration: NFHL_BASE_URL="not a url": must be an http:// or https:// URL'],
     ['REDIS_URL', 'http://x', 'Invalid configuration: REDIS_URL="http://x": must be a redis:// or rediss:// URL'],

@@ -182,6 +182,11 @@ export class AppConfig {
   @IsBoolean({ message: 'must be true or false' })
   TRUST_PROXY = false;
 
+  /** Serve the Model Context Protocol for AI agents at POST /mcp; false leaves /mcp unknown (404). */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'must be true or false' })
+  MCP_ENABLED = true;
+
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 }

@@ -98,6 +98,12 @@ const ENDPOINTS: Record<string, CatalogueEntry> = {
     methods: ['GET'],
     note: "A completed job's answers, every row in input order as the batch answers them (NDJSON, JSON or CSV by Accept); 409 JOB_NOT_FINISHED before then.",
   },
+  '/mcp': {
+    methods: ['POST'],
+    note:
+      'The Model Context Protocol for AI agents (Streamable HTTP, no session): the tools flood_zone, flood_determination, flood_map and flood_zone_batch, ' +
+      'answering as /flood-zone, its determination, /flood-zone/map and /flood-zone/batch do; a failure is a tool error carrying the error code. Off with MCP_ENABLED=false.',
+  },
   '/health': {
     methods: ['GET'],
     note: "This status document, the endpoint catalogue and each upstream's state (information only); the liveness probe. Never calls FEMA or Census.",

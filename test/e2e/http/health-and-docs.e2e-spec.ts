@@ -21,6 +21,7 @@ const CATALOGUE: Record<string, Record<string, number>> = {
   '/flood-zone/jobs': { POST: 202 },
   '/flood-zone/jobs/{id}': { GET: 200, DELETE: 202 },
   '/flood-zone/jobs/{id}/results': { GET: 200 },
+  '/mcp': { POST: 200 },
   '/health': { GET: 200 },
   '/health/ready': { GET: 200 },
   '/metrics': { GET: 200 },
@@ -100,10 +101,20 @@ describe('GET /health', () => {
       ],
     };
     const lookup = JSON.stringify({ lat: dc.lat, lon: dc.lon, footprint });
+    // An agent's first message over the Model Context Protocol.
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'health-and-docs', version: '1.0.0' } },
+    });
+    const bodies: Record<string, string> = { '/flood-zone': lookup, '/mcp': initialize };
     const send = (method: string, url: string) =>
       fetch(
         `${stack.url}${url}`,
-        method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: url === '/flood-zone' ? lookup : batch } : { method },
+        method === 'POST'
+          ? { method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: bodies[url] ?? batch }
+          : { method },
       );
     // A finished job of the suite's own for the job paths.
     const submitted = await send('POST', '/flood-zone/jobs');
@@ -361,7 +372,9 @@ describe('GET /openapi.json', () => {
   });
 
   it('documents every catalogued path, and each method it serves with a success answer', async () => {
-    const { endpoints } = (await stack.get('/health')).body as { endpoints: Record<string, { methods: string[] }> };
+    const { endpoints: catalogued } = (await stack.get('/health')).body as { endpoints: Record<string, { methods: string[] }> };
+    // /mcp describes its tools over its own protocol (tools/list), not in OpenAPI.
+    const endpoints = Object.fromEntries(Object.entries(catalogued).filter(([path]) => path !== '/mcp'));
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(endpoints).sort());
     for (const [path, { methods }] of Object.entries(endpoints)) {
       for (const method of methods) {
