@@ -66,7 +66,47 @@ describe('POST /mcp: the tools for AI agents', () => {
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual(determination);
     expect(result.structuredContent!.basis).toBe('building');
-    expect(Array.isArray(result.structuredContent!.notes)).toBe(true);
+  });
+
+  it("flood_determination with the caller's footprint answers as POST /flood-zone does", async () => {
+    const [west, south, east, north] = [dc.lon - 0.0003, dc.lat - 0.0001, dc.lon + 0.0003, dc.lat + 0.0001];
+    const footprint = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [west, south],
+          [west, north],
+          [east, north],
+          [east, south],
+          [west, south],
+        ],
+      ],
+    };
+    const result = await call('flood_determination', { lat: dc.lat, lon: dc.lon, footprint });
+    const rest = await fetch(`${stack.url}/flood-zone`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lat: dc.lat, lon: dc.lon, include: ['determination'], footprint }),
+    });
+    expect(rest.status).toBe(200);
+    const { result: answer } = (await rest.json()) as { result: { determination: Record<string, unknown> } };
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toEqual(answer.determination);
+    expect(result.structuredContent!.basis).toBe('building');
+  });
+
+  it('flood_determination refuses a footprint that is no polygon, as POST /flood-zone does', async () => {
+    const footprint = { type: 'Point', coordinates: [dc.lon, dc.lat] };
+    const result = await call('flood_determination', { lat: dc.lat, lon: dc.lon, footprint });
+    const rest = await fetch(`${stack.url}/flood-zone`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lat: dc.lat, lon: dc.lon, footprint }),
+    });
+    const envelope = (await rest.json()) as { code: string; error: string };
+    expect(envelope.code).toBe('INVALID_FOOTPRINT');
+    expect(result.isError).toBe(true);
+    expect(textOf(result).split('\n')[0]).toBe(`INVALID_FOOTPRINT: ${envelope.error}`);
   });
 
   it('flood_map gives the PNG of GET /flood-zone/map and its legend', async () => {
@@ -100,17 +140,17 @@ describe('POST /mcp: the tools for AI agents', () => {
   });
 
   it.each([
-    [
-      'both kinds of location',
-      { address: '1600 Pennsylvania Ave NW, Washington, DC 20500', lat: 38.9, lon: -77 },
-      'INVALID_PARAMETERS: Give either address, or lat and lon, not both.',
-    ],
-    ['a latitude beyond 90', { lat: 90.5, lon: -77 }, 'COORDINATES_OUT_OF_RANGE: '],
-  ])('a bad input (%s) is a tool error with the code and message', async (_case, args, start) => {
+    ['both kinds of location', { address: '1600 Pennsylvania Ave NW, Washington, DC 20500', lat: 38.9, lon: -77 }, 400, 'INVALID_PARAMETERS'],
+    ['a latitude beyond 90', { lat: 90.5, lon: -77 }, 422, 'COORDINATES_OUT_OF_RANGE'],
+  ])('a bad input (%s) is a tool error with the code and message GET /flood-zone gives', async (_case, args, status, code) => {
     const result = await call('flood_zone', args);
+    const rest = await stack.get(`/flood-zone?${new URLSearchParams(Object.entries(args).map(([name, value]) => [name, String(value)])).toString()}`);
+    expect(rest.status).toBe(status);
+    const envelope = rest.body as { code: string; error: string };
+    expect(envelope.code).toBe(code);
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect(textOf(result).startsWith(start)).toBe(true);
+    expect(textOf(result).split('\n')[0]).toBe(`${code}: ${envelope.error}`);
   });
 
   it('an upstream failure is a tool error naming the upstream, never a guess', async () => {
