@@ -97,7 +97,9 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl?: stri
     .setDescription(
       `${SERVICE_DESCRIPTION}\n\nKeyless and stateless: no API key, no sign-up. Results are informational, not an official flood determination. ` +
         'Every error uses one JSON envelope with `error`, `statusCode`, `code` and `requestId`, but for the report page, whose errors are HTML pages ' +
-        'saying the same. Every response carries `X-Request-Id`; CORS is open.',
+        'saying the same. Every response carries `X-Request-Id`; CORS is open.\n\nAI agents get the same answers over the Model Context Protocol at ' +
+        '`POST /mcp` (Streamable HTTP, stateless: tools `flood_zone`, `flood_determination`, `flood_map` and `flood_zone_batch`), which the ' +
+        'protocol describes itself (`tools/list`) rather than this document.',
     )
     .setVersion(API_VERSION)
     .addTag('flood zone', 'The lookup')

@@ -17,6 +17,16 @@ const MCP_BODY: BodyLimits = {
   cutShort: () => new ApiError(400, 'INVALID_PARAMETERS', 'The body ended before it was complete.'),
 };
 
+/** JSON-RPC 2.0's code for a message that is not JSON. */
+const JSON_RPC_PARSE_ERROR = -32700;
+
+/** A body that is not JSON, told apart from the other failures of reading it (those keep the API's envelope). */
+class JsonRpcParseError extends ApiError {
+  constructor(message: string) {
+    super(400, 'INVALID_PARAMETERS', message);
+  }
+}
+
 /**
  * The Model Context Protocol over Streamable HTTP, without sessions: each POST gets its own server and transport,
  * closed with the response. Not in /openapi.json: the protocol describes its own tools (tools/list).
@@ -29,7 +39,16 @@ export class McpController {
   @Post()
   @HttpCode(200)
   async message(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const { document } = parseJsonBody(await readBody(req, MCP_BODY, bufferedBody), (message) => new ApiError(400, 'INVALID_PARAMETERS', message));
+    const body = await readBody(req, MCP_BODY, bufferedBody);
+    let document: unknown;
+    try {
+      ({ document } = parseJsonBody(body, (message) => new JsonRpcParseError(message)));
+    } catch (error) {
+      if (!(error instanceof JsonRpcParseError)) throw error;
+      // A message that is not JSON gets the protocol's own answer, as the SDK gives one that is not JSON-RPC.
+      res.status(400).json({ jsonrpc: '2.0', error: { code: JSON_RPC_PARSE_ERROR, message: `Parse error: ${error.message}` }, id: null });
+      return;
+    }
     const server = this.tools.serverFor(String(req.id ?? ''));
     // No session id: every request stands alone, so any replica answers it. JSON answers rather than an event stream: each tool answers once.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

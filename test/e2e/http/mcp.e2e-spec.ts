@@ -164,6 +164,23 @@ describe('POST /mcp: the tools for AI agents', () => {
     }
   });
 
+  const post = (body: string) =>
+    fetch(`${stack.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+
+  it("a message that is not JSON gets JSON-RPC's parse error (-32700, HTTP 400), never a 500", async () => {
+    const res = await post('{"jsonrpc": "2.0", "method": ');
+    expect(res.status).toBe(400);
+    const answer = (await res.json()) as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    expect(answer.error.message.startsWith('Parse error: ')).toBe(true);
+  });
+
+  it("JSON that is no JSON-RPC message gets the protocol's own error, never a 500", async () => {
+    const res = await post('{"hello": "world"}');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+  });
+
   it('GET /mcp is a 405 in the error envelope', async () => {
     const res = await fetch(`${stack.url}/mcp`);
     expect(res.status).toBe(405);
