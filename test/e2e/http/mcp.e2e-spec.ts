@@ -204,3 +204,32 @@ describe('MCP_ENABLED=false', () => {
     expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
 });
+
+describe('POST /mcp behind the same edge as REST', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ RATE_LIMIT_PER_MINUTE: '2' });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  const listTools = () =>
+    fetch(`${stack.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+
+  it('each answer carries a request id; past RATE_LIMIT_PER_MINUTE a 429 RATE_LIMITED with Retry-After, as for REST', async () => {
+    const answered = [await listTools(), await listTools()];
+    for (const res of answered) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toMatch(/\S/);
+    }
+    const limited = await listTools();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.json()).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429 });
+  });
+});
