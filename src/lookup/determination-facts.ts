@@ -1,9 +1,9 @@
 import CheapRuler from 'cheap-ruler';
-import { metresToRings } from '../common/arcgis-rings';
 import type { Loma } from '../flood-hazard/flood-hazard.types';
 import type { AnswerPart } from '../parts/answer-parts';
 import { BuildingFacts, DeterminationFacts, LomaFacts, nfipStandingOf } from '../parts/determination/determination';
 import type { BuildingSurveyed } from '../parts/structure/building-survey.client';
+import { metresToFootprint } from '../parts/structure/footprint-geometry';
 import type { Footprint } from '../parts/structure/structure.types';
 import type { FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
 
@@ -63,11 +63,10 @@ function lomaFacts(
   footprint: Footprint | null,
   point: { lat: number; lon: number },
 ): LomaFacts[] {
-  const rings = footprint && (footprint.type === 'Polygon' ? footprint.coordinates : footprint.coordinates.flat());
   const ruler = new CheapRuler(point.lat, 'meters');
   return lomas.map((loma, index) => {
     const position = positions?.[index];
-    const distanceM = rings && position ? metresToRings(ruler, { lon: position[0], lat: position[1] }, rings) : loma.distanceM;
+    const distanceM = footprint && position ? metresToFootprint(ruler, { lon: position[0], lat: position[1] }, footprint) : loma.distanceM;
     return { caseNumber: loma.caseNumber, effectiveDate: loma.effectiveDate, status: loma.status, distanceM };
   });
 }

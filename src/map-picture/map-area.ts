@@ -4,6 +4,7 @@
  */
 import type { MapExtent } from '../common/upstream/arcgis-map-server';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
+import { polygonsOfFootprint } from '../parts/structure/footprint-geometry';
 import type { Footprint } from '../parts/structure/structure.types';
 
 /** The sphere of Web Mercator (EPSG:3857): WGS84's semi-major axis. */
@@ -104,6 +105,7 @@ export function picturePosition(center: GeoPoint, frame: PictureFrame, [lon, lat
 
 /** Every ring of a footprint (outer rings and holes alike) where it falls on the picture: the outline to draw. */
 export function footprintOutline(center: GeoPoint, frame: PictureFrame, footprint: Footprint): PicturePosition[][] {
-  const polygons = footprint.type === 'Polygon' ? [footprint.coordinates] : footprint.coordinates;
-  return polygons.flat().map((ring) => ring.map((position) => picturePosition(center, frame, position)));
+  return polygonsOfFootprint(footprint)
+    .flat()
+    .map((ring) => ring.map((position) => picturePosition(center, frame, position)));
 }

@@ -6,6 +6,7 @@ import { toFirmPanel } from '../../flood-hazard/classification';
 import { FloodHazardPort } from '../../flood-hazard/flood-hazard-port';
 import type { PartRequest } from '../answer-part';
 import { chooseBuilding } from './building-choice';
+import { footprintBox } from './footprint-geometry';
 import { footprintFloodZones, footprintOfRings } from './footprint-zones';
 import { BuildingSearch, StructureBuilding, structureAnswer } from './structure-answer';
 import type { Footprint, Structure } from './structure.types';
@@ -56,7 +57,7 @@ export class BuildingSurvey {
 
   private async measured(building: StructureBuilding, footprint: Footprint, search: BuildingSearch, signal: AbortSignal): Promise<BuildingSurveyed> {
     // The zones over the building are this part's alone: their failure leaves the building without them, named unavailable.
-    const layers = await unknownOnFailure(this.floodHazard.footprintLayers(envelopeOf(footprint), signal));
+    const layers = await unknownOnFailure(this.floodHazard.footprintLayers(footprintBox(footprint), signal));
     const zones = layers && footprintFloodZones(footprint, layers);
     const governing = zones?.governingPanel ? toFirmPanel(zones.governingPanel) : null;
     return {
@@ -65,12 +66,4 @@ export class BuildingSurvey {
       complete: layers !== null,
     };
   }
-}
-
-/** The footprint's bounding box, [west, south, east, north]. */
-function envelopeOf(footprint: Footprint): [number, number, number, number] {
-  const positions = footprint.type === 'Polygon' ? footprint.coordinates.flat() : footprint.coordinates.flat(2);
-  const lons = positions.map(([lon]) => lon);
-  const lats = positions.map(([, lat]) => lat);
-  return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
 }

@@ -5,7 +5,8 @@
 import { kinks } from '@turf/kinks';
 import CheapRuler from 'cheap-ruler';
 import type { GeoPoint } from '../../flood-hazard/flood-hazard.types';
-import { metresToRings } from '../../common/arcgis-rings';
+import { metresToFootprint } from './footprint-geometry';
+import { footprintAreaSquareMetres } from './footprint-zones';
 import type { Footprint, LonLat } from './structure.types';
 
 /** The most vertices a footprint may have, all rings together (a ring's closing position is not one more). */
@@ -78,7 +79,7 @@ export function checkFootprint(value: unknown): FootprintCheck {
       `its outline crosses itself near [${degrees(crossing[0])}, ${degrees(crossing[1])}]: a ring crosses itself, a hole its outer ring, or one polygon another`,
     );
   }
-  const areaSqM = areaOf(polygons);
+  const areaSqM = footprintAreaSquareMetres({ type: 'MultiPolygon', coordinates: polygons });
   if (areaSqM > FOOTPRINT_MAX_AREA_SQ_M) {
     return problem(`its area is ${withThousands(Math.round(areaSqM))} m²; at most ${withThousands(FOOTPRINT_MAX_AREA_SQ_M)} m² (1 km²) is accepted`);
   }
@@ -96,8 +97,7 @@ export function checkFootprint(value: unknown): FootprintCheck {
  */
 export function checkFootprintReach(footprint: Footprint, location: GeoPoint): string | undefined {
   const ruler = new CheapRuler(location.lat, 'meters');
-  const polygons = footprint.type === 'Polygon' ? [footprint.coordinates] : footprint.coordinates;
-  const distanceM = Math.min(...polygons.map((rings) => metresToRings(ruler, location, rings)));
+  const distanceM = metresToFootprint(ruler, location, footprint);
   if (distanceM <= FOOTPRINT_MAX_DISTANCE_M) return undefined;
   // The ruler is exact near the location only; farther, the distance itself says nothing more.
   const away = distanceM < FAR_M ? `${withThousands(Math.round(distanceM))} m` : `more than ${withThousands(FAR_M / 1000)} km`;
@@ -185,13 +185,3 @@ function crossingOf(polygons: LonLat[][][]): LonLat | undefined {
 }
 
 const samePosition = (a: LonLat, b: LonLat) => a[0] === b[0] && a[1] === b[1];
-
-/**
- * Square metres on the ground: each ring measured with a CheapRuler (its local approximation of the WGS84 ellipsoid,
- * exact enough at this size) at the footprint's middle latitude, holes taken away whichever way their rings run.
- */
-function areaOf(polygons: LonLat[][][]): number {
-  const latitudes = polygons.flat(2).map(([, lat]) => lat);
-  const ruler = new CheapRuler((Math.min(...latitudes) + Math.max(...latitudes)) / 2, 'meters');
-  return polygons.reduce((sum, [outer, ...holes]) => sum + ruler.area([outer]) - holes.reduce((holeSum, hole) => holeSum + ruler.area([hole]), 0), 0);
-}

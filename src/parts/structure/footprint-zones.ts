@@ -10,6 +10,7 @@ import { closeRing } from '../../common/arcgis-rings';
 import { ZoneClassification, classifyZone, moreSevereFirst, toFirmPanel } from '../../flood-hazard/classification';
 import type { FirmPanelAttributes, ZonePolygonFeature } from '../../flood-hazard/flood-hazard.types';
 import { roundToTenth } from '../../flood-hazard/nfhl-values';
+import { Box, PolygonRings, boxOf, polygonsOfFootprint } from './footprint-geometry';
 import type { FirmPanelPolygonFeature, Footprint, FootprintFloodZones, FootprintLayers, LonLat, StructureZone } from './structure.types';
 
 export const SQUARE_FEET_PER_SQUARE_METRE = 10.7639104;
@@ -22,12 +23,6 @@ const SLIVER_SQUARE_METRES = 0.1;
  * a county polygon has tens of thousands of vertices, a house a few, and the cut edges then lie outside the footprint.
  */
 const BOX_MARGIN_DEGREES = 1e-5;
-
-/** A polygon as GeoJSON nests it: its outer ring, then its holes. */
-type PolygonRings = LonLat[][];
-
-/** [west, south, east, north] in degrees. */
-type Box = [number, number, number, number];
 
 /** Twice the ring's signed area in square degrees: positive counter-clockwise (lon east, lat north). */
 function signedDoubleArea(ring: LonLat[]): number {
@@ -75,23 +70,6 @@ function polygonsOfRings(rings: number[][][]): PolygonRings[] {
 export function footprintOfRings(rings: number[][][]): Footprint {
   const polygons = polygonsOfRings(rings);
   return polygons.length === 1 ? { type: 'Polygon', coordinates: polygons[0] } : { type: 'MultiPolygon', coordinates: polygons };
-}
-
-function polygonsOfFootprint(footprint: Footprint): PolygonRings[] {
-  return footprint.type === 'Polygon' ? [footprint.coordinates] : footprint.coordinates;
-}
-
-function boxOf(polygons: PolygonRings[]): Box {
-  const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [outer] of polygons) {
-    for (const [lon, lat] of outer) {
-      box[0] = Math.min(box[0], lon);
-      box[1] = Math.min(box[1], lat);
-      box[2] = Math.max(box[2], lon);
-      box[3] = Math.max(box[3], lat);
-    }
-  }
-  return box;
 }
 
 /**
