@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards, applyDecorators } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
   ApiBadRequestResponse,
@@ -40,6 +40,22 @@ const cacheHeaders = {
   'Cache-Control': { description: 'public, max-age=<seconds left of the cache entry>', schema: { type: 'string' } },
 };
 
+/** The failures GET and POST /flood-zone share, as the document lists them: where the lookup itself fails. */
+const LookupFailures = () =>
+  applyDecorators(
+    ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.' }),
+    ApiUnprocessableEntityResponse({
+      type: ErrorEnvelopeDto,
+      description: 'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90] or lon outside [-180, 180]; RADIUS_OUT_OF_RANGE: radius outside [10, 2000].',
+    }),
+    ApiTooManyRequestsResponse({ type: ErrorEnvelopeDto, description: 'RATE_LIMITED, only where rate limiting is configured; see Retry-After.' }),
+    ApiBadGatewayResponse({
+      type: ErrorEnvelopeDto,
+      description: 'UPSTREAM_UNAVAILABLE: FEMA or the Census geocoder failed (`upstream` says which). Retry after a few seconds.',
+    }),
+    ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' }),
+  );
+
 @ApiTags('flood zone')
 @ApiExtraModels(FootprintLookupDto, GeoJsonPolygonDto, GeoJsonMultiPolygonDto, GeoJsonFootprintFeatureDto)
 @Controller(LOOKUP_PATH)
@@ -67,17 +83,7 @@ export class LookupController {
     description:
       'INVALID_PARAMETERS: no location, both kinds given, a malformed or repeated parameter, an unknown include item, or radius without include=nearby.',
   })
-  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.' })
-  @ApiUnprocessableEntityResponse({
-    type: ErrorEnvelopeDto,
-    description: 'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90] or lon outside [-180, 180]; RADIUS_OUT_OF_RANGE: radius outside [10, 2000].',
-  })
-  @ApiTooManyRequestsResponse({ type: ErrorEnvelopeDto, description: 'RATE_LIMITED, only where rate limiting is configured; see Retry-After.' })
-  @ApiBadGatewayResponse({
-    type: ErrorEnvelopeDto,
-    description: 'UPSTREAM_UNAVAILABLE: FEMA or the Census geocoder failed (`upstream` says which). Retry after a few seconds.',
-  })
-  @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
+  @LookupFailures()
   async lookup(@Query(FloodZoneQueryPipe) query: LocationQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
     // A lookup is under way: even its failure (404, 502) says it was not served from the cache.
     res.setHeader('X-Cache', 'MISS');
@@ -122,22 +128,12 @@ export class LookupController {
       'INVALID_FOOTPRINT: the footprint is missing, or breaks a rule, which the message names (GeoJSON Polygon, MultiPolygon or a Feature of one; ' +
       'positions of numbers in lon/lat; closed rings of at least 4 positions; at most 2,000 vertices; no ring crossing itself or another; some area, at most 1 km²; within 1 km of the location).',
   })
-  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.' })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto, description: 'REQUEST_BODY_TOO_LARGE: a body over 256 KiB.' })
   @ApiUnsupportedMediaTypeResponse({
     type: ErrorEnvelopeDto,
     description: 'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json, or a compressed body (any Content-Encoding but identity).',
   })
-  @ApiUnprocessableEntityResponse({
-    type: ErrorEnvelopeDto,
-    description: 'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90] or lon outside [-180, 180]; RADIUS_OUT_OF_RANGE: radius outside [10, 2000].',
-  })
-  @ApiTooManyRequestsResponse({ type: ErrorEnvelopeDto, description: 'RATE_LIMITED, only where rate limiting is configured; see Retry-After.' })
-  @ApiBadGatewayResponse({
-    type: ErrorEnvelopeDto,
-    description: 'UPSTREAM_UNAVAILABLE: FEMA or the Census geocoder failed (`upstream` says which). Retry after a few seconds.',
-  })
-  @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
+  @LookupFailures()
   async lookupWithFootprint(@Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('X-Cache', 'MISS');
     const query = await readFootprintLookupRequest(req);
