@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import CheapRuler from 'cheap-ruler';
 import type { FirmPanelAttributes, FloodHazardZoneAttributes } from '../../src/flood-hazard/flood-hazard.types';
+import { footprintBox, polygonsOfFootprint } from '../../src/parts/structure/footprint-geometry';
 import type { FootprintLayers, LonLat } from '../../src/parts/structure/structure.types';
 
 export const REAL_NFHL_DIR = process.env.REAL_NFHL_DIR ?? '/work/shared/real-nfhl';
@@ -49,31 +50,14 @@ function signedDoubleArea(ring: LonLat[]): number {
   return sum;
 }
 
-function polygonsOf(geometry: PolygonGeometry): LonLat[][][] {
-  return geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-}
-
 /** ArcGIS rings of a GeoJSON geometry: every outer ring clockwise, every hole counter-clockwise, parts not grouped. */
 export function arcgisRings(geometry: PolygonGeometry): number[][][] {
-  return polygonsOf(geometry).flatMap((polygon) =>
+  return polygonsOfFootprint(geometry).flatMap((polygon) =>
     polygon.map((ring, i) => {
       const clockwise = signedDoubleArea(ring) < 0;
       return (i === 0) === clockwise ? ring : ring.slice().reverse();
     }),
   );
-}
-
-function boxOf(geometry: PolygonGeometry): [number, number, number, number] {
-  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [outer] of polygonsOf(geometry)) {
-    for (const [lon, lat] of outer) {
-      box[0] = Math.min(box[0], lon);
-      box[1] = Math.min(box[1], lat);
-      box[2] = Math.max(box[2], lon);
-      box[3] = Math.max(box[3], lat);
-    }
-  }
-  return box;
 }
 
 /** A field by its name in any case (Cambridge's are lower case), null when absent. */
@@ -117,7 +101,7 @@ function realPolygons<A>(file: string, attributesOf: (properties: Record<string,
     attributes: attributesOf(properties),
     rings: arcgisRings(geometry),
     geometry,
-    box: boxOf(geometry),
+    box: footprintBox(geometry),
   }));
 }
 
