@@ -460,33 +460,25 @@ describe('ResilientUpstream failure kinds', () => {
 });
 
 describe('an attempt its lookup abandoned', () => {
-  /** The outcomes the observer was told, in order. */
-  function observed(): { outcomes: string[]; observer: UpstreamObserver } {
+  /** What the observer is told of a hanging attempt once its lookup's signal aborts for `reason`. */
+  async function outcomeWhenAborted(reason: Error): Promise<string[]> {
     const outcomes: string[] = [];
-    return { outcomes, observer: { attemptFinished: (_upstream, outcome) => outcomes.push(outcome), circuitChanged: () => undefined } };
+    const observer: UpstreamObserver = { attemptFinished: (_upstream, outcome) => outcomes.push(outcome), circuitChanged: () => undefined };
+    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, timeoutMs: 60_000 }, observer);
+    const lookup = new AbortController();
+    const hanging = upstream.request((signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))), lookup.signal);
+    await ownLoopTurn();
+    lookup.abort(reason);
+    await expect(hanging).rejects.toThrow();
+    await ownLoopTurn();
+    return outcomes;
   }
 
   it('stopped because another query of the lookup failed: abandoned, not a timeout of this upstream', async () => {
-    const { outcomes, observer } = observed();
-    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, timeoutMs: 60_000 }, observer);
-    const failed = new AbortController();
-    const hanging = upstream.request((signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))), failed.signal);
-    await ownLoopTurn();
-    failed.abort(new QueriesAbandoned());
-    await expect(hanging).rejects.toThrow();
-    await ownLoopTurn();
-    expect(outcomes).toEqual(['abandoned']);
+    expect(await outcomeWhenAborted(new QueriesAbandoned())).toEqual(['abandoned']);
   });
 
   it('stopped because the lookup ran out of time: a timeout', async () => {
-    const { outcomes, observer } = observed();
-    const upstream = new ResilientUpstream('flood_data', { ...OPTIONS, timeoutMs: 60_000 }, observer);
-    const outOfTime = new AbortController();
-    const hanging = upstream.request((signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))), outOfTime.signal);
-    await ownLoopTurn();
-    outOfTime.abort(new Error('out of time'));
-    await expect(hanging).rejects.toThrow();
-    await ownLoopTurn();
-    expect(outcomes).toEqual(['timeout']);
+    expect(await outcomeWhenAborted(new Error('out of time'))).toEqual(['timeout']);
   });
 });
