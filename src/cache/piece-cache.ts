@@ -51,8 +51,11 @@ export interface PieceWait {
  * chunk was cancelled) leaves what it had for the piece's next load, which asks the upstream only for the rest.
  */
 export interface PieceParts {
-  /** The part kept by an earlier load of the piece, or `load`'s answer (kept, unless it fails). */
-  kept<T>(part: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * The part kept by an earlier load of the piece, or `load`'s answer (kept, unless it fails). A part made of data
+   * fetched before the load (polygons held for a whole area) says when with `fetchedAt`: the piece is as old as that.
+   */
+  kept<T>(part: string, load: (fetchedAt: (epochMs: number) => void) => Promise<T>): Promise<T>;
 }
 
 /** Loads a piece under `signal`, which aborts once no caller waits for the piece any more. */
@@ -76,8 +79,14 @@ interface SharedLoad {
  */
 class LoadCancelled extends Error {}
 
-/** Parts loaded where there is nothing to keep them in: each is simply loaded. */
-const UNKEPT_PARTS: PieceParts = { kept: (_part, load) => load() };
+/** Parts of one load where there is nothing to keep them in: each is simply loaded; `oldest` is when its oldest data was fetched. */
+class UnkeptParts implements PieceParts {
+  oldest?: number;
+
+  kept<T>(_part: string, load: (fetchedAt: (epochMs: number) => void) => Promise<T>): Promise<T> {
+    return load((epochMs) => (this.oldest = Math.min(this.oldest ?? Infinity, epochMs)));
+  }
+}
 
 /** Every query of one load (all its layers, retries, pages) listens to its signal: more than Node's default 10. */
 const LOAD_LISTENERS = 64;
@@ -202,7 +211,7 @@ export class PieceCache {
 
   /** Loads a piece and writes it to the cache tiers. */
   private async loadAndStore<T>(cacheKey: string, policy: CachePolicy<T>, load: PieceLoad<T>, signal: AbortSignal): Promise<CachedPiece<T>> {
-    const { piece, keepMs } = await loadPiece(policy, load, signal, UNKEPT_PARTS);
+    const { piece, keepMs } = await loadPiece(policy, load, signal, new UnkeptParts());
     if (keepMs > 0) this.write(cacheKey, piece, keepMs);
     return piece;
   }
@@ -284,7 +293,7 @@ export class PieceCache {
 
 /**
  * Loads a piece, with how long to keep it (0 when its policy keeps it not at all); as old as the
- * oldest part an earlier load kept. A load cancelled meanwhile rejects with its cancellation, whatever it made of it.
+ * oldest part an earlier load kept or data a part was made of. A load cancelled meanwhile rejects with its cancellation, whatever it made of it.
  */
 async function loadPiece<T>(
   policy: CachePolicy<T>,
@@ -306,7 +315,7 @@ const keepMsOf = (policy: Pick<CachePolicy, 'staleIfErrorSeconds'>, ttlSeconds: 
 
 /**
  * The parts of one load of a piece for portfolio jobs, each kept in the shared cache under the piece's key and
- * its own name for as long as the piece would be; `oldest` is when the oldest part this load reuses was loaded.
+ * its own name for as long as the piece would be; `oldest` is when the oldest part (or data) this load reuses was fetched.
  */
 class SharedPieceParts implements PieceParts {
   oldest?: number;
@@ -319,7 +328,7 @@ class SharedPieceParts implements PieceParts {
     private readonly policy: Pick<CachePolicy, 'ttlSeconds' | 'staleIfErrorSeconds'>,
   ) {}
 
-  async kept<T>(part: string, load: () => Promise<T>): Promise<T> {
+  async kept<T>(part: string, load: (fetchedAt: (epochMs: number) => void) => Promise<T>): Promise<T> {
     const key = this.keyOf(part);
     this.names.add(key);
     const stored = asPiece<T>(await this.locks.stored(key));
@@ -327,8 +336,10 @@ class SharedPieceParts implements PieceParts {
       this.oldest = Math.min(this.oldest ?? Infinity, stored.storedAt);
       return stored.value;
     }
-    const value = await load();
-    const storedAt = Date.now();
+    let fetched = Infinity;
+    const value = await load((epochMs) => (fetched = Math.min(fetched, epochMs)));
+    const storedAt = Math.min(Date.now(), fetched);
+    if (fetched < Infinity) this.oldest = Math.min(this.oldest ?? Infinity, fetched);
     const piece: CachedPiece<T> = { value, storedAt, freshUntil: storedAt + this.policy.ttlSeconds * 1000 };
     this.storing.push(this.locks.store(key, piece, keepMsOf(this.policy, this.policy.ttlSeconds)));
     return value;

@@ -86,6 +86,13 @@ export class AppConfig {
   @IsUrl(HTTP_URL, URL_MESSAGE)
   STRUCTURES_BASE_URL = 'https://services2.arcgis.com/FiaPA4ga0iQKduv3/arcgis/rest/services/USA_Structures_View/FeatureServer/0';
 
+  /**
+   * The memory (MiB) each process gives the NFHL features it holds for whole areas where a portfolio's rows are dense
+   * (one envelope query answering many rows); 0: every row's layers are asked point by point.
+   */
+  @IntegerIn(0, 4096)
+  HELD_POLYGONS_MAX_MB = 64;
+
   /** How far from an address's point a building is looked for, in metres. */
   @IntegerIn(10, 100)
   STRUCTURE_SEARCH_M = 40;

@@ -1,5 +1,6 @@
 import type { PieceParts } from '../cache/piece-cache';
-import type { LonLatBox, MapExtent, MapPixels } from '../common/upstream/arcgis-map-server';
+import type { LonLatBox } from '../common/geo-point';
+import type { MapExtent, MapPixels } from '../common/upstream/arcgis-map-server';
 import type {
   BfeLineFeature,
   FloodHazardZoneAttributes,

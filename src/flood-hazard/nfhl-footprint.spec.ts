@@ -7,7 +7,7 @@ import { type Ring, bboxOfRings } from '../../test/emulators/geometry';
 import { demoStructure } from '../../test/emulators/structure-footprints';
 import { upstreamUnderTest } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
-import type { LonLatBox } from '../common/upstream/arcgis-map-server';
+import type { LonLatBox } from '../common/geo-point';
 import { ResilientUpstream, UpstreamOutageError } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { NfhlClient } from './nfhl.client';

@@ -5,8 +5,11 @@ import type { PieceParts } from '../cache/piece-cache';
 import { UpstreamUnavailableError, unknownOnFailure } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { QueriesAbandoned, ResilientUpstream } from '../common/upstream/resilient-upstream';
-import { ArcGisMapServer, GeometryRequest, LonLatBox, MapExtent, MapPixels, exportScale, layerNamed, sampledDown } from '../common/upstream/arcgis-map-server';
-import { positionListsOf } from '../common/upstream/arcgis-layer';
+import type { LonLatBox } from '../common/geo-point';
+import { ArcGisMapServer, GeometryRequest, MapExtent, MapPixels, exportScale, layerNamed, sampledDown, squareAround } from '../common/upstream/arcgis-map-server';
+import { ArcGisFeature, positionListsOf } from '../common/upstream/arcgis-layer';
+import { HeldPoints, HeldPolygons, heldPolygon, heldPolygonBytes, pointsWithin, polygonsAt } from './held-layer';
+import { HeldLayers, HeldWay } from './held-layers.client';
 import { BFE_LINE_REACH_M } from './bfe-estimate';
 import { LOMA_REACH_M } from './loma-status';
 import { BfeLinesWanted, EffectiveMapData, FloodHazardPort } from './flood-hazard-port';
@@ -56,6 +59,34 @@ const NEARBY_ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'STATIC_BFE', 'LEN_UNIT'];
 /** What a zone over a footprint is classified and summed by. */
 const FOOTPRINT_ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'SFHA_TF', 'STATIC_BFE', 'DEPTH', 'V_DATUM', 'LEN_UNIT'];
 const FOOTPRINT_PANEL_FIELDS = ['FIRM_PAN', 'PANEL', 'SUFFIX', 'EFF_DATE', 'PANEL_TYP'];
+/**
+ * Where a portfolio's points are dense, these layers are held for whole squares of a grid (see HeldLayers): FIRM
+ * panels, communities, availability and LOMRs are large polygons, so a square of 0.05° (about 5 km) costs one query
+ * of a few dozen features; LOMAs are points asked within LOMA_REACH_M of each point, so their squares overlap by
+ * more than that (0.004° of longitude is 100 m up to 77° of latitude; a point nearer the pole is asked alone).
+ */
+const HELD_GRID: Record<HeldLayer, { sizeDeg: number; marginDeg: number }> = {
+  panels: { sizeDeg: 0.05, marginDeg: 0.0005 },
+  lomrs: { sizeDeg: 0.05, marginDeg: 0.0005 },
+  jurisdictions: { sizeDeg: 0.05, marginDeg: 0.0005 },
+  availability: { sizeDeg: 0.05, marginDeg: 0.0005 },
+  lomas: { sizeDeg: 0.02, marginDeg: 0.004 },
+};
+type HeldPolygonLayer = keyof typeof POINT_FIELDS;
+type HeldLayer = HeldPolygonLayer | 'lomas';
+
+/** A square of a polygon layer or of the LOMAs as kept in the shared cache: the envelope asked for and what FEMA gave. */
+interface StoredPolygons {
+  envelope: LonLatBox;
+  features: Array<{ attributes: unknown; rings: number[][][] }>;
+}
+interface StoredLomas {
+  envelope: LonLatBox;
+  features: LomaFeature[];
+}
+/** What a held LOMA takes in memory, roughly: its attributes and place. */
+const HELD_LOMA_BYTES = 400;
+
 /** The zones drawn with a transparent background (32-bit PNG), at the screen resolution ArcGIS assumes. */
 const ZONES_EXPORT_DPI = 96;
 const ZONES_EXPORT = { format: 'png32', transparent: 'true', dpi: String(ZONES_EXPORT_DPI) };
@@ -78,22 +109,42 @@ const EXACT_GEOMETRY: GeometryRequest = {};
 export class NfhlClient extends FloodHazardPort {
   readonly serviceUrl: string;
   private readonly map: ArcGisMapServer<NfhlLayer>;
+  private readonly heldPolygonWays: Record<HeldPolygonLayer, HeldWay<StoredPolygons, HeldPolygons<unknown>, unknown[]>>;
+  private readonly heldLomaWay: HeldWay<StoredLomas, HeldPoints<LomaFeature>, LomaFeature[]>;
 
   constructor(
     http: HttpService,
     @Inject(NFHL_UPSTREAM) private readonly upstream: ResilientUpstream,
     config: ConfigService<AppConfig, true>,
+    private readonly held: HeldLayers,
   ) {
     super();
     this.map = new ArcGisMapServer(http, upstream, config.get('NFHL_BASE_URL', { infer: true }), LAYERS);
     this.serviceUrl = this.map.serviceUrl;
+    const polygonWay = (layer: HeldPolygonLayer) => this.heldPolygonWay(layer);
+    this.heldPolygonWays = { panels: polygonWay('panels'), lomrs: polygonWay('lomrs'), jurisdictions: polygonWay('jurisdictions'), availability: polygonWay('availability') };
+    this.heldLomaWay = {
+      ...HELD_GRID.lomas,
+      fetch: async (envelope, signal) => {
+        const features = await this.map.queryEnvelope<LomaAttributes>('lomas', LOMA_FIELDS, envelope, TO_A_DECIMETRE, signal);
+        return { envelope, features: features.map((feature) => this.lomaOf(feature)) };
+      },
+      hold: ({ envelope, features }) => ({
+        held: { envelope, features: features.map((feature) => ({ feature, lon: feature.lon, lat: feature.lat })) },
+        bytes: HELD_LOMA_BYTES * (features.length + 1),
+      }),
+      answerAt: (held, point) => pointsWithin(held, squareAround(point, LOMA_REACH_M)),
+    };
   }
 
   pointData(point: GeoPoint, lookupDeadline: AbortSignal, bfeLinesWanted: BfeLinesWanted, layers: PieceParts): Promise<EffectiveMapData> {
     return this.upstream.operation(async () => {
       // Once an essential query has failed the lookup is a 502: its sibling queries (and their retries) stop.
       const [zones, panels, lomrs, jurisdictions, lomas, { inAvailability, bfeLines }] = await stoppingAtFirstFailure(lookupDeadline, (deadline) => {
-        const at = <T>(layer: keyof typeof POINT_FIELDS) => layers.kept(layer, () => this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline));
+        const at = <T>(layer: HeldPolygonLayer) =>
+          layers.kept(layer, (fetchedAt) =>
+            this.held.answer(layer, point, this.heldPolygonWays[layer], deadline, fetchedAt, () => this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline)),
+          ) as Promise<T[]>;
         const zoneQuery = layers.kept('zones', () => this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline));
         // Only these two wait for the zones; they exclude each other.
         const followUp = zoneQuery.then(async (found) => {
@@ -107,7 +158,7 @@ export class NfhlClient extends FloodHazardPort {
           at<FirmPanelAttributes>('panels'),
           unknownOnFailure(at<LomrAttributes>('lomrs')),
           unknownOnFailure(at<PoliticalJurisdictionAttributes>('jurisdictions')),
-          unknownOnFailure(layers.kept('lomas', () => this.lomas(point, deadline))),
+          unknownOnFailure(layers.kept('lomas', (fetchedAt) => this.held.answer('lomas', point, this.heldLomaWay, deadline, fetchedAt, () => this.lomas(point, deadline)))),
           followUp,
         ]);
       });
@@ -155,13 +206,31 @@ export class NfhlClient extends FloodHazardPort {
 
   private async lomas(point: GeoPoint, deadline: AbortSignal): Promise<LomaFeature[]> {
     const features = await this.map.queryAround<LomaAttributes>('lomas', LOMA_FIELDS, point, LOMA_REACH_M, TO_A_DECIMETRE, deadline);
-    return features.map((feature) => {
-      const { x, y } = feature.geometry;
-      // The point geometry is the LOMA's location; LAT/LON carry the same when a server leaves geometry out.
-      const [lon, lat] = typeof x === 'number' && typeof y === 'number' ? [x, y] : [feature.attributes.LON, feature.attributes.LAT];
-      if (typeof lon !== 'number' || typeof lat !== 'number') throw this.malformed('lomas', 'a LOMA without a location');
-      return { attributes: feature.attributes, lon, lat };
-    });
+    return features.map((feature) => this.lomaOf(feature));
+  }
+
+  private lomaOf(feature: ArcGisFeature<LomaAttributes>): LomaFeature {
+    const { x, y } = feature.geometry;
+    // The point geometry is the LOMA's location; LAT/LON carry the same when a server leaves geometry out.
+    const [lon, lat] = typeof x === 'number' && typeof y === 'number' ? [x, y] : [feature.attributes.LON, feature.attributes.LAT];
+    if (typeof lon !== 'number' || typeof lat !== 'number') throw this.malformed('lomas', 'a LOMA without a location');
+    return { attributes: feature.attributes, lon, lat };
+  }
+
+  /** A polygon layer held for grid squares: its features with exact geometry, answered at a point as its point query is. */
+  private heldPolygonWay(layer: HeldPolygonLayer): HeldWay<StoredPolygons, HeldPolygons<unknown>, unknown[]> {
+    return {
+      ...HELD_GRID[layer],
+      fetch: async (envelope, signal) => {
+        const features = await this.map.queryEnvelope(layer, POINT_FIELDS[layer], envelope, EXACT_GEOMETRY, signal);
+        return { envelope, features: features.map((feature) => ({ attributes: feature.attributes, rings: positionListsOf(feature, 'rings', this.upstream.name) })) };
+      },
+      hold: ({ envelope, features }) => {
+        const polygons = features.map(({ attributes, rings }) => heldPolygon(attributes, rings));
+        return { held: { envelope, features: polygons }, bytes: polygons.reduce((sum, polygon) => sum + heldPolygonBytes(polygon), 0) };
+      },
+      answerAt: (held, point) => polygonsAt(held, point.lon, point.lat),
+    };
   }
 
   private async bfeLines(point: GeoPoint, deadline: AbortSignal): Promise<BfeLineFeature[]> {

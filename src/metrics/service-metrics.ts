@@ -7,7 +7,7 @@ const CIRCUIT_VALUE: Record<CircuitStateName, number> = { closed: 0, open: 1, ha
 
 type RequestLabel = 'route' | 'method' | 'status';
 
-export type CacheName = 'flood' | 'geocode' | 'place' | 'picture';
+export type CacheName = 'flood' | 'geocode' | 'place' | 'picture' | 'held';
 export type CacheOutcome = 'hit' | 'miss' | 'stale';
 
 /** Where the job gauges are read from: every job kept in the jobs' Redis, all replicas together. */
@@ -115,6 +115,19 @@ export class ServiceMetrics implements UpstreamObserver {
     registers: [this.registry],
   });
 
+  private readonly heldAnswers = new Counter({
+    name: 'nfhl_held_answers_total',
+    help: 'NFHL layer answers at a point taken from features held for a whole area instead of a point query: each an upstream call saved, by layer',
+    labelNames: ['layer'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly heldBytes = new Gauge({
+    name: 'nfhl_held_bytes',
+    help: 'Memory (bytes, estimated) of the NFHL features this process holds for whole areas (bounded by HELD_POLYGONS_MAX_MB)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -154,6 +167,15 @@ export class ServiceMetrics implements UpstreamObserver {
 
   pictureComposed(basemapShown: boolean, seconds: number): void {
     this.pictureSeconds.observe({ basemap: basemapShown ? 'shown' : 'unavailable' }, seconds);
+  }
+
+  /** A layer answered from held features: one upstream call saved. */
+  heldAnswer(layer: string): void {
+    this.heldAnswers.inc({ layer });
+  }
+
+  heldMemory(bytes: number): void {
+    this.heldBytes.set(bytes);
   }
 
   cacheLookup(cache: CacheName, outcome: CacheOutcome): void {

@@ -5,7 +5,7 @@ import { UpstreamUnavailableError } from '../api-error';
 import { ArcGisFeature, ArcGisLayer, arcgisBody } from './arcgis-layer';
 import { ResilientUpstream, UpstreamFailure } from './resilient-upstream';
 import { getUpstreamJson, isRecord, rejectServerFailure, sendUpstream } from './upstream-json';
-import type { GeoPoint } from '../geo-point';
+import type { GeoPoint, LonLatBox } from '../geo-point';
 
 /** How to find a layer in a MapServer's layer list: by its published name; ids move, names do not. */
 export interface LayerSpec {
@@ -27,9 +27,6 @@ export interface GeometryRequest {
   geometryPrecision?: number;
 }
 
-/** An envelope in WGS84: west, south, east, north. */
-export type LonLatBox = readonly [number, number, number, number];
-
 /** A map picture's ground and pixels: a Web Mercator (EPSG:3857) box in metres, xmin,ymin,xmax,ymax, drawn width by height. */
 export interface MapExtent {
   bbox: readonly [number, number, number, number];
@@ -42,6 +39,11 @@ export interface MapPixels {
   width: number;
   height: number;
   rgba: Buffer;
+}
+
+/** The envelope `radiusM` around the point on every side: what a query of the features near a point asks for. */
+export function squareAround(point: GeoPoint, radiusM: number): LonLatBox {
+  return new CheapRuler(point.lat, 'meters').bufferPoint([point.lon, point.lat], radiusM);
 }
 
 /** ArcGIS's screen resolution for scales (dots per inch), and a metre in inches' terms. */
@@ -128,8 +130,7 @@ export class ArcGisMapServer<L extends string> {
     geometry: GeometryRequest,
     deadline: AbortSignal,
   ): Promise<Array<ArcGisFeature<T>>> {
-    const envelope = new CheapRuler(point.lat, 'meters').bufferPoint([point.lon, point.lat], radiusM);
-    return this.queryEnvelope<T>(layer, outFields, envelope, geometry, deadline);
+    return this.queryEnvelope<T>(layer, outFields, squareAround(point, radiusM), geometry, deadline);
   }
 
   /** The layer's features that intersect the envelope, with their geometry in WGS84, every page of them. */
