@@ -37,6 +37,8 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   GEOCODER_VINTAGE: 'Census geocoder vintage: the release of geography (counties) for a matched point.',
   COMMUNITY_STATUS_REFRESH_HOURS:
     'Hours between downloads of the NFIP Community Status Book (loaded in the background at start-up; a failed download keeps the table already held; with REDIS_URL the replicas share one download per period).',
+  HELD_POLYGONS_MAX_MB:
+    "Memory (MiB) each process gives the NFHL features it holds for whole areas where a portfolio job's points are dense (one envelope query answering many rows: [batch-and-jobs.md](batch-and-jobs.md#portfolio-jobs)); the least recently used area goes first. `0`: every row's layers are asked point by point.",
   STRUCTURE_SEARCH_M:
     "How far from an address's point, in metres, a building is looked for with `include=structure` (a lat/lon is taken as the building's own point: only a footprint containing it is chosen).",
   BATCH_MAX_LOCATIONS: 'Most rows in one `POST /flood-zone/batch` request; more is a `413` `BATCH_TOO_LARGE`.',

@@ -115,15 +115,18 @@ export class HeldLayers {
     return square;
   }
 
-  /** Whether enough of a portfolio's points fell in the square, counting this one, for the whole square to pay. */
+  /**
+   * Whether enough of a portfolio's points fell in the square, counting this one, for the whole square to pay. The
+   * count stays: the points after it join the square's fetch under way, and fetch it again once it has expired.
+   */
   private denseEnough(key: string): boolean {
     if ((this.refusedUntil.get(key) ?? 0) > Date.now()) return false;
     const asked = (this.pointsAsked.get(key) ?? 0) + 1;
+    // Re-inserted: the most recently counted square is the last to be dropped.
     this.pointsAsked.delete(key);
-    if (asked >= POINTS_BEFORE_FETCH) return true;
     this.pointsAsked.set(key, asked);
     if (this.pointsAsked.size > COUNTED_SQUARES) this.pointsAsked.delete(this.pointsAsked.keys().next().value as string);
-    return false;
+    return asked >= POINTS_BEFORE_FETCH;
   }
 
   /** The square fetched (once for every waiting row and replica, see PieceCache) and held; undefined when it could not be. */

@@ -6,7 +6,16 @@ import { UpstreamUnavailableError, unknownOnFailure } from '../common/api-error'
 import type { AppConfig } from '../config/app-config';
 import { QueriesAbandoned, ResilientUpstream } from '../common/upstream/resilient-upstream';
 import type { LonLatBox } from '../common/geo-point';
-import { ArcGisMapServer, GeometryRequest, MapExtent, MapPixels, exportScale, layerNamed, sampledDown, squareAround } from '../common/upstream/arcgis-map-server';
+import {
+  ArcGisMapServer,
+  GeometryRequest,
+  MapExtent,
+  MapPixels,
+  exportScale,
+  layerNamed,
+  sampledDown,
+  squareAround,
+} from '../common/upstream/arcgis-map-server';
 import { ArcGisFeature, positionListsOf } from '../common/upstream/arcgis-layer';
 import { HeldPoints, HeldPolygons, heldPolygon, heldPolygonBytes, pointsWithin, polygonsAt } from './held-layer';
 import { HeldLayers, HeldWay } from './held-layers.client';
@@ -122,7 +131,12 @@ export class NfhlClient extends FloodHazardPort {
     this.map = new ArcGisMapServer(http, upstream, config.get('NFHL_BASE_URL', { infer: true }), LAYERS);
     this.serviceUrl = this.map.serviceUrl;
     const polygonWay = (layer: HeldPolygonLayer) => this.heldPolygonWay(layer);
-    this.heldPolygonWays = { panels: polygonWay('panels'), lomrs: polygonWay('lomrs'), jurisdictions: polygonWay('jurisdictions'), availability: polygonWay('availability') };
+    this.heldPolygonWays = {
+      panels: polygonWay('panels'),
+      lomrs: polygonWay('lomrs'),
+      jurisdictions: polygonWay('jurisdictions'),
+      availability: polygonWay('availability'),
+    };
     this.heldLomaWay = {
       ...HELD_GRID.lomas,
       fetch: async (envelope, signal) => {
@@ -143,7 +157,9 @@ export class NfhlClient extends FloodHazardPort {
       const [zones, panels, lomrs, jurisdictions, lomas, { inAvailability, bfeLines }] = await stoppingAtFirstFailure(lookupDeadline, (deadline) => {
         const at = <T>(layer: HeldPolygonLayer) =>
           layers.kept(layer, (fetchedAt) =>
-            this.held.answer(layer, point, this.heldPolygonWays[layer], deadline, fetchedAt, () => this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline)),
+            this.held.answer(layer, point, this.heldPolygonWays[layer], deadline, fetchedAt, () =>
+              this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline),
+            ),
           ) as Promise<T[]>;
         const zoneQuery = layers.kept('zones', () => this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline));
         // Only these two wait for the zones; they exclude each other.
@@ -158,7 +174,9 @@ export class NfhlClient extends FloodHazardPort {
           at<FirmPanelAttributes>('panels'),
           unknownOnFailure(at<LomrAttributes>('lomrs')),
           unknownOnFailure(at<PoliticalJurisdictionAttributes>('jurisdictions')),
-          unknownOnFailure(layers.kept('lomas', (fetchedAt) => this.held.answer('lomas', point, this.heldLomaWay, deadline, fetchedAt, () => this.lomas(point, deadline)))),
+          unknownOnFailure(
+            layers.kept('lomas', (fetchedAt) => this.held.answer('lomas', point, this.heldLomaWay, deadline, fetchedAt, () => this.lomas(point, deadline))),
+          ),
           followUp,
         ]);
       });
@@ -223,7 +241,10 @@ export class NfhlClient extends FloodHazardPort {
       ...HELD_GRID[layer],
       fetch: async (envelope, signal) => {
         const features = await this.map.queryEnvelope(layer, POINT_FIELDS[layer], envelope, EXACT_GEOMETRY, signal);
-        return { envelope, features: features.map((feature) => ({ attributes: feature.attributes, rings: positionListsOf(feature, 'rings', this.upstream.name) })) };
+        return {
+          envelope,
+          features: features.map((feature) => ({ attributes: feature.attributes, rings: positionListsOf(feature, 'rings', this.upstream.name) })),
+        };
       },
       hold: ({ envelope, features }) => {
         const polygons = features.map(({ attributes, rings }) => heldPolygon(attributes, rings));

@@ -261,6 +261,7 @@ describe('deploy/kubernetes manifests', () => {
         'SHUTDOWN_GRACE_MS',
         'RATE_LIMIT_PER_MINUTE',
         'STRUCTURE_SEARCH_M',
+        'HELD_POLYGONS_MAX_MB',
       ];
       for (const name of integers) expect({ name, value: data[name] }).toEqual({ name, value: expect.stringMatching(/^\d+$/) });
       for (const name of ['HOST', 'GEOCODER_BENCHMARK', 'GEOCODER_VINTAGE', 'LOG_LEVEL', 'REDIS_URL']) {

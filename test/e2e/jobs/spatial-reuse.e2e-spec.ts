@@ -1,0 +1,164 @@
+/**
+ * Spatial reuse on the real app against the emulators: a portfolio job whose points are dense answers FIRM panels,
+ * communities, availability, LOMRs and LOMAs from whole squares fetched once (envelope queries), every row equal to
+ * what point queries answer (a second app with HELD_POLYGONS_MAX_MB=0); afterwards a cold GET inside a held square
+ * asks FEMA only for what is not held, and one far from it asks every layer, as before.
+ */
+import { DEMO_PLACES } from '../../emulators';
+import type { CallRecord } from '../../emulators/emulator-core';
+import { tileAt } from '../../../src/flood-hazard/held-layer';
+import { DisposableRedis } from '../../support/redis-server';
+import { Stack, sleep, startStack } from '../../support/stack';
+
+const JOBS = '/flood-zone/jobs';
+/** The Houston demo places: 13 cases (AE, AH, AO, A, X, mapped without a zone) within one 0.05° square. */
+const HOUSTON = DEMO_PLACES.filter((place) => place.lat > 29.76 && place.lat < 29.78 && place.lon > -95.4 && place.lon < -95.35);
+/** Each Houston place and 5 points 10 to 50 m east of it: 78 points, 13 zone cases, one square. */
+const POINTS = HOUSTON.flatMap((place) => Array.from({ length: 6 }, (_x, step) => ({ lat: place.lat, lon: Number((place.lon + step * 0.0001).toFixed(6)) })));
+/** Charleston, SC: far from Houston's square. */
+const FAR = DEMO_PLACES.find((place) => place.lat === 32.7765 && place.expect.floodZone === 'AE')!;
+
+/** The layers held for squares, with their grid as the service's documentation gives it: 0.05°, 0.02° for LOMAs. */
+const HELD_GRID: Record<string, { sizeDeg: number; marginDeg: number }> = {
+  'FIRM Panels': { sizeDeg: 0.05, marginDeg: 0.0005 },
+  LOMRs: { sizeDeg: 0.05, marginDeg: 0.0005 },
+  'Political Jurisdictions': { sizeDeg: 0.05, marginDeg: 0.0005 },
+  'NFHL Availability': { sizeDeg: 0.05, marginDeg: 0.0005 },
+  LOMAs: { sizeDeg: 0.02, marginDeg: 0.004 },
+};
+const HELD_LAYERS = Object.keys(HELD_GRID);
+/** The squares of a layer's grid holding these points, as envelopes. */
+const squaresOf = (layer: string, points: Array<{ lat: number; lon: number }>) => [
+  ...new Set(points.map((p) => tileAt(p.lon, p.lat, HELD_GRID[layer].sizeDeg, HELD_GRID[layer].marginDeg).envelope.join(','))),
+];
+
+async function json(base: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${base}${path}`, init);
+  return { status: response.status, body: await response.json() };
+}
+
+async function finished(base: string, id: string): Promise<any> {
+  for (let attempt = 0; attempt < 1200; attempt++) {
+    const { body } = await json(base, `${JOBS}/${id}`);
+    if (body.status !== 'queued' && body.status !== 'running') return body;
+    await sleep(100);
+  }
+  throw new Error(`job ${id} did not finish`);
+}
+
+/** An answer as any deployment gives it: without its time and the URL of the emulator it came from. */
+const comparable = (status: number, body: any) =>
+  JSON.stringify({ status, body: { ...body, retrievedAt: undefined, source: { ...body.source, floodService: undefined } } });
+
+const queries = (stack: Stack, since = 0): CallRecord[] => stack.emulators.nfhl.calls.filter((call) => call.endpoint === 'query' && call.at >= since);
+const byLayer = (calls: CallRecord[]) =>
+  calls.reduce<Record<string, number>>((counts, call) => ({ ...counts, [call.layerName!]: (counts[call.layerName!] ?? 0) + 1 }), {});
+
+let redis: DisposableRedis;
+let reusing: Stack;
+let pointByPoint: Stack;
+
+beforeAll(async () => {
+  redis = await DisposableRedis.start();
+  reusing = await startStack({ REDIS_URL: redis.url, JOBS_REDIS_URL: redis.url });
+  pointByPoint = await startStack({ HELD_POLYGONS_MAX_MB: '0' });
+});
+afterAll(async () => {
+  await reusing?.close();
+  await pointByPoint?.close();
+  await redis?.stop();
+});
+
+describe('a portfolio job over dense points', () => {
+  let rows: Array<{ index: number; status: number; body: any }>;
+  let jobCalls: CallRecord[];
+  let jobStartedAt: number;
+  /** The points where no Flood Hazard Zones polygon was found: only there is NFHL availability asked. */
+  const withoutZone = () => POINTS.filter((_p, i) => rows[i].body.result.zonesAtPoint.length === 0);
+
+  beforeAll(async () => {
+    jobStartedAt = Date.now();
+    const csv = `lat,lon\n${POINTS.map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
+    const submitted = await json(reusing.url, JOBS, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
+    expect(submitted.status).toBe(202);
+    expect(await finished(reusing.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: POINTS.length, errors: 0 }));
+    jobCalls = queries(reusing);
+    rows = (await json(reusing.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
+  });
+
+  it('answers every row as point queries answer it, field for field', async () => {
+    const expected = await Promise.all(POINTS.map(async (p) => json(pointByPoint.url, `/flood-zone?lat=${p.lat}&lon=${p.lon}`)));
+    expect(expected.filter(({ status }) => status !== 200)).toEqual([]);
+    // Every zone case of the square is among them, the point without a zone (availability) too.
+    expect(new Set(expected.map(({ body }) => body.result.coverage))).toEqual(new Set(['mapped', 'mapped_no_zone']));
+    expect(rows.map((row) => comparable(row.status, row.body))).toEqual(expected.map(({ status, body }) => comparable(status, body)));
+  });
+
+  it('asks each held layer at the first point of the square, then once for the whole square (exact geometry), then never again', () => {
+    const counts = byLayer(jobCalls);
+    // The zones are still asked at each point.
+    expect(counts['Flood Hazard Zones']).toBe(POINTS.length);
+    for (const layer of HELD_LAYERS) {
+      const calls = jobCalls.filter((call) => call.layerName === layer);
+      const asked = layer === 'NFHL Availability' ? withoutZone() : POINTS;
+      const expected = squaresOf(layer, asked);
+      const squares = calls.filter((call) => expected.includes(call.query.geometry));
+      expect({ layer, calls: calls.length, squares: squares.length }).toEqual({ layer, calls: 2 * expected.length, squares: expected.length });
+      for (const square of squares) {
+        expect(square.query).toEqual(
+          expect.objectContaining({ geometryType: 'esriGeometryEnvelope', returnGeometry: 'true', outSR: '4326', spatialRel: 'esriSpatialRelIntersects' }),
+        );
+        expect(square.query.maxAllowableOffset).toBeUndefined();
+        // Points as the point query gives them (6 decimals); polygons with every decimal FEMA keeps.
+        expect(square.query.geometryPrecision).toBe(layer === 'LOMAs' ? '6' : undefined);
+      }
+    }
+  });
+
+  it('counts the calls it saved', async () => {
+    const metrics = await (await fetch(`${reusing.url}/metrics`)).text();
+    const saved = (layer: string) => Number(new RegExp(`^nfhl_held_answers_total\\{layer="${layer}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+    // Every point but each square's first.
+    for (const [layer, name] of Object.entries({ panels: 'FIRM Panels', lomrs: 'LOMRs', jurisdictions: 'Political Jurisdictions', lomas: 'LOMAs' })) {
+      expect({ layer, saved: saved(layer) }).toEqual({ layer, saved: POINTS.length - squaresOf(name, POINTS).length });
+    }
+    expect(withoutZone().length).toBeGreaterThan(2);
+    expect(saved('availability')).toBe(withoutZone().length - 1);
+    expect(Number(/^nfhl_held_bytes (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+  });
+
+  it('lets a cold GET inside the held square ask FEMA only for the zones, with the answer dated by the square', async () => {
+    const place = HOUSTON[0];
+    const point = { lat: place.lat + 0.0002, lon: place.lon + 0.0003 };
+    const before = Date.now();
+    const [reused, asked] = await Promise.all([
+      json(reusing.url, `/flood-zone?lat=${point.lat}&lon=${point.lon}`),
+      json(pointByPoint.url, `/flood-zone?lat=${point.lat}&lon=${point.lon}`),
+    ]);
+    expect(comparable(reused.status, reused.body)).toBe(comparable(asked.status, asked.body));
+    // The zones, and the BFE lines this AE point's estimate needs, are not held.
+    const pointByPointAsked = byLayer(queries(pointByPoint, before));
+    expect(pointByPointAsked).toEqual({
+      'Flood Hazard Zones': 1,
+      'FIRM Panels': 1,
+      LOMRs: 1,
+      'Political Jurisdictions': 1,
+      LOMAs: 1,
+      'Base Flood Elevations': 1,
+    });
+    expect(byLayer(queries(reusing, before))).toEqual({ 'Flood Hazard Zones': 1, 'Base Flood Elevations': 1 });
+    // As old as the square it was answered from: fetched during the job.
+    const retrievedAt = Date.parse(reused.body.retrievedAt);
+    expect(retrievedAt).toBeGreaterThanOrEqual(jobStartedAt);
+    expect(retrievedAt).toBeLessThan(before);
+  });
+
+  it('leaves a cold GET far from anything held as it was: every layer asked at its point, no envelope', async () => {
+    const before = Date.now();
+    const { status } = await json(reusing.url, `/flood-zone?lat=${FAR.lat}&lon=${FAR.lon}`);
+    expect(status).toBe(200);
+    const asked = queries(reusing, before);
+    expect(byLayer(asked)).toEqual({ 'Flood Hazard Zones': 1, 'FIRM Panels': 1, LOMRs: 1, 'Political Jurisdictions': 1, LOMAs: 1 });
+    expect(asked.filter((call) => call.layerName !== 'LOMAs' && call.query.geometryType !== 'esriGeometryPoint')).toEqual([]);
+  });
+});
