@@ -18,6 +18,7 @@ describe('loadAppConfig', () => {
       ELEVATION_BASE_URL: 'https://epqs.nationalmap.gov',
       BASEMAP_BASE_URL: 'https://basemap.nationalmap.gov/arcgis/rest/services/USGSTopo/MapServer',
       STRUCTURES_BASE_URL: 'https://services2.arcgis.com/FiaPA4ga0iQKduv3/arcgis/rest/services/USA_Structures_View/FeatureServer/0',
+      HELD_POLYGONS_MAX_MB: 64,
       STRUCTURE_SEARCH_M: 40,
       BATCH_MAX_LOCATIONS: 10000,
       BATCH_MAX_CONCURRENT: 2,
@@ -114,6 +115,8 @@ describe('loadAppConfig', () => {
     ['STRUCTURE_SEARCH_M', '9', 'Invalid configuration: STRUCTURE_SEARCH_M="9": must be an integer from 10 to 100'],
     ['STRUCTURE_SEARCH_M', '101', 'Invalid configuration: STRUCTURE_SEARCH_M="101": must be an integer from 10 to 100'],
     ['STRUCTURE_SEARCH_M', '40.5', 'Invalid configuration: STRUCTURE_SEARCH_M="40.5": must be an integer from 10 to 100'],
+    ['HELD_POLYGONS_MAX_MB', '-1', 'Invalid configuration: HELD_POLYGONS_MAX_MB="-1": must be an integer from 0 to 4096'],
+    ['HELD_POLYGONS_MAX_MB', '4097', 'Invalid configuration: HELD_POLYGONS_MAX_MB="4097": must be an integer from 0 to 4096'],
   ])('says in one phrase what %s=%s must be', (name, value, message) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(message);
   });

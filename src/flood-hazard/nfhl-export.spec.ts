@@ -4,7 +4,7 @@ import axios from 'axios';
 import sharp from 'sharp';
 import { NfhlMapServerEmulator } from '../../test/emulators/arcgis-emulator';
 import { demoPlace } from '../../test/emulators/demo-map';
-import { upstreamUnderTest } from '../../test/support/upstream-under-test';
+import { upstreamUnderTest, noHeldLayers } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
 import { UPSTREAM_BY_NAME } from '../common/upstream/upstream-registry';
@@ -93,7 +93,7 @@ describe("NfhlClient.exportFloodZones against the NFHL emulator's export", () =>
 
   function client(policy: Partial<UpstreamPolicyOptions> = {}) {
     const config = new ConfigService<AppConfig, true>({ NFHL_BASE_URL: nfhl.baseUrl });
-    return new NfhlClient(new HttpService(axios.create()), upstreamUnderTest('flood_data', policy), config);
+    return new NfhlClient(new HttpService(axios.create()), upstreamUnderTest('flood_data', policy), config, noHeldLayers());
   }
   const deadline = () => AbortSignal.timeout(10_000);
   const exportCalls = () => nfhl.callsMatching({ endpoint: 'export' });

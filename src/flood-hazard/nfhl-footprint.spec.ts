@@ -5,7 +5,7 @@ import { DEFAULT_MAX_RECORD_COUNT, NfhlMapServerEmulator } from '../../test/emul
 import { DEMO_MAP, type MapFeature } from '../../test/emulators/demo-map';
 import { type Ring, bboxOfRings } from '../../test/emulators/geometry';
 import { demoStructure } from '../../test/emulators/structure-footprints';
-import { upstreamUnderTest } from '../../test/support/upstream-under-test';
+import { upstreamUnderTest, noHeldLayers } from '../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../common/api-error';
 import type { LonLatBox } from '../common/geo-point';
 import { ResilientUpstream, UpstreamOutageError } from '../common/upstream/resilient-upstream';
@@ -73,7 +73,7 @@ describe("NfhlClient.footprintLayers: the zones and panels over a footprint's en
 
   function client(upstream: ResilientUpstream = upstreamUnderTest('flood_data')) {
     const config = new ConfigService<AppConfig, true>({ NFHL_BASE_URL: nfhl.baseUrl });
-    return new NfhlClient(new HttpService(axios.create()), upstream, config);
+    return new NfhlClient(new HttpService(axios.create()), upstream, config, noHeldLayers());
   }
   const deadline = (ms = 10_000) => AbortSignal.timeout(ms);
   const asked = (layerId: number) => nfhl.callsMatching({ endpoint: 'query', layerId });

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { ConfigService } from '@nestjs/config';
+import type { PieceCache } from '../../src/cache/piece-cache';
 import { ResilientUpstream, UpstreamPolicyOptions } from '../../src/common/upstream/resilient-upstream';
 import type { UpstreamName } from '../../src/common/upstream/upstream-registry';
+import type { AppConfig } from '../../src/config/app-config';
+import { HeldLayers } from '../../src/flood-hazard/held-layers.client';
+import type { ServiceMetrics } from '../../src/metrics/service-metrics';
 
 /** An upstream client's policies in its unit specs: one retry, and a breaker that never opens, so each fault is seen as it is. */
 const POLICY_UNDER_TEST: UpstreamPolicyOptions = {
@@ -16,6 +21,11 @@ const POLICY_UNDER_TEST: UpstreamPolicyOptions = {
 /** The resilience wrapper of `name` for a client's unit spec, with `policy` changing what the spec is about. */
 export function upstreamUnderTest(name: UpstreamName, policy: Partial<UpstreamPolicyOptions> = {}): ResilientUpstream {
   return new ResilientUpstream(name, { ...POLICY_UNDER_TEST, ...policy });
+}
+
+/** The NFHL client's held squares in its unit specs: none (HELD_POLYGONS_MAX_MB=0), every layer asked at its point. */
+export function noHeldLayers(): HeldLayers {
+  return new HeldLayers({} as PieceCache, {} as ServiceMetrics, new ConfigService<AppConfig, true>({ HELD_POLYGONS_MAX_MB: 0, CACHE_TTL_SECONDS: 0 }));
 }
 
 /**
