@@ -162,3 +162,39 @@ describe('a portfolio job over dense points', () => {
     expect(asked.filter((call) => call.layerName !== 'LOMAs' && call.query.geometryType !== 'esriGeometryPoint')).toEqual([]);
   });
 });
+
+describe.each([
+  ['an HTTP 500', { kind: 'http-status' as const, status: 500 }],
+  ['an ArcGIS error inside HTTP 200', { kind: 'arcgis-error' as const }],
+  ['an endless body', { kind: 'endless-body' as const }],
+])('a square that fails with %s', (_case, fault) => {
+  let failing: Stack;
+  let failingRedis: DisposableRedis;
+
+  beforeAll(async () => {
+    failingRedis = await DisposableRedis.start();
+    failing = await startStack({ REDIS_URL: failingRedis.url, JOBS_REDIS_URL: failingRedis.url, UPSTREAM_TIMEOUT_MS: '2000' });
+    // Every square of FIRM panels fails; the points' own queries do not.
+    failing.emulators.nfhl.injectFault({ ...fault, match: (call) => call.layerName === 'FIRM Panels' && call.query.geometryType === 'esriGeometryEnvelope' });
+  });
+  afterAll(async () => {
+    await failing?.close();
+    await failingRedis?.stop();
+  });
+
+  it('leaves its points asked one by one: every row as point queries answer it', async () => {
+    const points = POINTS.slice(0, 24);
+    const csv = `lat,lon\n${points.map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
+    const submitted = await json(failing.url, JOBS, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
+    expect(await finished(failing.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: points.length, errors: 0 }));
+    const rows = (await json(failing.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
+    const expected = await Promise.all(points.map(async (p) => json(pointByPoint.url, `/flood-zone?lat=${p.lat}&lon=${p.lon}`)));
+    expect(rows.map((row: { status: number; body: any }) => comparable(row.status, row.body))).toEqual(
+      expected.map(({ status, body }) => comparable(status, body)),
+    );
+    const panels = failing.emulators.nfhl.calls.filter((call) => call.layerName === 'FIRM Panels');
+    // The square asked once (and retried as any failed call is), then each point at its own.
+    expect(panels.filter((call) => call.query.geometryType === 'esriGeometryPoint')).toHaveLength(points.length);
+    expect(panels.filter((call) => call.query.geometryType === 'esriGeometryEnvelope').length).toBeGreaterThanOrEqual(1);
+  });
+});
