@@ -148,8 +148,9 @@ export class HeldLayers {
       this.keep(key, square);
       return square;
     } catch {
-      // The rows ask FEMA point by point; an outage fails them there, as it would have.
-      this.refuse(key);
+      // The rows ask FEMA point by point; an outage fails them there, as it would have. A row that ran out of time
+      // waiting says nothing against the square.
+      if (!deadline.aborted) this.refuse(key);
       return undefined;
     }
   }
