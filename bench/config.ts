@@ -15,6 +15,15 @@ function intEnv(name: string, fallback: number, min: number, max: number): numbe
   return n;
 }
 
+/** Runs of the loan book in turn: spatial reuse off or on, e.g. "off,on" or "off,on,on,off". */
+function variantsEnv(name: string, fallback: Array<'off' | 'on'>): Array<'off' | 'on'> {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const variants = raw.split(',').map((v) => v.trim());
+  if (!variants.every((v): v is 'off' | 'on' => v === 'off' || v === 'on')) throw new Error(`${name} must list off and on, comma-separated, got "${raw}"`);
+  return variants;
+}
+
 export const CFG = {
   quick: QUICK,
   upstreamLatencyMs: 50,
@@ -61,13 +70,18 @@ export const CFG = {
     // Half of it per process is the jobs' share of each upstream: 3 x 48 calls of 50 ms at once carry 2,880 a second.
     concurrency: intEnv('BENCH_JOB_CONCURRENCY', 96, 16, 1024),
     uploadRows: intEnv('BENCH_JOB_UPLOAD_ROWS', QUICK ? 100_000 : 1_000_000, 10_000, 1_000_000),
-    wallGoalFactor: 1.15,
     rssGrowthGoalMB: 100,
   },
-  jobPace: {
-    // More rows than the run can answer: the job is watched for `seconds`, then cancelled.
-    rows: 20_000,
-    seconds: intEnv('BENCH_JOB_PACE_SECONDS', QUICK ? 60 : 180, 20, 1800),
+  loanBook: {
+    rows: intEnv('BENCH_LOAN_BOOK_ROWS', QUICK ? 3000 : 20_000, 300, 200_000),
+    // k: the budget is k times the default and every emulated upstream answers k times sooner (50 / k ms).
+    timeScale: intEnv('BENCH_LOAN_BOOK_TIME_SCALE', 20, 1, 100),
+    order: variantsEnv('BENCH_LOAN_BOOK_ORDER', ['off', 'on']),
+    // Rows of each run compared with GET /flood-zone, spread over the book.
+    sampleRows: QUICK ? 50 : 200,
+    callsPerRowGoal: 1.5,
+    wallGoalFactor: 1.1,
+    hoursGoal: 24,
   },
 };
 

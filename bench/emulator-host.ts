@@ -3,11 +3,13 @@
  * MapServers, Census geocoder, USGS elevation, OpenFEMA, USGS basemap, USA Structures) on loopback, so that their work does not share an event loop with the load
  * generator. Driven over the IPC channel: every message `{ id, cmd, args }` gets `{ id, ok, result | error }` back.
  */
-import { DEMO_MAP, DemoMap } from '../test/emulators/demo-map';
+import { DEMO_MAP, DemoMap, featuresAt } from '../test/emulators/demo-map';
 import type { UpstreamEmulator } from '../test/emulators/emulator-core';
 import type { EpqsPoint } from '../test/emulators/epqs-emulator';
 import { startEmulators, RunningEmulators } from '../test/emulators/offline';
 import { syntheticCommunityStatusBook } from './community-status-table';
+import { loanBook, loanBookMap } from './loan-book';
+import type { Point } from './points';
 import { portfolioAddressBook } from './portfolio';
 
 interface Request {
@@ -17,6 +19,11 @@ interface Request {
 }
 
 let emulators: RunningEmulators | undefined;
+/**
+ * What the NFHL and Census emulators serve, read on every query: the demo map's layers, or the loan book's while
+ * its scenario runs (its Harris County would overlap the demo's Houston places).
+ */
+let served: DemoMap | undefined;
 
 function need(): RunningEmulators {
   if (!emulators) throw new Error('emulators not started');
@@ -73,6 +80,13 @@ function busiestSecond(): Record<string, number> {
   return out;
 }
 
+/** The NFHL layers and the Census areas of `map` served from now on (the address book stays). */
+function serve(map: DemoMap): void {
+  if (!served) throw new Error('emulators not started');
+  Object.assign(served.nfhl, map.nfhl);
+  Object.assign(served.census, { counties: map.census.counties, zctas: map.census.zctas });
+}
+
 /** The demo map with the batch portfolios' addresses added to the Census address book. */
 function censusMap(portfolios: { sets: number; size: number } | undefined): DemoMap {
   if (!portfolios) return DEMO_MAP;
@@ -86,11 +100,14 @@ async function handle(req: Request): Promise<unknown> {
     case 'start': {
       const latencyMs = Number(args.latencyMs ?? 0);
       const portfolios = args.portfolios as { sets: number; size: number } | undefined;
+      // Copies of the records, so that loading another map leaves DEMO_MAP as it is.
+      const demo = censusMap(portfolios);
+      served = { nfhl: { ...demo.nfhl }, census: { ...demo.census } };
       // The memory scenario makes ~500,000 NFHL calls; keep the call log modest (counts are per phase).
       emulators = await startEmulators({
         latencyMs,
-        nfhl: { callLogLimit: 600_000 },
-        census: { callLogLimit: 200_000, map: censusMap(portfolios) },
+        nfhl: { callLogLimit: 600_000, map: served },
+        census: { callLogLimit: 200_000, map: served },
       });
       return emulators.env;
     }
@@ -108,6 +125,21 @@ async function handle(req: Request): Promise<unknown> {
       need().openfema.setRows(rows);
       return { rows: rows.length };
     }
+    case 'loadLoanBookMap': {
+      // Built here from the rows' generator, not sent over IPC: tens of thousands of features.
+      const map = loanBookMap(loanBook(Number(args.rows)));
+      serve(map);
+      return Object.fromEntries(Object.entries(map.nfhl).map(([layer, features]) => [layer, features.length]));
+    }
+    case 'loadDemoMap':
+      serve(DEMO_MAP);
+      return null;
+    case 'floodZonesAt':
+      // The zone the map has at each point: what its lookup should answer.
+      return (args.points as Point[]).map(({ lat, lon }) => {
+        const zone = featuresAt(need().nfhl.map.nfhl.floodHazardZones, Number(lon), Number(lat))[0]?.attributes;
+        return zone ? { floodZone: zone.FLD_ZONE, zoneSubtype: zone.ZONE_SUBTY } : null;
+      });
     case 'injectRandomNfhlQueryFault': {
       // The emulator's fault API has no probability option: a predicate that strikes ~p of the layer queries.
       const p = Number(args.probability);

@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { EpqsPoint } from '../test/emulators/epqs-emulator';
+import type { Point } from './points';
 import { UPSTREAM_REGISTRY, type UpstreamBaseUrlVariable } from '../src/common/upstream/upstream-registry';
 
 export const ROOT = path.resolve(__dirname, '..');
@@ -163,6 +164,18 @@ export class Emulators {
   setCommunityStatusRows(count: number): Promise<{ rows: number }> {
     return this.ipc.call('setCommunityStatusRows', { count });
   }
+  /** The NFHL and Census emulators serve the map of the loan book of `rows` rows (loan-book.ts) instead of the demo map: its features per layer. */
+  loadLoanBookMap(rows: number): Promise<Tally> {
+    return this.ipc.call('loadLoanBookMap', { rows }, 120_000);
+  }
+  /** The NFHL and Census emulators serve the demo map again. */
+  loadDemoMap(): Promise<void> {
+    return this.ipc.call('loadDemoMap');
+  }
+  /** The flood zone the served map has at each point (null where it has none). */
+  floodZonesAt(points: Point[]): Promise<Array<{ floodZone: string; zoneSubtype: string | null } | null>> {
+    return this.ipc.call('floodZonesAt', { points });
+  }
   injectRandomNfhlQueryFault(probability: number, kind: string, status?: number): Promise<void> {
     return this.ipc.call('injectRandomNfhlQueryFault', { probability, kind, status });
   }
@@ -233,6 +246,7 @@ const SERVICE_VARIABLES = [
   'JOB_WORKERS',
   'JOB_UPSTREAM_RATE_PER_SECOND',
   'JOB_TTL_HOURS',
+  'HELD_POLYGONS_MAX_MB',
 ];
 
 export async function freePort(): Promise<number> {

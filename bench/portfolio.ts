@@ -49,8 +49,8 @@ function addressOf(set: number, k: number): { line: string; number: string; stre
   return { line: `${number} ${street} St, Washington, DC 20001`, number, street };
 }
 
-/** A small deterministic generator (mulberry32): which earlier row a repeat copies. */
-function seeded(seed: number): () => number {
+/** A small deterministic generator (mulberry32) of numbers in [0, 1): which earlier row a repeat copies, where a generated point lies. */
+export function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -8,8 +8,8 @@
  *   BENCH_MEMORY_SECONDS=n time cap of the memory scenario (default 900; 30 with BENCH_QUICK): it stops at the
  *                          first checkpoint (every twentieth of the lookups) past the cap and reports how far it got
  *   BENCH_ONLY=a,b         run only these scenarios (cacheHitVsExpress, cold, burst, memory, memoryLarge, mixed,
- *                          includes, batch, batchFairness, elevation, nfipJoin, jobs, jobPace,
- *                          cachedPicture, coldPicture)
+ *                          includes, batch, batchFairness, elevation, nfipJoin, jobs,
+ *                          cachedPicture, coldPicture, loanBook)
  *   BENCH_MEMORY_LARGE_ENTRIES=n  also measure memory with CACHE_MAX_ENTRIES=n (default off)
  *   BENCH_BATCH_ROWS=n     rows of each batch (default 10000; 3000 with BENCH_QUICK)
  *   BENCH_BATCH_CONCURRENCY=n  UPSTREAM_MAX_CONCURRENCY of the batch scenarios' service (default 64; a batch gets half)
@@ -18,17 +18,19 @@
  *                          calls over n (default 120; 20 with BENCH_QUICK)
  *   BENCH_JOB_CONCURRENCY=n    UPSTREAM_MAX_CONCURRENCY of the job scenario's processes (default 96)
  *   BENCH_JOB_UPLOAD_ROWS=n    rows of the body whose storing is measured first (default 1000000; 100000 with BENCH_QUICK)
- *   BENCH_JOB_PACE_SECONDS=n   how long a job at the default budget is watched (default 180; 60 with BENCH_QUICK)
+ *   BENCH_LOAN_BOOK_ROWS=n     rows of the loan book (default 20000; 3000 with BENCH_QUICK)
+ *   BENCH_LOAN_BOOK_TIME_SCALE=k  the loan book's budget is 20 x k calls a second, its upstreams answer in 50 / k ms (default 20)
+ *   BENCH_LOAN_BOOK_ORDER=off,on  the loan book's runs in turn, spatial reuse off or on (default off,on; e.g. off,on,on,off)
  *
  * Each scenario has its own file under bench/scenarios/, in the order they run (BENCH_ONLY name: file):
  *   cacheHitVsExpress: cache-hit-vs-express.ts   cold: cold.ts   burst: burst.ts
  *   memory, memoryLarge: memory.ts               mixed: mixed.ts   includes: includes.ts
  *   batch: batch.ts                              batchFairness: batch-fairness.ts
  *   elevation: elevation.ts                      nfipJoin: nfip-join.ts
- *   jobs: jobs.ts, jobPace: job-pace.ts (need redis-server, like scenario 1)
- *   cachedPicture, coldPicture: map-picture.ts
+ *   jobs: jobs.ts (needs redis-server, like scenario 1)
+ *   cachedPicture, coldPicture: map-picture.ts   loanBook: loan-book.ts (needs redis-server)
  * What they share: config.ts (the figures above, read from the environment), report.ts (table rows, results,
- * log), lib.ts (child processes, HTTP, statistics), points.ts and portfolio.ts (what they ask about).
+ * log), lib.ts (child processes, HTTP, statistics), points.ts, portfolio.ts and loan-book.ts (what they ask about).
  *
  * Processes: this one drives the load (autocannon, node:http); the emulators, the service (`node dist/main.js`)
  * and the Express baseline each run in a child process, killed at the end whatever happens. Scenario 1 also
@@ -48,8 +50,8 @@ import { cacheHitVsExpress } from './scenarios/cache-hit-vs-express';
 import { coldLookups } from './scenarios/cold';
 import { elevationVsPlain } from './scenarios/elevation';
 import { includesVsPlain } from './scenarios/includes';
-import { jobPace } from './scenarios/job-pace';
 import { jobs } from './scenarios/jobs';
+import { loanBookJob } from './scenarios/loan-book';
 import { cachedPictureVsJson, coldPictureVsLookup } from './scenarios/map-picture';
 import { memory } from './scenarios/memory';
 import { mixed } from './scenarios/mixed';
@@ -69,9 +71,9 @@ const SCENARIOS: Array<{ name: string; run: (emulators: Emulators) => Promise<vo
   { name: 'elevation', run: elevationVsPlain },
   { name: 'nfipJoin', run: nfipJoin },
   { name: 'jobs', run: jobs },
-  { name: 'jobPace', run: jobPace },
   { name: 'cachedPicture', run: cachedPictureVsJson },
   { name: 'coldPicture', run: coldPictureVsLookup },
+  { name: 'loanBook', run: loanBookJob },
 ];
 
 /** The scenarios BENCH_ONLY names; a name no scenario has stops the run before anything starts (a typo would print an empty table). */

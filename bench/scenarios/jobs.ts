@@ -2,9 +2,10 @@
  * Scenario 11: a portfolio job of 100,000 lat/lon rows (a third of the points repeated) on three built service
  * processes sharing one Redis (the shared cache and the jobs), 50 ms per upstream call, with
  * JOB_UPSTREAM_RATE_PER_SECOND set so that the limiter's floor (the busiest upstream's distinct calls at that
- * rate) is BENCH_JOB_FLOOR_SECONDS: wall time against the floor, upstream calls against distinct points per layer,
- * the busiest second at each emulator against the rate, Redis memory per 1,000 rows of results, and each
- * process's RSS growth. First, what storing a body of 1,000,000 rows costs the process that takes it in.
+ * rate) is BENCH_JOB_FLOOR_SECONDS: wall time against the floor (how many rows a second the machine answers),
+ * upstream calls against distinct points per layer, the busiest second at each emulator against the rate, Redis
+ * memory per 1,000 rows of results, and each process's RSS growth. First, what storing a body of 1,000,000 rows
+ * costs the process that takes it in.
  */
 import * as http from 'node:http';
 import { DisposableRedis, redisCli } from '../../test/support/redis-server';
@@ -56,18 +57,18 @@ const usedMemory = (redis: DisposableRedis, field: 'used_memory' | 'used_memory_
   Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(redisCli(redis.port, 'info', 'memory'))?.[1]);
 
 /** Counts by upstream ("nfhl", "census") of a tally by "upstream endpoint layer". */
-function byUpstream(tally: Tally): Tally {
+export function byUpstream(tally: Tally): Tally {
   const out: Tally = {};
   for (const [key, count] of Object.entries(tally)) out[key.split(' ')[0]] = (out[key.split(' ')[0]] ?? 0) + count;
   return out;
 }
 
 /** Only what a lookup asks about its point (layer queries, the county), not the layer lists each process reads once. */
-const perPointCalls = (tally: Tally): Tally =>
+export const perPointCalls = (tally: Tally): Tally =>
   Object.fromEntries(Object.entries(tally).filter(([key]) => key.includes(' query ') || key === 'census coordinates'));
 
 /** Polls the job until it is no longer queued or running; its last status. */
-async function finished(service: Service, id: string, agent: http.Agent): Promise<Record<string, any>> {
+export async function finished(service: Service, id: string, agent: http.Agent): Promise<Record<string, any>> {
   for (;;) {
     const status = expectOk(await httpGet(`${service.base}${JOBS}/${id}`, agent), 'job status');
     if (status.status !== 'queued' && status.status !== 'running') return status;
@@ -246,12 +247,11 @@ export async function jobs(emulators: Emulators): Promise<void> {
     }
     row(S, 'upstream calls: one per distinct point per layer', exact ? 'exact' : 'differ', 'exact', exact);
     row(S, `floor: ${busiestUpstream[1]} ${busiestUpstream[0]} calls / ${rate} a second, s`, floorS);
+    // No goal: at a budget this high the job is bound by the machine's CPU, not the limiter (the loan book measures the real budget).
     row(
       S,
       'wall time s (rows/s; of which storing the body s); wall / floor',
       `${round(wallMs / 1000, 1)} (${round(J.rows / (wallMs / 1000), 0)}; ${round(storedMs / 1000, 1)}); ${wallRatio}`,
-      `<= ${J.wallGoalFactor}`,
-      wallRatio <= J.wallGoalFactor,
     );
     for (const upstream of Object.keys(distinctCalls)) {
       row(S, `busiest second at the emulator: ${upstream} calls`, busiest[upstream] ?? 0, `<= ${rate}`, within[upstream]);

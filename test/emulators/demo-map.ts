@@ -517,7 +517,8 @@ function rectangleBeyond(from: LatLon, bearingDeg: number, meters: number, width
   return signedArea(closed) < 0 ? closed : closed.slice().reverse();
 }
 
-class MapBuilder {
+/** Builds NFHL layers feature by feature, each with its layer's real attribute set and its own OBJECTID (the benchmark's loan-book map is built with it too). */
+export class MapBuilder {
   readonly nfhl: Record<NfhlLayerKey, MapFeature[]> = {
     availability: [],
     lomrs: [],
@@ -680,7 +681,7 @@ class MapBuilder {
 }
 
 // Zone attribute presets (values as in real layer-28 features)
-const AE = (bfe: number, datum: string | null = 'NAVD88', unit: string | null = 'Feet'): Attributes => ({
+export const AE = (bfe: number, datum: string | null = 'NAVD88', unit: string | null = 'Feet'): Attributes => ({
   FLD_ZONE: 'AE',
   STUDY_TYP: 'SFHA with BFE and floodway',
   SFHA_TF: 'T',
@@ -690,8 +691,8 @@ const AE = (bfe: number, datum: string | null = 'NAVD88', unit: string | null = 
 });
 const AE_FLOODWAY: Attributes = { FLD_ZONE: 'AE', ZONE_SUBTY: 'FLOODWAY', STUDY_TYP: 'SFHA with BFE and floodway', SFHA_TF: 'T' };
 const X = (subtype: string | null): Attributes => ({ FLD_ZONE: 'X', ZONE_SUBTY: subtype });
-const X_SHADED = X('0.2 PCT ANNUAL CHANCE FLOOD HAZARD');
-const X_MINIMAL = X('AREA OF MINIMAL FLOOD HAZARD');
+export const X_SHADED = X('0.2 PCT ANNUAL CHANCE FLOOD HAZARD');
+export const X_MINIMAL = X('AREA OF MINIMAL FLOOD HAZARD');
 const X_LEVEE = X('AREA WITH REDUCED FLOOD RISK DUE TO LEVEE');
 
 // ---------------------------------------------------------------------------------------------
@@ -704,7 +705,8 @@ function fmtCoord(v: number, lon: boolean): string {
   return sign + (lon ? abs.padStart(11, '0') : abs.padStart(10, '0'));
 }
 
-function countyRecord(
+/** A Census Counties record whose outline is `box` ([west, south, east, north]). */
+export function countyRecord(
   c: { name: string; basename: string; state: string; county: string; countyns: string; lsadc?: string; oid: number },
   box: [number, number, number, number],
 ): CensusArea {
