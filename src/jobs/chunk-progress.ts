@@ -1,27 +1,32 @@
+import type { UpstreamName } from '../common/upstream/upstream-registry';
+import type { UpstreamCalls } from './job-record';
+
 /** How often a worker notes in the job the rows it has answered in its chunk: `done` moves at least this often. */
 export const PROGRESS_NOTE_MS = 1000;
 
 /**
- * The rows a worker has answered in the chunk it holds, noted in the job every PROGRESS_NOTE_MS while the
- * count grows: a chunk of 1,000 rows takes minutes at the upstream budget, and a job's `done` must move while
- * it is answered, not only once it is written. One note at a time; a failed note is dropped (the next one
- * carries the count, and the chunk's write counts its rows anyway).
+ * The rows a worker has answered in the chunk it holds, and the upstream calls its work has made, noted in the
+ * job every PROGRESS_NOTE_MS while either grows: a chunk of 1,000 rows takes minutes at the upstream budget, and a
+ * job's `done` must move while it is answered, not only once it is written. The calls are noted as those made
+ * since the last note that went through, and once more as the chunk ends (see end), however it ends: the calls
+ * of a chunk cut short count too. One note at a time; a failed note is dropped (the next one carries the count
+ * and the calls, and the chunk's write counts its rows anyway).
  */
 export class ChunkProgress {
   private answeredRows = 0;
   private notedRows = 0;
-  private noting = false;
+  /** The running totals of `calls` as of the last note that went through. */
+  private notedCalls: UpstreamCalls = {};
+  private noting?: Promise<void>;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(note: (answered: number) => Promise<unknown>) {
+  /** `calls`: the chunk attempt's calls so far (running totals); `note`: adds to the job the rows answered and the calls made since the last note. */
+  constructor(
+    private readonly calls: () => UpstreamCalls,
+    private readonly note: (answered: number, calls: UpstreamCalls) => Promise<unknown>,
+  ) {
     this.timer = setInterval(() => {
-      if (this.noting || this.answeredRows <= this.notedRows) return;
-      const answered = this.answeredRows;
-      this.noting = true;
-      note(answered)
-        .then(() => (this.notedRows = answered))
-        .catch(() => undefined)
-        .finally(() => (this.noting = false));
+      if (!this.noting) void this.noteGrowth();
     }, PROGRESS_NOTE_MS);
   }
 
@@ -29,7 +34,35 @@ export class ChunkProgress {
     this.answeredRows = rows;
   }
 
-  stop(): void {
+  /** Stops the notes; then, once the note under way is answered, notes what grew since it (the chunk's last calls). */
+  async end(): Promise<void> {
     clearInterval(this.timer);
+    await this.noting;
+    await this.noteGrowth();
   }
+
+  private noteGrowth(): Promise<void> {
+    const answered = this.answeredRows;
+    const calls = this.calls();
+    const added = callsSince(calls, this.notedCalls);
+    if (answered <= this.notedRows && Object.keys(added).length === 0) return Promise.resolve();
+    this.noting = this.note(answered, added)
+      .then(() => {
+        this.notedRows = answered;
+        this.notedCalls = calls;
+      })
+      .catch(() => undefined)
+      .finally(() => (this.noting = undefined));
+    return this.noting;
+  }
+}
+
+/** The calls of `now` not yet in `before` (running totals of one chunk attempt), upstreams with none left out. */
+function callsSince(now: UpstreamCalls, before: UpstreamCalls): UpstreamCalls {
+  const since: UpstreamCalls = {};
+  for (const [upstream, calls] of Object.entries(now) as Array<[UpstreamName, number]>) {
+    const added = calls - (before[upstream] ?? 0);
+    if (added > 0) since[upstream] = added;
+  }
+  return since;
 }

@@ -13,6 +13,7 @@ import type { LookupOptions } from '../lookup/location-query';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { CHUNK_ROWS } from './job-chunks';
 import { ChunkProgress } from './chunk-progress';
+import { CountedCallBudget } from './counted-call-budget';
 import { JobStore } from './job-store';
 import { isRedisOutage, JobsRedis } from './jobs-redis';
 import { CHUNK_QUEUE, ChunkOrder } from './portfolio-jobs';
@@ -124,13 +125,18 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
         .finally(() => (checking = false));
     }, CANCEL_CHECK_MS);
     this.drain.overdue.addEventListener('abort', stop, { once: true });
-    const progress = new ChunkProgress((answered) => this.store.noteProgress(jobId, chunk, answered));
+    // This chunk attempt's calls, counted apart from other chunks' in the budget they share.
+    const budget = new CountedCallBudget(this.budget, (upstream) => this.metrics.jobUpstreamCalled(upstream));
+    const progress = new ChunkProgress(
+      () => budget.calls(),
+      (answered, calls) => this.store.noteProgress(jobId, chunk, answered, calls),
+    );
     const answers: RowAnswer[] = [];
     const offset = chunk * CHUNK_ROWS;
     // Taken now: the batch lets go of each row as it starts.
     const otherCells = rows.map((row) => (row instanceof CsvRecord && row.otherCells.length > 0 ? row.otherCells : undefined));
     try {
-      await asJobWork(this.budget, () =>
+      await asJobWork(budget, () =>
         this.batches.run(
           rows,
           options,
@@ -145,9 +151,10 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
         ),
       );
     } finally {
-      progress.stop();
       clearInterval(watch);
       this.drain.overdue.removeEventListener('abort', stop);
+      // Before the chunk is written, so that a completed job's status already counts all its calls.
+      await progress.end();
     }
     return answers;
   }

@@ -15,6 +15,7 @@ const record = (over: Partial<JobRecord>): JobRecord => ({
   radiusM: 500,
   otherColumns: [],
   warnings: [],
+  upstreamCalls: {},
   ...over,
 });
 
@@ -38,12 +39,26 @@ describe('jobStatusView: the seconds left, at the pace kept so far, once 1% of t
 
   it('answers the documented fields only', () => {
     expect(Object.keys(jobStatusView(record({}), started)).sort()).toEqual(
-      ['createdAt', 'done', 'errors', 'etaSeconds', 'expiresAt', 'finishedAt', 'id', 'startedAt', 'status', 'total'].sort(),
+      ['createdAt', 'done', 'errors', 'etaSeconds', 'expiresAt', 'finishedAt', 'id', 'startedAt', 'status', 'total', 'upstreamCallsPerRow'].sort(),
     );
   });
 
   it("adds the body reader's warnings when there are some", () => {
     expect(jobStatusView(record({ otherColumns: ['Loan ID'], warnings: ['"Loan ID" is not read.'] }), started).warnings).toEqual(['"Loan ID" is not read.']);
+  });
+});
+
+describe("jobStatusView: each upstream's calls so far per row done, to 2 decimals", () => {
+  it.each([
+    ['21 NFHL calls and 5 geocoder calls for 20 rows', { done: 20, upstreamCalls: { flood_data: 21, geocoder: 5 } }, { flood_data: 1.05, geocoder: 0.25 }],
+    ['rounded to the nearest hundredth: 100/3 and 2/3', { done: 3, upstreamCalls: { flood_data: 100, geocoder: 2 } }, { flood_data: 33.33, geocoder: 0.67 }],
+    ['a half hundredth rounds up (1669 calls for 200 rows is 8.345)', { done: 200, upstreamCalls: { flood_data: 1669 } }, { flood_data: 8.35 }],
+    ['one call in 400 rows: called, so present, though it rounds to 0', { done: 400, upstreamCalls: { geocoder: 1 } }, { geocoder: 0 }],
+    ['rows done, no call yet (answered from the cache)', { done: 7, upstreamCalls: {} }, {}],
+    ['no row done yet, calls made', { done: 0, upstreamCalls: { flood_data: 5 } }, {}],
+    ['cancelled, with the calls of its cut chunk', { status: 'cancelled', done: 8, upstreamCalls: { flood_data: 44 } }, { flood_data: 5.5 }],
+  ] as const)('%s', (_case, over, perRow) => {
+    expect(jobStatusView(record(over as Partial<JobRecord>), started).upstreamCallsPerRow).toEqual(perRow);
   });
 });
 
@@ -74,6 +89,7 @@ describe('jobRecordOf', () => {
       radiusM: 300,
       otherColumns: [],
       warnings: [],
+      upstreamCalls: {},
     });
     const read = jobRecordOf('j', { ...hash, otherColumns: '["Loan ID","Balance"]', warnings: '["w"]' });
     expect([read?.otherColumns, read?.warnings]).toEqual([['Loan ID', 'Balance'], ['w']]);
@@ -82,6 +98,14 @@ describe('jobRecordOf', () => {
   it('counts as done the rows answered in chunks not yet written', () => {
     const hash = { status: 'running', total: '5000', done: '2000', answering: '350', 'answering:2': '300', 'answering:4': '50', chunks: '5' };
     expect(jobRecordOf('j', { ...hash, createdAt: '2025-01-01T00:00:00.000Z', radiusM: '500' })?.done).toBe(2350);
+  });
+
+  it("reads the calls of every upstream called from its calls:<upstream> field, in the registry's order", () => {
+    const hash = { status: 'running', total: '50', done: '10', chunks: '1', createdAt: '2025-01-01T00:00:00.000Z', radiusM: '500' };
+    const calls = { 'calls:geocoder': '4', 'calls:flood_data': '37', 'calls:coastal_barrier': '0' };
+    const read = jobRecordOf('j', { ...hash, ...calls, 'answering:0': '3' })?.upstreamCalls;
+    expect(read).toEqual({ flood_data: 37, geocoder: 4 });
+    expect(Object.keys(read!)).toEqual(['flood_data', 'geocoder']);
   });
 
   it('is undefined for a missing hash', () => {

@@ -1,8 +1,15 @@
+import { UPSTREAM_REGISTRY, type UpstreamName } from '../common/upstream/upstream-registry';
 import type { IncludeItem } from '../parts/answer-parts';
 
 /** Where a job stands. */
 export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Upstream calls by upstream (its public name); an upstream not called is absent. */
+export type UpstreamCalls = Partial<Record<UpstreamName, number>>;
+
+/** The hash field of a job's calls to one upstream, e.g. `calls:flood_data`. */
+export const callsField = (upstream: UpstreamName) => `calls:${upstream}`;
 
 /** A job as its Redis hash holds it (times as ISO 8601 text). */
 export interface JobRecord {
@@ -23,6 +30,8 @@ export interface JobRecord {
   otherColumns: string[];
   /** What the body's reader warned of (columns it did not read). */
   warnings: string[];
+  /** Every attempt the job's work sent to each upstream so far, by every chunk attempt of every replica, as far as noted. */
+  upstreamCalls: UpstreamCalls;
 }
 
 /** What GET /flood-zone/jobs/{id} answers. */
@@ -37,6 +46,8 @@ export interface JobStatusView {
   finishedAt: string | null;
   expiresAt: string | null;
   etaSeconds: number | null;
+  /** Per upstream called: its calls so far per row done, to 2 decimals; empty while no row is done. */
+  upstreamCallsPerRow: UpstreamCalls;
   /** Only when the body's reader warned of something. */
   warnings?: string[];
 }
@@ -63,7 +74,18 @@ export function jobRecordOf(id: string, hash: Record<string, string>): JobRecord
     radiusM: Number(hash.radiusM),
     otherColumns: listOf(hash.otherColumns),
     warnings: listOf(hash.warnings),
+    upstreamCalls: callsOf(hash),
   };
+}
+
+/** The calls a job's hash counts, in the registry's order. */
+function callsOf(hash: Record<string, string>): UpstreamCalls {
+  const calls: UpstreamCalls = {};
+  for (const { name } of UPSTREAM_REGISTRY) {
+    const count = Number(hash[callsField(name)] ?? 0);
+    if (count > 0) calls[name] = count;
+  }
+  return calls;
 }
 
 /** A list the hash holds as JSON (a job stored before it had the field has none). */
@@ -73,7 +95,8 @@ const ETA_AFTER_SHARE = 0.01;
 
 /**
  * The status answer at `now`: the time left is the rows still to do at the pace the job has kept since it
- * started (null before 1% of its rows are done, and once it is no longer running).
+ * started (null before 1% of its rows are done, and once it is no longer running); the calls per row are
+ * what the job's rows have cost each upstream so far.
  */
 export function jobStatusView(record: JobRecord, now: number): JobStatusView {
   const { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, warnings } = record;
@@ -83,7 +106,16 @@ export function jobStatusView(record: JobRecord, now: number): JobStatusView {
     const elapsedSeconds = Math.max(0, now - Date.parse(startedAt)) / 1000;
     etaSeconds = Math.ceil(((total - done) * elapsedSeconds) / done);
   }
-  const view: JobStatusView = { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, etaSeconds };
+  const upstreamCallsPerRow = callsPerRow(record.upstreamCalls, done);
+  const view: JobStatusView = { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, etaSeconds, upstreamCallsPerRow };
   if (warnings.length > 0) view.warnings = warnings;
   return view;
+}
+
+/** Each upstream's calls per row done, to 2 decimals (one division of the counts, so 21 calls for 20 rows is exactly 1.05). */
+function callsPerRow(calls: UpstreamCalls, done: number): UpstreamCalls {
+  const perRow: UpstreamCalls = {};
+  if (done === 0) return perRow;
+  for (const [upstream, count] of Object.entries(calls) as Array<[UpstreamName, number]>) perRow[upstream] = Math.round((count * 100) / done) / 100;
+  return perRow;
 }

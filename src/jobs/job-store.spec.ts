@@ -6,9 +6,10 @@ import { JobStore } from './job-store';
 
 /**
  * A job's `done` on a real Redis: rows answered inside a chunk count before the chunk is written, and `done`
- * never goes back nor passes `total`, whatever the order of notes and writes of workers that take a chunk again.
+ * never goes back nor passes `total`, whatever the order of notes and writes of workers that take a chunk again;
+ * its upstream calls add up over every note, however its chunks end.
  */
-describe('JobStore: the rows done of a running job', () => {
+describe('JobStore: the rows done and upstream calls of a running job', () => {
   let redis: DisposableRedis;
   let client: Redis;
   let store: JobStore;
@@ -44,6 +45,7 @@ describe('JobStore: the rows done of a running job', () => {
       expiresAt: null,
       otherColumns: [],
       warnings: [],
+      upstreamCalls: {},
       include: [],
       radiusM: 500,
     });
@@ -54,10 +56,10 @@ describe('JobStore: the rows done of a running job', () => {
 
   it('counts the rows answered in a chunk before it is written, then the chunk once written', async () => {
     const { id, done } = await runningJob(2500);
-    await store.noteProgress(id, 0, 120);
-    await store.noteProgress(id, 2, 40);
+    await store.noteProgress(id, 0, 120, {});
+    await store.noteProgress(id, 2, 40, {});
     expect(await done()).toBe(160);
-    await store.noteProgress(id, 0, 700);
+    await store.noteProgress(id, 0, 700, {});
     expect(await done()).toBe(740);
     expect(await store.writeAnswers(id, 0, answersOf(0, CHUNK_ROWS), new Date())).toBe('written');
     expect(await done()).toBe(1040);
@@ -69,11 +71,11 @@ describe('JobStore: the rows done of a running job', () => {
 
   it('never goes back when a chunk is taken again (its new worker starts from row 0), nor counts its rows twice', async () => {
     const { id, done } = await runningJob(1000);
-    await store.noteProgress(id, 0, 600);
+    await store.noteProgress(id, 0, 600, {});
     // The worker died; another takes the chunk again and answers its first rows again.
-    await store.noteProgress(id, 0, 200);
+    await store.noteProgress(id, 0, 200, {});
     expect(await done()).toBe(600);
-    await store.noteProgress(id, 0, 800);
+    await store.noteProgress(id, 0, 800, {});
     expect(await done()).toBe(800);
     expect(await store.writeAnswers(id, 0, answersOf(0, CHUNK_ROWS), new Date())).toBe('completed_job');
     expect(await done()).toBe(1000);
@@ -82,13 +84,33 @@ describe('JobStore: the rows done of a running job', () => {
   it('ignores a note that comes after the chunk was written (a slow worker of a chunk taken again), so done never passes total', async () => {
     const { id, done } = await runningJob(1500);
     expect(await store.writeAnswers(id, 0, answersOf(0, CHUNK_ROWS), new Date())).toBe('written');
-    await store.noteProgress(id, 0, 900);
+    await store.noteProgress(id, 0, 900, {});
     expect(await done()).toBe(1000);
-    await store.noteProgress(id, 1, 500);
+    await store.noteProgress(id, 1, 500, {});
     expect(await done()).toBe(1500);
     // A cancelled job's count stays where it was.
     await store.end(id, 'cancelled', new Date());
-    await store.noteProgress(id, 1, 300);
+    await store.noteProgress(id, 1, 300, {});
     expect(await store.record(id)).toEqual(expect.objectContaining({ status: 'cancelled', done: 1500 }));
+  });
+
+  it("adds each note's upstream calls to the job's, written, cancelled or not, and never brings back a job deleted whole", async () => {
+    const { id } = await runningJob(1500);
+    const calls = async () => (await store.record(id))?.upstreamCalls;
+    await store.noteProgress(id, 0, 10, { flood_data: 12, geocoder: 3 });
+    await store.noteProgress(id, 1, 0, { flood_data: 4 });
+    expect(await calls()).toEqual({ flood_data: 16, geocoder: 3 });
+    // A chunk's last calls, noted after its rows were written, and those of a chunk cut short by a cancel.
+    expect(await store.writeAnswers(id, 0, answersOf(0, CHUNK_ROWS), new Date())).toBe('written');
+    await store.noteProgress(id, 0, CHUNK_ROWS, { geocoder: 1 });
+    await store.end(id, 'cancelled', new Date());
+    await store.noteProgress(id, 1, 200, { flood_data: 5, coastal_barrier: 2 });
+    expect(await store.record(id)).toEqual(
+      expect.objectContaining({ status: 'cancelled', done: 1000, upstreamCalls: { flood_data: 21, coastal_barrier: 2, geocoder: 4 } }),
+    );
+    // Cancelling the ended job deletes it whole: a late note does not make its hash again.
+    await store.end(id, 'cancelled', new Date());
+    await store.noteProgress(id, 1, 300, { flood_data: 1 });
+    expect(await client.exists(`flood-zone:job:${id}`)).toBe(0);
   });
 });

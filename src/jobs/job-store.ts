@@ -1,7 +1,8 @@
 import type Redis from 'ioredis';
 import type { RowAnswer } from '../batch/row-answer';
+import type { UpstreamName } from '../common/upstream/upstream-registry';
 import { CHUNK_ROWS, packAnswers, packRows, unpackAnswers, unpackRows } from './job-chunks';
-import { JobRecord, jobRecordOf, JobStatus } from './job-record';
+import { callsField, JobRecord, jobRecordOf, JobStatus, UpstreamCalls } from './job-record';
 
 /** Every key of the jobs starts so, beside the queue's own keys (`bull:`) and the shared cache's. */
 const PREFIX = 'flood-zone:job:';
@@ -26,9 +27,15 @@ return status`;
  * worker of that chunk noted, and their sum over the job's chunks (`answering`), which the job's `done`
  * includes: so `done` moves while a chunk is answered, a chunk taken again from row 0 never moves it back, and
  * a note that comes after the chunk was written (or the job ended) is dropped. ARGV: chunk, rows answered.
+ * The upstream calls made since the worker's last note (ARGV from the third on: field, calls, ...) are added
+ * to the job's `calls:<upstream>` fields whatever its status, while its hash exists: a chunk's calls count however the
+ * chunk ends (written, cancelled, handed back), and a job deleted whole is never brought back by them.
  */
 const NOTE_PROGRESS = `
-if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return 0 end
+for n = 3, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[n], ARGV[n + 1]) end
+if status ~= 'running' then return 0 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 local field = 'answering:' .. ARGV[1]
 local noted = tonumber(redis.call('HGET', KEYS[1], field) or '0')
@@ -201,9 +208,10 @@ export class JobStore {
     return CHUNK_WRITES[Number(written)];
   }
 
-  /** Notes that `answered` rows of a chunk being answered are done (see NOTE_PROGRESS). */
-  async noteProgress(id: string, chunk: number, answered: number): Promise<void> {
-    await this.redis.eval(NOTE_PROGRESS, 2, hashKey(id), `${answerPrefix(id)}${chunk}`, chunk, answered);
+  /** Notes that `answered` rows of a chunk being answered are done, and the upstream `calls` made since the last note (see NOTE_PROGRESS). */
+  async noteProgress(id: string, chunk: number, answered: number, calls: UpstreamCalls): Promise<void> {
+    const counts = (Object.entries(calls) as Array<[UpstreamName, number]>).flatMap(([upstream, count]) => [callsField(upstream), count]);
+    await this.redis.eval(NOTE_PROGRESS, 2, hashKey(id), `${answerPrefix(id)}${chunk}`, chunk, answered, ...counts);
   }
 
   /** A completed job's answers of one chunk, in input order. */

@@ -144,6 +144,7 @@ export class QueuedPortfolioJobs extends PortfolioJobs {
         radiusM: options.radiusM,
         otherColumns: notes.otherColumns,
         warnings: notes.warnings,
+        upstreamCalls: {},
       };
       await this.store.open(record);
       const orders = Array.from({ length: chunks }, (_, chunk) => ({ jobId: id, chunk }));

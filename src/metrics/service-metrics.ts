@@ -103,6 +103,13 @@ export class ServiceMetrics implements UpstreamObserver {
     registers: [this.registry],
   });
 
+  private readonly jobUpstreamCalls = new Counter({
+    name: 'job_upstream_calls_total',
+    help: 'Upstream calls (each attempt sent, retries included) made by portfolio job work of this process, by upstream',
+    labelNames: ['upstream'] as const,
+    registers: [this.registry],
+  });
+
   private jobCensus?: JobCensus;
   /** The census under way: both job gauges of one scrape read the same one. */
   private censusUnderWay?: Promise<void>;
@@ -198,6 +205,10 @@ export class ServiceMetrics implements UpstreamObserver {
   jobLimiterWaited(upstream: UpstreamName, seconds: number): void {
     this.jobLimiterWaits.inc({ upstream });
     this.jobLimiterWaitSeconds.inc({ upstream }, seconds);
+  }
+
+  jobUpstreamCalled(upstream: UpstreamName): void {
+    this.jobUpstreamCalls.inc({ upstream });
   }
 
   private readJobCensus(): Promise<void> {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { JOB_STATUSES, JobStatus } from '../job-record';
+import { UPSTREAM_REGISTRY } from '../../common/upstream/upstream-registry';
+import { JOB_STATUSES, JobStatus, UpstreamCalls } from '../job-record';
 
 const ID = { description: "The job's id (a UUID), as in its Location.", example: '3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18' };
 const TOTAL = { description: 'Rows in the job.', example: 250000 };
@@ -81,6 +82,20 @@ export class JobStatusDto {
     example: 310,
   })
   etaSeconds: number | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number', minimum: 0 },
+    description:
+      'Upstream calls per row done so far, per upstream (' +
+      UPSTREAM_REGISTRY.map(({ name }) => `\`${name}\``).join(', ') +
+      '), to 2 decimals: the calls the job has made to it divided by `done`. A call is one request sent to the upstream, each retry ' +
+      'counted again, by the workers of every replica, those of work cut short and done again included (a replica stopped, a cancelled ' +
+      'job; a replica killed outright loses those made since its last note, taken every second); a row answered from the cache or from a repeated location ' +
+      'makes none. An upstream not called is absent; empty while no row is done.',
+    example: { flood_data: 1.21, geocoder: 0.33 },
+  })
+  upstreamCallsPerRow: UpstreamCalls;
 
   @ApiPropertyOptional(WARNINGS)
   warnings?: string[];

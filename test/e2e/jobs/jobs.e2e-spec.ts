@@ -1,10 +1,12 @@
 /**
  * Portfolio jobs (/flood-zone/jobs) on the real app against the emulators and a Redis of the test's own:
  * submit, status, results in every format (each row equal to GET), the errors, cancel (upstream calls stop),
- * the TTL of a finished job's keys, the metrics, and 503 JOBS_UNAVAILABLE without any Redis.
+ * the upstream calls per row (as the emulators counted them), the TTL of a finished job's keys, the metrics,
+ * and 503 JOBS_UNAVAILABLE without any Redis.
  */
 import { parse } from 'csv-parse/sync';
-import { DEMO_ADDRESSES, DEMO_PLACES } from '../../emulators';
+import type { UpstreamName } from '../../../src/common/upstream/upstream-registry';
+import { DEMO_ADDRESSES, DEMO_PLACES, type RunningEmulators, type UpstreamEmulator } from '../../emulators';
 import type { ApiResponse } from '../../support/api-client';
 import { openRaw, postHead } from '../../support/raw-connection';
 import { DisposableRedis, redisCli } from '../../support/redis-server';
@@ -45,6 +47,31 @@ async function finished(base: string, id: string): Promise<any> {
 
 /** Every key the service keeps for a job (all jobs' without an id). */
 const jobKeys = (redis: DisposableRedis, id = '') => redisCli(redis.port, '--scan', '--pattern', `flood-zone:job:${id}*`).split('\n').filter(Boolean);
+
+/** Each upstream's emulator by the upstream's public name: every upstream of the registry, or this does not compile. */
+const emulatorsByUpstream = (e: RunningEmulators): Record<UpstreamName, UpstreamEmulator> => ({
+  flood_data: e.nfhl,
+  flood_data_preliminary: e.preliminary,
+  flood_data_pending: e.pending,
+  coastal_barrier: e.cbrs,
+  geocoder: e.census,
+  elevation: e.elevation,
+  openfema: e.openfema,
+  basemap: e.basemap,
+  structures: e.structures,
+});
+
+/** The calls each upstream's emulator has received so far. */
+const callsCounted = (e: RunningEmulators) => Object.entries(emulatorsByUpstream(e)).map(([upstream, emulator]) => [upstream, emulator.callCount()] as const);
+
+/**
+ * Each upstream that the emulators saw called since `before` (a callsCounted), its calls since divided by `rows`,
+ * rounded to the hundredth (exact when `rows` divides 100): what a job's upstreamCallsPerRow says when its work made them all.
+ */
+function countedPerRow(e: RunningEmulators, before: ReturnType<typeof callsCounted>, rows: number): Record<string, number> {
+  const since = callsCounted(e).map(([upstream, calls], n) => [upstream, calls - before[n][1]] as const);
+  return Object.fromEntries(since.filter(([, calls]) => calls > 0).map(([upstream, calls]) => [upstream, Math.round((calls * 100) / rows) / 100]));
+}
 
 /** A point `step` ten-thousandths of a degree east of a demo place: a place of its own for the caches. */
 const shifted = (place: { lat: number; lon: number }, step: number) => ({ lat: place.lat, lon: Number((place.lon + step * 0.0001).toFixed(6)) });
@@ -103,6 +130,7 @@ describe('with a Redis', () => {
       `repeat,,${places[0].lat},${places[0].lon}`,
     ];
     const csv = `id,address,lat,lon\n${rows.join('\n')}\n`;
+    const before = callsCounted(stack.emulators);
     const submitted = await submitCsv(stack.url, csv, '?include=nearby,cbrs&radius=300');
     expect(submitted.status).toBe(202);
     const { id } = submitted.body;
@@ -122,6 +150,7 @@ describe('with a Redis', () => {
       finishedAt: expect.stringMatching(ISO),
       expiresAt: expect.stringMatching(ISO),
       etaSeconds: 0,
+      upstreamCallsPerRow: countedPerRow(stack.emulators, before, rows.length),
     });
     expect(Date.parse(status.expiresAt) - Date.parse(status.finishedAt)).toBe(TTL_HOURS * 3600 * 1000);
     expect(Date.parse(status.startedAt)).toBeGreaterThanOrEqual(Date.parse(status.createdAt));
@@ -420,12 +449,34 @@ describe('with a Redis', () => {
     expectErrorEnvelope(await call(stack.url, `${JOBS}/${body.id}/results`), 404, 'JOB_NOT_FOUND');
   });
 
+  it('says per upstream the calls the job made per row done, as the emulators counted them; rows answered from the cache make none', async () => {
+    // 16 points of their own, 4 of them asked twice: 20 rows, so calls / rows is exact to the hundredth.
+    const points = Array.from({ length: 16 }, (_, i) => shifted(DEMO_PLACES[i % DEMO_PLACES.length], 3000 + i));
+    const csv = `lat,lon\n${[...points, ...points.slice(0, 4)].map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
+    const before = callsCounted(stack.emulators);
+    const first = await finished(stack.url, (await submitCsv(stack.url, csv)).body.id);
+    expect([first.status, first.done]).toEqual(['completed', 20]);
+    const counted = countedPerRow(stack.emulators, before, 20);
+    expect(counted.flood_data).toBeGreaterThan(0);
+    expect(first.upstreamCallsPerRow).toEqual(counted);
+
+    // The same rows again: every one from the cache, no call made or counted.
+    const again = callsCounted(stack.emulators);
+    const second = await finished(stack.url, (await submitCsv(stack.url, csv)).body.id);
+    expect([second.status, second.done]).toEqual(['completed', 20]);
+    expect(countedPerRow(stack.emulators, again, 20)).toEqual({});
+    expect(second.upstreamCallsPerRow).toEqual({});
+  });
+
   it('cancel: 202, no upstream call starts for the job after it, its data is deleted, its status says cancelled', async () => {
     stack.emulators.nfhl.setLatency(200);
     const points = Array.from({ length: 400 }, (_, i) => shifted(DEMO_PLACES[i % 20], 10 + i));
+    const before = callsCounted(stack.emulators);
     const { body } = await submitCsv(stack.url, `lat,lon\n${points.map((p) => `${p.lat},${p.lon}`).join('\n')}\n`);
     const { nfhl } = stack.emulators;
     for (let attempt = 0; attempt < 100 && nfhl.callCount({ endpoint: 'query' }) < 20; attempt++) await sleep(50);
+    // Cancelled once some rows are done (noted every second), so that it has calls per row to show.
+    for (let attempt = 0; attempt < 100 && (await call(stack.url, `${JOBS}/${body.id}`)).body.done === 0; attempt++) await sleep(50);
     const cancelled = await call(stack.url, `${JOBS}/${body.id}`, { method: 'DELETE' });
     expect(cancelled.status).toBe(202);
     expect(cancelled.body).toEqual({ id: body.id, status: 'cancelled' });
@@ -436,7 +487,10 @@ describe('with a Redis', () => {
     expect(nfhl.callCount()).toBe(callsAfterCancel);
     const status = (await call(stack.url, `${JOBS}/${body.id}`)).body;
     expect(status).toEqual(expect.objectContaining({ id: body.id, status: 'cancelled', total: 400, finishedAt: expect.stringMatching(ISO), etaSeconds: null }));
+    expect(status.done).toBeGreaterThan(0);
     expect(status.done).toBeLessThan(400);
+    // The calls of its chunk cut short count too: every one the emulators saw.
+    expect(status.upstreamCallsPerRow).toEqual(countedPerRow(stack.emulators, before, status.done));
     expect(jobKeys(redis, body.id)).toEqual([`flood-zone:job:${body.id}`]);
     expectErrorEnvelope(await call(stack.url, `${JOBS}/${body.id}/results`), 409, 'JOB_NOT_FINISHED');
     // A finished job is deleted whole.
@@ -444,7 +498,7 @@ describe('with a Redis', () => {
     expectErrorEnvelope(await call(stack.url, `${JOBS}/${body.id}`), 404, 'JOB_NOT_FOUND');
   });
 
-  it('counts jobs by status, rows done, rows per second, chunk retries and limiter waits in /metrics', async () => {
+  it('counts jobs by status, rows done, rows per second, chunk retries, limiter waits and job upstream calls in /metrics', async () => {
     const metrics = (await call(stack.url, '/metrics')).text;
     expect(metrics).toMatch(/^jobs\{status="completed"\} [1-9]\d*$/m);
     expect(metrics).toMatch(/^jobs\{status="running"\} 0$/m);
@@ -452,6 +506,8 @@ describe('with a Redis', () => {
     expect(metrics).toMatch(/^job_rows_per_second 0$/m);
     expect(metrics).toMatch(/^job_chunk_retries_total 0$/m);
     expect(metrics).toMatch(/^job_limiter_waits_total\{upstream="flood_data"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^job_upstream_calls_total\{upstream="flood_data"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^job_upstream_calls_total\{upstream="geocoder"\} [1-9]\d*$/m);
   });
 });
 
