@@ -79,6 +79,16 @@ describe('docs: the front door and the rooms behind it', () => {
     for (const script of named) expect({ script, known: scripts.includes(script) }).toEqual({ script, known: true });
   });
 
+  it('every BENCH_ONLY the documents give names a scenario of bench/run.ts', () => {
+    const scenarios = new Set([...read('bench/run.ts').matchAll(/\{ name: '(\w+)', run:/g)].map(([, name]) => name));
+    expect(scenarios.size).toBeGreaterThan(10);
+    const named = DOCS.flatMap((file) =>
+      [...read(file).matchAll(/BENCH_ONLY=([\w,]+)/g)].flatMap(([, names]) => names.split(',').map((name) => ({ file, name }))),
+    );
+    expect(named.length).toBeGreaterThan(3);
+    expect(named.filter(({ name }) => !scenarios.has(name))).toEqual([]);
+  });
+
   it("docs/architecture.md's folder tree is src/'s: every folder of src/ is listed, and every folder listed exists", () => {
     const text = read('docs/architecture.md');
     const tree = text.slice(text.indexOf('```\nsrc/') + 4, text.indexOf('```', text.indexOf('```\nsrc/') + 4));

@@ -13,6 +13,7 @@ import { DisposableRedis, redisCli } from '../../support/redis-server';
 import { csvPieces, postPieces } from '../../support/streamed-body';
 import { MENOMINEE_HOUSE_POINT, footprintAround } from '../batch/demo-building-rows';
 import { Stack, expectErrorEnvelope, sleep, startStack } from '../../support/stack';
+import { finishedJob } from '../../support/job-status';
 
 const JOBS = '/flood-zone/jobs';
 const TTL_HOURS = 2;
@@ -34,16 +35,6 @@ async function call(base: string, path: string, init: RequestInit = {}): Promise
 
 const submitCsv = (base: string, csv: string, query = '') =>
   call(base, `${JOBS}${query}`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
-
-/** Waits until the job is no longer queued or running; its last status. */
-async function finished(base: string, id: string): Promise<any> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const { body } = await call(base, `${JOBS}/${id}`);
-    if (body.status !== 'queued' && body.status !== 'running') return body;
-    await sleep(100);
-  }
-  throw new Error(`job ${id} did not finish`);
-}
 
 /** Every key the service keeps for a job (all jobs' without an id). */
 const jobKeys = (redis: DisposableRedis, id = '') => redisCli(redis.port, '--scan', '--pattern', `flood-zone:job:${id}*`).split('\n').filter(Boolean);
@@ -138,7 +129,7 @@ describe('with a Redis', () => {
     expect(submitted.headers.get('location')).toBe(`${JOBS}/${id}`);
     expect(submitted.headers.get('cache-control')).toBe('no-store');
 
-    const status = await finished(stack.url, id);
+    const status = await finishedJob(stack.url, id);
     expect(status).toEqual({
       id,
       status: 'completed',
@@ -203,7 +194,7 @@ describe('with a Redis', () => {
     const submitted = await submitCsv(stack.url, csv);
     const warning = '"Loan ID", "Balance" are not read as a location (id, address, lat or latitude, lon or longitude, lng, long).';
     expect(submitted.status).toBe(202);
-    const status = await finished(stack.url, submitted.body.id);
+    const status = await finishedJob(stack.url, submitted.body.id);
     const lines = (await call(stack.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
 
     const batch = await fetch(`${stack.url}/flood-zone/batch`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
@@ -255,7 +246,7 @@ describe('with a Redis', () => {
     const csv = `Latitude,Longitude\n${place.lat},${place.lon}\n`;
     const submitted = await submitCsv(stack.url, csv);
     expect(submitted.body).toEqual({ id: expect.any(String), status: 'queued', total: 1, done: 0 });
-    await finished(stack.url, submitted.body.id);
+    await finishedJob(stack.url, submitted.body.id);
     const [line] = (await call(stack.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
     expect([line.status, line.body.query.lat, line.body.query.lon]).toEqual([200, place.lat, place.lon]);
     const batch = await fetch(`${stack.url}/flood-zone/batch`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
@@ -278,7 +269,7 @@ describe('with a Redis', () => {
     const submitted = await submitCsv(stack.url, csv, query);
     expect(submitted.status).toBe(202);
     expect(submitted.body.warnings).toEqual(['"Ref" is not read as a location (id, address, lat or latitude, lon or longitude, lng, long).']);
-    expect((await finished(stack.url, submitted.body.id)).status).toBe('completed');
+    expect((await finishedJob(stack.url, submitted.body.id)).status).toBe('completed');
     const withInput = await call(stack.url, `${JOBS}/${submitted.body.id}/results?columns=all`, { headers: { accept: 'text/csv' } });
     const records = parse(withInput.text, { columns: true }) as Array<Record<string, string>>;
     const columns = [
@@ -316,7 +307,7 @@ describe('with a Redis', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ locations: [{ id: 'given-x', lat, lon, footprint: inX }] }),
     });
-    await finished(stack.url, json.body.id);
+    await finishedJob(stack.url, json.body.id);
     const [line] = (await call(stack.url, `${JOBS}/${json.body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
     expect([
       line.status,
@@ -338,7 +329,7 @@ describe('with a Redis', () => {
     const early = await call(stack.url, `${JOBS}/${body.id}/results`);
     expectErrorEnvelope(early, 409, 'JOB_NOT_FINISHED');
     expect(early.body.error).toContain(body.id);
-    expect((await finished(stack.url, body.id)).status).toBe('completed');
+    expect((await finishedJob(stack.url, body.id)).status).toBe('completed');
     expect((await call(stack.url, `${JOBS}/${body.id}/results`)).status).toBe(200);
 
     const put = await call(stack.url, JOBS, { method: 'PUT' });
@@ -373,14 +364,14 @@ describe('with a Redis', () => {
     expectErrorEnvelope(await submitCsv(stack.url, tooMany), 413, 'BATCH_TOO_LARGE');
     const allowed = await submitCsv(stack.url, `lat,lon\n${'38.9,-77.0\n'.repeat(3000)}`);
     expect(allowed.body).toEqual({ id: expect.any(String), status: 'queued', total: 3000, done: 0 });
-    expect((await finished(stack.url, allowed.body.id)).status).toBe('completed');
+    expect((await finishedJob(stack.url, allowed.body.id)).status).toBe('completed');
     const json = await call(stack.url, JOBS, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ locations: [{ id: 7, lat: 38.9, lon: -77.0 }, 'not an object'] }),
     });
     expect(json.status).toBe(202);
-    await finished(stack.url, json.body.id);
+    await finishedJob(stack.url, json.body.id);
     const lines = (await call(stack.url, `${JOBS}/${json.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
     expect(lines.map((line: RowLine) => [line.index, line.id, line.status, line.body.code])).toEqual([
       [0, '7', 200, undefined],
@@ -434,7 +425,7 @@ describe('with a Redis', () => {
   it('keeps a finished job JOB_TTL_HOURS: every key expires then, and the job is gone after', async () => {
     const place = shifted(DEMO_PLACES[1], 2);
     const { body } = await submitCsv(stack.url, `lat,lon\n${place.lat},${place.lon}\n${place.lat},${place.lon}\n`);
-    await finished(stack.url, body.id);
+    await finishedJob(stack.url, body.id);
     const keys = jobKeys(redis, body.id);
     expect(keys.sort()).toEqual([`flood-zone:job:${body.id}`, `flood-zone:job:${body.id}:out:0`]);
     for (const key of keys) {
@@ -454,7 +445,7 @@ describe('with a Redis', () => {
     const points = Array.from({ length: 16 }, (_, i) => shifted(DEMO_PLACES[i % DEMO_PLACES.length], 3000 + i));
     const csv = `lat,lon\n${[...points, ...points.slice(0, 4)].map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
     const before = callsCounted(stack.emulators);
-    const first = await finished(stack.url, (await submitCsv(stack.url, csv)).body.id);
+    const first = await finishedJob(stack.url, (await submitCsv(stack.url, csv)).body.id);
     expect([first.status, first.done]).toEqual(['completed', 20]);
     const counted = countedPerRow(stack.emulators, before, 20);
     expect(counted.flood_data).toBeGreaterThan(0);
@@ -462,7 +453,7 @@ describe('with a Redis', () => {
 
     // The same rows again: every one from the cache, no call made or counted.
     const again = callsCounted(stack.emulators);
-    const second = await finished(stack.url, (await submitCsv(stack.url, csv)).body.id);
+    const second = await finishedJob(stack.url, (await submitCsv(stack.url, csv)).body.id);
     expect([second.status, second.done]).toEqual(['completed', 20]);
     expect(countedPerRow(stack.emulators, again, 20)).toEqual({});
     expect(second.upstreamCallsPerRow).toEqual({});
@@ -552,7 +543,7 @@ describe('a body far larger than a batch, stored as it arrives', () => {
     expect(submitted.body).toEqual({ id: expect.any(String), status: 'queued', total: ROWS, done: 0 });
     expect(Number(redisCli(redis.port, 'hget', `flood-zone:job:${submitted.body.id}`, 'chunks'))).toBe(ROWS / 1000);
 
-    const status = await finished(stack.url, submitted.body.id);
+    const status = await finishedJob(stack.url, submitted.body.id);
     expect(status).toEqual(expect.objectContaining({ status: 'completed', total: ROWS, done: ROWS, errors: 0 }));
     const get = await stack.get(`/flood-zone?lat=95&lon=${lon(0)}`);
     const answer = await call(stack.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'text/csv' } });
@@ -595,7 +586,7 @@ describe('rows queued behind a low rate', () => {
   it('are not timed out for their place in the queue: the deadline counts only time not spent waiting for a turn', async () => {
     const points = Array.from({ length: 200 }, (_, i) => shifted(DEMO_PLACES[i % 20], 1 + Math.floor(i / 20)));
     const { body } = await submitCsv(stack.url, `lat,lon\n${points.map((p) => `${p.lat},${p.lon}`).join('\n')}\n`);
-    const status = await finished(stack.url, body.id);
+    const status = await finishedJob(stack.url, body.id);
     expect(status).toEqual(expect.objectContaining({ status: 'completed', total: 200, done: 200, errors: 0 }));
     const lines = (await call(stack.url, `${JOBS}/${body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
     expect(lines.filter((line) => line.status >= 500)).toEqual([]);

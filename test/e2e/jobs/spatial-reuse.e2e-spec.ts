@@ -8,7 +8,8 @@ import { DEMO_PLACES } from '../../emulators';
 import type { CallRecord } from '../../emulators/emulator-core';
 import { tileAt } from '../../../src/flood-hazard/held-layer';
 import { DisposableRedis } from '../../support/redis-server';
-import { Stack, sleep, startStack } from '../../support/stack';
+import { Stack, startStack } from '../../support/stack';
+import { finishedJob } from '../../support/job-status';
 
 const JOBS = '/flood-zone/jobs';
 /** The Houston demo places: 13 cases (AE, AH, AO, A, X, mapped without a zone) within one 0.05° square. */
@@ -35,15 +36,6 @@ const squaresOf = (layer: string, points: Array<{ lat: number; lon: number }>) =
 async function json(base: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
   const response = await fetch(`${base}${path}`, init);
   return { status: response.status, body: await response.json() };
-}
-
-async function finished(base: string, id: string): Promise<any> {
-  for (let attempt = 0; attempt < 1200; attempt++) {
-    const { body } = await json(base, `${JOBS}/${id}`);
-    if (body.status !== 'queued' && body.status !== 'running') return body;
-    await sleep(100);
-  }
-  throw new Error(`job ${id} did not finish`);
 }
 
 /** An answer as any deployment gives it: without its time and the URL of the emulator it came from. */
@@ -81,7 +73,7 @@ describe('a portfolio job over dense points', () => {
     const csv = `lat,lon\n${POINTS.map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
     const submitted = await json(reusing.url, JOBS, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
     expect(submitted.status).toBe(202);
-    expect(await finished(reusing.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: POINTS.length, errors: 0 }));
+    expect(await finishedJob(reusing.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: POINTS.length, errors: 0 }));
     jobCalls = queries(reusing);
     rows = (await json(reusing.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
   });
@@ -186,7 +178,7 @@ describe.each([
     const points = POINTS.slice(0, 24);
     const csv = `lat,lon\n${points.map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
     const submitted = await json(failing.url, JOBS, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
-    expect(await finished(failing.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: points.length, errors: 0 }));
+    expect(await finishedJob(failing.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: points.length, errors: 0 }));
     const rows = (await json(failing.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
     const expected = await Promise.all(points.map(async (p) => json(pointByPoint.url, `/flood-zone?lat=${p.lat}&lon=${p.lon}`)));
     expect(rows.map((row: { status: number; body: any }) => comparable(row.status, row.body))).toEqual(
