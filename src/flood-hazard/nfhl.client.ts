@@ -70,16 +70,17 @@ const FOOTPRINT_ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'SFHA_TF', 'STATIC_BFE'
 const FOOTPRINT_PANEL_FIELDS = ['FIRM_PAN', 'PANEL', 'SUFFIX', 'EFF_DATE', 'PANEL_TYP'];
 /**
  * Where a portfolio's points are dense, these layers are held for whole squares of a grid (see HeldLayers): FIRM
- * panels, communities, availability and LOMRs are large polygons, so a square of 0.05° (about 5 km) costs one query
- * of a few dozen features; LOMAs are points asked within LOMA_REACH_M of each point, so their squares overlap by
- * more than that (0.004° of longitude is 100 m up to 77° of latitude; a point nearer the pole is asked alone).
+ * panels, communities, availability and LOMRs are large polygons, so a square of 0.1° (about 10 km) costs one query
+ * of a few dozen features (on Hudson County's real map a median of 30 vertices of panels, 800 of communities); LOMAs
+ * are points asked within LOMA_REACH_M of each point, so their squares (0.05°) overlap by more than that (0.004° of
+ * longitude is 100 m up to 77° of latitude; a point nearer the pole is asked alone).
  */
 const HELD_GRID: Record<HeldLayer, { sizeDeg: number; marginDeg: number }> = {
-  panels: { sizeDeg: 0.05, marginDeg: 0.0005 },
-  lomrs: { sizeDeg: 0.05, marginDeg: 0.0005 },
-  jurisdictions: { sizeDeg: 0.05, marginDeg: 0.0005 },
-  availability: { sizeDeg: 0.05, marginDeg: 0.0005 },
-  lomas: { sizeDeg: 0.02, marginDeg: 0.004 },
+  panels: { sizeDeg: 0.1, marginDeg: 0.0005 },
+  lomrs: { sizeDeg: 0.1, marginDeg: 0.0005 },
+  jurisdictions: { sizeDeg: 0.1, marginDeg: 0.0005 },
+  availability: { sizeDeg: 0.1, marginDeg: 0.0005 },
+  lomas: { sizeDeg: 0.05, marginDeg: 0.004 },
 };
 type HeldPolygonLayer = keyof typeof POINT_FIELDS;
 type HeldLayer = HeldPolygonLayer | 'lomas';

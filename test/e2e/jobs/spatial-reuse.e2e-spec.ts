@@ -19,13 +19,13 @@ const POINTS = HOUSTON.flatMap((place) => Array.from({ length: 6 }, (_x, step) =
 /** Charleston, SC: far from Houston's square. */
 const FAR = DEMO_PLACES.find((place) => place.lat === 32.7765 && place.expect.floodZone === 'AE')!;
 
-/** The layers held for squares, with their grid as the service's documentation gives it: 0.05°, 0.02° for LOMAs. */
+/** The layers held for squares, with their grid as the service's documentation gives it: 0.1°, 0.05° for LOMAs. */
 const HELD_GRID: Record<string, { sizeDeg: number; marginDeg: number }> = {
-  'FIRM Panels': { sizeDeg: 0.05, marginDeg: 0.0005 },
-  LOMRs: { sizeDeg: 0.05, marginDeg: 0.0005 },
-  'Political Jurisdictions': { sizeDeg: 0.05, marginDeg: 0.0005 },
-  'NFHL Availability': { sizeDeg: 0.05, marginDeg: 0.0005 },
-  LOMAs: { sizeDeg: 0.02, marginDeg: 0.004 },
+  'FIRM Panels': { sizeDeg: 0.1, marginDeg: 0.0005 },
+  LOMRs: { sizeDeg: 0.1, marginDeg: 0.0005 },
+  'Political Jurisdictions': { sizeDeg: 0.1, marginDeg: 0.0005 },
+  'NFHL Availability': { sizeDeg: 0.1, marginDeg: 0.0005 },
+  LOMAs: { sizeDeg: 0.05, marginDeg: 0.004 },
 };
 const HELD_LAYERS = Object.keys(HELD_GRID);
 /** The squares of a layer's grid holding these points, as envelopes. */
