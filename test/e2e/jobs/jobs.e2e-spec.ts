@@ -5,43 +5,15 @@
  */
 import { parse } from 'csv-parse/sync';
 import { DEMO_ADDRESSES, DEMO_PLACES } from '../../emulators';
-import type { ApiResponse } from '../../support/api-client';
 import { openRaw, postHead } from '../../support/raw-connection';
 import { DisposableRedis, redisCli } from '../../support/redis-server';
 import { csvPieces, postPieces } from '../../support/streamed-body';
 import { MENOMINEE_HOUSE_POINT, footprintAround } from '../batch/demo-building-rows';
+import { JOBS, type RowLine, call, finished, submitCsv } from '../../support/portfolio-jobs';
 import { Stack, expectErrorEnvelope, sleep, startStack } from '../../support/stack';
 
-const JOBS = '/flood-zone/jobs';
 const TTL_HOURS = 2;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-interface RowLine {
-  index: number;
-  id: string | null;
-  status: number;
-  body: any;
-}
-
-async function call(base: string, path: string, init: RequestInit = {}): Promise<ApiResponse> {
-  const response = await fetch(`${base}${path}`, init);
-  const text = await response.text();
-  const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json');
-  return { status: response.status, headers: response.headers, text, body: isJson && text ? JSON.parse(text) : undefined };
-}
-
-const submitCsv = (base: string, csv: string, query = '') =>
-  call(base, `${JOBS}${query}`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
-
-/** Waits until the job is no longer queued or running; its last status. */
-async function finished(base: string, id: string): Promise<any> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const { body } = await call(base, `${JOBS}/${id}`);
-    if (body.status !== 'queued' && body.status !== 'running') return body;
-    await sleep(100);
-  }
-  throw new Error(`job ${id} did not finish`);
-}
 
 /** Every key the service keeps for a job (all jobs' without an id). */
 const jobKeys = (redis: DisposableRedis, id = '') => redisCli(redis.port, '--scan', '--pattern', `flood-zone:job:${id}*`).split('\n').filter(Boolean);
