@@ -54,8 +54,8 @@ const LAYERS = {
   bfeLines: layerNamed('Base Flood Elevations', 16),
 };
 
-const ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'SFHA_TF', 'STATIC_BFE', 'DEPTH', 'V_DATUM', 'LEN_UNIT', 'DFIRM_ID', 'FLD_AR_ID'];
-const POINT_FIELDS: Record<'panels' | 'lomrs' | 'jurisdictions' | 'availability', string[]> = {
+export const ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'SFHA_TF', 'STATIC_BFE', 'DEPTH', 'V_DATUM', 'LEN_UNIT', 'DFIRM_ID', 'FLD_AR_ID'];
+export const POINT_FIELDS: Record<'panels' | 'lomrs' | 'jurisdictions' | 'availability', string[]> = {
   panels: ['FIRM_PAN', 'PANEL', 'SUFFIX', 'EFF_DATE', 'PANEL_TYP', 'DFIRM_ID'],
   lomrs: ['CASE_NO', 'EFF_DATE', 'STATUS'],
   jurisdictions: ['POL_NAME1', 'CID'],
@@ -75,7 +75,7 @@ const FOOTPRINT_PANEL_FIELDS = ['FIRM_PAN', 'PANEL', 'SUFFIX', 'EFF_DATE', 'PANE
  * are points asked within LOMA_REACH_M of each point, so their squares (0.05°) overlap by more than that (0.004° of
  * longitude is 100 m up to 77° of latitude; a point nearer the pole is asked alone).
  */
-const HELD_GRID: Record<HeldLayer, { sizeDeg: number; marginDeg: number }> = {
+export const HELD_GRID: Record<HeldLayer, { sizeDeg: number; marginDeg: number }> = {
   panels: { sizeDeg: 0.1, marginDeg: 0.0005 },
   lomrs: { sizeDeg: 0.1, marginDeg: 0.0005 },
   jurisdictions: { sizeDeg: 0.1, marginDeg: 0.0005 },
@@ -83,7 +83,7 @@ const HELD_GRID: Record<HeldLayer, { sizeDeg: number; marginDeg: number }> = {
   lomas: { sizeDeg: 0.05, marginDeg: 0.004 },
 };
 type HeldPolygonLayer = keyof typeof POINT_FIELDS;
-type HeldLayer = HeldPolygonLayer | 'lomas';
+export type HeldLayer = HeldPolygonLayer | 'lomas';
 
 /** A square of a polygon layer or of the LOMAs as kept in the shared cache: the envelope asked for and what FEMA gave. */
 interface StoredPolygons {

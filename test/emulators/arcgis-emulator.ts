@@ -276,7 +276,8 @@ export class NfhlMapServerEmulator extends ArcGisMapServerEmulator {
   }
 }
 
-function buildNfhlService(options: NfhlEmulatorOptions): {
+/** The layers the NFHL emulator serves for these options (what a test may query directly with `queryLayer`), and their ids. */
+export function buildNfhlService(options: NfhlEmulatorOptions): {
   service: MapServiceDefinition;
   map: DemoMap;
   layerIds: Record<NfhlLayerKey, number>;

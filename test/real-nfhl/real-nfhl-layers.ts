@@ -1,16 +1,19 @@
 /**
- * Real FEMA flood-zone and FIRM panel polygons, read from the extracts kept beside the project (directory
- * REAL_NFHL_DIR): Hudson County, NJ (DFIRM 34017C, zones and panels; a planar partition with holes and an AREA NOT
- * INCLUDED polygon) and Cambridge, MA (DFIRM 25017C, 1% and 0.2% areas with floodways; lower-case field names). The
- * polygons come as NFHL's MapServer gives them to the service: ArcGIS rings, outer rings clockwise and holes
- * counter-clockwise, each feature keeping its GeoJSON geometry too for checks that must not share the service's path.
+ * Real FEMA flood-zone, FIRM panel and political jurisdiction polygons, read from the extracts kept beside the project
+ * (directory REAL_NFHL_DIR): Hudson County, NJ (DFIRM 34017C, zones, panels and communities; a planar partition with
+ * holes and an AREA NOT INCLUDED polygon) and Cambridge, MA (DFIRM 25017C, 1% and 0.2% areas with floodways; lower-case
+ * field names). The polygons come as NFHL's MapServer gives them to the service: ArcGIS rings, outer rings clockwise
+ * and holes counter-clockwise, each feature keeping its GeoJSON geometry too for checks that must not share the
+ * service's path; `nfhlMapOf` serves them from the NFHL emulator.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import CheapRuler from 'cheap-ruler';
-import type { FirmPanelAttributes, FloodHazardZoneAttributes } from '../../src/flood-hazard/flood-hazard.types';
+import type { FirmPanelAttributes, FloodHazardZoneAttributes, PoliticalJurisdictionAttributes } from '../../src/flood-hazard/flood-hazard.types';
 import { footprintBox, polygonsOfFootprint } from '../../src/parts/structure/footprint-geometry';
 import type { FootprintLayers, LonLat } from '../../src/parts/structure/structure.types';
+import type { DemoMap, MapFeature } from '../emulators/demo-map';
+import { type Ring, bboxOfRings } from '../emulators/geometry';
 
 export const REAL_NFHL_DIR = process.env.REAL_NFHL_DIR ?? '/work/shared/real-nfhl';
 
@@ -29,6 +32,7 @@ export interface RealLayers {
   name: string;
   zones: Array<RealPolygon<FloodHazardZoneAttributes>>;
   panels: Array<RealPolygon<FirmPanelAttributes>>;
+  jurisdictions: Array<RealPolygon<PoliticalJurisdictionAttributes>>;
 }
 
 interface GeoJsonFeature {
@@ -96,6 +100,10 @@ function panelAttributes(properties: Record<string, unknown>): FirmPanelAttribut
   };
 }
 
+function jurisdictionAttributes(properties: Record<string, unknown>): PoliticalJurisdictionAttributes {
+  return { POL_NAME1: text(field(properties, 'POL_NAME1')), CID: text(field(properties, 'CID')) };
+}
+
 function realPolygons<A>(file: string, attributesOf: (properties: Record<string, unknown>) => A): Array<RealPolygon<A>> {
   return readFeatures(file).map(({ properties, geometry }) => ({
     attributes: attributesOf(properties),
@@ -110,11 +118,41 @@ export function hudsonCounty(): RealLayers {
     name: 'Hudson County, NJ',
     zones: realPolygons('hudson-nj-34017C/S_FLD_HAZ_AR.geojson', zoneAttributes),
     panels: realPolygons('hudson-nj-34017C/S_FIRM_PAN.geojson', panelAttributes),
+    jurisdictions: realPolygons('hudson-nj-34017C/S_POL_AR.geojson', jurisdictionAttributes),
   };
 }
 
 export function cambridge(): RealLayers {
-  return { name: 'Cambridge, MA', zones: realPolygons('cambridge-ma-25017C/FEMA_FloodPlains500Year.geojson', zoneAttributes), panels: [] };
+  return { name: 'Cambridge, MA', zones: realPolygons('cambridge-ma-25017C/FEMA_FloodPlains500Year.geojson', zoneAttributes), panels: [], jurisdictions: [] };
+}
+
+/** Features as the NFHL MapServer emulator serves them: attributes by field name, ArcGIS rings and their bounds. */
+function servedFeatures<A extends object>(polygons: Array<RealPolygon<A>>): MapFeature[] {
+  return polygons.map(({ attributes, rings }) => ({
+    attributes: Object.fromEntries(Object.entries(attributes)),
+    rings: rings as Ring[],
+    bbox: bboxOfRings(rings as Ring[]),
+  }));
+}
+
+/**
+ * A map for the NFHL MapServer emulator serving these zones, panels and communities as FEMA's layers, in the
+ * extract's order; every other NFHL layer (availability, LOMRs, LOMAs, BFE lines) is empty, and so is the Census part,
+ * which the NFHL emulator does not read.
+ */
+export function nfhlMapOf(layers: RealLayers): DemoMap {
+  return {
+    nfhl: {
+      availability: [],
+      lomrs: [],
+      firmPanels: servedFeatures(layers.panels),
+      politicalJurisdictions: servedFeatures(layers.jurisdictions),
+      floodHazardZones: servedFeatures(layers.zones),
+      bfeLines: [],
+      lomas: [],
+    },
+    census: { counties: [], zctas: [], states: {}, addresses: [] },
+  };
 }
 
 function overlaps(a: readonly number[], b: readonly number[]): boolean {

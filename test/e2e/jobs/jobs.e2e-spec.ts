@@ -7,34 +7,15 @@
 import { parse } from 'csv-parse/sync';
 import type { UpstreamName } from '../../../src/common/upstream/upstream-registry';
 import { DEMO_ADDRESSES, DEMO_PLACES, type RunningEmulators, type UpstreamEmulator } from '../../emulators';
-import type { ApiResponse } from '../../support/api-client';
 import { openRaw, postHead } from '../../support/raw-connection';
 import { DisposableRedis, redisCli } from '../../support/redis-server';
 import { csvPieces, postPieces } from '../../support/streamed-body';
 import { MENOMINEE_HOUSE_POINT, footprintAround } from '../batch/demo-building-rows';
+import { JOBS, type RowLine, call, finished, submitCsv } from '../../support/portfolio-jobs';
 import { Stack, expectErrorEnvelope, sleep, startStack } from '../../support/stack';
-import { finishedJob } from '../../support/job-status';
 
-const JOBS = '/flood-zone/jobs';
 const TTL_HOURS = 2;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-interface RowLine {
-  index: number;
-  id: string | null;
-  status: number;
-  body: any;
-}
-
-async function call(base: string, path: string, init: RequestInit = {}): Promise<ApiResponse> {
-  const response = await fetch(`${base}${path}`, init);
-  const text = await response.text();
-  const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json');
-  return { status: response.status, headers: response.headers, text, body: isJson && text ? JSON.parse(text) : undefined };
-}
-
-const submitCsv = (base: string, csv: string, query = '') =>
-  call(base, `${JOBS}${query}`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
 
 /** Every key the service keeps for a job (all jobs' without an id). */
 const jobKeys = (redis: DisposableRedis, id = '') => redisCli(redis.port, '--scan', '--pattern', `flood-zone:job:${id}*`).split('\n').filter(Boolean);
@@ -129,7 +110,7 @@ describe('with a Redis', () => {
     expect(submitted.headers.get('location')).toBe(`${JOBS}/${id}`);
     expect(submitted.headers.get('cache-control')).toBe('no-store');
 
-    const status = await finishedJob(stack.url, id);
+    const status = await finished(stack.url, id);
     expect(status).toEqual({
       id,
       status: 'completed',
@@ -194,7 +175,7 @@ describe('with a Redis', () => {
     const submitted = await submitCsv(stack.url, csv);
     const warning = '"Loan ID", "Balance" are not read as a location (id, address, lat or latitude, lon or longitude, lng, long).';
     expect(submitted.status).toBe(202);
-    const status = await finishedJob(stack.url, submitted.body.id);
+    const status = await finished(stack.url, submitted.body.id);
     const lines = (await call(stack.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
 
     const batch = await fetch(`${stack.url}/flood-zone/batch`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
@@ -246,7 +227,7 @@ describe('with a Redis', () => {
     const csv = `Latitude,Longitude\n${place.lat},${place.lon}\n`;
     const submitted = await submitCsv(stack.url, csv);
     expect(submitted.body).toEqual({ id: expect.any(String), status: 'queued', total: 1, done: 0 });
-    await finishedJob(stack.url, submitted.body.id);
+    await finished(stack.url, submitted.body.id);
     const [line] = (await call(stack.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
     expect([line.status, line.body.query.lat, line.body.query.lon]).toEqual([200, place.lat, place.lon]);
     const batch = await fetch(`${stack.url}/flood-zone/batch`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
@@ -269,7 +250,7 @@ describe('with a Redis', () => {
     const submitted = await submitCsv(stack.url, csv, query);
     expect(submitted.status).toBe(202);
     expect(submitted.body.warnings).toEqual(['"Ref" is not read as a location (id, address, lat or latitude, lon or longitude, lng, long).']);
-    expect((await finishedJob(stack.url, submitted.body.id)).status).toBe('completed');
+    expect((await finished(stack.url, submitted.body.id)).status).toBe('completed');
     const withInput = await call(stack.url, `${JOBS}/${submitted.body.id}/results?columns=all`, { headers: { accept: 'text/csv' } });
     const records = parse(withInput.text, { columns: true }) as Array<Record<string, string>>;
     const columns = [
@@ -307,7 +288,7 @@ describe('with a Redis', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ locations: [{ id: 'given-x', lat, lon, footprint: inX }] }),
     });
-    await finishedJob(stack.url, json.body.id);
+    await finished(stack.url, json.body.id);
     const [line] = (await call(stack.url, `${JOBS}/${json.body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
     expect([
       line.status,
@@ -329,7 +310,7 @@ describe('with a Redis', () => {
     const early = await call(stack.url, `${JOBS}/${body.id}/results`);
     expectErrorEnvelope(early, 409, 'JOB_NOT_FINISHED');
     expect(early.body.error).toContain(body.id);
-    expect((await finishedJob(stack.url, body.id)).status).toBe('completed');
+    expect((await finished(stack.url, body.id)).status).toBe('completed');
     expect((await call(stack.url, `${JOBS}/${body.id}/results`)).status).toBe(200);
 
     const put = await call(stack.url, JOBS, { method: 'PUT' });
@@ -364,14 +345,14 @@ describe('with a Redis', () => {
     expectErrorEnvelope(await submitCsv(stack.url, tooMany), 413, 'BATCH_TOO_LARGE');
     const allowed = await submitCsv(stack.url, `lat,lon\n${'38.9,-77.0\n'.repeat(3000)}`);
     expect(allowed.body).toEqual({ id: expect.any(String), status: 'queued', total: 3000, done: 0 });
-    expect((await finishedJob(stack.url, allowed.body.id)).status).toBe('completed');
+    expect((await finished(stack.url, allowed.body.id)).status).toBe('completed');
     const json = await call(stack.url, JOBS, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ locations: [{ id: 7, lat: 38.9, lon: -77.0 }, 'not an object'] }),
     });
     expect(json.status).toBe(202);
-    await finishedJob(stack.url, json.body.id);
+    await finished(stack.url, json.body.id);
     const lines = (await call(stack.url, `${JOBS}/${json.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
     expect(lines.map((line: RowLine) => [line.index, line.id, line.status, line.body.code])).toEqual([
       [0, '7', 200, undefined],
@@ -425,7 +406,7 @@ describe('with a Redis', () => {
   it('keeps a finished job JOB_TTL_HOURS: every key expires then, and the job is gone after', async () => {
     const place = shifted(DEMO_PLACES[1], 2);
     const { body } = await submitCsv(stack.url, `lat,lon\n${place.lat},${place.lon}\n${place.lat},${place.lon}\n`);
-    await finishedJob(stack.url, body.id);
+    await finished(stack.url, body.id);
     const keys = jobKeys(redis, body.id);
     expect(keys.sort()).toEqual([`flood-zone:job:${body.id}`, `flood-zone:job:${body.id}:out:0`]);
     for (const key of keys) {
@@ -445,7 +426,7 @@ describe('with a Redis', () => {
     const points = Array.from({ length: 16 }, (_, i) => shifted(DEMO_PLACES[i % DEMO_PLACES.length], 3000 + i));
     const csv = `lat,lon\n${[...points, ...points.slice(0, 4)].map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
     const before = callsCounted(stack.emulators);
-    const first = await finishedJob(stack.url, (await submitCsv(stack.url, csv)).body.id);
+    const first = await finished(stack.url, (await submitCsv(stack.url, csv)).body.id);
     expect([first.status, first.done]).toEqual(['completed', 20]);
     const counted = countedPerRow(stack.emulators, before, 20);
     expect(counted.flood_data).toBeGreaterThan(0);
@@ -453,7 +434,7 @@ describe('with a Redis', () => {
 
     // The same rows again: every one from the cache, no call made or counted.
     const again = callsCounted(stack.emulators);
-    const second = await finishedJob(stack.url, (await submitCsv(stack.url, csv)).body.id);
+    const second = await finished(stack.url, (await submitCsv(stack.url, csv)).body.id);
     expect([second.status, second.done]).toEqual(['completed', 20]);
     expect(countedPerRow(stack.emulators, again, 20)).toEqual({});
     expect(second.upstreamCallsPerRow).toEqual({});
@@ -543,7 +524,7 @@ describe('a body far larger than a batch, stored as it arrives', () => {
     expect(submitted.body).toEqual({ id: expect.any(String), status: 'queued', total: ROWS, done: 0 });
     expect(Number(redisCli(redis.port, 'hget', `flood-zone:job:${submitted.body.id}`, 'chunks'))).toBe(ROWS / 1000);
 
-    const status = await finishedJob(stack.url, submitted.body.id);
+    const status = await finished(stack.url, submitted.body.id);
     expect(status).toEqual(expect.objectContaining({ status: 'completed', total: ROWS, done: ROWS, errors: 0 }));
     const get = await stack.get(`/flood-zone?lat=95&lon=${lon(0)}`);
     const answer = await call(stack.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'text/csv' } });
@@ -586,7 +567,7 @@ describe('rows queued behind a low rate', () => {
   it('are not timed out for their place in the queue: the deadline counts only time not spent waiting for a turn', async () => {
     const points = Array.from({ length: 200 }, (_, i) => shifted(DEMO_PLACES[i % 20], 1 + Math.floor(i / 20)));
     const { body } = await submitCsv(stack.url, `lat,lon\n${points.map((p) => `${p.lat},${p.lon}`).join('\n')}\n`);
-    const status = await finishedJob(stack.url, body.id);
+    const status = await finished(stack.url, body.id);
     expect(status).toEqual(expect.objectContaining({ status: 'completed', total: 200, done: 200, errors: 0 }));
     const lines = (await call(stack.url, `${JOBS}/${body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
     expect(lines.filter((line) => line.status >= 500)).toEqual([]);

@@ -7,11 +7,11 @@
 import { DEMO_PLACES } from '../../emulators';
 import type { CallRecord } from '../../emulators/emulator-core';
 import { tileAt } from '../../../src/flood-hazard/held-layer';
+import { HELD_GRID } from '../../../src/flood-hazard/nfhl.client';
 import { DisposableRedis } from '../../support/redis-server';
 import { Stack, startStack } from '../../support/stack';
-import { finishedJob } from '../../support/job-status';
+import { JOBS, call, finished, submitCsv } from '../../support/portfolio-jobs';
 
-const JOBS = '/flood-zone/jobs';
 /** The Houston demo places: 13 cases (AE, AH, AO, A, X, mapped without a zone) within one 0.05° square. */
 const HOUSTON = DEMO_PLACES.filter((place) => place.lat > 29.76 && place.lat < 29.78 && place.lon > -95.4 && place.lon < -95.35);
 /** Each Houston place and 5 points 10 to 50 m east of it: 78 points, 13 zone cases, one square. */
@@ -19,24 +19,19 @@ const POINTS = HOUSTON.flatMap((place) => Array.from({ length: 6 }, (_x, step) =
 /** Charleston, SC: far from Houston's square. */
 const FAR = DEMO_PLACES.find((place) => place.lat === 32.7765 && place.expect.floodZone === 'AE')!;
 
-/** The layers held for squares, with their grid as the service's documentation gives it: 0.1°, 0.05° for LOMAs. */
-const HELD_GRID: Record<string, { sizeDeg: number; marginDeg: number }> = {
-  'FIRM Panels': { sizeDeg: 0.1, marginDeg: 0.0005 },
-  LOMRs: { sizeDeg: 0.1, marginDeg: 0.0005 },
-  'Political Jurisdictions': { sizeDeg: 0.1, marginDeg: 0.0005 },
-  'NFHL Availability': { sizeDeg: 0.1, marginDeg: 0.0005 },
-  LOMAs: { sizeDeg: 0.05, marginDeg: 0.004 },
+/** The layers held for squares, by their published names, with the service's grid of each. */
+const HELD_GRID_BY_NAME: Record<string, { sizeDeg: number; marginDeg: number }> = {
+  'FIRM Panels': HELD_GRID.panels,
+  LOMRs: HELD_GRID.lomrs,
+  'Political Jurisdictions': HELD_GRID.jurisdictions,
+  'NFHL Availability': HELD_GRID.availability,
+  LOMAs: HELD_GRID.lomas,
 };
-const HELD_LAYERS = Object.keys(HELD_GRID);
+const HELD_LAYERS = Object.keys(HELD_GRID_BY_NAME);
 /** The squares of a layer's grid holding these points, as envelopes. */
 const squaresOf = (layer: string, points: Array<{ lat: number; lon: number }>) => [
-  ...new Set(points.map((p) => tileAt(p.lon, p.lat, HELD_GRID[layer].sizeDeg, HELD_GRID[layer].marginDeg).envelope.join(','))),
+  ...new Set(points.map((p) => tileAt(p.lon, p.lat, HELD_GRID_BY_NAME[layer].sizeDeg, HELD_GRID_BY_NAME[layer].marginDeg).envelope.join(','))),
 ];
-
-async function json(base: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${base}${path}`, init);
-  return { status: response.status, body: await response.json() };
-}
 
 /** An answer as any deployment gives it: without its time and the URL of the emulator it came from. */
 const comparable = (status: number, body: any) =>
@@ -71,15 +66,15 @@ describe('a portfolio job over dense points', () => {
   beforeAll(async () => {
     jobStartedAt = Date.now();
     const csv = `lat,lon\n${POINTS.map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
-    const submitted = await json(reusing.url, JOBS, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
+    const submitted = await submitCsv(reusing.url, csv);
     expect(submitted.status).toBe(202);
-    expect(await finishedJob(reusing.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: POINTS.length, errors: 0 }));
+    expect(await finished(reusing.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: POINTS.length, errors: 0 }));
     jobCalls = queries(reusing);
-    rows = (await json(reusing.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
+    rows = (await call(reusing.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
   });
 
   it('answers every row as point queries answer it, field for field', async () => {
-    const expected = await Promise.all(POINTS.map(async (p) => json(pointByPoint.url, `/flood-zone?lat=${p.lat}&lon=${p.lon}`)));
+    const expected = await Promise.all(POINTS.map(async (p) => call(pointByPoint.url, `/flood-zone?lat=${p.lat}&lon=${p.lon}`)));
     expect(expected.filter(({ status }) => status !== 200)).toEqual([]);
     // Every zone case of the square is among them, the point without a zone (availability) too.
     expect(new Set(expected.map(({ body }) => body.result.coverage))).toEqual(new Set(['mapped', 'mapped_no_zone']));
@@ -124,8 +119,8 @@ describe('a portfolio job over dense points', () => {
     const point = { lat: place.lat + 0.0002, lon: place.lon + 0.0003 };
     const before = Date.now();
     const [reused, asked] = await Promise.all([
-      json(reusing.url, `/flood-zone?lat=${point.lat}&lon=${point.lon}`),
-      json(pointByPoint.url, `/flood-zone?lat=${point.lat}&lon=${point.lon}`),
+      call(reusing.url, `/flood-zone?lat=${point.lat}&lon=${point.lon}`),
+      call(pointByPoint.url, `/flood-zone?lat=${point.lat}&lon=${point.lon}`),
     ]);
     expect(comparable(reused.status, reused.body)).toBe(comparable(asked.status, asked.body));
     // The zones, and the BFE lines this AE point's estimate needs, are not held.
@@ -147,7 +142,7 @@ describe('a portfolio job over dense points', () => {
 
   it('leaves a cold GET far from anything held as it was: every layer asked at its point, no envelope', async () => {
     const before = Date.now();
-    const { status } = await json(reusing.url, `/flood-zone?lat=${FAR.lat}&lon=${FAR.lon}`);
+    const { status } = await call(reusing.url, `/flood-zone?lat=${FAR.lat}&lon=${FAR.lon}`);
     expect(status).toBe(200);
     const asked = queries(reusing, before);
     expect(byLayer(asked)).toEqual({ 'Flood Hazard Zones': 1, 'FIRM Panels': 1, LOMRs: 1, 'Political Jurisdictions': 1, LOMAs: 1 });
@@ -177,10 +172,10 @@ describe.each([
   it('leaves its points asked one by one: every row as point queries answer it', async () => {
     const points = POINTS.slice(0, 24);
     const csv = `lat,lon\n${points.map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
-    const submitted = await json(failing.url, JOBS, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
-    expect(await finishedJob(failing.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: points.length, errors: 0 }));
-    const rows = (await json(failing.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
-    const expected = await Promise.all(points.map(async (p) => json(pointByPoint.url, `/flood-zone?lat=${p.lat}&lon=${p.lon}`)));
+    const submitted = await submitCsv(failing.url, csv);
+    expect(await finished(failing.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: points.length, errors: 0 }));
+    const rows = (await call(failing.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
+    const expected = await Promise.all(points.map(async (p) => call(pointByPoint.url, `/flood-zone?lat=${p.lat}&lon=${p.lon}`)));
     expect(rows.map((row: { status: number; body: any }) => comparable(row.status, row.body))).toEqual(
       expected.map(({ status, body }) => comparable(status, body)),
     );

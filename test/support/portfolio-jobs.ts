@@ -1,0 +1,36 @@
+/**
+ * Portfolio jobs (/flood-zone/jobs) as the end-to-end suites drive them: a request answered as it comes (no schema
+ * check, so that malformed requests can be sent too), a CSV submitted, a job waited for.
+ */
+import type { ApiResponse } from './api-client';
+import { sleep } from './stack';
+
+export const JOBS = '/flood-zone/jobs';
+
+/** One row of a job's results. */
+export interface RowLine {
+  index: number;
+  id: string | null;
+  status: number;
+  body: any;
+}
+
+export async function call(base: string, path: string, init: RequestInit = {}): Promise<ApiResponse> {
+  const response = await fetch(`${base}${path}`, init);
+  const text = await response.text();
+  const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json');
+  return { status: response.status, headers: response.headers, text, body: isJson && text ? JSON.parse(text) : undefined };
+}
+
+export const submitCsv = (base: string, csv: string, query = '') =>
+  call(base, `${JOBS}${query}`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
+
+/** Waits until the job is no longer queued or running; its last status. */
+export async function finished(base: string, id: string): Promise<any> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const { body } = await call(base, `${JOBS}/${id}`);
+    if (body.status !== 'queued' && body.status !== 'running') return body;
+    await sleep(100);
+  }
+  throw new Error(`job ${id} did not finish`);
+}
