@@ -42,7 +42,10 @@ class NumberLayer implements HeldWay<{ envelope: LonLatBox; value: number }, num
   failing = false;
   cannotTell = false;
 
-  constructor(private readonly bytes = 1000) {}
+  constructor(
+    private readonly bytes = 1000,
+    readonly pointsBeforeFetch = 2,
+  ) {}
 
   fetch(envelope: LonLatBox): Promise<{ envelope: LonLatBox; value: number }> {
     this.fetched.push(envelope);
@@ -100,6 +103,18 @@ describe('HeldLayers: a layer answered from squares held where a portfolio job i
     expect(answers[1].fetchedAt).toEqual(expect.any(Number));
     expect(answers[2].fetchedAt).toBe(answers[1].fetchedAt);
     expect(saved).toEqual(['panels', 'panels']);
+  });
+
+  it('fetches the square of a layer held at its third point at that point, the first two asked alone', async () => {
+    const { layers } = heldLayers();
+    const way = new NumberLayer(1000, 3);
+    const answers = await asJob(async () => {
+      const found: number[] = [];
+      for (const lon of IN_SQUARE) found.push((await ask(layers, way, lon)).answer);
+      return found;
+    });
+    expect(answers).toEqual([-1, -1, SQUARE_WEST, SQUARE_WEST]);
+    expect(way.fetched).toHaveLength(1);
   });
 
   it('lets an interactive lookup read a held square but never fetch one', async () => {

@@ -12,6 +12,11 @@ export interface HeldWay<S, H, R> {
   /** The grid squares' side and the overlap of neighbours (degrees). */
   sizeDeg: number;
   marginDeg: number;
+  /**
+   * How many of a portfolio's points must fall in a square before it is fetched whole (2 at least): the first ones are
+   * asked at their point, so a lone point (a portfolio's nationwide tail) costs no more than its point query.
+   */
+  pointsBeforeFetch: number;
   /** Every feature of the layer intersecting the envelope, as kept in the shared cache (plain JSON). */
   fetch(envelope: LonLatBox, signal: AbortSignal): Promise<S>;
   /** The fetched features as held in memory, and the bytes they take. */
@@ -28,11 +33,6 @@ interface HeldSquare {
   freshUntil: number;
 }
 
-/**
- * A square is fetched whole once this many of a portfolio's points in it were asked point by point: one envelope
- * query then serves the rest, while a lone point (a portfolio's nationwide tail) costs no more than its point query.
- */
-const POINTS_BEFORE_FETCH = 2;
 /** Squares whose points are being counted, at most (the oldest counts are dropped first). */
 const COUNTED_SQUARES = 50_000;
 /** After a square could not be fetched or held (too large, an upstream failure), its points are asked one by one for this long. */
@@ -88,7 +88,7 @@ export class HeldLayers {
     const key = `${layer}/${tile.key}`;
     const held = this.heldSquare(key);
     if (held) return this.answered(layer, held, way, point, fetchedAt) ?? pointQuery();
-    if (!inJobWork() || !this.denseEnough(key)) return pointQuery();
+    if (!inJobWork() || !this.denseEnough(key, way.pointsBeforeFetch)) return pointQuery();
     const fetched = await this.fetchSquare(key, tile.envelope, way, deadline);
     return (fetched && this.answered(layer, fetched, way, point, fetchedAt)) ?? pointQuery();
   }
@@ -119,14 +119,14 @@ export class HeldLayers {
    * Whether enough of a portfolio's points fell in the square, counting this one, for the whole square to pay. The
    * count stays: the points after it join the square's fetch under way, and fetch it again once it has expired.
    */
-  private denseEnough(key: string): boolean {
+  private denseEnough(key: string, pointsBeforeFetch: number): boolean {
     if ((this.refusedUntil.get(key) ?? 0) > Date.now()) return false;
     const asked = (this.pointsAsked.get(key) ?? 0) + 1;
     // Re-inserted: the most recently counted square is the last to be dropped.
     this.pointsAsked.delete(key);
     this.pointsAsked.set(key, asked);
     if (this.pointsAsked.size > COUNTED_SQUARES) this.pointsAsked.delete(this.pointsAsked.keys().next().value as string);
-    return asked >= POINTS_BEFORE_FETCH;
+    return asked >= pointsBeforeFetch;
   }
 
   /** The square fetched (once for every waiting row and replica, see PieceCache) and held; undefined when it could not be. */

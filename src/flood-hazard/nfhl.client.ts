@@ -68,22 +68,29 @@ const NEARBY_ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'STATIC_BFE', 'LEN_UNIT'];
 /** What a zone over a footprint is classified and summed by. */
 const FOOTPRINT_ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'SFHA_TF', 'STATIC_BFE', 'DEPTH', 'V_DATUM', 'LEN_UNIT'];
 const FOOTPRINT_PANEL_FIELDS = ['FIRM_PAN', 'PANEL', 'SUFFIX', 'EFF_DATE', 'PANEL_TYP'];
-/**
- * Where a portfolio's points are dense, these layers are held for whole squares of a grid (see HeldLayers): FIRM
- * panels, communities, availability and LOMRs are large polygons, so a square of 0.1° (about 10 km) costs one query
- * of a few dozen features (on Hudson County's real map a median of 30 vertices of panels, 800 of communities); LOMAs
- * are points asked within LOMA_REACH_M of each point, so their squares (0.05°) overlap by more than that (0.004° of
- * longitude is 100 m up to 77° of latitude; a point nearer the pole is asked alone).
- */
-export const HELD_GRID: Record<HeldLayer, { sizeDeg: number; marginDeg: number }> = {
-  panels: { sizeDeg: 0.1, marginDeg: 0.0005 },
-  lomrs: { sizeDeg: 0.1, marginDeg: 0.0005 },
-  jurisdictions: { sizeDeg: 0.1, marginDeg: 0.0005 },
-  availability: { sizeDeg: 0.1, marginDeg: 0.0005 },
-  lomas: { sizeDeg: 0.05, marginDeg: 0.004 },
-};
-type HeldPolygonLayer = keyof typeof POINT_FIELDS;
+/** What each polygon layer held for squares is asked for: the fields of its point query. */
+const HELD_POLYGON_FIELDS = { zones: ZONE_FIELDS, ...POINT_FIELDS };
+type HeldPolygonLayer = keyof typeof HELD_POLYGON_FIELDS;
 export type HeldLayer = HeldPolygonLayer | 'lomas';
+
+/**
+ * Where a portfolio's points are dense, these layers are held for whole squares of a grid (see HeldLayers), each
+ * square fetched once that many of a job's points fell in it. FIRM panels, communities, availability and LOMRs are
+ * large polygons, so a square of 0.1° (about 10 km) costs one query of a few dozen features (on Hudson County's real
+ * map a median of 30 vertices of panels, 658 of communities). Zones are many and detailed: a 0.01° square (about
+ * 1 km) of Hudson's holds a median of 1,737 vertices (28 KiB held; at most 50,295), a 0.05° one 18,622, against
+ * well under 1 KB for one point's answer, so a square of zones is asked for only at its third point. LOMAs are points
+ * asked within LOMA_REACH_M of each point, so their squares (0.05°) overlap by more than that (0.004° of longitude
+ * is 100 m up to 77° of latitude; a point nearer the pole is asked alone).
+ */
+export const HELD_GRID: Record<HeldLayer, { sizeDeg: number; marginDeg: number; pointsBeforeFetch: number }> = {
+  zones: { sizeDeg: 0.01, marginDeg: 0.0005, pointsBeforeFetch: 3 },
+  panels: { sizeDeg: 0.1, marginDeg: 0.0005, pointsBeforeFetch: 2 },
+  lomrs: { sizeDeg: 0.1, marginDeg: 0.0005, pointsBeforeFetch: 2 },
+  jurisdictions: { sizeDeg: 0.1, marginDeg: 0.0005, pointsBeforeFetch: 2 },
+  availability: { sizeDeg: 0.1, marginDeg: 0.0005, pointsBeforeFetch: 2 },
+  lomas: { sizeDeg: 0.05, marginDeg: 0.004, pointsBeforeFetch: 2 },
+};
 
 /** A square of a polygon layer or of the LOMAs as kept in the shared cache: the envelope asked for and what FEMA gave. */
 interface StoredPolygons {
@@ -133,6 +140,7 @@ export class NfhlClient extends FloodHazardPort {
     this.serviceUrl = this.map.serviceUrl;
     const polygonWay = (layer: HeldPolygonLayer) => this.heldPolygonWay(layer);
     this.heldPolygonWays = {
+      zones: polygonWay('zones'),
       panels: polygonWay('panels'),
       lomrs: polygonWay('lomrs'),
       jurisdictions: polygonWay('jurisdictions'),
@@ -159,10 +167,10 @@ export class NfhlClient extends FloodHazardPort {
         const at = <T>(layer: HeldPolygonLayer) =>
           layers.kept(layer, (fetchedAt) =>
             this.held.answer(layer, point, this.heldPolygonWays[layer], deadline, fetchedAt, () =>
-              this.map.queryPoint<T>(layer, POINT_FIELDS[layer], point, deadline),
+              this.map.queryPoint<T>(layer, HELD_POLYGON_FIELDS[layer], point, deadline),
             ),
           ) as Promise<T[]>;
-        const zoneQuery = layers.kept('zones', () => this.map.queryPoint<FloodHazardZoneAttributes>('zones', ZONE_FIELDS, point, deadline));
+        const zoneQuery = at<FloodHazardZoneAttributes>('zones');
         // Only these two wait for the zones; they exclude each other.
         const followUp = zoneQuery.then(async (found) => {
           if (found.length === 0) return { inAvailability: (await at('availability')).length > 0 };
@@ -241,7 +249,7 @@ export class NfhlClient extends FloodHazardPort {
     return {
       ...HELD_GRID[layer],
       fetch: async (envelope, signal) => {
-        const features = await this.map.queryEnvelope(layer, POINT_FIELDS[layer], envelope, EXACT_GEOMETRY, signal);
+        const features = await this.map.queryEnvelope(layer, HELD_POLYGON_FIELDS[layer], envelope, EXACT_GEOMETRY, signal);
         return {
           envelope,
           features: features.map((feature) => ({ attributes: feature.attributes, rings: positionListsOf(feature, 'rings', this.upstream.name) })),

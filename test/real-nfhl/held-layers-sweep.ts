@@ -12,6 +12,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type GeoPoint, roundPoint } from '../../src/common/geo-point';
 import { type HeldPolygons, heldPolygonBytes, polygonsAt, tileAt } from '../../src/flood-hazard/held-layer';
+import { HELD_GRID } from '../../src/flood-hazard/nfhl.client';
 import { buildNfhlService } from '../emulators/arcgis-emulator';
 import type { QueryableLayer } from '../emulators/arcgis-query';
 import {
@@ -37,7 +38,7 @@ export interface Check {
 
 export const CHECKS: readonly Check[] = [
   { name: 'Flood Hazard Zones, 0.05° squares', layer: 'zones', grid: { sizeDeg: 0.05, marginDeg: SERVICE_GRID.marginDeg } },
-  { name: 'Flood Hazard Zones, 0.01° squares', layer: 'zones', grid: { sizeDeg: 0.01, marginDeg: SERVICE_GRID.marginDeg } },
+  { name: `Flood Hazard Zones, ${HELD_GRID.zones.sizeDeg}° squares (the service's)`, layer: 'zones', grid: HELD_GRID.zones },
   { name: `FIRM Panels, ${SERVICE_GRID.sizeDeg}° squares`, layer: 'panels', grid: SERVICE_GRID },
   { name: `Political Jurisdictions, ${SERVICE_GRID.sizeDeg}° squares`, layer: 'jurisdictions', grid: SERVICE_GRID },
 ];

@@ -4,8 +4,8 @@
  * emulator's envelope query of the square, held as the service holds it) is the emulator's point query answer
  * exactly, feature for feature and in the same order, or undefined (the service then asks FEMA at the point), and
  * undefined at a tiny share of the points only. Beside the layers' boundaries (their vertices rounded as the service
- * rounds a point, centimetres from the edges) it is equal or undefined too. Zones are tried on the service's grid and
- * on a finer one, though the service does not hold them yet; what a held square of each layer weighs is printed, to
+ * rounds a point, centimetres from the edges) it is equal or undefined too. Zones are tried on the service's grid for
+ * them (0.01°) and on a coarser one (0.05°); what a held square of each layer weighs is printed, to
  * tell whether holding it pays. The sweep runs as a process of its own (held-layers-sweep.ts).
  */
 import { execFile } from 'node:child_process';

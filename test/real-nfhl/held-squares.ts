@@ -36,7 +36,7 @@ export interface HeldGrid {
   marginDeg: number;
 }
 
-/** The grid the service holds FIRM panels and communities on (the same for both; zones are not held by it). */
+/** The grid the service holds FIRM panels and communities on (the same for both; zones have a finer one, HELD_GRID.zones). */
 export const SERVICE_GRID: HeldGrid = HELD_GRID.panels;
 
 /** The parameters of the service's point query at `point` (returnGeometry false). */

@@ -14,13 +14,21 @@ import { JOBS, call, finished, submitCsv } from '../../support/portfolio-jobs';
 
 /** The Houston demo places: 13 cases (AE, AH, AO, A, X, mapped without a zone) within one 0.05° square. */
 const HOUSTON = DEMO_PLACES.filter((place) => place.lat > 29.76 && place.lat < 29.78 && place.lon > -95.4 && place.lon < -95.35);
-/** Each Houston place and 5 points 10 to 50 m east of it: 78 points, 13 zone cases, one square. */
-const POINTS = HOUSTON.flatMap((place) => Array.from({ length: 6 }, (_x, step) => ({ lat: place.lat, lon: Number((place.lon + step * 0.0001).toFixed(6)) })));
+/**
+ * 6 points 10 to 60 m east of each Houston place: 78 points, in one square of most layers' grid, and several of the
+ * zones' finer one. Not the places themselves: one lies on the shared edge of two zones (see the seam below).
+ */
+const POINTS = HOUSTON.flatMap((place) =>
+  Array.from({ length: 6 }, (_x, step) => ({ lat: place.lat, lon: Number((place.lon + (step + 1) * 0.0001).toFixed(6)) })),
+);
+/** On the shared edge of an AE floodway and an AE polygon: both zones at the point, as FEMA's tolerance has it. */
+const SEAM = HOUSTON.find((place) => place.id === 'houston-seam')!;
 /** Charleston, SC: far from Houston's square. */
 const FAR = DEMO_PLACES.find((place) => place.lat === 32.7765 && place.expect.floodZone === 'AE')!;
 
 /** The layers held for squares, by their published names, with the service's grid of each. */
-const HELD_GRID_BY_NAME: Record<string, { sizeDeg: number; marginDeg: number }> = {
+const HELD_GRID_BY_NAME: Record<string, (typeof HELD_GRID)[keyof typeof HELD_GRID]> = {
+  'Flood Hazard Zones': HELD_GRID.zones,
   'FIRM Panels': HELD_GRID.panels,
   LOMRs: HELD_GRID.lomrs,
   'Political Jurisdictions': HELD_GRID.jurisdictions,
@@ -28,10 +36,21 @@ const HELD_GRID_BY_NAME: Record<string, { sizeDeg: number; marginDeg: number }> 
   LOMAs: HELD_GRID.lomas,
 };
 const HELD_LAYERS = Object.keys(HELD_GRID_BY_NAME);
-/** The squares of a layer's grid holding these points, as envelopes. */
-const squaresOf = (layer: string, points: Array<{ lat: number; lon: number }>) => [
-  ...new Set(points.map((p) => tileAt(p.lon, p.lat, HELD_GRID_BY_NAME[layer].sizeDeg, HELD_GRID_BY_NAME[layer].marginDeg).envelope.join(','))),
-];
+const squareOf = (layer: string, p: { lat: number; lon: number }) =>
+  tileAt(p.lon, p.lat, HELD_GRID_BY_NAME[layer].sizeDeg, HELD_GRID_BY_NAME[layer].marginDeg).envelope.join(',');
+
+/**
+ * What a job asking a layer at these points costs FEMA: each square of the layer's grid is fetched once its
+ * `pointsBeforeFetch`-th point is asked, the points before that are asked one by one, and the rest are answered from it.
+ */
+function expectedCalls(layer: string, points: Array<{ lat: number; lon: number }>) {
+  const pointsIn = new Map<string, number>();
+  for (const p of points) pointsIn.set(squareOf(layer, p), (pointsIn.get(squareOf(layer, p)) ?? 0) + 1);
+  const before = HELD_GRID_BY_NAME[layer].pointsBeforeFetch - 1;
+  const fetched = [...pointsIn].filter(([, n]) => n > before).map(([square]) => square);
+  const pointQueries = [...pointsIn.values()].reduce((sum, n) => sum + Math.min(n, before), 0);
+  return { fetched, pointQueries, saved: points.length - pointQueries };
+}
 
 /** An answer as any deployment gives it: without its time and the URL of the emulator it came from. */
 const comparable = (status: number, body: any) =>
@@ -81,16 +100,13 @@ describe('a portfolio job over dense points', () => {
     expect(rows.map((row) => comparable(row.status, row.body))).toEqual(expected.map(({ status, body }) => comparable(status, body)));
   });
 
-  it('asks each held layer at the first point of the square, then once for the whole square (exact geometry), then never again', () => {
-    const counts = byLayer(jobCalls);
-    // The zones are still asked at each point.
-    expect(counts['Flood Hazard Zones']).toBe(POINTS.length);
+  it("asks each held layer at a square's first points, then once for the whole square (exact geometry), then never again", () => {
     for (const layer of HELD_LAYERS) {
       const calls = jobCalls.filter((call) => call.layerName === layer);
-      const asked = layer === 'NFHL Availability' ? withoutZone() : POINTS;
-      const expected = squaresOf(layer, asked);
-      const squares = calls.filter((call) => expected.includes(call.query.geometry));
-      expect({ layer, calls: calls.length, squares: squares.length }).toEqual({ layer, calls: 2 * expected.length, squares: expected.length });
+      const { fetched, pointQueries } = expectedCalls(layer, layer === 'NFHL Availability' ? withoutZone() : POINTS);
+      const squares = calls.filter((call) => fetched.includes(call.query.geometry));
+      expect({ layer, calls: calls.length, squares: squares.length }).toEqual({ layer, calls: pointQueries + fetched.length, squares: fetched.length });
+      expect(fetched.length).toBeGreaterThan(0);
       for (const square of squares) {
         expect(square.query).toEqual(
           expect.objectContaining({ geometryType: 'esriGeometryEnvelope', returnGeometry: 'true', outSR: '4326', spatialRel: 'esriSpatialRelIntersects' }),
@@ -105,39 +121,53 @@ describe('a portfolio job over dense points', () => {
   it('counts the calls it saved', async () => {
     const metrics = await (await fetch(`${reusing.url}/metrics`)).text();
     const saved = (layer: string) => Number(new RegExp(`^nfhl_held_answers_total\\{layer="${layer}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
-    // Every point but each square's first.
-    for (const [layer, name] of Object.entries({ panels: 'FIRM Panels', lomrs: 'LOMRs', jurisdictions: 'Political Jurisdictions', lomas: 'LOMAs' })) {
-      expect({ layer, saved: saved(layer) }).toEqual({ layer, saved: POINTS.length - squaresOf(name, POINTS).length });
-    }
+    const names = { zones: 'Flood Hazard Zones', panels: 'FIRM Panels', lomrs: 'LOMRs', jurisdictions: 'Political Jurisdictions', lomas: 'LOMAs' };
+    for (const [layer, name] of Object.entries(names)) expect({ layer, saved: saved(layer) }).toEqual({ layer, saved: expectedCalls(name, POINTS).saved });
     expect(withoutZone().length).toBeGreaterThan(2);
-    expect(saved('availability')).toBe(withoutZone().length - 1);
+    expect(saved('availability')).toBe(expectedCalls('NFHL Availability', withoutZone()).saved);
     expect(Number(/^nfhl_held_bytes (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
   });
 
-  it('lets a cold GET inside the held square ask FEMA only for the zones, with the answer dated by the square', async () => {
-    const place = HOUSTON[0];
-    const point = { lat: place.lat + 0.0002, lon: place.lon + 0.0003 };
+  /** GET at the point on both apps: the two answers, and the NFHL queries each app sent for it, by layer. */
+  async function getOnBoth(point: { lat: number; lon: number }) {
     const before = Date.now();
     const [reused, asked] = await Promise.all([
       call(reusing.url, `/flood-zone?lat=${point.lat}&lon=${point.lon}`),
       call(pointByPoint.url, `/flood-zone?lat=${point.lat}&lon=${point.lon}`),
     ]);
     expect(comparable(reused.status, reused.body)).toBe(comparable(asked.status, asked.body));
-    // The zones, and the BFE lines this AE point's estimate needs, are not held.
-    const pointByPointAsked = byLayer(queries(pointByPoint, before));
-    expect(pointByPointAsked).toEqual({
-      'Flood Hazard Zones': 1,
-      'FIRM Panels': 1,
-      LOMRs: 1,
-      'Political Jurisdictions': 1,
-      LOMAs: 1,
-      'Base Flood Elevations': 1,
-    });
-    expect(byLayer(queries(reusing, before))).toEqual({ 'Flood Hazard Zones': 1, 'Base Flood Elevations': 1 });
-    // As old as the square it was answered from: fetched during the job.
+    return { reused, asked, reusedQueries: byLayer(queries(reusing, before)), askedQueries: byLayer(queries(pointByPoint, before)), before };
+  }
+  /** Whether the job fetched the square of the layer's grid holding the point. */
+  const heldAt = (layer: string, point: { lat: number; lon: number }) =>
+    expectedCalls(layer, layer === 'NFHL Availability' ? withoutZone() : POINTS).fetched.includes(squareOf(layer, point));
+
+  it('lets a cold GET inside held squares ask FEMA only for the layers they do not hold, with the answer dated by the squares', async () => {
+    const place = HOUSTON[0];
+    const point = { lat: place.lat + 0.0002, lon: place.lon + 0.0003 };
+    const { reused, reusedQueries, askedQueries, before } = await getOnBoth(point);
+    // Every layer at its point, and the BFE lines this AE point's estimate needs.
+    expect(askedQueries).toEqual({ 'Flood Hazard Zones': 1, 'FIRM Panels': 1, LOMRs: 1, 'Political Jurisdictions': 1, LOMAs: 1, 'Base Flood Elevations': 1 });
+    expect(HELD_LAYERS.filter((layer) => askedQueries[layer] && heldAt(layer, point))).toEqual([
+      'Flood Hazard Zones',
+      'FIRM Panels',
+      'LOMRs',
+      'Political Jurisdictions',
+      'LOMAs',
+    ]);
+    expect(reusedQueries).toEqual({ 'Base Flood Elevations': 1 });
+    // As old as the squares it was answered from: fetched during the job.
     const retrievedAt = Date.parse(reused.body.retrievedAt);
     expect(retrievedAt).toBeGreaterThanOrEqual(jobStartedAt);
     expect(retrievedAt).toBeLessThan(before);
+  });
+
+  it("asks FEMA at a point on the shared edge of two zones even inside a held square: FEMA's tolerance decides", async () => {
+    expect(heldAt('Flood Hazard Zones', SEAM)).toBe(true);
+    const { reused, reusedQueries } = await getOnBoth(SEAM);
+    expect(reused.body.result.zonesAtPoint).toHaveLength(2);
+    // The BFE lines are not held: the floodway's estimate asks for them.
+    expect(reusedQueries).toEqual({ 'Flood Hazard Zones': 1, 'Base Flood Elevations': 1 });
   });
 
   it('leaves a cold GET far from anything held as it was: every layer asked at its point, no envelope', async () => {

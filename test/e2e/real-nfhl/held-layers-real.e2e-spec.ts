@@ -3,12 +3,13 @@
  * zones, FIRM panels and communities; availability, LOMRs, LOMAs and BFE lines empty): a portfolio job over a grid of
  * points across the county, answered with FIRM panels and communities held for grid squares, gives every row exactly
  * as GET /flood-zone answers it on an app that asks FEMA point by point (HELD_POLYGONS_MAX_MB=0), with far fewer
- * queries of those layers than points. Every query the service sends is the one the unit proof
+ * queries of those layers than points; a denser patch of the waterfront has its zones held for squares too. Every query the service sends is the one the unit proof
  * (test/real-nfhl/held-layers.real.spec.ts) asks the emulator: the same fields, the same grid squares.
  */
 import { tileAt } from '../../../src/flood-hazard/held-layer';
 import type { CallRecord } from '../../emulators/emulator-core';
-import { EMULATOR_LAYER, type ReusableLayer, SERVICE_GRID, countyExtent, envelopeQueryParams, gridOver, pointQueryParams } from '../../real-nfhl/held-squares';
+import { HELD_GRID } from '../../../src/flood-hazard/nfhl.client';
+import { EMULATOR_LAYER, type ReusableLayer, countyExtent, envelopeQueryParams, gridOver, pointQueryParams } from '../../real-nfhl/held-squares';
 import { hudsonCounty, nfhlMapOf } from '../../real-nfhl/real-nfhl-layers';
 import { type RunningApp, startApp } from '../../support/app-harness';
 import { apiGet } from '../../support/api-client';
@@ -17,21 +18,26 @@ import { DisposableRedis } from '../../support/redis-server';
 import { type Stack, startStack } from '../../support/stack';
 
 const STEP_M = 700;
+/** A patch of Hoboken and Jersey City's waterfront (AE, X shaded, X minimal side by side), 150 m apart: dense enough for squares of zones. */
+const DENSE_PATCH = [-74.045, 40.725, -74.025, 40.745];
+const DENSE_STEP_M = 150;
 const hudson = hudsonCounty();
-const points = gridOver(countyExtent(hudson), STEP_M);
+const countyGrid = gridOver(countyExtent(hudson), STEP_M);
+const points = [...countyGrid, ...gridOver(DENSE_PATCH, DENSE_STEP_M)];
 const asked = new Set(points.map(({ lat, lon }) => `${lon},${lat}`));
-/** The service's grid squares holding two points or more: a square is fetched once a job's second point in it is asked. */
-const denseSquares = (() => {
+/** The squares of a layer's grid holding enough of the job's points to be fetched (its `pointsBeforeFetch`), by key. */
+function denseSquares(layer: ReusableLayer): string[] {
+  const { sizeDeg, marginDeg, pointsBeforeFetch } = HELD_GRID[layer];
   const pointsIn = new Map<string, number>();
   for (const { lat, lon } of points) {
-    const { key } = tileAt(lon, lat, SERVICE_GRID.sizeDeg, SERVICE_GRID.marginDeg);
+    const { key } = tileAt(lon, lat, sizeDeg, marginDeg);
     pointsIn.set(key, (pointsIn.get(key) ?? 0) + 1);
   }
   return [...pointsIn]
-    .filter(([, count]) => count >= 2)
+    .filter(([, count]) => count >= pointsBeforeFetch)
     .map(([key]) => key)
     .sort();
-})();
+}
 
 let redis: DisposableRedis;
 /** The app holding squares (the default), in front of the emulators. */
@@ -65,7 +71,7 @@ function expectPointQuery(layer: ReusableLayer, query: CallRecord): void {
   expect({ asked: asked.has(`${lon},${lat}`), query: query.query }).toEqual({ asked: true, query: pointQueryParams(layer, { lon, lat }) });
 }
 
-it(`answers a portfolio job over Hudson County (${points.length} points ${STEP_M} m apart) from held squares exactly as GET asked point by point`, async () => {
+it(`answers a portfolio job over Hudson County (${countyGrid.length} points ${STEP_M} m apart, ${points.length - countyGrid.length} on the waterfront ${DENSE_STEP_M} m apart) from held squares exactly as GET asked point by point`, async () => {
   const { nfhl } = stack.emulators;
   nfhl.resetCalls();
   const submitted = await submitCsv(stack.url, `id,lat,lon\n${points.map(({ lat, lon }, i) => `p${i},${lat},${lon}`).join('\n')}\n`);
@@ -79,30 +85,34 @@ it(`answers a portfolio job over Hudson County (${points.length} points ${STEP_M
     withPanel: results.filter(({ firmPanel }) => firmPanel !== null).length,
     inCommunity: results.filter(({ community }) => community !== null).length,
     communities: new Set(results.flatMap(({ community }) => (community === null ? [] : [community.communityId]))).size,
-  }).toEqual({ withPanel: 494, inCommunity: 326, communities: 12 });
+  }).toEqual({ withPanel: 674, inCommunity: 506, communities: 12 });
+  // The waterfront patch crosses zones: its squares of zones hold more than one.
+  expect(new Set(results.slice(countyGrid.length).map(({ floodZone, zoneSubtype }) => `${floodZone} ${zoneSubtype}`))).toEqual(
+    new Set(['AE null', 'X AREA OF MINIMAL FLOOD HAZARD', 'X 0.2 PCT ANNUAL CHANCE FLOOD HAZARD']),
+  );
 
-  // Panels and communities: each dense square of the service's grid fetched once, with every vertex; the rows asked
-  // before their square was held, point by point.
-  const held = { panels: queriesOf('panels'), jurisdictions: queriesOf('jurisdictions') };
-  for (const layer of ['panels', 'jurisdictions'] as const) {
+  // Each dense square of the service's grid fetched once, with every vertex; the rows asked before their square was
+  // held, point by point.
+  const held = { zones: queriesOf('zones'), panels: queriesOf('panels'), jurisdictions: queriesOf('jurisdictions') };
+  for (const layer of ['zones', 'panels', 'jurisdictions'] as const) {
     const { point, envelope } = held[layer];
     for (const query of point) expectPointQuery(layer, query);
+    const { sizeDeg, marginDeg } = HELD_GRID[layer];
     const squares = envelope.map((query) => {
       const [west, south, east, north] = query.query.geometry.split(',').map(Number);
-      const tile = tileAt((west + east) / 2, (south + north) / 2, SERVICE_GRID.sizeDeg, SERVICE_GRID.marginDeg);
+      const tile = tileAt((west + east) / 2, (south + north) / 2, sizeDeg, marginDeg);
       expect(query.query).toEqual(envelopeQueryParams(layer, tile.envelope));
       return tile.key;
     });
-    expect(squares.sort()).toEqual(denseSquares);
+    expect({ layer, squares: squares.sort() }).toEqual({ layer, squares: denseSquares(layer) });
+    expect(denseSquares(layer).length).toBeGreaterThan(5);
     expect(point.length + envelope.length).toBeLessThan(points.length);
   }
-  // Zones are not held: one point query a row.
-  const zones = queriesOf('zones');
-  expect({ point: zones.point.length, envelope: zones.envelope.length }).toEqual({ point: points.length, envelope: 0 });
-  for (const query of zones.point) expectPointQuery('zones', query);
   console.log(
-    `${points.length} rows; with reuse FIRM Panels ${held.panels.point.length} point + ${held.panels.envelope.length} envelope queries, ` +
-      `Political Jurisdictions ${held.jurisdictions.point.length} + ${held.jurisdictions.envelope.length}`,
+    `${points.length} rows; with reuse ` +
+      Object.entries(held)
+        .map(([layer, { point, envelope }]) => `${layer} ${point.length} point + ${envelope.length} envelope queries`)
+        .join(', '),
   );
 
   nfhl.resetCalls();
@@ -114,7 +124,7 @@ it(`answers a portfolio job over Hudson County (${points.length} points ${STEP_M
     expect({ index, point, body: row }).toEqual({ index, point, body: answer });
   }
   // Without reuse every row asks every layer at its point.
-  for (const layer of ['panels', 'jurisdictions'] as const) {
+  for (const layer of ['zones', 'panels', 'jurisdictions'] as const) {
     const { point, envelope } = queriesOf(layer);
     expect({ layer, point: point.length, envelope: envelope.length }).toEqual({ layer, point: points.length, envelope: 0 });
   }
