@@ -14,6 +14,8 @@ declare module 'autocannon' {
       url: string;
       connections?: number;
       duration?: number;
+      /** ms between samples (default 1000); a run stops at the first sample after its duration */
+      sampleInt?: number;
       amount?: number;
       pipelining?: number;
       timeout?: number;

@@ -2,18 +2,36 @@
  * Informational, not part of `npm run bench`: what `include=structure` costs a cold lookup. The built service
  * (bench/.service, built as `npm run bench` builds it) runs with its caches off against the upstream emulators at
  * 50 ms latency; the same distinct points, each inside a demo building (within a metre of its centre), are looked
- * up plain and with include=structure, in alternating blocks so that a drift in the machine's load falls on both
- * alike. Prints p50 / p95 of both, the gap, and the upstream calls per lookup of each kind: the building adds one
- * USA Structures call, then the zones and FIRM panels over its footprint (two NFHL queries, asked once it is known).
+ * up plain and with include=structure, in A-B-B-A rounds of 20 (interleaved.ts) so that a drift in the machine's
+ * load falls on both alike. Prints p50 / p95 of both, the gap of each round's medians (their median and
+ * interquartile range), and the upstream calls per lookup of each kind: the building adds one USA Structures
+ * call, then the zones and FIRM panels over its footprint (two NFHL queries, asked once it is known).
  *
  *   npx tsc -p tsconfig.build.json --outDir bench/.service/dist
  *   node -r ts-node/register/transpile-only bench/building-lookup.ts
  *
- *   BUILDING_LOOKUPS=n     lookups of each kind (default 200)
+ *   BUILDING_LOOKUPS=n     lookups of each kind (default 200, a multiple of 20)
  */
 import { DEMO_STRUCTURES } from '../test/emulators/structure-footprints';
 import { CFG } from './config';
-import { Emulators, Service, Tally, expectOk, httpGet, keepAlive, killAllChildren, percentile, prepareServiceBuild, round } from './lib';
+import { Rounds, interleave, spreadLabel, spreadText } from './interleaved';
+import {
+  Emulators,
+  Service,
+  Tally,
+  TimedBlock,
+  callsOf,
+  expectOk,
+  httpGet,
+  keepAlive,
+  killAllChildren,
+  msOf,
+  p50Gap,
+  percentile,
+  prepareServiceBuild,
+  round,
+  timedBlock,
+} from './lib';
 import { PlaceJitter, type Point, pointPath } from './points';
 
 const LOOKUPS = Number(process.env.BUILDING_LOOKUPS ?? 200);
@@ -26,11 +44,8 @@ const BUILDINGS = DEMO_STRUCTURES.map(({ id, feature: { bbox } }) => ({ id, lat:
 type Kind = 'plain' | 'structure';
 const QUERY: Record<Kind, string> = { plain: '', structure: '&include=structure' };
 
-function addTally(into: Tally, from: Tally): void {
-  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
-}
-
 async function main(): Promise<void> {
+  if (!Number.isInteger(LOOKUPS / BLOCK) || LOOKUPS <= 0) throw new Error(`BUILDING_LOOKUPS must be a positive multiple of ${BLOCK}, got ${LOOKUPS}`);
   prepareServiceBuild();
   const latency = CFG.upstreamLatencyMs;
   const emulators = await Emulators.start(latency);
@@ -41,8 +56,7 @@ async function main(): Promise<void> {
     const { place, point } = jitter.next();
     return { id: place.id, point };
   });
-  const ms: Record<Kind, number[]> = { plain: [], structure: [] };
-  const calls: Record<Kind, Tally> = { plain: {}, structure: {} };
+  let measured: Rounds<Kind, TimedBlock>;
 
   const lookup = async (kind: Kind, { id, point }: { id: string; point: Point }): Promise<number> => {
     const r = await httpGet(`${service.base}${pointPath(point)}${QUERY[kind]}`, agent);
@@ -55,25 +69,26 @@ async function main(): Promise<void> {
   try {
     // the first lookups also read each MapServer's layer list (once per process)
     for (const kind of ['plain', 'structure'] as const) await lookup(kind, points[0]);
-    for (let done = 0; done < LOOKUPS; done += BLOCK) {
-      for (const kind of ['plain', 'structure'] as const) {
-        await emulators.resetCalls();
-        for (const at of points.slice(done, done + BLOCK)) ms[kind].push(await lookup(kind, at));
-        addTally(calls[kind], await emulators.breakdown());
-      }
-    }
+    // the same points for both kinds: each round's two blocks differ only in include=structure
+    measured = await interleave(['plain', 'structure'] as const, LOOKUPS / BLOCK, (kind, r) =>
+      timedBlock(emulators, BLOCK, (i) => lookup(kind, points[r * BLOCK + i])),
+    );
   } finally {
     await service.stop();
     await emulators.close();
   }
 
-  const figures = (kind: Kind) => ({ p50: round(percentile(ms[kind], 50), 1), p95: round(percentile(ms[kind], 95), 1) });
+  const figures = (kind: Kind) => {
+    const ms = msOf(measured.of(kind));
+    return { p50: round(percentile(ms, 50), 1), p95: round(percentile(ms, 95), 1) };
+  };
   const plain = figures('plain');
   const structure = figures('structure');
+  const calls: Record<Kind, Tally> = { plain: callsOf(measured.of('plain')), structure: callsOf(measured.of('structure')) };
   console.log(`cold lookups at ${LOOKUPS} distinct points in ${BUILDINGS.length} demo buildings, ${latency} ms upstream latency, caches off`);
   console.log(`plain:             p50 / p95 ms  ${plain.p50} / ${plain.p95}`);
   console.log(`include=structure: p50 / p95 ms  ${structure.p50} / ${structure.p95}`);
-  console.log(`gap:               p50 / p95 ms  ${round(structure.p50 - plain.p50, 1)} / ${round(structure.p95 - plain.p95, 1)}`);
+  console.log(`gap of the p50s, ms, ${spreadLabel(measured.count)}: ${spreadText(measured.compare('structure', 'plain', p50Gap, 1))}`);
   console.log('upstream calls per lookup, plain -> include=structure:');
   const perLookup = (kind: Kind, key: string) => round((calls[kind][key] ?? 0) / LOOKUPS, 2);
   for (const key of [...new Set([...Object.keys(calls.plain), ...Object.keys(calls.structure)])].sort()) {

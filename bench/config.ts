@@ -27,7 +27,8 @@ function variantsEnv(name: string, fallback: Array<'off' | 'on'>): Array<'off' |
 export const CFG = {
   quick: QUICK,
   upstreamLatencyMs: 50,
-  cacheHit: { seconds: QUICK ? 3 : 10, healthSeconds: QUICK ? 2 : 5, connections: 50 },
+  // each target loaded for roundSeconds once per A-B-B-A round (interleaved.ts)
+  cacheHit: { rounds: QUICK ? 2 : 20, roundSeconds: 0.5, healthSeconds: QUICK ? 2 : 5, connections: 50 },
   cold: { points: QUICK ? 30 : 100, addresses: QUICK ? 20 : 100 },
   burst: { concurrent: 200 },
   memory: {
@@ -46,11 +47,12 @@ export const CFG = {
     faultKind: 'http-status', // HTTP 500 with an HTML page: a transient failure, which the service retries once
     faultStatus: 500,
   },
-  includes: { lookups: QUICK ? 40 : 100, block: 10 },
-  elevation: { lookups: QUICK ? 40 : 100, block: 10 },
+  // cold lookups of each kind, in A-B-B-A rounds of `block` lookups each (interleaved.ts)
+  includes: { rounds: QUICK ? 4 : 10, block: 10 },
+  elevation: { rounds: QUICK ? 4 : 10, block: 10 },
   nfipJoin: { joins: QUICK ? 200_000 : 2_000_000, loads: QUICK ? 2 : 5 },
-  // cached pictures are loaded like cache hits (cacheHit.seconds, cacheHit.connections)
-  picture: { cold: QUICK ? 40 : 100, block: 10 },
+  // cached pictures are loaded like cache hits (cacheHit.rounds, roundSeconds, connections)
+  picture: { coldRounds: QUICK ? 4 : 10, block: 10 },
   batch: {
     rows: intEnv('BENCH_BATCH_ROWS', QUICK ? 3000 : 10_000, 100, 10_000),
     // The default 16 would make a 10,000-row batch take 3.5 minutes at 50 ms per call: the floor scales with it.
@@ -58,7 +60,9 @@ export const CFG = {
     censusChunkRows: 1000,
     wallGoalFactor: 1.2,
     rssGrowthGoalMB: 100,
-    interactiveLookups: QUICK ? 20 : 60,
+    // cold GETs idle and beside two batches, in A-B-B-A rounds of interactiveBlock each
+    interactiveRounds: QUICK ? 2 : 6,
+    interactiveBlock: 10,
     interactiveGoalFactor: 2,
   },
   jobs: {

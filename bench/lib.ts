@@ -202,6 +202,37 @@ export class Emulators {
   }
 }
 
+/** Sequential requests timed one by one, with the upstream calls they made (counted at the emulators). */
+export interface TimedBlock {
+  ms: number[];
+  calls: Tally;
+}
+
+/** `count` sequential requests, each made and timed by `ask(i)`, the emulators' call counts reset before them. */
+export async function timedBlock(emulators: Emulators, count: number, ask: (i: number) => Promise<number>): Promise<TimedBlock> {
+  await emulators.resetCalls();
+  const ms: number[] = [];
+  for (let i = 0; i < count; i++) ms.push(await ask(i));
+  return { ms, calls: await emulators.breakdown() };
+}
+
+/** The times of several blocks, one after the other. */
+export function msOf(blocks: TimedBlock[]): number[] {
+  return blocks.flatMap(({ ms }) => ms);
+}
+
+/** How much later block `a`'s median answer came than block `b`'s, ms. */
+export function p50Gap(a: TimedBlock, b: TimedBlock): number {
+  return percentile(a.ms, 50) - percentile(b.ms, 50);
+}
+
+/** The upstream calls of several blocks, added up per endpoint. */
+export function callsOf(blocks: TimedBlock[]): Tally {
+  const sum: Tally = {};
+  for (const { calls } of blocks) for (const [k, v] of Object.entries(calls)) sum[k] = (sum[k] ?? 0) + v;
+  return sum;
+}
+
 /** The plain Express baseline, in its own process, serving `body`. */
 export async function startExpressBaseline(body: string): Promise<{ base: string; stop: () => Promise<void> }> {
   const child = track(fork(path.join(__dirname, 'express-app.ts'), [], { cwd: ROOT, execArgv: TS_NODE, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));

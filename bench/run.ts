@@ -30,7 +30,8 @@
  *   jobs: jobs.ts (needs redis-server, like scenario 1)
  *   cachedPicture, coldPicture: map-picture.ts   loanBook: loan-book.ts (needs redis-server)
  * What they share: config.ts (the figures above, read from the environment), report.ts (table rows, results,
- * log), lib.ts (child processes, HTTP, statistics), points.ts, portfolio.ts and loan-book.ts (what they ask about).
+ * log), lib.ts (child processes, HTTP, statistics), interleaved.ts (two variants compared in A-B-B-A rounds:
+ * the median and interquartile range of the rounds), points.ts, portfolio.ts and loan-book.ts (what they ask about).
  *
  * Processes: this one drives the load (autocannon, node:http); the emulators, the service (`node dist/main.js`)
  * and the Express baseline each run in a child process, killed at the end whatever happens. Scenario 1 also

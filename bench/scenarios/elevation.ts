@@ -5,7 +5,8 @@
  */
 import { DemoPlace, demoPlace } from '../../test/emulators/demo-map';
 import { CFG } from '../config';
-import { Emulators, Service, Tally, expectOk, httpGet, keepAlive, round } from '../lib';
+import { Rounds, interleave, spreadLabel, spreadText } from '../interleaved';
+import { Emulators, Service, Tally, TimedBlock, callsOf, expectOk, httpGet, keepAlive, msOf, p50Gap, round, timedBlock } from '../lib';
 import { PlaceJitter, pointPath } from '../points';
 import { coldFigures, log, results, row } from '../report';
 
@@ -18,10 +19,6 @@ const GROUND: Array<{ place: DemoPlace; groundFt: number; bfe: 'static' | 'estim
 const POINTS = new PlaceJitter(GROUND.map(({ place }) => place));
 /** The most the goal allows the elevation to add to the p50, beyond one EPQS round trip. */
 const SLACK_MS = 5;
-
-function addTally(into: Tally, from: Tally): void {
-  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
-}
 
 /** The zone, a complete answer, and the ground (compared with the place's BFE) exactly when asked for. */
 function checkGround(place: DemoPlace, result: Record<string, any>, withElevation: boolean, what: string): void {
@@ -44,43 +41,38 @@ function checkGround(place: DemoPlace, result: Record<string, any>, withElevatio
 export async function elevationVsPlain(emulators: Emulators): Promise<void> {
   const S = '9 include=elevation, 50 ms upstream';
   const latency = CFG.upstreamLatencyMs;
-  const { lookups: n, block } = CFG.elevation;
-  log(`${S}: ${n} plain and ${n} include=elevation cold lookups, sequential, in alternating blocks of ${block}`);
+  const { rounds, block } = CFG.elevation;
+  const n = rounds * block;
+  log(`${S}: ${n} plain and ${n} include=elevation cold lookups, sequential, in ${rounds} A-B-B-A rounds of ${block} each`);
   await emulators.setLatency(latency);
   await emulators.setElevationPoints(GROUND.map(({ place, groundFt }) => ({ at: [place.lon, place.lat], valueFt: groundFt, resolution: 1 })));
   const service = await Service.start(emulators.env);
   const agent = keepAlive(1);
-  const kinds = {
-    plain: { query: '', ms: [] as number[], calls: {} as Tally },
-    elevation: { query: '&include=elevation', ms: [] as number[], calls: {} as Tally },
-  };
-  const lookup = async (kind: keyof typeof kinds, what: string): Promise<number> => {
+  const queries = { plain: '', elevation: '&include=elevation' };
+  const lookup = async (kind: keyof typeof queries, what: string): Promise<number> => {
     const { place, point } = POINTS.next();
-    const r = await httpGet(`${service.base}${pointPath(point)}${kinds[kind].query}`, agent);
+    const r = await httpGet(`${service.base}${pointPath(point)}${queries[kind]}`, agent);
     const body = expectOk(r, `${what} at ${place.id}`);
     if (r.headers['x-cache'] !== 'MISS') throw new Error(`${what} answered X-Cache ${String(r.headers['x-cache'])}`);
     checkGround(place, body.result, kind === 'elevation', what);
     return r.ms;
   };
+  let measured: Rounds<keyof typeof queries, TimedBlock>;
   try {
     // the first lookups also read each MapServer's layer list (once per process) and wait for the Community Status Book
     await lookup('plain', 'warm-up');
     await lookup('elevation', 'warm-up');
-    // alternating blocks: a drift in the machine's load falls on both kinds alike
-    for (let done = 0; done < n; done += block) {
-      for (const kind of ['plain', 'elevation'] as const) {
-        await emulators.resetCalls();
-        for (let i = done; i < Math.min(n, done + block); i++) kinds[kind].ms.push(await lookup(kind, `${kind} lookup ${i}`));
-        addTally(kinds[kind].calls, await emulators.breakdown());
-      }
-    }
+    measured = await interleave(['plain', 'elevation'] as const, rounds, (kind, r) =>
+      timedBlock(emulators, block, (i) => lookup(kind, `${kind} lookup ${r * block + i}`)),
+    );
   } finally {
     await service.stop();
     await emulators.setElevationPoints([]);
   }
-  const plain = coldFigures(kinds.plain.ms, latency);
-  const elevation = coldFigures(kinds.elevation.ms, latency);
-  const extraP50 = round(elevation.p50Ms - plain.p50Ms, 1);
+  const plain = coldFigures(msOf(measured.of('plain')), latency);
+  const elevation = coldFigures(msOf(measured.of('elevation')), latency);
+  const extraP50 = measured.compare('elevation', 'plain', p50Gap, 1);
+  const calls = { plain: callsOf(measured.of('plain')), elevation: callsOf(measured.of('elevation')) };
   const epqsPerLookup = (t: Tally) => round((t['elevation json'] ?? 0) / n, 2);
   const total = (t: Tally) => round(Object.values(t).reduce((a, b) => a + b, 0) / n, 2);
   results.elevation = {
@@ -89,13 +81,19 @@ export async function elevationVsPlain(emulators: Emulators): Promise<void> {
     plain,
     elevation,
     extraP50Ms: extraP50,
-    epqsCallsPerLookup: { plain: epqsPerLookup(kinds.plain.calls), elevation: epqsPerLookup(kinds.elevation.calls) },
-    upstreamCallsPerLookup: { plain: total(kinds.plain.calls), elevation: total(kinds.elevation.calls) },
+    epqsCallsPerLookup: { plain: epqsPerLookup(calls.plain), elevation: epqsPerLookup(calls.elevation) },
+    upstreamCallsPerLookup: { plain: total(calls.plain), elevation: total(calls.elevation) },
   };
   row(S, `plain: ${n} distinct points at ${GROUND.length} places, p50 / p90 ms`, `${plain.p50Ms} / ${plain.p90Ms}`);
   row(S, `include=elevation: ${n} distinct points, p50 / p90 ms`, `${elevation.p50Ms} / ${elevation.p90Ms}`);
-  row(S, 'p50(elevation) - p50(plain) ms', extraP50, `<= ${latency + SLACK_MS} (one EPQS round trip + ${SLACK_MS})`, extraP50 <= latency + SLACK_MS);
-  const epqs = epqsPerLookup(kinds.elevation.calls);
-  row(S, 'EPQS calls per lookup, plain -> include=elevation', `${epqsPerLookup(kinds.plain.calls)} -> ${epqs}`, '1 per lookup', epqs === 1);
-  row(S, 'upstream calls per lookup, plain -> include=elevation', `${total(kinds.plain.calls)} -> ${total(kinds.elevation.calls)}`);
+  row(
+    S,
+    `p50(elevation) - p50(plain) ms, ${spreadLabel(rounds)}`,
+    spreadText(extraP50),
+    `<= ${latency + SLACK_MS} (one EPQS round trip + ${SLACK_MS})`,
+    extraP50.median <= latency + SLACK_MS,
+  );
+  const epqs = epqsPerLookup(calls.elevation);
+  row(S, 'EPQS calls per lookup, plain -> include=elevation', `${epqsPerLookup(calls.plain)} -> ${epqs}`, '1 per lookup', epqs === 1);
+  row(S, 'upstream calls per lookup, plain -> include=elevation', `${total(calls.plain)} -> ${total(calls.elevation)}`);
 }

@@ -1,7 +1,8 @@
 /** Scenario 6: a cold lookup with every include vs the plain lookup, 50 ms upstream latency. */
 import { DemoPlace, demoPlace } from '../../test/emulators/demo-map';
 import { CFG } from '../config';
-import { Emulators, Service, Tally, expectOk, httpGet, keepAlive, round } from '../lib';
+import { Rounds, interleave, spreadLabel, spreadText } from '../interleaved';
+import { Emulators, Service, Tally, TimedBlock, callsOf, expectOk, httpGet, keepAlive, msOf, p50Gap, round, timedBlock } from '../lib';
 import { PlaceJitter, pointPath } from '../points';
 import { coldFigures, log, results, row } from '../report';
 
@@ -11,10 +12,6 @@ const INCLUDE_PLACES = ['houston-nearby-hazards', 'charleston-pending-out-of-sfh
 );
 const ALL_INCLUDES = 'nearby,preliminary,cbrs';
 const INCLUDE_POINTS = new PlaceJitter(INCLUDE_PLACES);
-
-function addTally(into: Tally, from: Tally): void {
-  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
-}
 
 /** The zone, complete parts, and each opt-in part present exactly when asked for, as the demo place expects. */
 function checkParts(place: DemoPlace, result: Record<string, any>, withIncludes: boolean, what: string): void {
@@ -39,44 +36,39 @@ function checkParts(place: DemoPlace, result: Record<string, any>, withIncludes:
 export async function includesVsPlain(emulators: Emulators): Promise<void> {
   const S = '6 all includes, 50 ms upstream';
   const latency = CFG.upstreamLatencyMs;
-  const { lookups: n, block } = CFG.includes;
-  log(`${S}: ${n} plain and ${n} include=${ALL_INCLUDES} cold lookups, sequential, in alternating blocks of ${block}`);
+  const { rounds, block } = CFG.includes;
+  const n = rounds * block;
+  log(`${S}: ${n} plain and ${n} include=${ALL_INCLUDES} cold lookups, sequential, in ${rounds} A-B-B-A rounds of ${block} each`);
   await emulators.setLatency(latency);
   const service = await Service.start(emulators.env);
   const agent = keepAlive(1);
-  const kinds = {
-    plain: { query: '', ms: [] as number[], calls: {} as Tally },
-    includes: { query: `&include=${ALL_INCLUDES}`, ms: [] as number[], calls: {} as Tally },
-  };
-  const lookup = async (kind: keyof typeof kinds, what: string): Promise<number> => {
+  const queries = { plain: '', includes: `&include=${ALL_INCLUDES}` };
+  const lookup = async (kind: keyof typeof queries, what: string): Promise<number> => {
     const { place, point } = INCLUDE_POINTS.next();
-    const r = await httpGet(`${service.base}${pointPath(point)}${kinds[kind].query}`, agent);
+    const r = await httpGet(`${service.base}${pointPath(point)}${queries[kind]}`, agent);
     const body = expectOk(r, `${what} at ${place.id}`);
     if (r.headers['x-cache'] !== 'MISS') throw new Error(`${what} answered X-Cache ${String(r.headers['x-cache'])}`);
     checkParts(place, body.result, kind === 'includes', what);
     return r.ms;
   };
+  let measured: Rounds<keyof typeof queries, TimedBlock>;
   try {
     // the first lookups also read each MapServer's layer list (once per process)
     await lookup('plain', 'layer-list warm-up');
     await lookup('includes', 'layer-list warm-up');
-    // alternating blocks: a drift in the machine's load falls on both kinds alike
-    for (let done = 0; done < n; done += block) {
-      for (const kind of ['plain', 'includes'] as const) {
-        await emulators.resetCalls();
-        for (let i = done; i < Math.min(n, done + block); i++) kinds[kind].ms.push(await lookup(kind, `${kind} lookup ${i}`));
-        addTally(kinds[kind].calls, await emulators.breakdown());
-      }
-    }
+    measured = await interleave(['plain', 'includes'] as const, rounds, (kind, r) =>
+      timedBlock(emulators, block, (i) => lookup(kind, `${kind} lookup ${r * block + i}`)),
+    );
   } finally {
     await service.stop();
   }
-  const plain = coldFigures(kinds.plain.ms, latency);
-  const all = coldFigures(kinds.includes.ms, latency);
-  const extraP50 = round(all.p50Ms - plain.p50Ms, 1);
+  const plain = coldFigures(msOf(measured.of('plain')), latency);
+  const all = coldFigures(msOf(measured.of('includes')), latency);
+  const extraP50 = measured.compare('includes', 'plain', p50Gap, 1);
+  const calls = { plain: callsOf(measured.of('plain')), includes: callsOf(measured.of('includes')) };
   const perLookup = (t: Tally, key: string) => round((t[key] ?? 0) / n, 2);
-  const keys = [...new Set([...Object.keys(kinds.plain.calls), ...Object.keys(kinds.includes.calls)])].sort();
-  const callsPerLookup = Object.fromEntries(keys.map((k) => [k, { plain: perLookup(kinds.plain.calls, k), includes: perLookup(kinds.includes.calls, k) }]));
+  const keys = [...new Set([...Object.keys(calls.plain), ...Object.keys(calls.includes)])].sort();
+  const callsPerLookup = Object.fromEntries(keys.map((k) => [k, { plain: perLookup(calls.plain, k), includes: perLookup(calls.includes, k) }]));
   const total = (t: Tally) => round(Object.values(t).reduce((a, b) => a + b, 0) / n, 2);
   results.includes = {
     upstreamLatencyMs: latency,
@@ -89,11 +81,11 @@ export async function includesVsPlain(emulators: Emulators): Promise<void> {
   };
   row(S, `plain: ${n} distinct points at ${INCLUDE_PLACES.length} places, p50 / p90 ms`, `${plain.p50Ms} / ${plain.p90Ms}`);
   row(S, `include=${ALL_INCLUDES}: ${n} distinct points, p50 / p90 ms`, `${all.p50Ms} / ${all.p90Ms}`);
-  row(S, 'p50(all includes) - p50(plain) ms', extraP50, `<= ${latency} (one NFHL round trip)`, extraP50 <= latency);
+  row(S, `p50(all includes) - p50(plain) ms, ${spreadLabel(rounds)}`, spreadText(extraP50), `<= ${latency} (one NFHL round trip)`, extraP50.median <= latency);
   for (const [k, c] of Object.entries(callsPerLookup)) {
     row(S, `calls per lookup, plain -> includes: ${k}`, `${c.plain} -> ${c.includes} (+${round(c.includes - c.plain, 2)})`);
   }
-  const plainTotal = total(kinds.plain.calls);
-  const allTotal = total(kinds.includes.calls);
+  const plainTotal = total(calls.plain);
+  const allTotal = total(calls.includes);
   row(S, 'upstream calls per lookup, plain -> includes (extra)', `${plainTotal} -> ${allTotal} (+${round(allTotal - plainTotal, 2)})`);
 }
