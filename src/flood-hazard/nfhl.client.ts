@@ -121,7 +121,7 @@ const TO_A_DECIMETRE: GeometryRequest = { geometryPrecision: 6 };
  */
 const EXACT_GEOMETRY: GeometryRequest = {};
 
-/** FEMA's National Flood Hazard Layer, an ArcGIS Server MapServer queried point by point. */
+/** FEMA's National Flood Hazard Layer, an ArcGIS Server MapServer queried point by point, or square by square where a portfolio is dense. */
 @Injectable()
 export class NfhlClient extends FloodHazardPort {
   readonly serviceUrl: string;
@@ -138,13 +138,12 @@ export class NfhlClient extends FloodHazardPort {
     super();
     this.map = new ArcGisMapServer(http, upstream, config.get('NFHL_BASE_URL', { infer: true }), LAYERS);
     this.serviceUrl = this.map.serviceUrl;
-    const polygonWay = (layer: HeldPolygonLayer) => this.heldPolygonWay(layer);
     this.heldPolygonWays = {
-      zones: polygonWay('zones'),
-      panels: polygonWay('panels'),
-      lomrs: polygonWay('lomrs'),
-      jurisdictions: polygonWay('jurisdictions'),
-      availability: polygonWay('availability'),
+      zones: this.heldPolygonWay('zones'),
+      panels: this.heldPolygonWay('panels'),
+      lomrs: this.heldPolygonWay('lomrs'),
+      jurisdictions: this.heldPolygonWay('jurisdictions'),
+      availability: this.heldPolygonWay('availability'),
     };
     this.heldLomaWay = {
       ...HELD_GRID.lomas,
