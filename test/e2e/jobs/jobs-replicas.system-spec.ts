@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_PLACES, startEmulators, type RunningEmulators } from '../../emulators';
+import type { CallRecord } from '../../emulators/emulator-core';
 import { BuiltService } from '../../support/built-service';
 import { closedPort, redisAnswers, redisCli } from '../../support/redis-server';
 import { sleep } from '../../support/stack';
@@ -161,9 +162,9 @@ function repeatedNfhlCalls(emulators: RunningEmulators, from: number, to: number
   return [...asks.values()].reduce((repeated, count) => repeated + count - 1, 0);
 }
 
-/** Waits until the NFHL emulator has been asked the flood zones at `points` points (each row's one query that no held area answers). */
-async function zoneQueriesReach(points: number): Promise<void> {
-  while (emulators.nfhl.queryCount('floodHazardZones') < points) await sleep(20);
+/** Waits until the Census emulator has been asked the county of `points` points (one per row's point: nothing answers it for a whole area). */
+async function countyQueriesReach(points: number): Promise<void> {
+  while (emulators.census.callCount({ endpoint: 'coordinates' }) < points) await sleep(20);
 }
 
 /** The most calls any one emulator received within one second (by arrival) between `from` and `to`. */
@@ -256,7 +257,7 @@ describe('a process stopped or killed while its rows are being loaded', () => {
     const submittedAt = Date.now();
     const id = await submit(staying, ROWS, DISTINCT);
     // About half of each chunk's rows under way.
-    await zoneQueriesReach(ROWS / 2);
+    await countyQueriesReach(ROWS / 2);
     await interrupt(leaving);
     const job = await waitFor(staying, id, (current) => current.status === 'completed', JOB_TIMEOUT_MS);
     expect(job).toEqual(expect.objectContaining({ total: ROWS, done: ROWS, errors: 0 }));
@@ -304,9 +305,10 @@ it('a Redis restart mid-job loses no row', async () => {
   await expectRowsEqualToGet(second, rows);
 });
 
-it('three processes answering chunks that share every point at once: one upstream call per distinct point per layer', async () => {
+/** Three processes answer a job whose 6 chunks hold every one of the 300 points; every query the emulators were asked, by layer. */
+async function sharedPointsJob(settings: Record<string, string>) {
   // The budget is not what this test is about: a high one lets the 6 chunks' first calls go out together.
-  const unhurried = { JOB_UPSTREAM_RATE_PER_SECOND: '1000' };
+  const unhurried = { JOB_UPSTREAM_RATE_PER_SECOND: '1000', ...settings };
   const [first] = [await startService(unhurried), await startService(unhurried), await startService(unhurried)];
   // Every chunk of 1,000 rows holds all 300 points, and the 6 chunks are taken at once by the 6 workers.
   const id = await submit(first, 6000);
@@ -314,18 +316,39 @@ it('three processes answering chunks that share every point at once: one upstrea
   expect(job).toEqual(expect.objectContaining({ total: 6000, done: 6000, errors: 0 }));
 
   const asks = new Map<string, number>();
-  const pointsByLayer = new Map<string, Set<string>>();
+  const byLayer = new Map<string, CallRecord[]>();
   for (const name of ['nfhl', 'preliminary', 'pending', 'cbrs', 'census', 'elevation'] as const) {
     for (const call of emulators[name].calls) {
       if (call.endpoint !== 'query' && call.endpoint !== 'coordinates') continue;
       const layer = `${name} ${call.layerName ?? call.endpoint}`;
       const ask = `${layer} ${JSON.stringify(call.query)}`;
       asks.set(ask, (asks.get(ask) ?? 0) + 1);
-      pointsByLayer.set(layer, (pointsByLayer.get(layer) ?? new Set()).add(JSON.stringify(call.point ?? [call.query.x, call.query.y])));
+      byLayer.set(layer, [...(byLayer.get(layer) ?? []), call]);
     }
   }
-  const askedTwice = [...asks].filter(([, count]) => count > 1);
-  expect(askedTwice).toEqual([]);
-  expect(pointsByLayer.get('nfhl Flood Hazard Zones')?.size).toBe(DISTINCT_POINTS);
-  expect(pointsByLayer.get('census coordinates')?.size).toBe(DISTINCT_POINTS);
+  // No query asked twice by any process: neither a point's nor a whole square's.
+  expect([...asks].filter(([, count]) => count > 1)).toEqual([]);
+  const pointsAsked = (layer: string) => new Set((byLayer.get(layer) ?? []).flatMap((call) => (call.point ? [JSON.stringify(call.point)] : [])));
+  const squaresAsked = (layer: string) =>
+    (byLayer.get(layer) ?? []).filter((call) => call.query.geometryType === 'esriGeometryEnvelope').map((call) => call.query.geometry.split(',').map(Number));
+  expect(pointsAsked('census coordinates').size).toBe(DISTINCT_POINTS);
+  return { pointsAsked, squaresAsked };
+}
+
+it('three processes answering chunks that share every point at once: one upstream call per distinct point per layer', async () => {
+  const { pointsAsked, squaresAsked } = await sharedPointsJob({ HELD_POLYGONS_MAX_MB: '0' });
+  expect(pointsAsked('nfhl Flood Hazard Zones').size).toBe(DISTINCT_POINTS);
+  expect(squaresAsked('nfhl Flood Hazard Zones')).toEqual([]);
+});
+
+it('three processes sharing every point, with squares held: each point asked at most once, each square once, every point answered by one or the other', async () => {
+  const { pointsAsked, squaresAsked } = await sharedPointsJob({});
+  for (const layer of ['nfhl Flood Hazard Zones', 'nfhl FIRM Panels', 'nfhl Political Jurisdictions']) {
+    const squares = squaresAsked(layer);
+    expect({ layer, squares: squares.length > 0 }).toEqual({ layer, squares: true });
+    const inSquare = ({ lat, lon }: Point) => squares.some(([west, south, east, north]) => lon > west && lon < east && lat > south && lat < north);
+    const unanswered = POINTS.filter((point) => !pointsAsked(layer).has(JSON.stringify([point.lon, point.lat])) && !inSquare(point));
+    expect({ layer, unanswered }).toEqual({ layer, unanswered: [] });
+    expect(pointsAsked(layer).size).toBeLessThan(DISTINCT_POINTS);
+  }
 });
