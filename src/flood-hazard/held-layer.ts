@@ -64,6 +64,15 @@ export function heldPolygonBytes(polygon: HeldPolygon<unknown>): number {
   return polygon.rings.reduce((sum, ring) => sum + ring.byteLength + 96, 400);
 }
 
+/** A square's polygons as held, from its features as FEMA gave them (ArcGIS rings), with the bytes they take. */
+export function heldPolygons<A>(
+  envelope: LonLatBox,
+  features: ReadonlyArray<{ attributes: A; rings: number[][][] }>,
+): { held: HeldPolygons<A>; bytes: number } {
+  const polygons = features.map(({ attributes, rings }) => heldPolygon(attributes, rings));
+  return { held: { envelope, features: polygons }, bytes: polygons.reduce((sum, polygon) => sum + heldPolygonBytes(polygon), 0) };
+}
+
 /** Whether (x, y) lies inside the box by more than `margin` on every side. */
 function insideBy(box: LonLatBox, x: number, y: number, margin: number): boolean {
   return x > box[0] + margin && x < box[2] - margin && y > box[1] + margin && y < box[3] - margin;

@@ -17,7 +17,7 @@ import {
   squareAround,
 } from '../common/upstream/arcgis-map-server';
 import { ArcGisFeature, positionListsOf } from '../common/upstream/arcgis-layer';
-import { HeldPoints, HeldPolygons, heldPolygon, heldPolygonBytes, pointsWithin, polygonsAt } from './held-layer';
+import { HeldPoints, HeldPolygons, heldPolygons, pointsWithin, polygonsAt } from './held-layer';
 import { HeldLayers, HeldWay } from './held-layers.client';
 import { BFE_LINE_REACH_M } from './bfe-estimate';
 import { LOMA_REACH_M } from './loma-status';
@@ -254,10 +254,7 @@ export class NfhlClient extends FloodHazardPort {
           features: features.map((feature) => ({ attributes: feature.attributes, rings: positionListsOf(feature, 'rings', this.upstream.name) })),
         };
       },
-      hold: ({ envelope, features }) => {
-        const polygons = features.map(({ attributes, rings }) => heldPolygon(attributes, rings));
-        return { held: { envelope, features: polygons }, bytes: polygons.reduce((sum, polygon) => sum + heldPolygonBytes(polygon), 0) };
-      },
+      hold: ({ envelope, features }) => heldPolygons(envelope, features),
       answerAt: (held, point) => polygonsAt(held, point.lon, point.lat),
     };
   }

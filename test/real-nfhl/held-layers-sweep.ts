@@ -11,7 +11,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { type GeoPoint, roundPoint } from '../../src/common/geo-point';
-import { type HeldPolygons, heldPolygonBytes, polygonsAt, tileAt } from '../../src/flood-hazard/held-layer';
+import { type HeldPolygons, polygonsAt, tileAt } from '../../src/flood-hazard/held-layer';
 import { HELD_GRID } from '../../src/flood-hazard/nfhl.client';
 import { buildNfhlService } from '../emulators/arcgis-emulator';
 import type { QueryableLayer } from '../emulators/arcgis-query';
@@ -106,7 +106,7 @@ export function sweepHudson(): SweepReport {
     onGrid: newComparison(),
     besideBoundaries: newComparison(),
     answers: new Set<string>(),
-    squares: new Map<string, HeldPolygons<Record<string, unknown>>>(),
+    squares: new Map<string, ReturnType<typeof heldSquare>>(),
     gridSquares: new Set<string>(),
   }));
   for (const layer of Object.keys(grids) as ReusableLayer[]) {
@@ -125,7 +125,7 @@ export function sweepHudson(): SweepReport {
           if (kind === 'onGrid') tally.gridSquares.add(tile.key);
           const comparison = tally[kind];
           comparison.points++;
-          const held = polygonsAt(square, point.lon, point.lat);
+          const held = polygonsAt(square.held, point.lon, point.lat);
           if (held === undefined) {
             if (comparison.undecided++ < REPORTED) comparison.undecidedPoints.push(point);
             continue;
@@ -150,7 +150,6 @@ export function sweepHudson(): SweepReport {
       const held = [...gridSquares].map((key) => squares.get(key)!);
       const verticesOf = (square: HeldPolygons<unknown>) =>
         square.features.reduce((sum, { rings }) => sum + rings.reduce((count, ring) => count + ring.length / 2, 0), 0);
-      const bytesOf = (square: HeldPolygons<unknown>) => square.features.reduce((sum, polygon) => sum + heldPolygonBytes(polygon), 0);
       return {
         ...check,
         onGrid,
@@ -158,9 +157,9 @@ export function sweepHudson(): SweepReport {
         answers: [...answers],
         squares: {
           count: held.length,
-          features: spreadOf(held.map((square) => square.features.length)),
-          vertices: spreadOf(held.map(verticesOf)),
-          kib: spreadOf(held.map((square) => Math.round(bytesOf(square) / 1024))),
+          features: spreadOf(held.map((square) => square.held.features.length)),
+          vertices: spreadOf(held.map((square) => verticesOf(square.held))),
+          kib: spreadOf(held.map((square) => Math.round(square.bytes / 1024))),
         },
       };
     }),

@@ -6,7 +6,7 @@
  */
 import { type GeoPoint, type LonLatBox, roundPoint } from '../../src/common/geo-point';
 import { ArcGisFeature, positionListsOf } from '../../src/common/upstream/arcgis-layer';
-import { HeldPolygons, heldPolygon } from '../../src/flood-hazard/held-layer';
+import { HeldPolygons, heldPolygons } from '../../src/flood-hazard/held-layer';
 import { HELD_GRID, POINT_FIELDS, ZONE_FIELDS } from '../../src/flood-hazard/nfhl.client';
 import { DEFAULT_MAX_RECORD_COUNT } from '../emulators/arcgis-emulator';
 import { QueryableLayer, queryLayer } from '../emulators/arcgis-query';
@@ -79,10 +79,13 @@ export function emulatorAnswer(served: QueryableLayer, params: Record<string, st
   return answer;
 }
 
-/** The square over `envelope` as the service holds it: the envelope query's features, their rings as FEMA gave them. */
-export function heldSquare(layer: ReusableLayer, served: QueryableLayer, envelope: LonLatBox): HeldPolygons<Record<string, unknown>> {
+/** The square over `envelope` as the service holds it (the envelope query's features, their rings as FEMA gave them), with its bytes. */
+export function heldSquare(layer: ReusableLayer, served: QueryableLayer, envelope: LonLatBox): { held: HeldPolygons<Record<string, unknown>>; bytes: number } {
   const { features } = emulatorAnswer(served, envelopeQueryParams(layer, envelope));
-  return { envelope, features: features.map((feature) => heldPolygon(feature.attributes, positionListsOf(feature, 'rings', 'flood_data'))) };
+  return heldPolygons(
+    envelope,
+    features.map((feature) => ({ attributes: feature.attributes, rings: positionListsOf(feature, 'rings', 'flood_data') })),
+  );
 }
 
 /** The county's extent: the bounds of its communities, [west, south, east, north]. */
