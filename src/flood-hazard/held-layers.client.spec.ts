@@ -26,7 +26,7 @@ class SquareLoads {
     this.keys.push(key);
     this.policies.push(policy as CachePolicy);
     const storedAt = this.now();
-    const parts = { kept: <P>(_part: string, loadPart: () => Promise<P>) => loadPart() };
+    const parts = { kept: <P>(_part: string, loadPart: (fetchedAt: (epochMs: number) => void) => Promise<P>) => loadPart(() => undefined) };
     return load(new AbortController().signal, parts).then((value) => ({
       piece: { value, storedAt, freshUntil: storedAt + policy.ttlSeconds * 1000 },
       status: 'MISS',

@@ -166,7 +166,7 @@ describe("NfhlClient.footprintLayers: the zones and panels over a footprint's en
     const opened = upstreamUnderTest('flood_data', breaker);
     const [lon, lat] = FINER_AE.rings?.[0][0] as [number, number];
     for (let i = 0; i < 2; i += 1) {
-      const lookup = client(opened).pointData({ lat, lon }, deadline(), () => false, { kept: (_part, load) => load() });
+      const lookup = client(opened).pointData({ lat, lon }, deadline(), () => false, { kept: (_part, load) => load(() => undefined) });
       await expect(lookup).rejects.toBeInstanceOf(UpstreamOutageError);
     }
     expect(opened.circuitStates).toEqual([['flood_data', 'open']]);
