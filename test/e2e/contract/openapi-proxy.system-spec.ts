@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { INCLUDE_ITEMS } from '../../../src/parts/answer-parts';
 import { DEMO_ADDRESSES, DEMO_PLACES, demoPlace } from '../../emulators';
+import { rectangleFootprint } from '../../emulators/structure-footprints';
 import { DisposableRedis } from '../../support/redis-server';
 import { sleep, startStack, type Stack } from '../../support/stack';
 
@@ -197,14 +198,8 @@ describe('every demo place through a spec-driven proxy (prism proxy --errors)', 
 });
 
 describe("the lookup with a caller's footprint through the proxy", () => {
-  const [west, south, east, north] = [WHITE_HOUSE.lon - 0.0003, WHITE_HOUSE.lat - 0.0001, WHITE_HOUSE.lon + 0.0003, WHITE_HOUSE.lat + 0.0001];
-  const ring = [
-    [west, south],
-    [west, north],
-    [east, north],
-    [east, south],
-    [west, south],
-  ];
+  // A 52 m by 22 m footprint around the point.
+  const ring = rectangleFootprint([WHITE_HOUSE.lon, WHITE_HOUSE.lat], 52, 22);
   const footprint = { type: 'Polygon', coordinates: [ring] };
   const postLookup = (body: unknown, contentType = 'application/json') =>
     viaProxy('POST', '/flood-zone', { headers: { 'Content-Type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });

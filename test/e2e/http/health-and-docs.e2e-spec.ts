@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoPlace } from '../../emulators';
+import { rectangleFootprint } from '../../emulators/structure-footprints';
 import { openApiProblems } from '../support/openapi-validate';
 import { COMMUNITY_STATUS_FIELDS } from '../../../src/parts/nfip-status/nfip-status';
 import { DisposableRedis } from '../../support/redis-server';
@@ -87,19 +88,8 @@ describe('GET /health', () => {
   it('every catalogued endpoint answers each of its methods: GET at each of its examples (else its path), POST a batch body (the lookup its footprint), a job path for a job', async () => {
     const { endpoints } = (await stack.get('/health')).body as { endpoints: Record<string, { methods: string[]; examples?: string[] }> };
     const batch = JSON.stringify({ locations: [{ id: 'dc', lat: dc.lat, lon: dc.lon }] });
-    const [west, south, east, north] = [dc.lon - 0.0003, dc.lat - 0.0001, dc.lon + 0.0003, dc.lat + 0.0001];
-    const footprint = {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [west, south],
-          [west, north],
-          [east, north],
-          [east, south],
-          [west, south],
-        ],
-      ],
-    };
+    // A 52 m by 22 m footprint around the point.
+    const footprint = { type: 'Polygon', coordinates: [rectangleFootprint([dc.lon, dc.lat], 52, 22)] };
     const lookup = JSON.stringify({ lat: dc.lat, lon: dc.lon, footprint });
     // An agent's first message over the Model Context Protocol.
     const initialize = JSON.stringify({

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { demoPlace } from '../../emulators';
+import { rectangleFootprint } from '../../emulators/structure-footprints';
 import { Stack, pointQuery, startStack } from '../../support/stack';
 
 const dc = demoPlace('dc-white-house-ae');
@@ -69,19 +70,8 @@ describe('POST /mcp: the tools for AI agents', () => {
   });
 
   it("flood_determination with the caller's footprint answers as POST /flood-zone does", async () => {
-    const [west, south, east, north] = [dc.lon - 0.0003, dc.lat - 0.0001, dc.lon + 0.0003, dc.lat + 0.0001];
-    const footprint = {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [west, south],
-          [west, north],
-          [east, north],
-          [east, south],
-          [west, south],
-        ],
-      ],
-    };
+    // A 52 m by 22 m footprint around the point.
+    const footprint = { type: 'Polygon', coordinates: [rectangleFootprint([dc.lon, dc.lat], 52, 22)] };
     const result = await call('flood_determination', { lat: dc.lat, lon: dc.lon, footprint });
     const rest = await fetch(`${stack.url}/flood-zone`, {
       method: 'POST',
