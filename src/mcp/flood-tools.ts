@@ -132,7 +132,9 @@ export class FloodTools {
         const { entity } = await this.pictures.picture(query);
         const headers = new Map<string, string>();
         for (let i = 0; i + 1 < (entity.headers?.length ?? 0); i += 2) headers.set(entity.headers![i], entity.headers![i + 1]);
-        const missing = headers.has('X-Map-Unavailable') ? ` Unavailable: ${headers.get('X-Map-Unavailable')} (the zones are drawn on a plain background).` : '';
+        const missing = headers.has('X-Map-Unavailable')
+          ? ` Unavailable: ${headers.get('X-Map-Unavailable')} (the zones are drawn on a plain background).`
+          : '';
         return {
           content: [
             { type: 'image', data: Buffer.from(entity.body).toString('base64'), mimeType: entity.contentType },

@@ -102,7 +102,12 @@ describe('lookupSummary with the building', () => {
         floodZone: 'AE',
         inSpecialFloodHazardArea: true,
         structure: building({
-          zones: [zone('VE', 10.5), zone('AE', 20.2, { staticBaseFloodElevationFt: 11 }), zone('AE', 10.1, { staticBaseFloodElevationFt: 12 }), zone('X', 59.2)],
+          zones: [
+            zone('VE', 10.5),
+            zone('AE', 20.2, { staticBaseFloodElevationFt: 11 }),
+            zone('AE', 10.1, { staticBaseFloodElevationFt: 12 }),
+            zone('X', 59.2),
+          ],
           buildingInSfha: true,
         }),
       },

@@ -30,7 +30,9 @@ export const LOCATION_SHAPE = {
   lon: z
     .number()
     .optional()
-    .meta(within(-LON_MAX_DEGREES, LON_MAX_DEGREES, `Longitude in decimal degrees, -${LON_MAX_DEGREES} to ${LON_MAX_DEGREES}; give lat too. Not with address.`)),
+    .meta(
+      within(-LON_MAX_DEGREES, LON_MAX_DEGREES, `Longitude in decimal degrees, -${LON_MAX_DEGREES} to ${LON_MAX_DEGREES}; give lat too. Not with address.`),
+    ),
 };
 
 const INCLUDE = z

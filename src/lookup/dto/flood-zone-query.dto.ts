@@ -147,8 +147,7 @@ export class FloodZoneQueryDto {
   address?: unknown;
 
   @ApiPropertyOptional({
-    description:
-      `Latitude in decimal degrees (WGS84), -${LAT_MAX_DEGREES} to ${LAT_MAX_DEGREES}, written as a plain decimal (digits, an optional sign and fraction). Requires lon. Other text is answered 400 INVALID_PARAMETERS by the service.`,
+    description: `Latitude in decimal degrees (WGS84), -${LAT_MAX_DEGREES} to ${LAT_MAX_DEGREES}, written as a plain decimal (digits, an optional sign and fraction). Requires lon. Other text is answered 400 INVALID_PARAMETERS by the service.`,
     ...numberOrText({ type: 'number', minimum: -LAT_MAX_DEGREES, maximum: LAT_MAX_DEGREES }),
   })
   @ValidateIf((query: FloodZoneQueryDto) => query.lat !== undefined)
@@ -158,8 +157,7 @@ export class FloodZoneQueryDto {
   lat?: unknown;
 
   @ApiPropertyOptional({
-    description:
-      `Longitude in decimal degrees (WGS84), -${LON_MAX_DEGREES} to ${LON_MAX_DEGREES}, written as a plain decimal (digits, an optional sign and fraction). Requires lat. Other text is answered 400 INVALID_PARAMETERS by the service.`,
+    description: `Longitude in decimal degrees (WGS84), -${LON_MAX_DEGREES} to ${LON_MAX_DEGREES}, written as a plain decimal (digits, an optional sign and fraction). Requires lat. Other text is answered 400 INVALID_PARAMETERS by the service.`,
     ...numberOrText({ type: 'number', minimum: -LON_MAX_DEGREES, maximum: LON_MAX_DEGREES }),
   })
   @ValidateIf((query: FloodZoneQueryDto) => query.lon !== undefined)

@@ -98,7 +98,8 @@ describe('POST /mcp: the tools for AI agents', () => {
 
   it('input schemas carry the bounds the REST API checks, and take no argument they do not name', async () => {
     const { tools } = await client.listTools();
-    const schemaOf = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema as { properties: Record<string, any>; additionalProperties?: unknown };
+    const schemaOf = (name: string) =>
+      tools.find((tool) => tool.name === name)!.inputSchema as { properties: Record<string, any>; additionalProperties?: unknown };
     const LAT = { minimum: -LAT_MAX_DEGREES, maximum: LAT_MAX_DEGREES };
     const LON = { minimum: -LON_MAX_DEGREES, maximum: LON_MAX_DEGREES };
     expect([LAT, LON]).toEqual([
@@ -163,7 +164,10 @@ describe('POST /mcp: the tools for AI agents', () => {
   });
 
   it.each<[string, Record<string, unknown>]>([
-    ['every part asked for, at the house across the AE edge', { ...MENOMINEE_HOUSE, include: ['nearby', 'preliminary', 'cbrs', 'elevation', 'structure', 'determination'] }],
+    [
+      'every part asked for, at the house across the AE edge',
+      { ...MENOMINEE_HOUSE, include: ['nearby', 'preliminary', 'cbrs', 'elevation', 'structure', 'determination'] },
+    ],
     ['an unmapped point (nulls where there is no data)', { lat: 38.9, lon: -77 }],
     ['a building partly off the map', { lat: 38.899, lon: -77.029579, include: ['structure'] }],
   ])("flood_zone's structured content fits its outputSchema: %s", async (_case, args) => {
@@ -219,7 +223,9 @@ describe('POST /mcp: the tools for AI agents', () => {
         { id: 'far', lat: 91, lon: 0 },
       ],
     });
-    const { rows } = structuredOf(checks, 'flood_zone_batch', result) as { rows: Array<{ index: number; id: string; status: number; body: Record<string, unknown> }> };
+    const { rows } = structuredOf(checks, 'flood_zone_batch', result) as {
+      rows: Array<{ index: number; id: string; status: number; body: Record<string, unknown> }>;
+    };
     const rest = await stack.get(pointQuery(dc));
     expect(rows.map(({ index, id, status }) => [index, id, status])).toEqual([
       [0, 'dc', 200],
@@ -232,9 +238,17 @@ describe('POST /mcp: the tools for AI agents', () => {
 
   it.each<[string, Record<string, unknown>, string]>([
     ['flood_zone', { lat: dc.lat, lon: dc.lon, latitude: 1 }, 'Unknown argument "latitude": this tool reads only address, lat, lon, include and radius.'],
-    ['flood_determination', { lat: dc.lat, lon: dc.lon, include: ['cbrs'] }, 'Unknown argument "include": this tool reads only address, lat, lon and footprint.'],
+    [
+      'flood_determination',
+      { lat: dc.lat, lon: dc.lon, include: ['cbrs'] },
+      'Unknown argument "include": this tool reads only address, lat, lon and footprint.',
+    ],
     ['flood_map', { lat: dc.lat, lon: dc.lon, format: 'jpeg' }, 'Unknown argument "format": this tool reads only address, lat, lon, width, height and span.'],
-    ['flood_zone_batch', { locations: [{ lat: dc.lat, lon: dc.lon }], columns: ['zone'] }, 'Unknown argument "columns": this tool reads only locations, include and radius.'],
+    [
+      'flood_zone_batch',
+      { locations: [{ lat: dc.lat, lon: dc.lon }], columns: ['zone'] },
+      'Unknown argument "columns": this tool reads only locations, include and radius.',
+    ],
     // an unknown argument is refused first, as REST refuses an unknown parameter before reading the others
     ['flood_zone', { lat: 91, lon: dc.lon, span: 300 }, 'Unknown argument "span": this tool reads only address, lat, lon, include and radius.'],
   ])('%s refuses an argument it does not read, by name, as REST refuses one', async (name, args, message) => {
@@ -329,7 +343,7 @@ describe('POST /mcp when the building could not be looked up', () => {
   it.each<[string, Record<string, unknown>]>([
     ['flood_zone', { ...MENOMINEE_HOUSE, include: ['structure'] }],
     ['flood_determination', MENOMINEE_HOUSE],
-  ])("USA Structures answering 503: %s's summary says the building is unknown, never the point's \"no\"", async (name, args) => {
+  ])('USA Structures answering 503: %s\'s summary says the building is unknown, never the point\'s "no"', async (name, args) => {
     stack.emulators.structures.injectFault({ kind: 'http-status', status: 503 });
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     structuredOf(checks, name, result);
