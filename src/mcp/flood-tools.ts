@@ -168,7 +168,7 @@ export class FloodTools {
           }),
         );
         const failed = rows.filter((row) => row.status !== 200).length;
-        return structuredAnswer(`${rows.length} locations answered, ${failed} failed.`, { rows });
+        return structuredAnswer(`${rows.length} location${rows.length === 1 ? '' : 's'} answered, ${failed} failed.`, { rows });
       },
     );
     return server;
