@@ -53,6 +53,7 @@ figure img { display: block; width: 100%; height: auto; border: 1px solid var(--
 figcaption, .small { color: var(--muted); font-size: .85em; }
 .no-picture { margin: 0; padding: 12px; border: 1px dashed var(--line); color: var(--muted); }
 .nowrap { white-space: nowrap; }
+.facts-title { font-weight: 700; }
 .facts { margin: 0; }
 .facts div { display: grid; grid-template-columns: minmax(0, 36fr) minmax(0, 64fr); column-gap: 8px; border-bottom: 1px solid var(--line); padding: 2px 0; }
 .facts dt { font-weight: 600; }
