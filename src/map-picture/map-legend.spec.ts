@@ -169,7 +169,7 @@ describe('captionSegments: the building first where there is one, then the point
   it('a house 40.1% in AE whose point is in shaded X: the building in the SFHA leads', () => {
     expect(captionSegments({ ...pointInX, structure: house({}), unavailable: [] })).toEqual([
       'Building: in the SFHA, AE over 40.1% of its footprint',
-      'at the address point: zone X shaded, moderate risk, outside the SFHA',
+      'At the address point: zone X shaded, moderate risk, outside the SFHA',
       'FIRM panel 26109C0263D, effective 2011-09-02',
     ]);
   });
@@ -201,7 +201,7 @@ describe('captionSegments: the building first where there is one, then the point
       captionSegments({ coverage: 'unmapped', floodZone: null, zoneSubtype: null, riskLevel: 'unknown', firmPanel: null, structure: offMap, unavailable: [] }),
     ).toEqual([
       'Building: SFHA status unknown, unmapped over 100% of its footprint',
-      'at the address point: no digital flood map here (unknown, not low risk)',
+      'At the address point: no digital flood map here (unknown, not low risk)',
       'no FIRM panel here',
     ]);
   });

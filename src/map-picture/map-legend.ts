@@ -82,13 +82,13 @@ export type CaptionFacts = Pick<FloodZoneResult, 'coverage' | 'floodZone' | 'zon
  * The caption's segments: where there is a building, its answer first, then the point's named "at the address point";
  * the zone at the point and its risk (or why there is none); then the FIRM panel and its effective date. Joined by
  * " · " on the picture, e.g. "Zone AE · high risk (SFHA) · FIRM panel 51710C0035G, effective 2009-12-16", or
- * "Building: in the SFHA, AE over 40.1% of its footprint · at the address point: zone X shaded, moderate risk, outside
+ * "Building: in the SFHA, AE over 40.1% of its footprint · At the address point: zone X shaded, moderate risk, outside
  * the SFHA · FIRM panel …".
  */
 export function captionSegments(result: CaptionFacts): string[] {
   const building = buildingHeadline(result.structure, result.unavailable.includes('structure'));
   const point = pointSegments(result);
-  const segments = building ? [building.words, `at the address point: ${point.join(', ').replace(/^./, (first) => first.toLowerCase())}`] : point;
+  const segments = building ? [building.words, `At the address point: ${point.join(', ').replace(/^./, (first) => first.toLowerCase())}`] : point;
   const panel = result.firmPanel;
   if (panel === null) segments.push('no FIRM panel here');
   else {
