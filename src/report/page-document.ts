@@ -42,6 +42,8 @@ header .stamp { margin: 2px 0 0; color: var(--muted); font-size: .85em; }
 .verdict .zone { margin: 0; font-size: 1.6em; font-weight: 700; }
 .verdict .subtype { font-size: .55em; font-weight: 600; color: var(--muted); }
 .verdict .sfha { font-weight: 700; }
+.verdict .building { font-size: 1.35em; }
+.verdict .point-meaning { color: var(--muted); font-size: .92em; }
 .risk-very_high { border-color: #7a0019; }
 .risk-high { border-color: #cf222e; }
 .risk-moderate { border-color: #bf8700; }

@@ -129,11 +129,11 @@ function verdict(result: Result): Markup {
   }
   const zone = zoneHeadline(result.coverage, result.floodZone);
   return html`<section class="verdict risk-${building.riskLevel}">
-    <p class="zone">${building.words}</p>
+    <p class="zone building">${building.words}</p>
     <p class="sfha">
       ${AT_THE_POINT}: ${zone.charAt(0).toLowerCase()}${zone.slice(1)}${POINT_SFHA[String(result.inSpecialFloodHazardArea)]} · ${RISK_WORDS[result.riskLevel]}
     </p>
-    ${meaning}
+    <div class="point-meaning">${meaning}</div>
   </section>`;
 }
 
