@@ -621,6 +621,12 @@ describe('reportPage: without a digital flood map, nearby hazards and coming map
     expect(text).toContain(`Coming map changes Unknown: no digital flood map here, and no preliminary or pending map either. ${NO_DIGITAL_MAP_NOTE}`);
     expect(text).not.toMatch(/none within|the effective map is the current one/);
   });
+
+  it('no community mapped there is unknown, never "none mapped"', () => {
+    const text = readerText(reportPage({ ...unmapped, result: { ...unmapped.result, community: null } }, LINKS, HEADING));
+    expect(text).toContain('NFIP community Unknown: no digital flood map here');
+    expect(text).not.toMatch(/none mapped/i);
+  });
 });
 
 describe('reportPage: the other forms of each part', () => {

@@ -11,6 +11,7 @@ import type { FloodZoneLookup, FloodZoneResult } from '../lookup/flood-zone-look
 import { Markup, html, isText } from '../common/markup';
 import { pageDocument } from './page-document';
 import { AnswerPart, DERIVED_PARTS, OPTIONAL_PARTS, RegisteredIncludedPart } from '../parts/answer-parts';
+import { NO_DIGITAL_MAP } from '../parts/answer-part';
 import { groundAgainstBfe } from '../parts/ground-elevation/ground-elevation.words';
 import { USA_STRUCTURES_SOURCE } from '../parts/structure/structure-answer';
 import { buildingHeadline } from '../parts/structure/structure-headline';
@@ -207,7 +208,11 @@ function panelFact(panel: FirmPanel | null): string {
 
 function communityFact(result: Result): string {
   const community = result.community;
-  if (community === null) return result.unavailable.includes('community') ? couldNotBeChecked('community') : 'None mapped at the point';
+  if (community === null) {
+    if (result.unavailable.includes('community')) return couldNotBeChecked('community');
+    // Without a digital flood map FEMA maps no community either: unknown, not "none".
+    return result.coverage === 'unmapped' ? NO_DIGITAL_MAP : 'None mapped at the point';
+  }
   return [community.name, community.communityId && `community ID ${community.communityId}`].filter(isText).join(', ') || 'Unnamed community';
 }
 
