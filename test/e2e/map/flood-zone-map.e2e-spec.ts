@@ -231,7 +231,7 @@ describe('GET /flood-zone/map: the picture of a place', () => {
     };
 
     it('the house across the AE edge: each side of its footprint is a black line, the zones inside it as FEMA drew them, under the ring', async () => {
-      const ring = demoStructure('menominee-straddles-ae-x').feature.rings[0]!;
+      const ring = demoStructure('menominee-straddles-ae-x').feature.rings![0]!;
       const middle = (values: number[]) => Number(((Math.min(...values) + Math.max(...values)) / 2).toFixed(7));
       const centre = { lat: middle(ring.map(([, lat]) => lat!)), lon: middle(ring.map(([lon]) => lon!)) };
       const p = await picture(stack, `lat=${centre.lat}&lon=${centre.lon}&span=150`);

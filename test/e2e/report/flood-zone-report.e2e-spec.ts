@@ -53,6 +53,13 @@ function expectErrorPage(page: Page, status: number, code: string): void {
   expect(page.html).not.toMatch(/<script|\n\s+at |\.ts:\d+|node_modules/);
 }
 
+/** A point inside a demo building (the middle of its footprint's box): the building whose footprint contains it. */
+function inside(id: string): string {
+  const ring = demoStructure(id).feature.rings![0]!;
+  const middle = (values: number[]) => ((Math.min(...values) + Math.max(...values)) / 2).toFixed(7);
+  return `lat=${middle(ring.map(([, lat]) => lat!))}&lon=${middle(ring.map(([lon]) => lon!))}`;
+}
+
 let stack: Stack;
 
 beforeAll(async () => {
@@ -227,12 +234,6 @@ describe('a part that fails: said on the page, never "none", and not kept long',
 describe("insurance and lending: the lender's form, from the SFHA, the community and the coastal barrier together", () => {
   const reportOf = (at: string) => Promise.all([fetchPage(stack, `/flood-zone/report?${at}`), stack.get(`/flood-zone?${at}&include=determination`)]);
   const pointOf = (id: string) => `lat=${demoPlace(id).lat}&lon=${demoPlace(id).lon}`;
-  /** A point inside a demo building (the middle of its footprint's box). */
-  const inside = (id: string) => {
-    const ring = demoStructure(id).feature.rings[0]!;
-    const middle = (values: number[]) => ((Math.min(...values) + Math.max(...values)) / 2).toFixed(7);
-    return `lat=${middle(ring.map(([, lat]) => lat!))}&lon=${middle(ring.map(([lon]) => lon!))}`;
-  };
   const NOT_REQUIRED = /insurance is required|requires flood insurance/;
 
   it('in the SFHA of a community listed as not participating: no policy can be bought, the duty is a notice, never the purchase requirement', async () => {
@@ -320,12 +321,6 @@ describe("insurance and lending: the lender's form, from the SFHA, the community
 });
 
 describe('the banner leads with the building, then names the point "at the address point"', () => {
-  /** A point inside a demo building (the middle of its footprint's box). */
-  const inside = (id: string) => {
-    const ring = demoStructure(id).feature.rings[0]!;
-    const middle = (values: number[]) => ((Math.min(...values) + Math.max(...values)) / 2).toFixed(7);
-    return `lat=${middle(ring.map(([, lat]) => lat!))}&lon=${middle(ring.map(([lon]) => lon!))}`;
-  };
   /** The banner as a reader sees it. */
   const bannerOf = (page: Page) => readerText(/<section class="verdict[^"]*">([\s\S]*?)<\/section>/.exec(page.html)![1]!).trim();
   const sourcesOf = (page: Page) => /Sources and dates (.*?) The same answer as JSON/.exec(page.text)![1]!;

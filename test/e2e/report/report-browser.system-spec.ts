@@ -255,7 +255,7 @@ describe('the report of a demo place in Chromium', () => {
 
 /** A point inside a demo building (the middle of its footprint's box): the building whose footprint contains it. */
 function insideBuilding(id: string): string {
-  const ring = demoStructure(id).feature.rings[0]!;
+  const ring = demoStructure(id).feature.rings![0]!;
   const middle = (values: number[]) => ((Math.min(...values) + Math.max(...values)) / 2).toFixed(7);
   return `lat=${middle(ring.map(([, lat]) => lat!))}&lon=${middle(ring.map(([lon]) => lon!))}`;
 }
