@@ -61,8 +61,10 @@ describe('DETERMINATION_ON_REPORT: section II of the form, item by item', () => 
     [{ map: { ...FORM.map, panelEffectiveDate: null } }, 'Map panel 48201C0865L, effective date not published'],
     [
       { map: { noNfipMap: true, panel: null, panelEffectiveDate: null, letterOfMapChange: null }, floodZones: [] },
-      'Map panel none; letter of map change: none found; flood zone none; no NFIP map: FEMA has no digital flood map here',
+      "Map panel none; letter of map change: none found; flood zone unknown: FEMA's map gives none over the building; no NFIP map: FEMA has no digital flood map here",
     ],
+    // no zone is unknown, never "none" (the point off the digital map, or in a gap of it)
+    [{ basis: 'point' as const, floodZones: [] }, "flood zone unknown: FEMA's map gives none at the point"],
     [{ floodZones: null }, 'flood zone unknown (could not be read)'],
     [{ floodZones: ['X'] }, 'flood zone X'],
   ])('B: %j says "%s"', (changes, words_) => {

@@ -48,7 +48,7 @@ function communityLine({ community }: LenderDetermination): string {
   return [community.name ?? 'Name unknown', `community number ${community.number ?? 'unknown'}`, where || 'county unknown'].join(' · ');
 }
 
-function mapFacts({ map, floodZones }: LenderDetermination): string[] {
+function mapFacts({ basis, map, floodZones }: LenderDetermination): string[] {
   const letter = map.letterOfMapChange;
   const letterWords = letter
     ? [
@@ -58,7 +58,13 @@ function mapFacts({ map, floodZones }: LenderDetermination): string[] {
       ].join(', ')
     : 'none found';
   const panel = map.panel ? `${map.panel}, effective ${map.panelEffectiveDate ?? 'date not published'}` : map.noNfipMap ? 'none' : 'none found';
-  const zones = floodZones === null ? 'unknown (could not be read)' : floodZones.length > 0 ? floodZones.join(', ') : 'none';
+  // No zone on FEMA's map (off its digital map, or a gap in it) is unknown, never "none".
+  const zones =
+    floodZones === null
+      ? 'unknown (could not be read)'
+      : floodZones.length > 0
+        ? floodZones.join(', ')
+        : `unknown: FEMA's map gives none ${basis === 'building' ? 'over the building' : 'at the point'}`;
   return [`Map panel ${panel}`, `letter of map change: ${letterWords}`, `flood zone${floodZones !== null && floodZones.length > 1 ? 's' : ''} ${zones}`].concat(
     map.noNfipMap ? ['no NFIP map: FEMA has no digital flood map here'] : [],
   );
