@@ -128,7 +128,7 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
     // This chunk attempt's calls, counted apart from other chunks' in the budget they share.
     const budget = new CountedCallBudget(this.budget, (upstream) => this.metrics.jobUpstreamCalled(upstream));
     const progress = new ChunkProgress(
-      () => budget.calls(),
+      (rows) => budget.calls(rows),
       (answered, calls) => this.store.noteProgress(jobId, chunk, answered, calls),
     );
     const answers: RowAnswer[] = [];

@@ -1,3 +1,4 @@
+import { UPSTREAM_REGISTRY } from '../common/upstream/upstream-registry';
 import { JobRecord, jobRecordOf, jobStatusView } from './job-record';
 
 const record = (over: Partial<JobRecord>): JobRecord => ({
@@ -48,17 +49,36 @@ describe('jobStatusView: the seconds left, at the pace kept so far, once 1% of t
   });
 });
 
-describe("jobStatusView: each upstream's calls so far per row done, to 2 decimals", () => {
+describe("jobStatusView: each upstream's calls so far per row done, to 2 decimals, for every upstream the job's rows ask", () => {
   it.each([
     ['21 NFHL calls and 5 geocoder calls for 20 rows', { done: 20, upstreamCalls: { flood_data: 21, geocoder: 5 } }, { flood_data: 1.05, geocoder: 0.25 }],
     ['rounded to the nearest hundredth: 100/3 and 2/3', { done: 3, upstreamCalls: { flood_data: 100, geocoder: 2 } }, { flood_data: 33.33, geocoder: 0.67 }],
-    ['a half hundredth rounds up (1669 calls for 200 rows is 8.345)', { done: 200, upstreamCalls: { flood_data: 1669 } }, { flood_data: 8.35 }],
-    ['one call in 400 rows: called, so present, though it rounds to 0', { done: 400, upstreamCalls: { geocoder: 1 } }, { geocoder: 0 }],
-    ['rows done, no call yet (answered from the cache)', { done: 7, upstreamCalls: {} }, {}],
-    ['no row done yet, calls made', { done: 0, upstreamCalls: { flood_data: 5 } }, {}],
-    ['cancelled, with the calls of its cut chunk', { status: 'cancelled', done: 8, upstreamCalls: { flood_data: 44 } }, { flood_data: 5.5 }],
+    ['a half hundredth rounds up (1669 calls for 200 rows is 8.345)', { done: 200, upstreamCalls: { flood_data: 1669 } }, { flood_data: 8.35, geocoder: 0 }],
+    ['one call in 400 rows, rounding to 0', { done: 400, upstreamCalls: { geocoder: 1 } }, { flood_data: 0, geocoder: 0 }],
+    ['rows done, no call yet (answered from the cache)', { done: 7, upstreamCalls: {} }, { flood_data: 0, geocoder: 0 }],
+    ['no row done yet', { done: 0, upstreamCalls: {} }, { flood_data: 0, geocoder: 0 }],
+    ['cancelled, with the calls of its cut chunk', { status: 'cancelled', done: 8, upstreamCalls: { flood_data: 44 } }, { flood_data: 5.5, geocoder: 0 }],
+    [
+      'include=cbrs, its upstream not called yet',
+      { done: 4, include: ['cbrs'], upstreamCalls: { flood_data: 4 } },
+      { flood_data: 1, coastal_barrier: 0, geocoder: 0 },
+    ],
+    [
+      "include=preliminary: FEMA's preliminary and pending maps both",
+      { done: 2, include: ['preliminary'], upstreamCalls: { flood_data_pending: 2 } },
+      { flood_data: 0, flood_data_preliminary: 0, flood_data_pending: 1, geocoder: 0 },
+    ],
+    [
+      'include=determination: the building and the coastal barrier it reads',
+      { done: 1, include: ['determination'], upstreamCalls: {} },
+      { flood_data: 0, coastal_barrier: 0, geocoder: 0, structures: 0 },
+    ],
+    ['an upstream called though no row asks it', { done: 2, upstreamCalls: { elevation: 1 } }, { flood_data: 0, geocoder: 0, elevation: 0.5 }],
   ] as const)('%s', (_case, over, perRow) => {
-    expect(jobStatusView(record(over as Partial<JobRecord>), started).upstreamCallsPerRow).toEqual(perRow);
+    const { upstreamCallsPerRow } = jobStatusView(record(over as Partial<JobRecord>), started);
+    expect(upstreamCallsPerRow).toEqual(perRow);
+    // In the order of the upstreams' registry.
+    expect(Object.keys(upstreamCallsPerRow)).toEqual(UPSTREAM_REGISTRY.map(({ name }) => name).filter((name) => name in perRow));
   });
 });
 

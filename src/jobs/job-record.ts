@@ -1,5 +1,6 @@
 import { UPSTREAM_REGISTRY, type UpstreamName } from '../common/upstream/upstream-registry';
-import type { IncludeItem } from '../parts/answer-parts';
+import { withImpliedParts, type IncludeItem } from '../parts/answer-parts';
+import { lookupUpstreams } from '../lookup/lookup-upstreams';
 
 /** Where a job stands. */
 export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -46,7 +47,7 @@ export interface JobStatusView {
   finishedAt: string | null;
   expiresAt: string | null;
   etaSeconds: number | null;
-  /** Per upstream called: its calls so far per row done, to 2 decimals; empty while no row is done. */
+  /** Per upstream the job's rows ask (and any other called): the calls of the rows done per row done, to 2 decimals; 0 while no row is done. */
   upstreamCallsPerRow: UpstreamCalls;
   /** Only when the body's reader warned of something. */
   warnings?: string[];
@@ -106,16 +107,22 @@ export function jobStatusView(record: JobRecord, now: number): JobStatusView {
     const elapsedSeconds = Math.max(0, now - Date.parse(startedAt)) / 1000;
     etaSeconds = Math.ceil(((total - done) * elapsedSeconds) / done);
   }
-  const upstreamCallsPerRow = callsPerRow(record.upstreamCalls, done);
+  const upstreamCallsPerRow = callsPerRow(record.upstreamCalls, done, lookupUpstreams(withImpliedParts(record.include)));
   const view: JobStatusView = { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, etaSeconds, upstreamCallsPerRow };
   if (warnings.length > 0) view.warnings = warnings;
   return view;
 }
 
-/** Each upstream's calls per row done, to 2 decimals (one division of the counts, so 21 calls for 20 rows is exactly 1.05). */
-function callsPerRow(calls: UpstreamCalls, done: number): UpstreamCalls {
+/**
+ * Each upstream's calls per row done, to 2 decimals (one division of the counts, so 21 calls for 20 rows is exactly
+ * 1.05), in the registry's order: every upstream `asked` (0 when not called), and any other called.
+ */
+function callsPerRow(calls: UpstreamCalls, done: number, asked: readonly UpstreamName[]): UpstreamCalls {
   const perRow: UpstreamCalls = {};
-  if (done === 0) return perRow;
-  for (const [upstream, count] of Object.entries(calls) as Array<[UpstreamName, number]>) perRow[upstream] = Math.round((count * 100) / done) / 100;
+  for (const { name } of UPSTREAM_REGISTRY) {
+    const count = calls[name];
+    if (count === undefined && !asked.includes(name)) continue;
+    perRow[name] = done === 0 ? 0 : Math.round(((count ?? 0) * 100) / done) / 100;
+  }
   return perRow;
 }

@@ -89,10 +89,13 @@ export class JobStatusDto {
     description:
       'Upstream calls per row done so far, per upstream (' +
       UPSTREAM_REGISTRY.map(({ name }) => `\`${name}\``).join(', ') +
-      '), to 2 decimals: the calls the job has made to it divided by `done`. A call is one request sent to the upstream, each retry ' +
-      'counted again, by the workers of every replica, those of work cut short and done again included (a replica stopped, a cancelled ' +
-      'job; a replica killed outright loses those made since its last note, taken every second); a row answered from the cache or from a repeated location ' +
-      'makes none. An upstream not called is absent; empty while no row is done.',
+      '), to 2 decimals: the calls made for the rows done divided by `done`. Every upstream the rows ask is listed, 0 when not ' +
+      'called (always `flood_data` and `geocoder`; with `include`, the upstreams of the parts asked for), and any other called. ' +
+      'A call is one request sent to the upstream, each retry counted again, by the workers of every replica; it counts once the row ' +
+      'it was made for is done (a load shared by several rows counts with the row that started it), so the figure never counts ' +
+      'the calls of rows still under way; the calls of work cut short and done again count too (a replica stopped, a cancelled ' +
+      'job; a replica killed outright loses those made since its last note, taken every second). A row answered from the cache or from a repeated location ' +
+      'makes none. 0 while no row is done.',
     example: { flood_data: 1.21, geocoder: 0.33 },
   })
   upstreamCallsPerRow: UpstreamCalls;
