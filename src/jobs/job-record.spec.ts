@@ -7,6 +7,7 @@ const record = (over: Partial<JobRecord>): JobRecord => ({
   total: 1000,
   done: 0,
   errors: 0,
+  degradedRows: 0,
   chunks: 1,
   createdAt: '2025-01-01T00:00:00.000Z',
   startedAt: '2025-01-01T00:00:10.000Z',
@@ -40,7 +41,20 @@ describe('jobStatusView: the seconds left, at the pace kept so far, once 1% of t
 
   it('answers the documented fields only', () => {
     expect(Object.keys(jobStatusView(record({}), started)).sort()).toEqual(
-      ['createdAt', 'done', 'errors', 'etaSeconds', 'expiresAt', 'finishedAt', 'id', 'startedAt', 'status', 'total', 'upstreamCallsPerRow'].sort(),
+      [
+        'createdAt',
+        'degradedRows',
+        'done',
+        'errors',
+        'etaSeconds',
+        'expiresAt',
+        'finishedAt',
+        'id',
+        'startedAt',
+        'status',
+        'total',
+        'upstreamCallsPerRow',
+      ].sort(),
     );
   });
 
@@ -100,6 +114,7 @@ describe('jobRecordOf', () => {
       total: 3,
       done: 0,
       errors: 0,
+      degradedRows: 0,
       chunks: 1,
       createdAt: '2025-01-01T00:00:00.000Z',
       startedAt: null,
@@ -113,6 +128,13 @@ describe('jobRecordOf', () => {
     });
     const read = jobRecordOf('j', { ...hash, otherColumns: '["Loan ID","Balance"]', warnings: '["w"]' });
     expect([read?.otherColumns, read?.warnings]).toEqual([['Loan ID', 'Balance'], ['w']]);
+  });
+
+  it('reads the degraded rows counted as chunks were written', () => {
+    const hash = { status: 'completed', total: '5', done: '5', errors: '1', degraded: '2', chunks: '1', createdAt: '2025-01-01T00:00:00.000Z', radiusM: '500' };
+    const read = jobRecordOf('j', hash)!;
+    expect([read.errors, read.degradedRows]).toEqual([1, 2]);
+    expect(jobStatusView(read, started).degradedRows).toBe(2);
   });
 
   it('counts as done the rows answered in chunks not yet written', () => {

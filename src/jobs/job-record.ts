@@ -19,6 +19,8 @@ export interface JobRecord {
   total: number;
   done: number;
   errors: number;
+  /** Rows of the chunks written still answered with a part unavailable after their second try. */
+  degradedRows: number;
   chunks: number;
   createdAt: string;
   startedAt: string | null;
@@ -42,6 +44,7 @@ export interface JobStatusView {
   total: number;
   done: number;
   errors: number;
+  degradedRows: number;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -66,6 +69,7 @@ export function jobRecordOf(id: string, hash: Record<string, string>): JobRecord
     // The rows of written chunks and those answered so far in chunks under way (see JobStore).
     done: Number(hash.done ?? 0) + Number(hash.answering ?? 0),
     errors: Number(hash.errors ?? 0),
+    degradedRows: Number(hash.degraded ?? 0),
     chunks: Number(hash.chunks),
     createdAt: hash.createdAt,
     startedAt: time('startedAt'),
@@ -100,7 +104,7 @@ const ETA_AFTER_SHARE = 0.01;
  * what the job's rows have cost each upstream so far.
  */
 export function jobStatusView(record: JobRecord, now: number): JobStatusView {
-  const { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, warnings } = record;
+  const { id, status, total, done, errors, degradedRows, createdAt, startedAt, finishedAt, expiresAt, warnings } = record;
   let etaSeconds: number | null = null;
   if (status === 'completed') etaSeconds = 0;
   else if (status === 'running' && startedAt && done > 0 && done >= Math.ceil(total * ETA_AFTER_SHARE)) {
@@ -108,7 +112,7 @@ export function jobStatusView(record: JobRecord, now: number): JobStatusView {
     etaSeconds = Math.ceil(((total - done) * elapsedSeconds) / done);
   }
   const upstreamCallsPerRow = callsPerRow(record.upstreamCalls, done, lookupUpstreams(withImpliedParts(record.include)));
-  const view: JobStatusView = { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, etaSeconds, upstreamCallsPerRow };
+  const view: JobStatusView = { id, status, total, done, errors, degradedRows, createdAt, startedAt, finishedAt, expiresAt, etaSeconds, upstreamCallsPerRow };
   if (warnings.length > 0) view.warnings = warnings;
   return view;
 }

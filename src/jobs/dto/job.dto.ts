@@ -56,6 +56,16 @@ export class JobStatusDto {
   @ApiProperty({ description: 'Rows answered with a 5xx status (an upstream that failed for that row).', example: 0 })
   errors: number;
 
+  @ApiProperty({
+    description:
+      'Rows answered 200 with a part unavailable (named in `result.unavailable`: an upstream that failed for that part, such as USA Structures ' +
+      'for `structure`) even after their second try: a job asks every such row once more after the other rows of its chunk of 1,000, and ' +
+      "the second answer takes the first one's place in the results. Counted as each chunk is written. Such an answer is degraded: its " +
+      'missing parts are unknown, and it is never cached longer than 60 seconds; look it up again later.',
+    example: 0,
+  })
+  degradedRows: number;
+
   @ApiProperty({ format: 'date-time', description: 'When the job was submitted.', example: '2025-04-01T12:00:00.000Z' })
   createdAt: string;
 

@@ -47,7 +47,9 @@ const ALWAYS_ASKED: UpstreamName[] = ['flood_data', 'geocoder'];
 function countedPerRow(e: RunningEmulators, before: ReturnType<typeof callsCounted>, rows: number, asked = ALWAYS_ASKED): Record<string, number> {
   const since = callsCounted(e).map(([upstream, calls], n) => [upstream, calls - before[n][1]] as const);
   return Object.fromEntries(
-    since.filter(([upstream, calls]) => calls > 0 || asked.includes(upstream)).map(([upstream, calls]) => [upstream, Math.round((calls * 100) / rows) / 100]),
+    since
+      .filter(([upstream, calls]) => calls > 0 || asked.includes(upstream as UpstreamName))
+      .map(([upstream, calls]) => [upstream, Math.round((calls * 100) / rows) / 100]),
   );
 }
 
