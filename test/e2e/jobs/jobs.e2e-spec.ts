@@ -125,6 +125,7 @@ describe('with a Redis', () => {
       total: rows.length,
       done: rows.length,
       errors: 0,
+      degradedRows: 0,
       createdAt: expect.stringMatching(ISO),
       startedAt: expect.stringMatching(ISO),
       finishedAt: expect.stringMatching(ISO),
