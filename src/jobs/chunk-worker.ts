@@ -135,7 +135,6 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
     );
     const answers: RowAnswer[] = [];
     const offset = chunk * CHUNK_ROWS;
-    const count = rows.length;
     // Taken now: the batch lets go of each row as it starts.
     const otherCells = rows.map((row) => (row instanceof CsvRecord && row.otherCells.length > 0 ? row.otherCells : undefined));
     try {
@@ -152,7 +151,7 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
           },
           this.drain.stopping,
         );
-        if (answers.length === count) await this.answerDegradedAgain(jobId, chunk, answers, options, cancelled.signal);
+        if (answers.length === rows.length) await this.answerDegradedAgain(jobId, chunk, answers, options, cancelled.signal);
       });
     } finally {
       clearInterval(watch);
@@ -175,10 +174,9 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
     // The batch let go of the rows it answered: they are read again from the job's input, still stored.
     const rows = await this.store.inputRows(jobId, chunk);
     if (!rows) return;
-    const offset = chunk * CHUNK_ROWS;
     const again = (answer: RowAnswer) => {
-      const n = degraded[answer.index];
-      if (isLookup(answer)) answers[n] = { ...answer, index: n + offset, otherCells: answers[n].otherCells };
+      const { index, otherCells } = answers[degraded[answer.index]];
+      if (isLookup(answer)) answers[degraded[answer.index]] = { ...answer, index, otherCells };
       return Promise.resolve();
     };
     const rowsAgain = degraded.map((n) => rows[n]);
