@@ -40,12 +40,15 @@ export class ArcGisLayer {
    * The features of a query, page after page (`resultOffset`) while the server says it stopped at its transfer
    * limit: an answer cut there is never read as the whole answer (a truncated empty one would say "nothing
    * here"). A page that says so yet holds nothing, or an endless answer, is a failure of the upstream (not an
-   * outage): the part is unavailable rather than wrong.
+   * outage): the part is unavailable rather than wrong. The upstream's byte cap holds for all the pages together,
+   * so pages each under it cannot add up to more memory than one answer may take.
    */
   async queryAllPages(params: Record<string, string>, deadline: AbortSignal): Promise<Array<ArcGisFeature<unknown>>> {
     const features: Array<ArcGisFeature<unknown>> = [];
+    let bytesRead = 0;
     for (;;) {
-      const received = await this.queryPage(features.length === 0 ? params : { ...params, resultOffset: String(features.length) }, deadline);
+      const received = await this.queryPage(features.length === 0 ? params : { ...params, resultOffset: String(features.length) }, bytesRead, deadline);
+      bytesRead += received.bytes;
       features.push(...received.features);
       if (!received.exceededTransferLimit) return features;
       if (received.features.length === 0) throw this.malformed('exceededTransferLimit on an empty page');
@@ -53,10 +56,11 @@ export class ArcGisLayer {
     }
   }
 
-  private queryPage(params: Record<string, string>, deadline: AbortSignal): Promise<QueryPage> {
+  /** One page, read within what the pages before it (`bytesBefore`) left of the byte cap. */
+  private queryPage(params: Record<string, string>, bytesBefore: number, deadline: AbortSignal): Promise<QueryPage & { bytes: number }> {
     return this.upstream.request(async (signal) => {
-      const answer = await getUpstreamJson(this.http, `${this.url}/query`, params, signal, { maxBodyBytes: this.upstream.maxBodyBytes });
-      return queryPage(arcgisBody(answer.body), this.name, params.returnGeometry === 'true');
+      const answer = await getUpstreamJson(this.http, `${this.url}/query`, params, signal, { maxBodyBytes: this.upstream.maxBodyBytes, bytesBefore });
+      return { ...queryPage(arcgisBody(answer.body), this.name, params.returnGeometry === 'true'), bytes: answer.bytes };
     }, deadline);
   }
 
