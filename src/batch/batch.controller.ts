@@ -28,7 +28,6 @@ const CUT_FLUSH_MS = 250;
 export class BatchController {
   private readonly logger = new Logger(BatchController.name);
   private readonly maxRows: number;
-  private readonly uploadGraceMs: number;
   private readonly answerStallMs: number;
 
   constructor(
@@ -38,7 +37,6 @@ export class BatchController {
     config: ConfigService<AppConfig, true>,
   ) {
     this.maxRows = config.get('BATCH_MAX_LOCATIONS', { infer: true });
-    this.uploadGraceMs = config.get('BATCH_UPLOAD_GRACE_MS', { infer: true });
     this.answerStallMs = config.get('BATCH_ANSWER_STALL_MS', { infer: true });
   }
 
@@ -91,7 +89,7 @@ export class BatchController {
     // body is in, so an upload, however slow, never holds one.
     if (this.slots.full) this.turnAway(res);
     const notes = noNotes();
-    const locations = await readLocations(req, reader, this.maxRows, this.uploadGraceMs, notes);
+    const locations = await readLocations(req, reader, this.maxRows, notes);
     sendWarnings(res, notes);
     const release = this.slots.tryTake() ?? this.turnAway(res);
     // However the batch ends: the connection's end frees the slot even if some of the batch's work lingers.

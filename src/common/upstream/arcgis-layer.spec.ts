@@ -35,7 +35,9 @@ describe('ArcGIS paging under the byte cap: every page of one query counts again
   /** The NFHL's zones layer read through an upstream whose byte cap is `capBytes`. */
   function zonesWithCap(capBytes: number) {
     jest.replaceProperty(UPSTREAM_BY_NAME.flood_data, 'bodyCapBytes', capBytes);
-    const map = new ArcGisMapServer(new HttpService(axios.create()), upstreamUnderTest('flood_data'), nfhl.baseUrl, { zones: layerNamed('Flood Hazard Zones', 28) });
+    const map = new ArcGisMapServer(new HttpService(axios.create()), upstreamUnderTest('flood_data'), nfhl.baseUrl, {
+      zones: layerNamed('Flood Hazard Zones', 28),
+    });
     return (deadline = AbortSignal.timeout(10_000)) => map.queryPoint<{ FLD_ZONE: string }>('zones', FIELDS, overlap, deadline);
   }
   const zoneQueries = () => nfhl.callsMatching({ endpoint: 'query', layerName: 'Flood Hazard Zones' });
@@ -71,7 +73,10 @@ describe('ArcGIS paging under the byte cap: every page of one query counts again
     const page = 4096;
     nfhl.injectFault({ kind: 'http-status', status: 200, body: pageOf(page), contentType: 'application/json;charset=UTF-8', match: 'Flood Hazard Zones' });
     const failure = zonesWithCap(Math.floor(5.5 * page))();
-    await expect(failure).rejects.toMatchObject({ upstream: 'flood_data', reason: `an answer over its cap of ${Math.floor(5.5 * page)} bytes (its pages together)` });
+    await expect(failure).rejects.toMatchObject({
+      upstream: 'flood_data',
+      reason: `an answer over its cap of ${Math.floor(5.5 * page)} bytes (its pages together)`,
+    });
     // five pages read whole, the sixth cut
     expect(zoneQueries()).toHaveLength(6);
   });

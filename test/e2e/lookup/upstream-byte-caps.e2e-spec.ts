@@ -169,7 +169,10 @@ describe('a Community Status Book page that never ends, from start-up', () => {
 describe('a query read page by page: the byte cap holds for all its pages together', () => {
   /** A page of zones as a server that pages on sends it: one zone, "more follow", padded to 64 KiB. */
   const PAGE_BYTES = 64 * 1024;
-  const page = JSON.stringify({ features: [{ attributes: { FLD_ZONE: 'AE', ZONE_SUBTY: null, SFHA_TF: 'T' } }], exceededTransferLimit: true }).padEnd(PAGE_BYTES, ' ');
+  const page = JSON.stringify({ features: [{ attributes: { FLD_ZONE: 'AE', ZONE_SUBTY: null, SFHA_TF: 'T' } }], exceededTransferLimit: true }).padEnd(
+    PAGE_BYTES,
+    ' ',
+  );
   /** A small cap for the flood data: five such pages fit, the sixth passes it. */
   const CAP = Math.floor(5.5 * PAGE_BYTES);
   let stack: Stack;
@@ -188,7 +191,14 @@ describe('a query read page by page: the byte cap holds for all its pages togeth
 
   it("nine pages each under the cap: the lookup's 502 flood_data after the sixth, never an answer; the next lookup answers", async () => {
     const place = near('dc-white-house-ae', 9);
-    stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 200, body: page, contentType: 'application/json;charset=UTF-8', match: 'Flood Hazard Zones', times: 9 });
+    stack.emulators.nfhl.injectFault({
+      kind: 'http-status',
+      status: 200,
+      body: page,
+      contentType: 'application/json;charset=UTF-8',
+      match: 'Flood Hazard Zones',
+      times: 9,
+    });
     const res = await stack.get(pointQuery(place));
     expectErrorEnvelope(res, 502, 'UPSTREAM_UNAVAILABLE');
     expect(res.body.upstream).toBe('flood_data');
