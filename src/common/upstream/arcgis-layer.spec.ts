@@ -3,6 +3,7 @@ import axios from 'axios';
 import { NfhlMapServerEmulator, demoPlace } from '../../../test/emulators';
 import { upstreamUnderTest } from '../../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../api-error';
+import { attributeTypeProblem, type ArcGisFieldType } from './arcgis-layer';
 import { ArcGisMapServer, layerNamed } from './arcgis-map-server';
 import { UpstreamOutageError } from './resilient-upstream';
 import { UPSTREAM_BY_NAME } from './upstream-registry';
@@ -85,5 +86,56 @@ describe('ArcGIS paging under the byte cap: every page of one query counts again
     nfhl.injectFault({ kind: 'http-status', status: 200, body: pageOf(4096), contentType: 'application/json;charset=UTF-8', match: 'Flood Hazard Zones' });
     await expect(zonesWithCap(4000)()).rejects.toMatchObject({ upstream: 'flood_data', reason: 'an answer over its cap of 4000 bytes' });
     expect(zoneQueries()).toHaveLength(1);
+  });
+});
+
+describe('attributeTypeProblem: each attribute of the type its layer declares', () => {
+  const FIELDS: Record<string, ArcGisFieldType> = { FLD_ZONE: 'string', STATIC_BFE: 'double', OBJECTID: 'integer', EFF_DATE: 'date' };
+
+  it.each<[string, Record<string, unknown>, string | null]>([
+    ['every field of its type', { FLD_ZONE: 'AE', STATIC_BFE: 41.5, OBJECTID: 7, EFF_DATE: 1258502400000 }, null],
+    ['null in any field ("no value")', { FLD_ZONE: null, STATIC_BFE: null, OBJECTID: null, EFF_DATE: null }, null],
+    ['fields not asked (absent) or not declared', { OTHER: ['anything'] }, null],
+    ['a date before 1970', { EFF_DATE: -86_400_000 }, null],
+    ['a string field as an array', { FLD_ZONE: ['AE'] }, 'FLD_ZONE is an array where the layer declares text'],
+    ['a string field as a number', { FLD_ZONE: 7 }, 'FLD_ZONE is a number where the layer declares text'],
+    ['a string field as an object', { FLD_ZONE: { zone: 'AE' } }, 'FLD_ZONE is an object where the layer declares text'],
+    ['a double as text', { STATIC_BFE: '41' }, 'STATIC_BFE is text where the layer declares a number'],
+    ['a double as true', { STATIC_BFE: true }, 'STATIC_BFE is true/false where the layer declares a number'],
+    [
+      'a double past what JSON numbers hold (1e999 parses as Infinity)',
+      { STATIC_BFE: Infinity },
+      'STATIC_BFE is a number that is not finite where the layer declares a number',
+    ],
+    ['an integer with a fraction', { OBJECTID: 7.5 }, 'OBJECTID is a number with a fraction where the layer declares a whole number'],
+    ['a date as text', { EFF_DATE: '2009-11-18' }, 'EFF_DATE is text where the layer declares a date (epoch milliseconds)'],
+  ])('%s', (_case, attributes, problem) => {
+    expect(attributeTypeProblem(attributes, FIELDS)).toBe(problem);
+  });
+});
+
+describe("a layer's check: a feature whose attributes it finds wrong fails the query, at this place only", () => {
+  let nfhl: NfhlMapServerEmulator;
+  beforeAll(async () => {
+    nfhl = await NfhlMapServerEmulator.start();
+  });
+  afterAll(async () => {
+    await nfhl.close();
+  });
+
+  it('is an answer of the upstream it cannot use: not an outage, not retried, the layer and the problem named', async () => {
+    const check = (attributes: Record<string, unknown>) => attributeTypeProblem(attributes, { FLD_ZONE: 'string' });
+    const map = new ArcGisMapServer(new HttpService(axios.create()), upstreamUnderTest('flood_data'), nfhl.baseUrl, {
+      zones: layerNamed('Flood Hazard Zones', 28, check),
+    });
+    const zones = () => map.queryPoint('zones', FIELDS, overlap, AbortSignal.timeout(10_000));
+    expect(await zones()).toHaveLength(3);
+    nfhl.injectFault({ kind: 'http-status', status: 200, body: { features: [{ attributes: { FLD_ZONE: ['AE'] } }] }, match: 'Flood Hazard Zones' });
+    nfhl.resetCalls();
+    const failure = zones();
+    await expect(failure).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(failure).rejects.not.toBeInstanceOf(UpstreamOutageError);
+    await expect(failure).rejects.toMatchObject({ upstream: 'flood_data', reason: 'layer zones: FLD_ZONE is an array where the layer declares text' });
+    expect(nfhl.callsMatching({ endpoint: 'query' })).toHaveLength(1);
   });
 });

@@ -10,6 +10,51 @@ export interface ArcGisFeature<T> {
   geometry: Record<string, unknown>;
 }
 
+/** A field's type as an ArcGIS layer declares it (`esriFieldTypeString`, `…Double`, `…Integer`, `…Date`). */
+export type ArcGisFieldType = 'string' | 'double' | 'integer' | 'date';
+
+/** What is wrong with a feature's attributes, or null: a layer's check (see ArcGisLayer). */
+export type AttributesCheck = (attributes: Record<string, unknown>) => string | null;
+
+const FIELD_TYPE_WORDS: Record<ArcGisFieldType, string> = {
+  string: 'text',
+  double: 'a number',
+  integer: 'a whole number',
+  date: 'a date (epoch milliseconds)',
+};
+
+/** Whether a value is of the field type (null, a field's "no value", is of every type). */
+function isOfType(value: unknown, type: ArcGisFieldType): boolean {
+  if (value === null) return true;
+  if (type === 'string') return typeof value === 'string';
+  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+  return type === 'double' || Number.isInteger(value);
+}
+
+/** A value in words, for a failure's reason. */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return 'text';
+  if (typeof value === 'boolean') return 'true/false';
+  if (typeof value !== 'number') return 'an object';
+  if (!Number.isFinite(value)) return 'a number that is not finite';
+  return Number.isInteger(value) ? 'a number' : 'a number with a fraction';
+}
+
+/**
+ * What is wrong with a feature's attributes against the types their layer declares (`fields`), or null: text where
+ * text is declared, a finite number where a number, a whole one where an integer or a date. A value of another type
+ * (FLD_ZONE as an array or a number) is no value the layer can hold: read as "none", it would turn into an answer.
+ */
+export function attributeTypeProblem(attributes: Record<string, unknown>, fields: Readonly<Record<string, ArcGisFieldType>>): string | null {
+  for (const [field, type] of Object.entries(fields)) {
+    const value = attributes[field];
+    if (value === undefined || isOfType(value, type)) continue;
+    return `${field} is ${kindOf(value)} where the layer declares ${FIELD_TYPE_WORDS[type]}`;
+  }
+  return null;
+}
+
 /**
  * ArcGIS answers at most maxRecordCount features per call; a longer answer is read page by page, up to
  * this many features (50 of FEMA's 2,000-feature pages), whatever the server's page size.
@@ -32,6 +77,8 @@ export class ArcGisLayer {
     url: string,
     /** How failures name the layer, e.g. "layer zones". */
     private readonly name: string,
+    /** What is wrong with a feature's attributes (their declared types, the values they can hold): such a feature fails its query. */
+    private readonly check?: AttributesCheck,
   ) {
     this.url = url.replace(/\/+$/, '');
   }
@@ -60,7 +107,7 @@ export class ArcGisLayer {
   private queryPage(params: Record<string, string>, bytesBefore: number, deadline: AbortSignal): Promise<QueryPage & { bytes: number }> {
     return this.upstream.request(async (signal) => {
       const answer = await getUpstreamJson(this.http, `${this.url}/query`, params, signal, { maxBodyBytes: this.upstream.maxBodyBytes, bytesBefore });
-      return { ...queryPage(arcgisBody(answer.body), this.name, params.returnGeometry === 'true'), bytes: answer.bytes };
+      return { ...queryPage(arcgisBody(answer.body), this.name, params.returnGeometry === 'true', this.check), bytes: answer.bytes };
     }, deadline);
   }
 
@@ -74,12 +121,14 @@ interface QueryPage {
   exceededTransferLimit: boolean;
 }
 
-/** The features of one query answer, each checked to carry attributes (and geometry when it was asked for). */
-function queryPage(body: Record<string, unknown>, layer: string, withGeometry: boolean): QueryPage {
+/** The features of one query answer, each checked to carry attributes (and geometry when it was asked for), and by the layer's check. */
+function queryPage(body: Record<string, unknown>, layer: string, withGeometry: boolean, check?: AttributesCheck): QueryPage {
   if (!Array.isArray(body.features)) throw new UpstreamFailure(`${layer}: answer without features`, false);
   const features = body.features.map((feature) => {
     if (!isRecord(feature) || !isRecord(feature.attributes)) throw new UpstreamFailure(`${layer}: feature without attributes`, false);
     if (withGeometry && !isRecord(feature.geometry)) throw new UpstreamFailure(`${layer}: feature without geometry`, false);
+    const problem = check?.(feature.attributes);
+    if (problem) throw new UpstreamFailure(`${layer}: ${problem}`, false);
     return { attributes: feature.attributes, geometry: isRecord(feature.geometry) ? feature.geometry : {} };
   });
   return { features, exceededTransferLimit: body.exceededTransferLimit === true };
