@@ -44,7 +44,7 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   BATCH_MAX_LOCATIONS: 'Most rows in one `POST /flood-zone/batch` request; more is a `413` `BATCH_TOO_LARGE`.',
   BATCH_MAX_CONCURRENT: 'Batches running at once in one process; one more is a `429` `BATCH_BUSY` with `Retry-After`.',
   BATCH_UPLOAD_GRACE_MS:
-    'How long a batch body may take to get going; after it, the upload must have averaged 1 KiB/s, or the answer is a `408` (no batch slot is held meanwhile).',
+    "How long any request body (a batch's, a job's…) may take to get going; after it, the upload must average 1 KiB/s over every 10 s, or the answer is a `408` (see Slow uploads; no batch slot is held meanwhile).",
   BATCH_ANSWER_STALL_MS: 'How long a batch waits for its client to read any of its answer before abandoning it and freeing its slot.',
   UPSTREAM_TIMEOUT_MS: 'Time allowed for one attempt of one upstream call.',
   UPSTREAM_RETRIES: 'Extra attempts after a transient failure (network error, timeout, 5xx, HTML page), with backoff and jitter.',

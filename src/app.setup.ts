@@ -6,6 +6,7 @@ import type { AppConfig } from './config/app-config';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter';
 import { serveCachedAnswers } from './common/cache-hit-path';
 import { HttpEdge, pathMethods } from './common/http-edge';
+import { uploadPaceAfter } from './common/upload-pace';
 import { parseQuery } from './common/query-string';
 import { ServiceLog } from './common/request-log';
 import { buildOpenApiDocument } from './docs/openapi-document';
@@ -42,6 +43,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     paths,
     prefixes: [`${DOCS_PATH}/`],
     pagesPath: DOCS_PATH,
+    uploadPace: uploadPaceAfter(config.BATCH_UPLOAD_GRACE_MS),
     // A JSON answer is never a page: nothing may load, frame or run it (OWASP's policy for REST APIs).
     // CSP frame-ancestors says who may frame an answer; a second, older header (X-Frame-Options) could only disagree with it.
     apiSecurityHeaders: {

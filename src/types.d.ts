@@ -2,6 +2,8 @@ declare module 'http' {
   interface IncomingMessage {
     /** Set by the HTTP edge (src/common/http-edge.ts) before anything else runs. */
     id: string;
+    /** The pace its body is held to (docs/api.md, "Slow uploads"); set by the HTTP edge with the id. */
+    uploadPace: import('./common/upload-pace').UploadPace;
   }
 }
 declare global {

@@ -49,17 +49,16 @@ export const streamedLocationReader = (req: Request): LocationStream => readersO
 /** A batch body may be up to 10 MiB (10,000 rows fit easily). */
 const BATCH_BODY_MAX_BYTES = 10 * 1024 * 1024;
 
-/** A body of locations: at most `maxBytes`, keeping pace after `graceMs` (see readBody). */
-const locationsBody = (graceMs: number, maxBytes = BATCH_BODY_MAX_BYTES): BodyLimits => ({
+/** A body of locations: at most `maxBytes` (see readBody). */
+const locationsBody = (maxBytes = BATCH_BODY_MAX_BYTES): BodyLimits => ({
   maxBytes,
-  graceMs,
   tooLarge: () => bodyTooLarge(maxBytes),
   cutShort: () => invalidBatch('The body ended before it was complete.'),
 });
 
 /** The rows of the body, all at once (see readBody), what the reader learns beside them in `notes`. */
-export function readLocations(req: Request, reader: LocationReader, maxRows: number, graceMs: number, notes: BodyNotes): Promise<unknown[]> {
-  return readBody(req, locationsBody(graceMs), (body) => reader(body, maxRows, notes));
+export function readLocations(req: Request, reader: LocationReader, maxRows: number, notes: BodyNotes): Promise<unknown[]> {
+  return readBody(req, locationsBody(), (body) => reader(body, maxRows, notes));
 }
 
 /**
@@ -70,11 +69,11 @@ export function readLocations(req: Request, reader: LocationReader, maxRows: num
 export function storeLocations<T>(
   req: Request,
   reader: LocationStream,
-  limits: { maxRows: number; graceMs: number; maxBytes: number },
+  limits: { maxRows: number; maxBytes: number },
   notes: BodyNotes,
   store: (rows: AsyncIterable<unknown>) => Promise<T>,
 ): Promise<T> {
-  return readBody(req, locationsBody(limits.graceMs, limits.maxBytes), (body) => store(reader(body, limits.maxRows, notes)));
+  return readBody(req, locationsBody(limits.maxBytes), (body) => store(reader(body, limits.maxRows, notes)));
 }
 
 /**

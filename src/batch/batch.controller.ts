@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { ApiLocationsBodyErrors, ApiRowOptions, LOCATIONS_BODY_CONTENT, READER_WARNING_HEADER, ROW_ANSWERS_CONTENT } from './dto/batch-openapi';
 import type { AppConfig } from '../config/app-config';
 import type { LookupOptions } from '../lookup/location-query';
-import { readLookupOptions } from '../lookup/dto/lookup-parameters';
+import { readOptionsQuery } from '../lookup/dto/lookup-parameters';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto';
 import { DrainState } from '../common/drain-state';
 import { NDJSON } from './answer-formats';
@@ -28,7 +28,6 @@ const CUT_FLUSH_MS = 250;
 export class BatchController {
   private readonly logger = new Logger(BatchController.name);
   private readonly maxRows: number;
-  private readonly uploadGraceMs: number;
   private readonly answerStallMs: number;
 
   constructor(
@@ -38,7 +37,6 @@ export class BatchController {
     config: ConfigService<AppConfig, true>,
   ) {
     this.maxRows = config.get('BATCH_MAX_LOCATIONS', { infer: true });
-    this.uploadGraceMs = config.get('BATCH_UPLOAD_GRACE_MS', { infer: true });
     this.answerStallMs = config.get('BATCH_ANSWER_STALL_MS', { infer: true });
   }
 
@@ -75,7 +73,7 @@ export class BatchController {
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:
-      "INVALID_BATCH: malformed JSON or CSV, JSON nested more than 32 levels, no `locations` array, no usable column (or one named twice, as lat and latitude), or no rows (the message says where; a CSV record with more or fewer cells than the header is only that row's 400 INVALID_PARAMETERS); INVALID_PARAMETERS: a bad include or radius.",
+      "INVALID_BATCH: malformed JSON or CSV, JSON nested more than 32 levels, no `locations` array, no usable column (or one named twice, as lat and latitude), or no rows (the message says where; a CSV record with more or fewer cells than the header is only that row's 400 INVALID_PARAMETERS); INVALID_PARAMETERS: a bad include or radius, or a query parameter with brackets (such as `include[]`, named in the message).",
   })
   @ApiLocationsBodyErrors({ maxRowsSetting: 'BATCH_MAX_LOCATIONS', maxBody: '10 MiB' })
   @ApiTooManyRequestsResponse({
@@ -85,13 +83,13 @@ export class BatchController {
   })
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async batch(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const options = readLookupOptions(req.query as Record<string, unknown>);
+    const options = readOptionsQuery(req.query as Record<string, unknown>);
     const reader = locationReader(req);
     // A batch that could not run is told so before it sends its body; but the slot itself is taken once the
     // body is in, so an upload, however slow, never holds one.
     if (this.slots.full) this.turnAway(res);
     const notes = noNotes();
-    const locations = await readLocations(req, reader, this.maxRows, this.uploadGraceMs, notes);
+    const locations = await readLocations(req, reader, this.maxRows, notes);
     sendWarnings(res, notes);
     const release = this.slots.tryTake() ?? this.turnAway(res);
     // However the batch ends: the connection's end frees the slot even if some of the batch's work lingers.

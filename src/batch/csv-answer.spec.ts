@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { CSV_ANSWER_COLUMNS, csvHeader, csvRow } from './csv-answer';
+import { CSV_ANSWER_COLUMNS, csvHeader, csvHeaderLineWithInput, csvHeaderWithInput, csvRow, csvRowWithInput } from './csv-answer';
 import type { RowAnswer } from './row-answer';
 
 const lookup = {
@@ -170,5 +170,42 @@ describe('the CSV answer', () => {
     const written = cells(csvRow(row as unknown as RowAnswer));
     expect(written.slice(0, 8)).toEqual(['1', `'=HYPERLINK("http://evil.example","click")`, '200', '', "'+1 Main St", '-29.9', "'-=1", "'@SUM(1+1)*cmd|calc"]);
     expect(written.slice(8, 10)).toEqual(['29.9', '-90.1']);
+  });
+});
+
+describe("the CSV answer with the input's columns", () => {
+  /** Input column names a spreadsheet would run as formulas, and some it would not. */
+  const NAMES = ['=HYPERLINK("http://evil.example","Loan")', '+SUM(1,1)', '@cmd', '\tTab', '\rReturn', '-2+3', '-12.5', 'Balance', "'quoted"];
+
+  it('writes header cells as text a spreadsheet will not run, exactly as it writes the same text in a row', () => {
+    const header = cells(csvHeaderLineWithInput(NAMES)).slice(-NAMES.length);
+    const row = {
+      index: 0,
+      id: 'r1',
+      status: 400,
+      body: { error: 'x', statusCode: 400, code: 'INVALID_PARAMETERS', requestId: 'q' },
+      asked: {},
+    } as unknown as RowAnswer;
+    const rowCells = cells(csvRowWithInput(row, NAMES)).slice(-NAMES.length);
+    expect(header).toEqual(rowCells);
+    expect(header).toEqual([
+      '\'=HYPERLINK("http://evil.example","Loan")',
+      "'+SUM(1,1)",
+      "'@cmd",
+      "'\tTab",
+      "'\rReturn",
+      "'-2+3",
+      '-12.5',
+      'Balance',
+      "'quoted",
+    ]);
+  });
+
+  it('names the columns as the header line shows them, so a header read back from the file is the same list', () => {
+    expect(csvHeaderWithInput(NAMES)).toEqual(cells(csvHeaderLineWithInput(NAMES)));
+  });
+
+  it('still tells an input column apart from an output column of the same name, as written', () => {
+    expect(csvHeaderWithInput(['status', '=status']).slice(-2)).toEqual(['input_status', "'=status"]);
   });
 });

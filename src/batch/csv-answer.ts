@@ -51,11 +51,15 @@ export const CSV_ANSWER_COLUMNS = ['index', 'id', 'status', 'error_code', 'query
 
 /**
  * Booleans as words, null as an empty cell (csv-stringify's defaults are "1" and "" for booleans), and every text cell
- * as text a spreadsheet will not run as a formula: ids, addresses and matched addresses come from the caller or upstream.
+ * as text a spreadsheet will not run as a formula: ids, addresses and matched addresses come from the caller or upstream,
+ * and so do the names of the input's columns in a header.
  */
 const CAST = { boolean: (value: boolean) => (value ? 'true' : 'false'), string: asSpreadsheetText };
 
-export const csvHeader = (): string => stringify([CSV_ANSWER_COLUMNS]);
+/** One line of CSV, a header's or a row's: every cell written by the same rules (CAST). */
+const csvLine = (cells: CsvCell[]): string => stringify([cells], { cast: CAST });
+
+export const csvHeader = (): string => csvLine(CSV_ANSWER_COLUMNS);
 
 /** The cells of a row of the CSV answer: an error row fills only its index, id, status, code and the query it has. */
 export function csvCells(answer: RowAnswer): CsvCell[] {
@@ -67,7 +71,7 @@ export function csvCells(answer: RowAnswer): CsvCell[] {
 
 /** One row of the CSV answer, `more` cells after the answer's own (text as a spreadsheet reads it safely). */
 export function csvRow(answer: RowAnswer, more: CsvCell[] = []): string {
-  return stringify([[...csvCells(answer), ...more]], { cast: CAST });
+  return csvLine([...csvCells(answer), ...more]);
 }
 
 /**
@@ -80,18 +84,22 @@ export const ERROR_COLUMNS = ['error_message', 'candidates'];
 /** Prefixed to an input column whose name is already an output column, so no two columns share a name. */
 const CLASH_PREFIX = 'input_';
 
-/** The header of the answer with the input's columns: the answer's columns, the error columns, then the input's other columns. */
+/**
+ * The header of the answer with the input's columns: the answer's columns, the error columns, then the input's other
+ * columns, each name as the header line writes it (a caller's name that a spreadsheet would run as a formula as text,
+ * like any cell), so that a header read back from the file is this list.
+ */
 export function csvHeaderWithInput(otherColumns: string[]): string[] {
   const names = [...CSV_ANSWER_COLUMNS, ...ERROR_COLUMNS];
   for (const name of otherColumns) {
-    let kept = name;
+    let kept = asSpreadsheetText(name);
     while (names.includes(kept)) kept = `${CLASH_PREFIX}${kept}`;
     names.push(kept);
   }
   return names;
 }
 
-export const csvHeaderLineWithInput = (otherColumns: string[]): string => stringify([csvHeaderWithInput(otherColumns)]);
+export const csvHeaderLineWithInput = (otherColumns: string[]): string => csvLine(csvHeaderWithInput(otherColumns));
 
 /** A row of the answer with the input's columns: the answer's row, then the error columns and the row's other cells as given. */
 export function csvRowWithInput(answer: RowAnswer, otherCells: string[]): string {

@@ -4,6 +4,17 @@ export interface GeoPoint {
   lon: number;
 }
 
+/**
+ * Whether a point is on the earth: latitude -90 to 90, longitude -180 to 180, the range the API takes from a caller.
+ * An upstream's point outside it (NaN included) is a fault of that upstream, never a place to answer for.
+ */
+export function isOnEarth({ lat, lon }: GeoPoint): boolean {
+  return Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
+}
+
+/** An upstream's failure when it gives a point off the earth (see isOnEarth). */
+export const OFF_THE_EARTH = 'coordinates off the earth (lat -90 to 90, lon -180 to 180)';
+
 /** An envelope in WGS84: west, south, east, north. */
 export type LonLatBox = readonly [number, number, number, number];
 

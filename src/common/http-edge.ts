@@ -8,6 +8,8 @@ import type { ErrorCode } from './api-error';
 import { sendErrorEnvelope } from './error-envelope';
 import { RequestFacts, withRequestFacts } from './request-context';
 import type { ServiceLog } from './request-log';
+import { watchBodyPace } from './request-body';
+import type { UploadPace } from './upload-pace';
 
 /** A client's id is reused only when it is a short, harmless token: it ends up in logs and headers. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -16,11 +18,12 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const EXPOSED_HEADERS = 'X-Request-Id, ETag, X-Cache, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Map-Legend, X-Map-Unavailable';
 
 /**
- * Node's HTTP server limits: a client gets 20 s to send its headers and 30 s for the whole request
- * (both well below a lookup's deadline plus margin); idle keep-alive connections stay open longer than
- * a typical load balancer's 60 s, so the balancer, not the service, closes them.
+ * Node's HTTP server limits: a client gets 20 s to send its headers; idle keep-alive connections stay open longer
+ * than a typical load balancer's 60 s, so the balancer, not the service, closes them. No time for the whole request
+ * (0): a body is held to the upload pace instead (docs/api.md, "Slow uploads"), so that an upload the API allows is
+ * never cut at a fixed time, while one that drips still is.
  */
-const SERVER_LIMITS = { headersTimeoutMs: 20_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, checkEveryMs: 1_000 };
+const SERVER_LIMITS = { headersTimeoutMs: 20_000, requestTimeoutMs: 0, keepAliveTimeoutMs: 65_000, checkEveryMs: 1_000 };
 
 /** The methods a path answers, as its Allow header says them. */
 export interface PathMethods {
@@ -51,6 +54,8 @@ export interface HttpEdgeOptions {
   pageSecurityHeaders: HelmetOptions;
   /** Helmet's options for every other answer: JSON, which needs the strictest policy (HSTS as for the pages). */
   apiSecurityHeaders: HelmetOptions;
+  /** The pace every request body is held to, while a route reads it and after an answer given without reading it all. */
+  uploadPace: UploadPace;
   /** Answers a request before the router when it can (cached lookups); otherwise calls `next`. */
   earlyAnswer?: (req: Request, res: Response, next: () => void, edge: EdgeHeaders) => void;
 }
@@ -101,12 +106,22 @@ export class HttpEdge {
     const started = performance.now();
     const id = requestIdOf(req);
     req.id = id;
+    req.uploadPace = this.options.uploadPace;
     const facts: RequestFacts = { requestId: id, upstreamMs: {} };
     // One listener per request: 'close' follows every response, sent or abandoned.
     this.options.drain.entered();
     res.once('close', () => {
       this.options.drain.left();
       this.finished(req, res, facts, performance.now() - started);
+      // Answered before its body was all in (a 405, a route that reads none): the rest is only drained now, and must
+      // keep the pace like any body, or the connection goes.
+      if (!req.complete && !req.socket.destroyed)
+        watchBodyPace(
+          req,
+          this.options.uploadPace,
+          () => req.socket.destroy(),
+          () => true,
+        );
     });
 
     const queryStart = req.url.indexOf('?');

@@ -28,6 +28,18 @@ function listed(names: readonly string[]): string {
   return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
+/** A name in another parser's bracket syntax (`lat[]`, `include[0]`), or with a stray bracket (`lat]`): never a name this API reads. */
+const BRACKET = /[[\]]/;
+
+/** The 400 naming a parameter (or field) an endpoint does not read; a bracketed one is told the name it may have meant. */
+function unread(name: string, reads: readonly string[], kind: 'parameter' | 'field' | 'argument'): ApiError {
+  const reader = kind === 'argument' ? 'tool' : 'endpoint';
+  const endpointReads = reads.length === 0 ? `this ${reader} reads no query parameters.` : `this ${reader} reads only ${listed(reads)}.`;
+  const meant = /^([^[\]]+)[[\]]/.exec(name)?.[1];
+  const brackets = meant !== undefined && reads.includes(meant) ? `a name with brackets is not ${meant} (give ${meant} once, without brackets); ` : '';
+  return new ApiError(400, 'INVALID_PARAMETERS', `Unknown ${kind} ${shownName(name)}: ${brackets}${endpointReads}`);
+}
+
 /**
  * Refuses the first parameter an endpoint does not read (400 INVALID_PARAMETERS naming it): a client that sends
  * `format=jpeg`, or `width[]=300` in the bracket syntax other parsers read, would otherwise get the defaults
@@ -39,13 +51,19 @@ export function refuseUnreadParameters(
   reads: readonly string[],
   kind: 'parameter' | 'field' | 'argument' = 'parameter',
 ): void {
-  const unread = Object.keys(query).find((name) => !reads.includes(name));
-  if (unread === undefined) return;
-  const reader = kind === 'argument' ? 'tool' : 'endpoint';
-  const readsOnly = reads.length === 0 ? `this ${reader} reads no query parameters.` : `this ${reader} reads only ${listed(reads)}.`;
-  const meant = /^([^[\]]+)\[/.exec(unread)?.[1];
-  const brackets = meant !== undefined && reads.includes(meant) ? `a name with brackets is not ${meant} (give ${meant} once, without brackets); ` : '';
-  throw new ApiError(400, 'INVALID_PARAMETERS', `Unknown ${kind} ${shownName(unread)}: ${brackets}${readsOnly}`);
+  const name = Object.keys(query).find((given) => !reads.includes(given));
+  if (name !== undefined) throw unread(name, reads, kind);
+}
+
+/**
+ * Refuses the first name with a bracket, by the words of refuseUnreadParameters, for an endpoint that lets other
+ * names it does not read go (GET /flood-zone and the batch: clients add cache busters). A bracketed name is no cache
+ * buster but a parameter in another parser's syntax: `lat[]=` read as no lat would be told "lat and lon must be given
+ * together", and `include[]=nearby` let go would answer without the part asked for.
+ */
+export function refuseBracketedParameters(query: Readonly<Record<string, unknown>>, reads: readonly string[]): void {
+  const name = Object.keys(query).find((given) => BRACKET.test(given));
+  if (name !== undefined) throw unread(name, reads, 'parameter');
 }
 
 const QUERY_PARAMETERS_READ = 'query-parameters-read';

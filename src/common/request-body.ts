@@ -2,32 +2,26 @@ import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import type { Request } from 'express';
 import { ApiError } from './api-error';
-
-/** The slowest a body may arrive, on average, once its grace is over: any real uploader is far faster. */
-export const BODY_MIN_BYTES_PER_SECOND = 1024;
+import { BodyPace, UploadPace } from './upload-pace';
 
 /** How often a body's pace is checked. */
 const PACE_CHECK_MS = 500;
 
-/** A body slower than BODY_MIN_BYTES_PER_SECOND: the request is answered 408 and its connection closed. */
+/** A body slower than its pace (see UploadPace): the request is answered 408 and its connection closed. */
 export class BodyTooSlowError extends ApiError {
-  constructor(graceMs: number) {
+  constructor({ graceMs, windowMs, minBytesPerSecond }: UploadPace) {
     super(
       408,
       'REQUEST_TIMEOUT',
-      `The body arrived slower than ${BODY_MIN_BYTES_PER_SECOND} bytes per second on average after the first ${graceMs} ms; send it again, at full speed.`,
+      `The body arrived slower than ${minBytesPerSecond} bytes per second on average over ${windowMs / 1000} s, past its first ${graceMs} ms; ` +
+        'send it again, without pausing.',
     );
   }
 }
 
-/** How an endpoint takes its body: how large it may be, how slowly it may come, and the endpoint's own errors for the rest. */
+/** How an endpoint takes its body: how large it may be, and the endpoint's own errors for the rest. */
 export interface BodyLimits {
   maxBytes: number;
-  /**
-   * From this long after the body was asked for, it must have kept BODY_MIN_BYTES_PER_SECOND on average. Unset for a
-   * small body, which the server's whole-request timeout bounds well enough.
-   */
-  graceMs?: number;
   /** The 413 of a body past `maxBytes`, in the endpoint's envelope code. */
   tooLarge: () => ApiError;
   /** The client went away before its body was complete. */
@@ -35,14 +29,44 @@ export interface BodyLimits {
 }
 
 /**
+ * Holds the rest of `req`'s body to `pace` from now until it ends, its connection closes or the returned function is called: calls
+ * `tooSlow` once if it falls behind. The pace is judged on the reading clock, which runs only while `reading` says the
+ * service wants the body (by default: while the request flows, not while a reader busy with what it has holds it back),
+ * on the bytes read from the connection.
+ */
+export function watchBodyPace(req: IncomingMessage, pace: UploadPace, tooSlow: () => void, reading = () => req.readableFlowing === true): () => void {
+  if (req.readableEnded) return () => undefined;
+  const { socket } = req;
+  const bytesBefore = socket.bytesRead;
+  const body = new BodyPace(pace);
+  let clockMs = 0;
+  let last = performance.now();
+  const check = setInterval(() => {
+    const now = performance.now();
+    if (reading()) clockMs += now - last;
+    last = now;
+    if (!body.record(clockMs, socket.bytesRead - bytesBefore)) return;
+    stop();
+    tooSlow();
+  }, PACE_CHECK_MS);
+  check.unref();
+  const stop = () => {
+    clearInterval(check);
+    req.off('end', stop);
+    socket.off('close', stop);
+  };
+  req.once('end', stop);
+  socket.once('close', stop);
+  return stop;
+}
+
+/**
  * The request body as a stream that fails with `tooLarge` past `maxBytes` (at once when Content-Length already says
- * so), and with BodyTooSlowError when, `graceMs` after it was asked for, the body has arrived slower than
- * BODY_MIN_BYTES_PER_SECOND on average (a client dripping its upload would otherwise hold the request for as long as
- * it likes). The request itself is never destroyed by a 413: readBody reads the rest before answering, so the client
- * can finish sending and read the answer.
+ * so). The request itself is never destroyed by a 413: readBody reads the rest before answering, so the client can
+ * finish sending and read the answer.
  */
 function cappedBody(req: IncomingMessage, limits: BodyLimits): Readable {
-  const { maxBytes, graceMs } = limits;
+  const { maxBytes } = limits;
   let received = 0;
   const capped = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -54,16 +78,6 @@ function cappedBody(req: IncomingMessage, limits: BodyLimits): Readable {
   if (Number(req.headers['content-length']) > maxBytes) {
     process.nextTick(() => capped.destroy(limits.tooLarge()));
     return capped;
-  }
-  if (graceMs !== undefined) {
-    const started = performance.now();
-    const pace = setInterval(() => {
-      const seconds = (performance.now() - started) / 1000;
-      if (seconds * 1000 >= graceMs && received < seconds * BODY_MIN_BYTES_PER_SECOND) capped.destroy(new BodyTooSlowError(graceMs));
-    }, PACE_CHECK_MS);
-    const stopPace = () => clearInterval(pace);
-    req.once('end', stopPace);
-    capped.once('close', stopPace);
   }
   // A client gone mid-body ends the body too (pipe passes no error on), or the reader would wait for ever.
   req.once('close', () => {
@@ -84,17 +98,25 @@ function discardRest(req: IncomingMessage): Promise<void> {
 }
 
 /**
- * `read` over the body, within `limits` (see cappedBody). On a failure the rest of the body is read and dropped
- * first, so the answer reaches the client; but a body too slow to wait for is not: its answer closes the connection
- * instead.
+ * `read` over the body, within `limits` (see cappedBody) and at the request's upload pace (see watchBodyPace): a
+ * body that falls behind fails with BodyTooSlowError. On a failure the rest of the body is read and dropped first,
+ * so the answer reaches the client; but a body too slow to wait for is not: its answer closes the connection
+ * instead, and a rest that falls behind while it is dropped closes the connection without one.
  */
 export async function readBody<T>(req: Request, limits: BodyLimits, read: (body: Readable) => Promise<T>): Promise<T> {
+  const body = cappedBody(req, limits);
+  const stopPace = watchBodyPace(req, req.uploadPace, () => {
+    if (body.destroyed) req.destroy();
+    else body.destroy(new BodyTooSlowError(req.uploadPace));
+  });
   try {
-    return await read(cappedBody(req, limits));
+    return await read(body);
   } catch (error) {
     if (error instanceof BodyTooSlowError) req.res?.setHeader('Connection', 'close');
     else await discardRest(req);
     throw error;
+  } finally {
+    stopPace();
   }
 }
 

@@ -105,7 +105,7 @@ export class AppConfig {
   @IntegerIn(1, 64)
   BATCH_MAX_CONCURRENT = 2;
 
-  /** How long a batch body may take to get going: after this it must have averaged 1 KiB/s, or it is a 408 (no slot is held meanwhile). */
+  /** How long any request body (a batch's, a job's…) may take to get going: after this it must average 1 KiB/s over every 10 s, or it is a 408 (a batch holds no slot meanwhile). */
   @IntegerIn(100, 600000)
   BATCH_UPLOAD_GRACE_MS = 10000;
 

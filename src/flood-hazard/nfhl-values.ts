@@ -2,6 +2,7 @@
  * How NFHL writes values: text with many spellings of "none", the -9999 number sentinel, lengths in a
  * LEN_UNIT, dates as epoch milliseconds with a 9999-09-09 placeholder. Pure functions, shared by every rule.
  */
+import { OFF_THE_EARTH, isOnEarth } from '../common/geo-point';
 
 /** NFHL's numeric "no value" sentinel. */
 const NFHL_NUMBER_NONE = -9999;
@@ -21,7 +22,7 @@ export function nfhlText(value: unknown): string | null {
 }
 
 /** A usable NFHL number, or null for null/undefined/NaN and the -9999 sentinel. */
-export function nfhlNumber(value: number | null | undefined): number | null {
+export function nfhlNumber(value: unknown): number | null {
   if (typeof value !== 'number' || !Number.isFinite(value) || value === NFHL_NUMBER_NONE) return null;
   return value;
 }
@@ -35,7 +36,7 @@ export function roundToTenth(value: number): number {
  * A length (BFE or depth) in feet. NFHL publishes most lengths in feet; LEN_UNIT names the
  * exceptions. A missing or unrecognised unit is taken as feet, NFHL's default.
  */
-export function lengthInFeet(value: number | null | undefined, unit: string | null | undefined): number | null {
+export function lengthInFeet(value: unknown, unit: unknown): number | null {
   const length = nfhlNumber(value);
   if (length === null) return null;
   const unitName = nfhlText(unit)?.toLowerCase();
@@ -44,6 +45,48 @@ export function lengthInFeet(value: number | null | undefined, unit: string | nu
     return roundToTenth(length / CENTIMETERS_PER_FOOT);
   }
   return length;
+}
+
+/** The least and most a length can be, in feet. */
+interface FeetBounds {
+  lowest: number;
+  highest: number;
+  /** What a length within them is, for a failure's reason. */
+  what: string;
+}
+
+/**
+ * A flood elevation (STATIC_BFE, a BFE line's ELEV) is a water surface over US land, in NAVD88 or one of the other
+ * datums FEMA maps in (NGVD29, PRVD02, local datums), all within a few feet of each other: the lowest land is Badwater
+ * Basin in Death Valley, -282 ft, the highest Denali, 20,310 ft. FEMA's own elevations lie well inside (the Salton Sea
+ * shore near -220 ft, Colorado mountain towns near 10,000 ft): a value beyond these bounds is no elevation at all.
+ */
+const FLOOD_ELEVATION: FeetBounds = { lowest: -300, highest: 21_000, what: 'a flood elevation' };
+
+/**
+ * A flood depth (DEPTH, mapped for AO zones, whose sheet flow is 1 to 3 ft by definition) is never below 0, and no
+ * mapped flood is 100 ft deep: FEMA maps deep water by its elevation, not its depth.
+ */
+const FLOOD_DEPTH: FeetBounds = { lowest: 0, highest: 100, what: 'a flood depth' };
+
+/** The NFHL fields whose values are lengths in their feature's LEN_UNIT, and what they can be. */
+const LENGTH_FIELDS: Record<string, FeetBounds> = { STATIC_BFE: FLOOD_ELEVATION, ELEV: FLOOD_ELEVATION, DEPTH: FLOOD_DEPTH };
+
+/**
+ * What is wrong with the values of an NFHL feature, or null: an elevation or depth outside what a flood can be (in
+ * feet, whatever its LEN_UNIT), or a place (LAT, LON) off the earth. None of these is an answer to give: shown, a BFE
+ * of 1e308 ft would be read as one. The "no value" sentinels are no problem.
+ */
+export function nfhlValueProblem(attributes: Record<string, unknown>): string | null {
+  for (const [field, { lowest, highest, what }] of Object.entries(LENGTH_FIELDS)) {
+    const feet = lengthInFeet(attributes[field], attributes.LEN_UNIT);
+    if (feet === null || (feet >= lowest && feet <= highest)) continue;
+    const unit = nfhlText(attributes.LEN_UNIT);
+    return `${field} ${String(attributes[field])}${unit === null ? '' : ` ${unit}`} is not ${what} (${lowest} to ${highest} ft)`;
+  }
+  const [lat, lon] = [nfhlNumber(attributes.LAT), nfhlNumber(attributes.LON)];
+  if (lat !== null && lon !== null && !isOnEarth({ lat, lon })) return `LAT ${lat}, LON ${lon}: ${OFF_THE_EARTH}`;
+  return null;
 }
 
 /** Epoch ms of a real NFHL date, or null for sentinels and the 9999-09-09 "no date" placeholder. */

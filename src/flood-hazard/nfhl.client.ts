@@ -5,7 +5,6 @@ import type { PieceParts } from '../cache/piece-cache';
 import { UpstreamUnavailableError, unknownOnFailure } from '../common/api-error';
 import type { AppConfig } from '../config/app-config';
 import { QueriesAbandoned, ResilientUpstream } from '../common/upstream/resilient-upstream';
-import type { LonLatBox } from '../common/geo-point';
 import {
   ArcGisMapServer,
   GeometryRequest,
@@ -16,7 +15,9 @@ import {
   sampledDown,
   squareAround,
 } from '../common/upstream/arcgis-map-server';
-import { ArcGisFeature, positionListsOf } from '../common/upstream/arcgis-layer';
+import { ArcGisFeature, ArcGisFieldType, attributeTypeProblem, positionListsOf } from '../common/upstream/arcgis-layer';
+import { LonLatBox, OFF_THE_EARTH, isOnEarth } from '../common/geo-point';
+import { nfhlValueProblem } from './nfhl-values';
 import { HeldPoints, HeldPolygons, heldPolygons, pointsWithin, polygonsAt } from './held-layer';
 import { HeldLayers, HeldWay } from './held-layers.client';
 import { BFE_LINE_REACH_M } from './bfe-estimate';
@@ -40,18 +41,53 @@ export const NFHL_UPSTREAM = Symbol('NFHL_UPSTREAM');
 
 type NfhlLayer = 'zones' | 'panels' | 'lomrs' | 'jurisdictions' | 'availability' | 'lomas' | 'bfeLines';
 
+/** The type each NFHL field the service asks for is declared with, in every layer that has it (the layers' `fields`). */
+const NFHL_FIELD_TYPES: Record<string, ArcGisFieldType> = {
+  FLD_ZONE: 'string',
+  ZONE_SUBTY: 'string',
+  SFHA_TF: 'string',
+  STATIC_BFE: 'double',
+  DEPTH: 'double',
+  V_DATUM: 'string',
+  LEN_UNIT: 'string',
+  DFIRM_ID: 'string',
+  FLD_AR_ID: 'string',
+  FIRM_PAN: 'string',
+  PANEL: 'string',
+  SUFFIX: 'string',
+  EFF_DATE: 'date',
+  PANEL_TYP: 'string',
+  CASE_NO: 'string',
+  STATUS: 'string',
+  POL_NAME1: 'string',
+  CID: 'string',
+  STUDY_ID: 'string',
+  CASENUMBER: 'string',
+  DATEENDED: 'date',
+  OUTCOME: 'string',
+  REVAL_STAT: 'string',
+  PROJECTCATEGORY: 'string',
+  LAT: 'double',
+  LON: 'double',
+  ELEV: 'double',
+};
+
+/** An NFHL feature is used only when its values are of their declared types and ones a flood map can hold; else the query fails. */
+const nfhlAttributesProblem = (attributes: Record<string, unknown>) => attributeTypeProblem(attributes, NFHL_FIELD_TYPES) ?? nfhlValueProblem(attributes);
+
 /**
  * NFHL layers by their published name, with the ids they have had lately as a fallback: ids have
  * moved over the years, names have not.
  */
+const nfhlLayer = (name: string, fallbackId: number) => layerNamed(name, fallbackId, nfhlAttributesProblem);
 const LAYERS = {
-  zones: layerNamed('Flood Hazard Zones', 28),
-  panels: layerNamed('FIRM Panels', 3),
-  lomrs: layerNamed('LOMRs', 1),
-  jurisdictions: layerNamed('Political Jurisdictions', 22),
-  availability: layerNamed('NFHL Availability', 0),
-  lomas: layerNamed('LOMAs', 34),
-  bfeLines: layerNamed('Base Flood Elevations', 16),
+  zones: nfhlLayer('Flood Hazard Zones', 28),
+  panels: nfhlLayer('FIRM Panels', 3),
+  lomrs: nfhlLayer('LOMRs', 1),
+  jurisdictions: nfhlLayer('Political Jurisdictions', 22),
+  availability: nfhlLayer('NFHL Availability', 0),
+  lomas: nfhlLayer('LOMAs', 34),
+  bfeLines: nfhlLayer('Base Flood Elevations', 16),
 };
 
 export const ZONE_FIELDS = ['FLD_ZONE', 'ZONE_SUBTY', 'SFHA_TF', 'STATIC_BFE', 'DEPTH', 'V_DATUM', 'LEN_UNIT', 'DFIRM_ID', 'FLD_AR_ID'];
@@ -240,6 +276,7 @@ export class NfhlClient extends FloodHazardPort {
     // The point geometry is the LOMA's location; LAT/LON carry the same when a server leaves geometry out.
     const [lon, lat] = typeof x === 'number' && typeof y === 'number' ? [x, y] : [feature.attributes.LON, feature.attributes.LAT];
     if (typeof lon !== 'number' || typeof lat !== 'number') throw this.malformed('lomas', 'a LOMA without a location');
+    if (!isOnEarth({ lat, lon })) throw this.malformed('lomas', `a LOMA at ${OFF_THE_EARTH}`);
     return { attributes: feature.attributes, lon, lat };
   }
 

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { CensusGeocoderEmulator } from '../../test/emulators/census-emulator';
 import { DEMO_ADDRESSES, DEMO_MAP, DEMO_PLACES, DemoMap, demoPlace } from '../../test/emulators/demo-map';
 import { SOCKET_BUFFERS_BYTES } from '../../test/support/upstream-under-test';
-import { ResilientUpstream, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
+import { UpstreamUnavailableError } from '../common/api-error';
+import { ResilientUpstream, UpstreamOutageError, UpstreamPolicyOptions } from '../common/upstream/resilient-upstream';
 import { UPSTREAM_BY_NAME } from '../common/upstream/upstream-registry';
 import type { AppConfig } from '../config/app-config';
 import { BatchAddress, BatchGeocode, CENSUS_BATCH_CHUNK_ROWS, CensusBatchGeocoder } from './census-batch-geocoder';
@@ -220,6 +221,42 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
       match: { matchedAddress: '1 MAIN ST, SOMEWHERE, ZZ, 99999', lat: 40.25, lon: -100.5, county: null, countyFips: '99999', zip: '99999' },
     });
     expect(answers.get('lost')).toEqual({ kind: 'failed' });
+  });
+
+  it('leaves a match whose coordinates are off the earth failed, as one without coordinates: the one-line geocoder is asked for it', async () => {
+    const row = (id: string, coordinates: string) =>
+      `"${id}","1 Main St, , , ","Match","Exact","1 MAIN ST, WASHINGTON, DC, 20500","${coordinates}","1","L","11","001","006202","1031"\n`;
+    census.injectFault({
+      kind: 'http-status',
+      status: 200,
+      contentType: 'text/plain',
+      body: row('west', '-500,38.9') + row('north', '-77.03,95') + row('edge', '-180,-90') + row('fine', '-77.03,38.9'),
+    });
+    const answers = await clients(census.baseUrl).batch.geocodeBatch(
+      ['west', 'north', 'edge', 'fine'].map((id) => ({ id, address: id })),
+      never,
+    );
+    expect(answers.get('west')).toEqual({ kind: 'failed' });
+    expect(answers.get('north')).toEqual({ kind: 'failed' });
+    expect(answers.get('edge')).toMatchObject({ kind: 'match', match: { lat: -90, lon: -180 } });
+    expect(answers.get('fine')).toMatchObject({ kind: 'match', match: { lat: 38.9, lon: -77.03 } });
+  });
+
+  it.each([
+    ['x -500', { x: -500, y: 38.9 }],
+    ['y 95', { x: -77.03, y: 95 }],
+    ['x as text off the earth', { x: '181', y: 38.9 }],
+  ])('fails a one-line answer whose match has %s, not an outage and without a retry', async (_case, coordinates) => {
+    const match = { matchedAddress: '1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500', coordinates, addressComponents: { zip: '20500' }, geographies: {} };
+    census.injectFault({ kind: 'http-status', status: 200, body: { result: { input: {}, addressMatches: [match] } }, match: 'onelineaddress' });
+    const failure = clients(census.baseUrl).oneLine.geocodeAddress(DEMO_ADDRESSES.whiteHouse, never);
+    await expect(failure).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(failure).rejects.not.toBeInstanceOf(UpstreamOutageError);
+    await expect(failure).rejects.toMatchObject({
+      upstream: 'geocoder',
+      reason: 'address match with coordinates off the earth (lat -90 to 90, lon -180 to 180)',
+    });
+    expect(census.callCount({ endpoint: 'onelineaddress' })).toBe(1);
   });
 
   it('decodes an accented matched address from ISO-8859-1, and leaves addresses it cannot send to the one-line endpoint', async () => {

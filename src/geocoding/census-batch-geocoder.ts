@@ -7,6 +7,7 @@ import { unknownOnFailure } from '../common/api-error';
 import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
 import { rejectHtmlPage, rejectServerFailure, sendUpstream } from '../common/upstream/upstream-json';
 import type { AppConfig } from '../config/app-config';
+import { isOnEarth } from '../common/geo-point';
 import { CENSUS_UPSTREAM, CensusRelease, censusRelease } from './census-geocoder.client';
 import { countyName } from './county-names';
 import type { AddressMatch } from './geocoder';
@@ -112,7 +113,7 @@ export class CensusBatchGeocoder extends BatchGeocoder {
 /**
  * The rows of a batch answer by id. Columns: id, input address, Match | No_Match | Tie, then for a match
  * Exact | Non_Exact, matched address, "lon,lat", TIGER line id, side, state FIPS, county FIPS, tract, block.
- * A row of another kind, or a match without usable coordinates, is left out (so counted as failed).
+ * A row of another kind, or a match without usable coordinates (none, or off the earth), is left out (so counted as failed).
  */
 function parseBatchAnswer(text: string): Map<string, BatchGeocode> {
   let records: string[][];
@@ -140,7 +141,7 @@ function toAddressMatch(
   county: string | undefined,
 ): AddressMatch | undefined {
   const [lon, lat] = (coordinates ?? '').split(',').map((part) => (part.trim() === '' ? NaN : Number(part)));
-  if (matchedAddress === undefined || !Number.isFinite(lat) || !Number.isFinite(lon)) return undefined;
+  if (matchedAddress === undefined || !Number.isFinite(lat) || !Number.isFinite(lon) || !isOnEarth({ lat, lon })) return undefined;
   const countyFips = state && county ? `${state}${county}` : null;
   return {
     matchedAddress,

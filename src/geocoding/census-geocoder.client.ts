@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/app-config';
 import type { GeoPoint } from '../flood-hazard/flood-hazard.types';
 import { ResilientUpstream, UpstreamFailure } from '../common/upstream/resilient-upstream';
 import { getUpstreamJson, isRecord } from '../common/upstream/upstream-json';
+import { OFF_THE_EARTH, isOnEarth } from '../common/geo-point';
 import { AddressMatch, Geocoder, PlaceArea } from './geocoder';
 
 export const CENSUS_UPSTREAM = Symbol('CENSUS_UPSTREAM');
@@ -102,6 +103,7 @@ function toAddressMatch(match: unknown): AddressMatch {
   const lon = Number(match.coordinates.x);
   const lat = Number(match.coordinates.y);
   if (!Number.isFinite(lat) || !Number.isFinite(lon)) throw new UpstreamFailure('address match with invalid coordinates', false);
+  if (!isOnEarth({ lat, lon })) throw new UpstreamFailure(`address match with ${OFF_THE_EARTH}`, false);
   const geographies = isRecord(match.geographies) ? match.geographies : {};
   const county = layerRecord(geographies, 'Counties');
   const components = isRecord(match.addressComponents) ? match.addressComponents : {};

@@ -56,14 +56,12 @@ const UNAVAILABLE = {
 @ApiBadRequestResponse({ type: ErrorEnvelopeDto, description: UNREAD_PARAMETER })
 export class JobsController {
   private readonly maxRows: number;
-  private readonly uploadGraceMs: number;
 
   constructor(
     private readonly jobs: PortfolioJobs,
     config: ConfigService<AppConfig, true>,
   ) {
     this.maxRows = config.get('JOB_MAX_LOCATIONS', { infer: true });
-    this.uploadGraceMs = config.get('BATCH_UPLOAD_GRACE_MS', { infer: true });
   }
 
   @Post()
@@ -105,7 +103,7 @@ export class JobsController {
     const options = readLookupOptions(req.query as Record<string, unknown>);
     const reader = streamedLocationReader(req);
     // The rows are stored chunk by chunk as the body arrives: memory holds a chunk or two, whatever the body's size.
-    const limits = { maxRows: this.maxRows, graceMs: this.uploadGraceMs, maxBytes: JOB_BODY_MAX_BYTES };
+    const limits = { maxRows: this.maxRows, maxBytes: JOB_BODY_MAX_BYTES };
     const notes = noNotes();
     const { id, status, total, done, warnings } = await storeLocations(req, reader, limits, notes, (rows) => this.jobs.submit(rows, options, notes));
     sendWarnings(res, notes);

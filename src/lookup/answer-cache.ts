@@ -4,7 +4,7 @@ import { CacheableMemory } from 'cacheable';
 import type { CachedRoute } from '../common/cache-hit-path';
 import { CachedEntity, entityTag } from '../common/cached-entity';
 import type { AppConfig } from '../config/app-config';
-import { readLookupLocation, readLookupOptions } from './dto/lookup-parameters';
+import { readLookupQuery } from './dto/lookup-parameters';
 import type { LocationQuery } from './location-query';
 import type { LookupAnswer } from './lookup.service';
 import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
@@ -70,7 +70,7 @@ export function cachedLookups(cache: AnswerCache): CachedRoute {
     find(raw) {
       let query: LocationQuery;
       try {
-        query = { ...readLookupLocation(raw), ...readLookupOptions(raw) };
+        query = readLookupQuery(raw);
       } catch {
         return undefined;
       }

@@ -81,7 +81,8 @@ export class LookupController {
   @ApiBadRequestResponse({
     type: ErrorEnvelopeDto,
     description:
-      'INVALID_PARAMETERS: no location, both kinds given, a malformed or repeated parameter, an unknown include item, or radius without include=nearby.',
+      'INVALID_PARAMETERS: no location, both kinds given, a malformed or repeated parameter, a name with brackets (such as `lat[]` or `include[]`, named in the message), ' +
+      'an unknown include item, or radius without include=nearby.',
   })
   @LookupFailures()
   async lookup(@Query(FloodZoneQueryPipe) query: LocationQuery, @Req() req: Request, @Res() res: Response): Promise<void> {

@@ -78,7 +78,8 @@ export function ApiLocationsBodyErrors(limits: { maxRowsSetting: string; maxBody
     ApiResponse({
       status: 408,
       type: ErrorEnvelopeDto,
-      description: 'REQUEST_TIMEOUT: after BATCH_UPLOAD_GRACE_MS the body had arrived slower than 1 KiB/s on average; the connection is closed.',
+      description:
+        'REQUEST_TIMEOUT: past BATCH_UPLOAD_GRACE_MS, the body came slower than 1 KiB/s on average over the last 10 s (see Slow uploads); the connection is closed.',
     }),
     ApiPayloadTooLargeResponse({
       type: ErrorEnvelopeDto,

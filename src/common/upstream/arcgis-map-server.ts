@@ -2,7 +2,7 @@ import type { HttpService } from '@nestjs/axios';
 import CheapRuler from 'cheap-ruler';
 import sharp from 'sharp';
 import { UpstreamUnavailableError } from '../api-error';
-import { ArcGisFeature, ArcGisLayer, arcgisBody } from './arcgis-layer';
+import { ArcGisFeature, ArcGisLayer, AttributesCheck, arcgisBody } from './arcgis-layer';
 import { ResilientUpstream, UpstreamFailure } from './resilient-upstream';
 import { getUpstreamJson, isRecord, rejectServerFailure, sendUpstream } from './upstream-json';
 import type { GeoPoint, LonLatBox } from '../geo-point';
@@ -12,11 +12,13 @@ export interface LayerSpec {
   matches(name: string): boolean;
   /** The id it has had lately, used when the layer list cannot be read; none: the layer is then unavailable. */
   fallbackId?: number;
+  /** What is wrong with a feature's attributes (see ArcGisLayer): such a feature fails its query. */
+  check?: AttributesCheck;
 }
 
-/** A layer whose published name is exactly this (case and surrounding spaces aside). */
-export function layerNamed(name: string, fallbackId?: number): LayerSpec {
-  return { matches: (published) => published.trim().toLowerCase() === name.toLowerCase(), fallbackId };
+/** A layer whose published name is exactly this (case and surrounding spaces aside), its features judged by `check`. */
+export function layerNamed(name: string, fallbackId?: number, check?: AttributesCheck): LayerSpec {
+  return { matches: (published) => published.trim().toLowerCase() === name.toLowerCase(), fallbackId, check };
 }
 
 /** What an envelope query asks for beyond attributes: geometry in WGS84, exactly as the server keeps it unless said here. */
@@ -206,7 +208,7 @@ export class ArcGisMapServer<L extends string> {
   /** Every page of a query of the layer (see ArcGisLayer.queryAllPages), its id resolved by name. */
   private async allPages(layer: L, deadline: AbortSignal, params: Record<string, string>): Promise<Array<ArcGisFeature<unknown>>> {
     const id = await this.layerId(layer, deadline);
-    return new ArcGisLayer(this.http, this.upstream, `${this.serviceUrl}/${id}`, `layer ${layer}`).queryAllPages(params, deadline);
+    return new ArcGisLayer(this.http, this.upstream, `${this.serviceUrl}/${id}`, `layer ${layer}`, this.layers[layer].check).queryAllPages(params, deadline);
   }
 
   private async layerId(layer: L, deadline: AbortSignal): Promise<number> {

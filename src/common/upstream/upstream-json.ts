@@ -5,11 +5,18 @@ import { UpstreamFailure } from './resilient-upstream';
 export interface UpstreamJson {
   status: number;
   body: unknown;
+  /** The bytes of the body as read (what the byte cap counts). */
+  bytes: number;
 }
 
 export interface UpstreamJsonOptions {
   /** The upstream's byte cap (its ResilientUpstream's maxBodyBytes): a longer body is cut off as it streams in, and fails. */
   maxBodyBytes: number;
+  /**
+   * The bytes already read of the same answer, its earlier pages: the cap holds for them and this body together, so
+   * a server that pages on and on cannot pass it a page at a time.
+   */
+  bytesBefore?: number;
   /** A 404 means "nothing here" (Census outside its coverage): an answer whatever its body, returned without one. */
   notFoundMeansNone?: boolean;
   /**
@@ -31,6 +38,7 @@ export async function getUpstreamJson(
   signal: AbortSignal,
   options: UpstreamJsonOptions,
 ): Promise<UpstreamJson> {
+  const bytesBefore = options.bytesBefore ?? 0;
   const response = await sendUpstream(
     http.axiosRef.get<string>(url, {
       params,
@@ -38,20 +46,22 @@ export async function getUpstreamJson(
       responseType: 'text',
       transformResponse: (data: string) => data,
       validateStatus: () => true,
-      maxContentLength: options.maxBodyBytes,
+      maxContentLength: options.maxBodyBytes - bytesBefore,
       headers: { Accept: 'application/json' },
     }),
     signal,
+    bytesBefore > 0 ? `an answer over its cap of ${options.maxBodyBytes} bytes (its pages together)` : undefined,
   );
   const { status } = response;
   const text = typeof response.data === 'string' ? response.data : '';
+  const bytes = Buffer.byteLength(text);
   rejectServerFailure(status);
-  if (status === 404 && options.notFoundMeansNone) return { status, body: undefined };
+  if (status === 404 && options.notFoundMeansNone) return { status, body: undefined, bytes };
   rejectHtmlPage(response, text, 'JSON');
   try {
-    return { status, body: JSON.parse(text) };
+    return { status, body: JSON.parse(text), bytes };
   } catch {
-    if (options.plainTextMeansNone && status >= 200 && status < 300 && PLAIN_TEXT.test(text)) return { status, body: undefined };
+    if (options.plainTextMeansNone && status >= 200 && status < 300 && PLAIN_TEXT.test(text)) return { status, body: undefined, bytes };
     throw new UpstreamFailure(`malformed JSON (HTTP ${status})`, false);
   }
 }
@@ -61,11 +71,11 @@ const PLAIN_TEXT = /^\s*[^\s{[]/;
 
 /**
  * Awaits one upstream request: a network error is an outage, a body over the request's `maxContentLength` a
- * failure; an abort is the caller's own and propagates.
+ * failure (`overCap` says why, by default naming that length); an abort is the caller's own and propagates.
  * Requests go through the axios instance itself rather than HttpService's Observables, whose unsubscribe
  * after the answer cancels (building an error with its stack) every finished request.
  */
-export async function sendUpstream<T>(request: Promise<AxiosResponse<T>>, signal: AbortSignal): Promise<AxiosResponse<T>> {
+export async function sendUpstream<T>(request: Promise<AxiosResponse<T>>, signal: AbortSignal, overCap?: string): Promise<AxiosResponse<T>> {
   try {
     return await request;
   } catch (error) {
@@ -73,7 +83,7 @@ export async function sendUpstream<T>(request: Promise<AxiosResponse<T>>, signal
     // axios's own words when a body outgrew maxContentLength (it destroyed the stream there): the same question
     // would get the same body, so this is no outage.
     if (isAxiosError(error) && error.message.startsWith('maxContentLength size of')) {
-      throw new UpstreamFailure(`an answer over its cap of ${String(error.config?.maxContentLength)} bytes`, false);
+      throw new UpstreamFailure(overCap ?? `an answer over its cap of ${String(error.config?.maxContentLength)} bytes`, false);
     }
     const code = isAxiosError(error) ? (error.code ?? error.message) : String(error);
     throw new UpstreamFailure(`network error (${code})`, true);

@@ -16,7 +16,7 @@ const FOOTPRINT_BODY_MAX_BYTES = 256 * 1024;
 
 const invalid = (message: string) => new ApiError(400, 'INVALID_PARAMETERS', message);
 
-/** The body of POST /flood-zone: small, so the server's whole-request timeout bounds a slow one without a pace of its own. */
+/** The body of POST /flood-zone (held to the upload pace like every body). */
 const FOOTPRINT_BODY: BodyLimits = {
   maxBytes: FOOTPRINT_BODY_MAX_BYTES,
   tooLarge: () =>

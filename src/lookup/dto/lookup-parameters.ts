@@ -1,5 +1,6 @@
 import { maxLength, validateSync } from 'class-validator';
 import { ApiError } from '../../common/api-error';
+import { refuseBracketedParameters } from '../../common/query-string';
 import {
   ADDRESS_MAX_LENGTH,
   FloodZoneQueryDto,
@@ -16,7 +17,7 @@ import {
   includeItems,
   isIncludeItem,
 } from './flood-zone-query.dto';
-import type { LookupLocation, LookupOptions } from '../location-query';
+import type { LocationQuery, LookupLocation, LookupOptions } from '../location-query';
 import type { IncludeItem } from '../../parts/answer-parts';
 
 type RawQuery = Record<string, unknown>;
@@ -88,4 +89,19 @@ export function readLookupOptions(raw: RawQuery): LookupOptions {
     throw new ApiError(422, 'RADIUS_OUT_OF_RANGE', problemWith(raw, 'radius', 'range'));
   }
   return { include, radiusM: Number(radius) };
+}
+
+/**
+ * GET /flood-zone's query (and the cached path's): a name with brackets refused first (other unknown names are let
+ * go), then the location and the options by their rules, in their order. Throws ApiError.
+ */
+export function readLookupQuery(raw: RawQuery): LocationQuery {
+  refuseBracketedParameters(raw, [...LOCATION_PARAMETERS, ...OPTION_PARAMETERS]);
+  return { ...readLookupLocation(raw), ...readLookupOptions(raw) };
+}
+
+/** The query of an endpoint that takes the options alone (the batch): a name with brackets refused first, then the options. Throws ApiError. */
+export function readOptionsQuery(raw: RawQuery): LookupOptions {
+  refuseBracketedParameters(raw, OPTION_PARAMETERS);
+  return readLookupOptions(raw);
 }

@@ -149,10 +149,10 @@ describe('what Node would answer bare or not at all', () => {
 });
 
 describe('server limits', () => {
-  it('headers within 20 s, the whole request within 30 s, keep-alive longer than a load balancer keeps it', () => {
+  it('headers within 20 s, no fixed time for the whole request (bodies keep the upload pace instead), keep-alive longer than a load balancer keeps it', () => {
     const server = stack.app.app.getHttpServer();
     expect(server.headersTimeout).toBe(20_000);
-    expect(server.requestTimeout).toBe(30_000);
+    expect(server.requestTimeout).toBe(0);
     expect(server.keepAliveTimeout).toBeGreaterThan(60_000);
   });
 });

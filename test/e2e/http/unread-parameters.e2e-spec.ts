@@ -1,8 +1,8 @@
 /**
  * Every parameter of the map picture, the report page and the portfolio jobs is read or refused: a bracketed name
  * (`width[]`), a parameter of another endpoint (`include` on the picture) or one no endpoint reads (`format`) is a
- * 400 INVALID_PARAMETERS naming it, before any upstream call, never a silent default. GET /flood-zone alone ignores
- * unknown parameters (clients add cache busters to it).
+ * 400 INVALID_PARAMETERS naming it, before any upstream call, never a silent default. GET /flood-zone and the batch
+ * let other unknown names go (clients add cache busters), but refuse a bracketed one alike, with the same message.
  */
 import { demoPlace } from '../../emulators';
 import { Stack, expectErrorEnvelope, startStack } from '../../support/stack';
@@ -57,6 +57,54 @@ describe('GET /flood-zone/map', () => {
     const refused = await stack.get(`/flood-zone/map?${AT}&width=300&height=200&format=jpeg`);
     expectErrorEnvelope(refused, 400, 'INVALID_PARAMETERS');
     expect(refused.body.error).toBe(`Unknown parameter "format": ${PICTURE_READS}`);
+  });
+});
+
+describe('GET /flood-zone: unknown names let go, bracketed ones refused as everywhere', () => {
+  const LOOKUP_READS = 'this endpoint reads only address, lat, lon, include and radius.';
+
+  it.each([
+    [`lat[]=${dc.lat}&lon=${dc.lon}`, `Unknown parameter "lat[]": ${bracketed('lat', LOOKUP_READS)}`],
+    [`lat]=${dc.lat}&lon=${dc.lon}`, `Unknown parameter "lat]": ${bracketed('lat', LOOKUP_READS)}`],
+    [`lat%5B%5D=${dc.lat}&lon=${dc.lon}`, `Unknown parameter "lat[]": ${bracketed('lat', LOOKUP_READS)}`],
+    [`address[]=1600+Pennsylvania+Ave`, `Unknown parameter "address[]": ${bracketed('address', LOOKUP_READS)}`],
+    [`${AT}&include[]=nearby`, `Unknown parameter "include[]": ${bracketed('include', LOOKUP_READS)}`],
+    [`${AT}&include=nearby&radius[]=300`, `Unknown parameter "radius[]": ${bracketed('radius', LOOKUP_READS)}`],
+    [`${AT}&foo[]=1`, `Unknown parameter "foo[]": ${LOOKUP_READS}`],
+  ])('%s → 400 INVALID_PARAMETERS naming it, and no upstream call', async (query, message) => {
+    const res = await stack.get(`/flood-zone?${query}`);
+    expectErrorEnvelope(res, 400, 'INVALID_PARAMETERS');
+    expect(res.body.error).toBe(message);
+    expect(upstreamCalls()).toBe(0);
+  });
+
+  it('an answer already cached is refused with a bracketed name all the same (the cached path reads the same rules)', async () => {
+    expect((await stack.get(`/flood-zone?${AT}`)).status).toBe(200);
+    expect((await stack.get(`/flood-zone?${AT}`)).headers.get('x-cache')).toBe('HIT');
+    const refused = await stack.get(`/flood-zone?${AT}&include[]=nearby`);
+    expectErrorEnvelope(refused, 400, 'INVALID_PARAMETERS');
+    expect(refused.body.error).toBe(`Unknown parameter "include[]": ${bracketed('include', LOOKUP_READS)}`);
+  });
+
+  it('a cache buster is still let go', async () => {
+    expect((await stack.get(`/flood-zone?${AT}&_=1700000000`)).status).toBe(200);
+  });
+});
+
+describe('POST /flood-zone/batch', () => {
+  const BATCH_READS = 'this endpoint reads only include and radius.';
+  it.each([
+    ['include[]=nearby', `Unknown parameter "include[]": ${bracketed('include', BATCH_READS)}`],
+    ['include=nearby&radius[]=300', `Unknown parameter "radius[]": ${bracketed('radius', BATCH_READS)}`],
+  ])('?%s → 400 INVALID_PARAMETERS naming it, and no upstream call', async (query, message) => {
+    const response = await fetch(`${stack.url}/flood-zone/batch?${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: `lat,lon\n${dc.lat},${dc.lon}\n`,
+    });
+    const body = (await response.json()) as { statusCode: number; code: string; error: string };
+    expect({ status: response.status, code: body.code, error: body.error }).toEqual({ status: 400, code: 'INVALID_PARAMETERS', error: message });
+    expect(upstreamCalls()).toBe(0);
   });
 });
 

@@ -231,6 +231,17 @@ describe('with a Redis', () => {
     expectErrorEnvelope(await call(stack.url, `${results}?columns=all`, { headers: { accept: 'application/json' } }), 400, 'INVALID_PARAMETERS');
   });
 
+  it("writes the input's column names in the columns=all header as its cells are written: a name a spreadsheet would run, as text", async () => {
+    const place = shifted(DEMO_PLACES[3], 6);
+    const csv = `lat,lon,"=HYPERLINK(""http://evil.example"",""Loan"")",@cmd,+1,-2+3,Balance\n${place.lat},${place.lon},=1+1,@x,+y,-2+3,10\n`;
+    const submitted = await submitCsv(stack.url, csv);
+    expect((await finished(stack.url, submitted.body.id)).status).toBe('completed');
+    const withInput = await call(stack.url, `${JOBS}/${submitted.body.id}/results?columns=all`, { headers: { accept: 'text/csv' } });
+    const [header, row] = parse(withInput.text) as string[][];
+    expect(header.slice(-5)).toEqual(['\'=HYPERLINK("http://evil.example","Loan")', "'@cmd", "'+1", "'-2+3", 'Balance']);
+    expect(row.slice(-5)).toEqual(["'=1+1", "'@x", "'+y", "'-2+3", '10']);
+  });
+
   it('takes a file of only Latitude,Longitude, as the batch does', async () => {
     const place = shifted(DEMO_PLACES[2], 5);
     const csv = `Latitude,Longitude\n${place.lat},${place.lon}\n`;

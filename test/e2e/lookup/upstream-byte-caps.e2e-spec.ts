@@ -165,3 +165,49 @@ describe('a Community Status Book page that never ends, from start-up', () => {
     }
   });
 });
+
+describe('a query read page by page: the byte cap holds for all its pages together', () => {
+  /** A page of zones as a server that pages on sends it: one zone, "more follow", padded to 64 KiB. */
+  const PAGE_BYTES = 64 * 1024;
+  const page = JSON.stringify({ features: [{ attributes: { FLD_ZONE: 'AE', ZONE_SUBTY: null, SFHA_TF: 'T' } }], exceededTransferLimit: true }).padEnd(
+    PAGE_BYTES,
+    ' ',
+  );
+  /** A small cap for the flood data: five such pages fit, the sixth passes it. */
+  const CAP = Math.floor(5.5 * PAGE_BYTES);
+  let stack: Stack;
+  beforeAll(async () => {
+    const cap = jest.replaceProperty(UPSTREAM_BY_NAME.flood_data, 'bodyCapBytes', CAP);
+    try {
+      // zones asked at the point (no held squares), as the lookup that paged 80 times did
+      stack = await startStack({ ...ENV, HELD_POLYGONS_MAX_MB: '0' });
+    } finally {
+      cap.restore();
+    }
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it("nine pages each under the cap: the lookup's 502 flood_data after the sixth, never an answer; the next lookup answers", async () => {
+    const place = near('dc-white-house-ae', 9);
+    stack.emulators.nfhl.injectFault({
+      kind: 'http-status',
+      status: 200,
+      body: page,
+      contentType: 'application/json;charset=UTF-8',
+      match: 'Flood Hazard Zones',
+      times: 9,
+    });
+    const res = await stack.get(pointQuery(place));
+    expectErrorEnvelope(res, 502, 'UPSTREAM_UNAVAILABLE');
+    expect(res.body.upstream).toBe('flood_data');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const pages = stack.emulators.nfhl.callsMatching({ endpoint: 'query', layerName: 'Flood Hazard Zones' }).map((call) => call.query.resultOffset);
+    expect(pages).toEqual([undefined, '1', '2', '3', '4', '5']);
+    stack.emulators.clearFaults();
+    const again = await stack.get(pointQuery(place));
+    expect(again.status).toBe(200);
+    expect(again.body.result.floodZone).toBe('AE');
+  });
+});
