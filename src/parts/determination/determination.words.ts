@@ -48,6 +48,13 @@ function communityLine({ community }: LenderDetermination): string {
   return [community.name ?? 'Name unknown', `community number ${community.number ?? 'unknown'}`, where || 'county unknown'].join(' · ');
 }
 
+/** Box B5: a map exists (digital, or a paper FIRM), none at all, or unknown. */
+function nfipMapWords(map: LenderDetermination['map']): string[] {
+  if (map.noNfipMap === true) return ["no NFIP map: FEMA's Community Status Book lists none for the community"];
+  if (map.noNfipMap === null) return ['whether an NFIP map exists here is unknown'];
+  return map.digital ? [] : ["a paper map only, not on FEMA's digital flood map"];
+}
+
 function mapFacts({ map, floodZones }: LenderDetermination): string[] {
   const letter = map.letterOfMapChange;
   const letterWords = letter
@@ -57,11 +64,19 @@ function mapFacts({ map, floodZones }: LenderDetermination): string[] {
         letter.effectiveDate ? `effective ${letter.effectiveDate}` : 'date not published',
       ].join(', ')
     : 'none found';
+  const nearby =
+    map.nearbyLetters && map.nearbyLetters.length > 0
+      ? [`nearby letters to read: ${map.nearbyLetters.map((near) => `${near.caseNumber ?? 'case number not published'} (${near.distanceM} m)`).join(', ')}`]
+      : [];
   const panel = map.panel ? `${map.panel}, effective ${map.panelEffectiveDate ?? 'date not published'}` : map.noNfipMap ? 'none' : 'none found';
-  const zones = floodZones === null ? 'unknown (could not be read)' : floodZones.length > 0 ? floodZones.join(', ') : 'none';
-  return [`Map panel ${panel}`, `letter of map change: ${letterWords}`, `flood zone${floodZones !== null && floodZones.length > 1 ? 's' : ''} ${zones}`].concat(
-    map.noNfipMap ? ['no NFIP map: FEMA has no digital flood map here'] : [],
-  );
+  const zones = floodZones === null ? 'unknown' : floodZones.join(', ');
+  return [
+    `Map panel ${panel}`,
+    `letter of map change: ${letterWords}`,
+    ...nearby,
+    `flood zone${floodZones !== null && floodZones.length > 1 ? 's' : ''} ${zones}`,
+    ...nfipMapWords(map),
+  ];
 }
 
 export const DETERMINATION_ON_REPORT: ReportSection<LenderDetermination> = {

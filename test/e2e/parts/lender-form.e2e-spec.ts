@@ -119,7 +119,9 @@ describe('the coastal barrier where the building is', () => {
   it('the CBRS map failing over the footprint (it answered at the point): the coastal barrier named unavailable, availability unknown', async () => {
     stack.emulators.cbrs.injectFault({ kind: 'http-status', status: 503, match: envelopeQuery });
     const [lon, lat] = offset(opa, 630);
-    const { res, form } = await formFor({ lat, lon, footprint: footprintAt([opa.lon, opa.lat], 16, 12) });
+    // a footprint of its own: what was read over another is kept, and answers for it
+    const footprint = footprintAt([opa.lon, opa.lat], 16, 13);
+    const { res, form } = await formFor({ lat, lon, footprint });
     expect(res.body.result.coastalBarrier.status).toBe('buffer');
     expect(res.body.result.unavailable).toEqual(['coastalBarrier']);
     expect(form.insurance).toEqual({ available: null, reason: 'coastal_barrier_unknown', program: 'regular', coastalBarrier: null });
@@ -130,7 +132,7 @@ describe('the coastal barrier where the building is', () => {
     ]);
     // The failure is not kept: asked again once the map answers, the unit is found.
     stack.emulators.clearFaults();
-    const again = await formFor({ lat, lon, footprint: footprintAt([opa.lon, opa.lat], 16, 12) });
+    const again = await formFor({ lat, lon, footprint });
     expect(again.res.body.result.unavailable).toEqual([]);
     expect(again.form.insurance).toEqual({ available: null, reason: 'coastal_barrier', program: 'regular', coastalBarrier: FL_64P });
   });
@@ -157,8 +159,12 @@ describe('the community where the building is', () => {
   });
 
   it("FEMA's political jurisdictions failing over the footprint: the community named unavailable, never the point's taken for it", async () => {
-    stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: (call) => envelopeQuery(call) && call.layerName === 'Political Jurisdictions' });
-    const { res, form } = await formFor({ lat: houstonX.lat, lon: houstonX.lon, footprint: footprintAt(offset(houstonX, 0, harrisSouthEdgeNorthM + 4)) });
+    stack.emulators.nfhl.injectFault({
+      kind: 'http-status',
+      status: 503,
+      match: (call) => envelopeQuery(call) && call.layerName === 'Political Jurisdictions',
+    });
+    const { res, form } = await formFor({ lat: houstonX.lat, lon: houstonX.lon, footprint: footprintAt(offset(houstonX, 0, harrisSouthEdgeNorthM + 4), 18) });
     expect(res.body.result.community).toMatchObject({ name: 'City of Houston', communityId: '480296' });
     expect(res.body.result.unavailable).toEqual(['community']);
     expect(form.community).toEqual({ name: null, number: null, county: 'Harris County', state: 'TX' });
@@ -196,7 +202,7 @@ describe("the form's letter of map change: this building's, or none", () => {
     expect(form.map.nearbyLetters).toEqual([]);
     expect(form.notes).toEqual([
       REQUIRED,
-      'A valid Letter of Map Amendment (case 15-06-1489A, effective 2015-06-02) lies inside the building\'s footprint: if it removed this building ' +
+      "A valid Letter of Map Amendment (case 15-06-1489A, effective 2015-06-02) lies inside the building's footprint: if it removed this building " +
         'from the SFHA, federal law does not require flood insurance for it, so the letter should be read.',
     ]);
   });
