@@ -4,6 +4,7 @@ import { pick } from 'stream-json/filters/Pick';
 import { streamArray } from 'stream-json/streamers/StreamArray';
 import { ApiError } from '../common/api-error';
 import { JSON_MAX_DEPTH, jsonPlace, nestedTooDeep, numberAsPlainDecimal, numbersAsWritten, parseJsonBody, plainDecimal } from '../common/json-body';
+import { LAT_MAX_DEGREES, LON_MAX_DEGREES } from '../lookup/dto/flood-zone-query.dto';
 import { invalidBatch, tooManyRows } from './batch-input-errors';
 
 const NO_LOCATIONS = 'The JSON body must be an object with a "locations" array.';
@@ -29,8 +30,8 @@ export function readJsonLocations(body: Buffer, maxRows: number): unknown[] {
 const isRow = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const COORDINATE_LIMITS = [
-  ['lat', 90],
-  ['lon', 180],
+  ['lat', LAT_MAX_DEGREES],
+  ['lon', LON_MAX_DEGREES],
 ] as const;
 
 /**

@@ -23,23 +23,29 @@ export function parseQuery(queryString: string): Record<string, string | string[
 /** A parameter's name as a message shows it: JSON text (control characters escaped), at most 64 characters of it. */
 const shownName = (name: string) => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
 
-function listed(names: readonly string[]): string {
+/** "a", "a and b", "a, b and c". */
+export function listed(names: readonly string[]): string {
   return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 /**
  * Refuses the first parameter an endpoint does not read (400 INVALID_PARAMETERS naming it): a client that sends
  * `format=jpeg`, or `width[]=300` in the bracket syntax other parsers read, would otherwise get the defaults
- * without a word. `reads` lists every parameter the endpoint reads; `kind` says whether they are query parameters
- * or the fields of a JSON body.
+ * without a word. `reads` lists every parameter the endpoint reads; `kind` says whether they are query parameters,
+ * the fields of a JSON body, or the arguments of an agent's tool (the Model Context Protocol).
  */
-export function refuseUnreadParameters(query: Readonly<Record<string, unknown>>, reads: readonly string[], kind: 'parameter' | 'field' = 'parameter'): void {
+export function refuseUnreadParameters(
+  query: Readonly<Record<string, unknown>>,
+  reads: readonly string[],
+  kind: 'parameter' | 'field' | 'argument' = 'parameter',
+): void {
   const unread = Object.keys(query).find((name) => !reads.includes(name));
   if (unread === undefined) return;
-  const endpointReads = reads.length === 0 ? 'this endpoint reads no query parameters.' : `this endpoint reads only ${listed(reads)}.`;
+  const reader = kind === 'argument' ? 'tool' : 'endpoint';
+  const readsOnly = reads.length === 0 ? `this ${reader} reads no query parameters.` : `this ${reader} reads only ${listed(reads)}.`;
   const meant = /^([^[\]]+)\[/.exec(unread)?.[1];
   const brackets = meant !== undefined && reads.includes(meant) ? `a name with brackets is not ${meant} (give ${meant} once, without brackets); ` : '';
-  throw new ApiError(400, 'INVALID_PARAMETERS', `Unknown ${kind} ${shownName(unread)}: ${brackets}${endpointReads}`);
+  throw new ApiError(400, 'INVALID_PARAMETERS', `Unknown ${kind} ${shownName(unread)}: ${brackets}${readsOnly}`);
 }
 
 const QUERY_PARAMETERS_READ = 'query-parameters-read';

@@ -99,7 +99,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl?: stri
         'Every error uses one JSON envelope with `error`, `statusCode`, `code` and `requestId`, but for the report page, whose errors are HTML pages ' +
         'saying the same. Every response carries `X-Request-Id`; CORS is open.\n\nAI agents get the same answers over the Model Context Protocol at ' +
         '`POST /mcp` (Streamable HTTP, stateless: tools `flood_zone`, `flood_determination`, `flood_map` and `flood_zone_batch`), which the ' +
-        'protocol describes itself (`tools/list`) rather than this document.',
+        'protocol describes itself (`tools/list`, with each input schema and the output schema of each structured answer) rather than this document.',
     )
     .setVersion(API_VERSION)
     .addTag('flood zone', 'The lookup')

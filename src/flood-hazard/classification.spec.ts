@@ -1,4 +1,4 @@
-import { ZONE_SEVERITY, classifyZone, determineFloodHazard, femaMapUrl, governingZone } from './classification';
+import { ZONE_SEVERITY, classifyZone, determineFloodHazard, femaMapUrl, governingZone, zoneDesignation } from './classification';
 import { FirmPanelAttributes, FloodDetermination, FloodHazardZoneAttributes, LomrAttributes, NfhlPointData } from './flood-hazard.types';
 
 /** A layer-28 row as NFHL publishes it when a field has no value. */
@@ -223,6 +223,26 @@ describe('classifyZone: the zone table', () => {
     ],
   ])('%s: lengths and datum', (_name, attributes, expected) => {
     expect(classifyZone(attributes)).toMatchObject(expected);
+  });
+});
+
+describe("zoneDesignation: the zone's short name (the picture's legend, the headlines)", () => {
+  it.each([
+    ['AE', null, 'AE'],
+    ['VE', 'COASTAL FLOODPLAIN', 'VE'],
+    ['AE', 'FLOODWAY', 'AE floodway'],
+    ['A', 'ADMINISTRATIVE FLOODWAY', 'A floodway'],
+    ['AO', 'FLOODWAY', 'AO floodway'],
+    ['X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', 'X shaded'],
+    ['X', 'AREA WITH REDUCED FLOOD RISK DUE TO LEVEE', 'X shaded'],
+    ['X', 'AREA OF MINIMAL FLOOD HAZARD', 'X unshaded'],
+    ['X', null, 'X unshaded'],
+    ['D', null, 'D'],
+    ['B', null, 'B'],
+    ['OPEN WATER', null, 'OPEN WATER'],
+    ['AREA NOT INCLUDED', null, 'AREA NOT INCLUDED'],
+  ])('%s %j is "%s"', (floodZone, zoneSubtype, designation) => {
+    expect(zoneDesignation({ floodZone, zoneSubtype })).toBe(designation);
   });
 });
 

@@ -191,6 +191,27 @@ export function classifyZone(zone: FloodHazardZoneAttributes): ZoneClassificatio
   };
 }
 
+/** A zone as an answer names it (at the point, nearby or over a building's footprint): FLD_ZONE and ZONE_SUBTY as published. */
+export interface NamedZone {
+  floodZone: string;
+  zoneSubtype: string | null;
+}
+
+/** A zone an answer names, classified by the same rules as a polygon at the point; null when it is not a flood zone. */
+export function classifyNamedZone(zone: NamedZone): ZoneClassification | null {
+  return classifyZone({ FLD_ZONE: zone.floodZone, ZONE_SUBTY: zone.zoneSubtype, SFHA_TF: null, STATIC_BFE: null, DEPTH: null, V_DATUM: null, LEN_UNIT: null });
+}
+
+/** The zone's short name, as the picture's legend and the headlines give it: the code, with "floodway", or X's "shaded"/"unshaded". */
+export function zoneDesignation(zone: NamedZone): string {
+  const classified = classifyNamedZone(zone);
+  if (classified === null) return zone.floodZone;
+  if (classified.isFloodway) return `${classified.floodZone} floodway`;
+  if (classified.severityClass === 'X_SHADED') return 'X shaded';
+  if (classified.severityClass === 'X_UNSHADED') return 'X unshaded';
+  return classified.floodZone;
+}
+
 /** What orders zone polygons from the most severe: the severity class, then the higher static BFE, then the higher depth. */
 export type ZoneSeverity = Pick<ZoneClassification, 'severityRank' | 'staticBaseFloodElevationFt' | 'depthFt'>;
 

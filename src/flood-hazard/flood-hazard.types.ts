@@ -136,9 +136,11 @@ export interface CbrsProhibitionAttributes {
   FI_Date: number | string | null;
 }
 
-export type Coverage = 'mapped' | 'mapped_no_zone' | 'unmapped';
+export const COVERAGES = ['mapped', 'mapped_no_zone', 'unmapped'] as const;
+export type Coverage = (typeof COVERAGES)[number];
 
-export type RiskLevel = 'very_high' | 'high' | 'moderate' | 'minimal' | 'undetermined' | 'unknown';
+export const RISK_LEVELS = ['very_high', 'high', 'moderate', 'minimal', 'undetermined', 'unknown'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
 
 export interface ZoneAtPoint {
   floodZone: string;

@@ -40,6 +40,7 @@ const LONG_LEGEND: LegendEntry[] = mapLegend({
     floodway: { floodZone: 'AE', zoneSubtype: 'FLOODWAY', distanceM: 40, staticBaseFloodElevationFt: null },
     moderate: { floodZone: 'X', zoneSubtype: 'AREA WITH REDUCED FLOOD RISK DUE TO LEVEE', distanceM: 60, staticBaseFloodElevationFt: null },
   },
+  structure: null,
 });
 
 function content(frame: PictureFrame, overrides: Partial<PictureContent> = {}): PictureContent {
@@ -51,12 +52,15 @@ function content(frame: PictureFrame, overrides: Partial<PictureContent> = {}): 
       zoneSubtype: null,
       riskLevel: 'high',
       firmPanel: { panel: '51710C0035G', panelNumber: '0035', suffix: 'G', effectiveDate: '2009-12-16', panelType: null },
+      structure: null,
+      unavailable: [],
     }),
     place: '7400 BUFFALO SPEEDWAY, HOUSTON, TX, 77025',
     legend: LONG_LEGEND,
     pointZone: nfhlZoneSymbol('AE', null),
     basemapShown: true,
     buildingOutline: [],
+    footprintCredit: null,
     ...overrides,
   };
 }
@@ -171,7 +175,7 @@ describe('composePicture', () => {
     ['AE', 'FLOODWAY'],
   ])('the swatch of %s %s is drawn in the renderer colour, the colour the zone has at the point', async (floodZone, zoneSubtype) => {
     const frame = { width: 800, height: 600, spanM: 600 };
-    const legend = mapLegend({ zonesAtPoint: [{ floodZone, zoneSubtype }], nearby: null });
+    const legend = mapLegend({ zonesAtPoint: [{ floodZone, zoneSubtype }], nearby: null, structure: null });
     const { at } = await pixelsOf(await composePicture(zonesEverywhere(frame), land(frame), content(frame, { legend, pointZone: legend[0].symbol })));
     // the one swatch sits in the bottom-right legend box: find the colour of the point there
     const { column, row } = pinPixel(frame);
@@ -221,7 +225,7 @@ describe('composePicture', () => {
 
   it('without a building nothing is outlined; with one, the legend names it: one row more, drawn with its outline', async () => {
     const frame = { width: 800, height: 600, spanM: 600 };
-    const legend = mapLegend({ zonesAtPoint: [{ floodZone: 'AE', zoneSubtype: null }], nearby: null });
+    const legend = mapLegend({ zonesAtPoint: [{ floodZone: 'AE', zoneSubtype: null }], nearby: null, structure: null });
     const without = await pixelsOf(await composePicture(zonesEverywhere(frame), land(frame), content(frame, { legend })));
     expect([559, 560].map((x) => without.at(x, 210))).toEqual([[...CYAN], [...CYAN]]);
     const svg = (buildingOutline: PictureContent['buildingOutline']) => pictureDecorations({ ...content(frame, { legend }), buildingOutline });

@@ -1,6 +1,7 @@
 /**
  * Everything drawn over the map, as one SVG the size of the picture: the building's outline, the pin, the caption
- * (zone, risk, FIRM panel and date), the place, the legend, the scale bar with a north arrow, and the attribution.
+ * (the building's answer, the zone and risk at the point, FIRM panel and date), the place, the legend, the scale bar
+ * with a north arrow, and the attribution.
  * Words are outlines (see picture-text). Boxes keep clear of the middle of the picture, where the pin and the zone
  * under it are.
  */
@@ -21,6 +22,8 @@ export interface PictureContent {
   basemapShown: boolean;
   /** The rings of the building the answer is for, on the picture (footprintOutline); empty when the answer has no building. */
   buildingOutline: ReadonlyArray<readonly PicturePosition[]>;
+  /** The credit of the building's data when its outline is drawn from it (footprintCredit); null otherwise. */
+  footprintCredit: string | null;
 }
 
 /** The pin: a ring around the point, leaving the pixels within 6 px of it showing the zone at the point (composePicture draws it). */
@@ -107,7 +110,7 @@ export function pictureDecorations(content: PictureContent): string {
 
   // Bottom: the attribution across the foot, the scale bar on the left and the legend on the right above it.
   const bottomLimit = frame.height / 2 + PIN_CLEARANCE;
-  const footLines = wrapSegments(attributionSegments(content.basemapShown), frame.width - 2 * layout.padding, layout.small);
+  const footLines = wrapSegments(attributionSegments(content.basemapShown, content.footprintCredit), frame.width - 2 * layout.padding, layout.small);
   const footHeight = footLines.length * layout.smallLineHeight + layout.padding;
   const footTop = frame.height - footHeight;
   shapes.push(`<rect x="0" y="${n(footTop)}" width="${frame.width}" height="${n(footHeight)}" fill="#ffffff" fill-opacity="0.85"/>`);

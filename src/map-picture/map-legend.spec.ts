@@ -1,5 +1,5 @@
 import type { FirmPanel, NearbyHazard } from '../flood-hazard/flood-hazard.types';
-import { attributionSegments, captionSegments, mapLegend, pointZoneSymbol, zoneDesignation } from './map-legend';
+import { attributionSegments, captionSegments, mapLegend, pointZoneSymbol } from './map-legend';
 
 const zone = (floodZone: string, zoneSubtype: string | null = null) => ({ floodZone, zoneSubtype });
 const near = (floodZone: string, zoneSubtype: string | null, distanceM: number): NearbyHazard => ({
@@ -12,26 +12,6 @@ const CYAN = [0, 230, 255, 255];
 const RED = [255, 0, 0, 255];
 const ORANGE = [255, 128, 0, 255];
 
-describe("zoneDesignation: the zone's name on the picture", () => {
-  it.each([
-    ['AE', null, 'AE'],
-    ['VE', 'COASTAL FLOODPLAIN', 'VE'],
-    ['AE', 'FLOODWAY', 'AE floodway'],
-    ['A', 'ADMINISTRATIVE FLOODWAY', 'A floodway'],
-    ['AO', 'FLOODWAY', 'AO floodway'],
-    ['X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', 'X shaded'],
-    ['X', 'AREA WITH REDUCED FLOOD RISK DUE TO LEVEE', 'X shaded'],
-    ['X', 'AREA OF MINIMAL FLOOD HAZARD', 'X unshaded'],
-    ['X', null, 'X unshaded'],
-    ['D', null, 'D'],
-    ['B', null, 'B'],
-    ['OPEN WATER', null, 'OPEN WATER'],
-    ['AREA NOT INCLUDED', null, 'AREA NOT INCLUDED'],
-  ])('%s %j is "%s"', (floodZone, zoneSubtype, designation) => {
-    expect(zoneDesignation(zone(floodZone, zoneSubtype))).toBe(designation);
-  });
-});
-
 describe('mapLegend: exactly the zones the answer names, each once, the point first', () => {
   it('an AE point with an SFHA, a floodway and a shaded X nearby', () => {
     const legend = mapLegend({
@@ -42,6 +22,7 @@ describe('mapLegend: exactly the zones the answer names, each once, the point fi
         floodway: near('AE', 'FLOODWAY', 120),
         moderate: near('X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', 250),
       },
+      structure: null,
     });
     expect(legend).toEqual([
       { zone: 'AE', label: '1% Annual Chance Flood Hazard', symbol: expect.objectContaining({ color: CYAN, style: 'solid' }) },
@@ -51,7 +32,7 @@ describe('mapLegend: exactly the zones the answer names, each once, the point fi
   });
 
   it('a seam: every zone at the point, most severe first as the answer lists them', () => {
-    const legend = mapLegend({ zonesAtPoint: [zone('AE', 'FLOODWAY'), zone('AE')], nearby: null });
+    const legend = mapLegend({ zonesAtPoint: [zone('AE', 'FLOODWAY'), zone('AE')], nearby: null, structure: null });
     expect(legend.map((entry) => entry.zone)).toEqual(['AE floodway', 'AE']);
   });
 
@@ -59,6 +40,7 @@ describe('mapLegend: exactly the zones the answer names, each once, the point fi
     const legend = mapLegend({
       zonesAtPoint: [zone('AE'), zone('AE')],
       nearby: { radiusM: 300, sfha: near('AE', null, 0), floodway: null, moderate: null },
+      structure: null,
     });
     expect(legend.map((entry) => entry.zone)).toEqual(['AE']);
   });
@@ -67,6 +49,7 @@ describe('mapLegend: exactly the zones the answer names, each once, the point fi
     const legend = mapLegend({
       zonesAtPoint: [zone('X', 'AREA OF MINIMAL FLOOD HAZARD')],
       nearby: { radiusM: 300, sfha: near('VE', null, 80), floodway: null, moderate: near('X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', 20) },
+      structure: null,
     });
     expect(legend).toEqual([
       { zone: 'X unshaded', label: 'Area of Minimal Flood Hazard (not shaded)', symbol: null },
@@ -79,11 +62,25 @@ describe('mapLegend: exactly the zones the answer names, each once, the point fi
     const legend = mapLegend({
       zonesAtPoint: [zone('X', 'AREA WITH REDUCED FLOOD RISK DUE TO LEVEE'), zone('X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD')],
       nearby: null,
+      structure: null,
     });
     expect(legend.map(({ zone: name, label }) => [name, label])).toEqual([
       ['X shaded', 'Area with Reduced Risk Due to Levee'],
       ['X shaded', '0.2% Annual Chance Flood Hazard'],
     ]);
+  });
+
+  it("every zone the footprint touches, after the point's and before the nearby ones: a house across an AE edge with its point in X", () => {
+    const legend = mapLegend({
+      zonesAtPoint: [zone('X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD')],
+      structure: { zones: [zone('AE'), zone('AE', 'FLOODWAY'), zone('X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD')] },
+      nearby: { radiusM: 300, sfha: near('AE', null, 0), floodway: near('AE', 'FLOODWAY', 3), moderate: near('X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', 0) },
+    });
+    expect(legend.map((entry) => entry.zone)).toEqual(['X shaded', 'AE', 'AE floodway']);
+    // the footprint's zones unknown (or no building): the legend is the point's and the nearby zones
+    expect(
+      mapLegend({ zonesAtPoint: [zone('X', 'AREA OF MINIMAL FLOOD HAZARD')], structure: { zones: null }, nearby: null }).map((entry) => entry.zone),
+    ).toEqual(['X unshaded']);
   });
 
   it.each([
@@ -98,7 +95,7 @@ describe('mapLegend: exactly the zones the answer names, each once, the point fi
     ],
     ['a subtype FEMA does not draw', [zone('AE', 'SOMETHING NEW')], null, [{ zone: 'AE', label: "Not shaded on FEMA's map", symbol: null }]],
   ])('%s', (_case, zonesAtPoint, nearby, legend) => {
-    expect(mapLegend({ zonesAtPoint, nearby })).toEqual(legend);
+    expect(mapLegend({ zonesAtPoint, nearby, structure: null })).toEqual(legend);
   });
 });
 
@@ -144,7 +141,69 @@ describe('captionSegments: zone, risk, FIRM panel and date in words', () => {
       ['No digital flood map here (unknown, not low risk)', 'FIRM panel 4804260005B, effective 1991-05-02, perhaps on paper only'],
     ],
   ] as const)('%s %s %j (%s)', (coverage, floodZone, zoneSubtype, riskLevel, firmPanel, segments) => {
-    expect(captionSegments({ coverage, floodZone, zoneSubtype, riskLevel, firmPanel })).toEqual(segments);
+    expect(captionSegments({ coverage, floodZone, zoneSubtype, riskLevel, firmPanel, structure: null, unavailable: [] })).toEqual(segments);
+  });
+});
+
+describe('captionSegments: the building first where there is one, then the point "at the address point"', () => {
+  const panel: FirmPanel = { panel: '26109C0263D', panelNumber: '0263', suffix: 'D', effectiveDate: '2011-09-02', panelType: null };
+  const house = (changes: object) => ({
+    match: 'contains' as const,
+    zones: [
+      { floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 584, areaSqFt: 932, sharePercent: 40.1 },
+      {
+        floodZone: 'X',
+        zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD',
+        inSpecialFloodHazardArea: false,
+        staticBaseFloodElevationFt: null,
+        areaSqFt: 1392,
+        sharePercent: 59.9,
+      },
+    ],
+    unmappedSharePercent: 0,
+    buildingInSfha: true,
+    ...changes,
+  });
+  const pointInX = { coverage: 'mapped', floodZone: 'X', zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', riskLevel: 'moderate', firmPanel: panel } as const;
+
+  it('a house 40.1% in AE whose point is in shaded X: the building in the SFHA leads', () => {
+    expect(captionSegments({ ...pointInX, structure: house({}), unavailable: [] })).toEqual([
+      'Building: in the SFHA, AE over 40.1% of its footprint',
+      'At the address point: zone X shaded, moderate risk, outside the SFHA',
+      'FIRM panel 26109C0263D, effective 2011-09-02',
+    ]);
+  });
+
+  it.each([
+    ['USA Structures did not answer', null, ['structure'], "Building: SFHA status unknown, FEMA's building footprints did not answer this time"],
+    [
+      'the zones over its footprint could not be read',
+      house({ zones: null, unmappedSharePercent: null, buildingInSfha: null }),
+      ['structure'],
+      "Building: SFHA status unknown, FEMA's flood zones over its footprint could not be read this time",
+    ],
+  ] as const)('the building\'s answer unknown (%s): the caption says so first, never the point\'s "outside" alone', (_why, structure, unavailable, first) => {
+    expect(captionSegments({ ...pointInX, structure, unavailable: [...unavailable] })[0]).toBe(first);
+  });
+
+  it('no building located: the point alone, as before', () => {
+    const none = house({ match: 'none', zones: null, unmappedSharePercent: null, buildingInSfha: null });
+    expect(captionSegments({ ...pointInX, structure: none, unavailable: [] })).toEqual([
+      'Zone X shaded',
+      'moderate risk, outside the SFHA',
+      'FIRM panel 26109C0263D, effective 2011-09-02',
+    ]);
+  });
+
+  it('a building at a point without a digital map', () => {
+    const offMap = house({ zones: [], unmappedSharePercent: 100, buildingInSfha: null });
+    expect(
+      captionSegments({ coverage: 'unmapped', floodZone: null, zoneSubtype: null, riskLevel: 'unknown', firmPanel: null, structure: offMap, unavailable: [] }),
+    ).toEqual([
+      'Building: SFHA status unknown, unmapped over 100% of its footprint',
+      'At the address point: no digital flood map here (unknown, not low risk)',
+      'no FIRM panel here',
+    ]);
   });
 });
 
@@ -160,7 +219,7 @@ describe("pointZoneSymbol: how the zone the answer names at the point is drawn t
     const drawn = pointZoneSymbol({ floodZone, zoneSubtype });
     expect(drawn === null ? null : { color: drawn.color, style: drawn.style }).toEqual(symbol);
     // the same symbol as the legend entry of that zone
-    if (floodZone !== null) expect(drawn).toEqual(mapLegend({ zonesAtPoint: [zone(floodZone, zoneSubtype)], nearby: null })[0].symbol);
+    if (floodZone !== null) expect(drawn).toEqual(mapLegend({ zonesAtPoint: [zone(floodZone, zoneSubtype)], nearby: null, structure: null })[0].symbol);
   });
 });
 
@@ -169,6 +228,21 @@ describe('attributionSegments: the sources of what the picture draws', () => {
     [true, ['FEMA National Flood Hazard Layer', 'USGS The National Map', 'informational only']],
     [false, ['FEMA National Flood Hazard Layer', 'informational only', 'Basemap unavailable: the zones on a plain background']],
   ])('basemap shown: %s', (basemapShown, segments) => {
-    expect(attributionSegments(basemapShown)).toEqual(segments);
+    expect(attributionSegments(basemapShown, null)).toEqual(segments);
+  });
+
+  it.each([
+    [true, ['FEMA National Flood Hazard Layer', 'USGS The National Map', 'FEMA/ORNL USA Structures (CC BY 4.0)', 'informational only']],
+    [
+      false,
+      [
+        'FEMA National Flood Hazard Layer',
+        'FEMA/ORNL USA Structures (CC BY 4.0)',
+        'informational only',
+        'Basemap unavailable: the zones on a plain background',
+      ],
+    ],
+  ])("a building from USA Structures drawn (basemap shown: %s): the building data's credit (CC BY 4.0)", (basemapShown, segments) => {
+    expect(attributionSegments(basemapShown, 'FEMA/ORNL USA Structures (CC BY 4.0)')).toEqual(segments);
   });
 });

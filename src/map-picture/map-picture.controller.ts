@@ -21,6 +21,7 @@ import { MapPictureQueryDto } from './dto/map-picture-query.dto';
 import { attributionSegments } from './map-legend';
 import { BUILDING_LEGEND_LABEL } from './map-drawing';
 import { MapPictureService } from './map-picture.service';
+import { USA_STRUCTURES_SOURCE } from '../parts/structure/structure-answer';
 import type { MapPicture } from './picture-cache';
 
 export const MAP_PICTURE_PATH = '/flood-zone/map';
@@ -38,8 +39,9 @@ const pictureHeaders = {
   'X-Map-Legend': {
     description:
       'The zones of the legend, in its order, comma-separated (empty when there are none): exactly the zones the JSON answer names at the ' +
-      'point (`result.zonesAtPoint`) and nearby (`result.nearby` of the lookup with `include=nearby` and `radius` half the span, 10 to ' +
-      '2000 m). Each is its zone code, with `floodway` for a floodway and `shaded` or `unshaded` for X, e.g. `AE, AE floodway, X shaded`.',
+      "point (`result.zonesAtPoint`), over the building's footprint (`result.structure.zones`) and nearby (`result.nearby` of the lookup " +
+      'with `include=nearby` and `radius` half the span, 10 to 2000 m). Each is its zone code, with `floodway` for a floodway and `shaded` ' +
+      'or `unshaded` for X, e.g. `AE, AE floodway, X shaded`.',
     schema: { type: 'string' },
   },
   'X-Map-Unavailable': {
@@ -61,9 +63,11 @@ export class MapPictureController {
       "FEMA's flood zones around the point, drawn by FEMA's National Flood Hazard Layer in its own colours over the USGS National Map, with a " +
       'ring around the point, the outline of the building the answer is for (`result.structure.footprint` of the lookup with include=structure: ' +
       `black on a white halo, over the zones and under the ring, named last in the legend as "${BUILDING_LEGEND_LABEL}"), a scale bar, a legend of ` +
-      'the zones the answer of GET /flood-zone names at and near the point, the zone, FIRM ' +
-      `panel and effective date in words, a north arrow, and the attribution "${attributionSegments(true).join(' · ')}" (without the basemap, ` +
-      `"${attributionSegments(false).join(' · ')}"). The point is the centre of the picture: the pixel at column ` +
+      'the zones the answer of GET /flood-zone names at the point, over the building and near the point, a caption in words (where there is a ' +
+      'building, its answer first, e.g. "Building: in the SFHA, AE over 40.1% of its footprint", then the point\'s, named "at the address ' +
+      'point"; the zone, FIRM panel and effective date), a north arrow, and the attribution ' +
+      `"${attributionSegments(true, null).join(' · ')}" (without the basemap, "${attributionSegments(false, null).join(' · ')}"; with a ` +
+      `building from USA Structures outlined, "${USA_STRUCTURES_SOURCE}" after the maps). The point is the centre of the picture: the pixel at column ` +
       '⌊width/2⌋, row ⌊height/2⌋ (from 0 at the top left) and those around it inside the ring show the zone the answer names there, as FEMA draws ' +
       'it (a floodway hatched, with a line through that pixel), in the colour of its legend entry. A point without ' +
       'a digital flood map gets a picture saying so. Location parameters and their errors as GET /flood-zone; any other parameter (include and radius too) is refused. ' +

@@ -13,6 +13,7 @@ import type { FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import type { LocationQuery } from '../lookup/location-query';
 import { LookupAnswer, LookupService } from '../lookup/lookup.service';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS } from '../parts/answer-part';
+import { footprintCredit } from '../parts/structure/structure-headline';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { BasemapPort } from './basemap-port';
 import { MapPictureQuery, assertDrawable } from './dto/map-picture-query.pipe';
@@ -124,6 +125,7 @@ export class MapPictureService {
       pointZone: pointZoneSymbol(result),
       basemapShown: basemap !== null,
       buildingOutline: footprint ? footprintOutline(location, query, footprint) : [],
+      footprintCredit: footprintCredit(result.structure),
     });
     this.metrics.pictureComposed(basemap !== null, (performance.now() - started) / 1000);
     const maxAgeSeconds = basemap ? answer.maxAgeSeconds : Math.min(answer.maxAgeSeconds, INCOMPLETE_ANSWER_MAX_AGE_SECONDS);

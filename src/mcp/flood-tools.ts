@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { errorAnswerOf } from '../common/filters/api-exception.filter';
 import { numberAsPlainDecimal } from '../common/json-body';
+import { refuseUnreadParameters } from '../common/query-string';
 import { SERVICE_NAME, SERVICE_VERSION } from '../health/service-description';
 import { readGivenFootprint } from '../lookup/dto/footprint-lookup-body';
 import { readLookupLocation, readLookupOptions } from '../lookup/dto/lookup-parameters';
@@ -12,30 +13,20 @@ import type { LocationQuery } from '../lookup/location-query';
 import { LookupService } from '../lookup/lookup.service';
 import { readMapPictureQuery } from '../map-picture/dto/map-picture-query.pipe';
 import { MapPictureService } from '../map-picture/map-picture.service';
-import { INCLUDE_ITEMS, type IncludeItem } from '../parts/answer-parts';
-import { lookupSummary, toolFailure } from './tool-answers';
-
-/** Most locations one flood_zone_batch call answers; a longer list belongs to POST /flood-zone/batch. */
-export const TOOL_BATCH_MAX_LOCATIONS = 100;
-
-const LOCATION_SHAPE = {
-  address: z
-    .string()
-    .optional()
-    .describe('A US street address on one line, at most 200 characters, e.g. "1600 Pennsylvania Ave NW, Washington, DC 20500". Not with lat/lon.'),
-  lat: z.number().optional().describe('Latitude in decimal degrees, -90 to 90; give lon too. Not with address.'),
-  lon: z.number().optional().describe('Longitude in decimal degrees, -180 to 180; give lat too. Not with address.'),
-};
-
-const INCLUDE = z
-  .array(z.enum(INCLUDE_ITEMS as [IncludeItem, ...IncludeItem[]]))
-  .optional()
-  .describe(`Optional parts of the answer, any of: ${INCLUDE_ITEMS.join(', ')}.`);
-const RADIUS = z
-  .number()
-  .int()
-  .optional()
-  .describe('Metres around the point searched by the nearby part, 10 to 2000 (default 500); only with include ["nearby"].');
+import type { IncludeItem } from '../parts/answer-parts';
+import { lookupSummary, structuredAnswer, toolFailure } from './tool-answers';
+import {
+  BATCH_ANSWER,
+  BATCH_SHAPE,
+  DETERMINATION_ANSWER,
+  DETERMINATION_SHAPE,
+  LOOKUP_ANSWER,
+  LOOKUP_SHAPE,
+  MAP_SHAPE,
+  TOOL_BATCH_MAX_LOCATIONS,
+  toolArguments,
+  type ToolArguments,
+} from './tool-schemas';
 
 /** Every tool only reads FEMA's and Census's data: asking again gives the same answer. */
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true } as const;
@@ -71,128 +62,114 @@ export class FloodTools {
 
   serverFor(requestId: string): McpServer {
     const server = new McpServer({ name: SERVICE_NAME, version: SERVICE_VERSION });
-    const answered = async (answer: () => Promise<CallToolResult>): Promise<CallToolResult> => {
-      try {
-        return await answer();
-      } catch (error) {
-        return toolFailure(error, requestId);
-      }
-    };
+    /**
+     * A read-only tool taking the arguments of `shape` and no other (one it does not read is refused by name, before the
+     * rest are checked, as REST refuses an unknown parameter); any failure is a tool error carrying REST's envelope.
+     */
+    const register = <Shape extends z.ZodRawShape>(
+      name: string,
+      config: { title: string; description: string; outputSchema?: z.ZodObject },
+      shape: Shape,
+      answer: (args: ToolArguments<Shape>) => Promise<CallToolResult>,
+    ) =>
+      server.registerTool<z.ZodObject, z.ZodType>(name, { ...config, inputSchema: toolArguments(shape), annotations: READ_ONLY }, async (args) => {
+        // The SDK has checked the arguments against the shape (the compiler cannot follow a generic shape through it).
+        const given = args as ToolArguments<Shape>;
+        try {
+          refuseUnreadParameters(given, Object.keys(shape), 'argument');
+          return await answer(given);
+        } catch (error) {
+          return toolFailure(error, requestId);
+        }
+      });
 
-    server.registerTool(
+    register(
       'flood_zone',
       {
         title: 'Flood zone of a US address or point',
         description:
           "FEMA flood zone, Special Flood Hazard Area status, FIRM panel and plain-language meaning at a US address or lat/lon, live from FEMA's National Flood Hazard Layer. " +
-          'structuredContent is the GET /flood-zone answer. Coverage "unmapped" means unknown, never "not in a flood zone". Informational only.',
-        inputSchema: { ...LOCATION_SHAPE, include: INCLUDE, radius: RADIUS },
-        annotations: READ_ONLY,
+          'structuredContent is the GET /flood-zone answer. Coverage "unmapped" means unknown, never "not in a flood zone". ' +
+          "With include structure, the building's answer leads the summary. Informational only.",
+        outputSchema: LOOKUP_ANSWER,
       },
-      (args) =>
-        answered(async () => {
-          const { body } = await this.lookups.lookup(lookupQuery(args));
-          return { structuredContent: { ...body }, content: [{ type: 'text', text: lookupSummary(body) }] };
-        }),
+      LOOKUP_SHAPE,
+      async (args) => {
+        const { body } = await this.lookups.lookup(lookupQuery(args));
+        return structuredAnswer(lookupSummary(body), { ...body });
+      },
     );
 
-    server.registerTool(
+    register(
       'flood_determination',
       {
         title: 'Flood determination for a lender',
         description:
           "The answer as section II of FEMA's Standard Flood Hazard Determination Form would take it (for the building when one is found or given, else the point), " +
           'with the notes a lender needs. Give footprint, a GeoJSON Polygon, MultiPolygon or Feature of one in lon/lat, when you have the building outline.',
-        inputSchema: {
-          ...LOCATION_SHAPE,
-          footprint: z
-            .record(z.string(), z.unknown())
-            .optional()
-            .describe("The building's outline as GeoJSON (Polygon, MultiPolygon or a Feature of one), within 1 km of the location."),
-        },
-        annotations: READ_ONLY,
+        outputSchema: DETERMINATION_ANSWER,
       },
-      ({ footprint, ...location }) =>
-        answered(async () => {
-          const query = lookupQuery({ ...location, include: ['determination'] });
-          const given = footprint === undefined ? {} : { footprint: readGivenFootprint(footprint) };
-          const { body } = await this.lookups.lookup({ ...query, ...given });
-          const determination = body.result.determination;
-          return {
-            structuredContent: { ...determination },
-            content: [{ type: 'text', text: `${lookupSummary(body)}\n${JSON.stringify(determination)}` }],
-          };
-        }),
+      DETERMINATION_SHAPE,
+      async ({ footprint, ...location }) => {
+        const query = lookupQuery({ ...location, include: ['determination'] });
+        const given = footprint === undefined ? {} : { footprint: readGivenFootprint(footprint) };
+        const { body } = await this.lookups.lookup({ ...query, ...given });
+        return structuredAnswer(lookupSummary(body), { ...body.result.determination });
+      },
     );
 
-    server.registerTool(
+    register(
       'flood_map',
       {
         title: 'Flood map picture',
         description:
           "A PNG map of FEMA's flood zones around a US address or lat/lon over the USGS National Map, the point ringed at its centre, as GET /flood-zone/map draws it; the legend follows as text.",
-        inputSchema: {
-          ...LOCATION_SHAPE,
-          width: z.number().int().optional().describe('Picture width in pixels, 200 to 1600 (default 800).'),
-          height: z.number().int().optional().describe('Picture height in pixels, 200 to 1600 (default 600).'),
-          span: z.number().int().optional().describe('Metres of ground across the picture, 100 to 5000 (default 600).'),
-        },
-        annotations: READ_ONLY,
       },
-      ({ width, height, span, ...location }) =>
-        answered(async () => {
-          const sizes = Object.entries({ width, height, span }).filter(([, value]) => value !== undefined);
-          const query = readMapPictureQuery({ ...asParameters(location), ...Object.fromEntries(sizes.map(([name, value]) => [name, asText(value)])) });
-          const { entity } = await this.pictures.picture(query);
-          const headers = new Map<string, string>();
-          for (let i = 0; i + 1 < (entity.headers?.length ?? 0); i += 2) headers.set(entity.headers![i], entity.headers![i + 1]);
-          const missing = headers.has('X-Map-Unavailable')
-            ? ` Unavailable: ${headers.get('X-Map-Unavailable')} (the zones are drawn on a plain background).`
-            : '';
-          return {
-            content: [
-              { type: 'image', data: Buffer.from(entity.body).toString('base64'), mimeType: entity.contentType },
-              { type: 'text', text: `Legend: ${headers.get('X-Map-Legend') || 'no zone drawn'}.${missing}` },
-            ],
-          };
-        }),
+      MAP_SHAPE,
+      async ({ width, height, span, ...location }) => {
+        const sizes = Object.entries({ width, height, span }).filter(([, value]) => value !== undefined);
+        const query = readMapPictureQuery({ ...asParameters(location), ...Object.fromEntries(sizes.map(([name, value]) => [name, asText(value)])) });
+        const { entity } = await this.pictures.picture(query);
+        const headers = new Map<string, string>();
+        for (let i = 0; i + 1 < (entity.headers?.length ?? 0); i += 2) headers.set(entity.headers![i], entity.headers![i + 1]);
+        const missing = headers.has('X-Map-Unavailable')
+          ? ` Unavailable: ${headers.get('X-Map-Unavailable')} (the zones are drawn on a plain background).`
+          : '';
+        return {
+          content: [
+            { type: 'image', data: Buffer.from(entity.body).toString('base64'), mimeType: entity.contentType },
+            { type: 'text', text: `Legend: ${headers.get('X-Map-Legend') || 'no zone drawn'}.${missing}` },
+          ],
+        };
+      },
     );
 
-    server.registerTool(
+    register(
       'flood_zone_batch',
       {
         title: 'Flood zones of many locations',
         description:
           `Up to ${TOOL_BATCH_MAX_LOCATIONS} lookups at once, each answered as flood_zone answers it, in input order: each row is {index, id, status, body}, ` +
           'body being the GET /flood-zone answer (status 200) or its error envelope. include and radius apply to every row.',
-        inputSchema: {
-          locations: z
-            .array(z.object({ id: z.string().optional().describe('Your own label, echoed in the row.'), ...LOCATION_SHAPE }))
-            .min(1)
-            .max(TOOL_BATCH_MAX_LOCATIONS)
-            .describe('The locations: each an address, or lat and lon.'),
-          include: INCLUDE,
-          radius: RADIUS,
-        },
-        annotations: READ_ONLY,
+        outputSchema: BATCH_ANSWER,
       },
-      ({ locations, include, radius }) =>
-        answered(async () => {
-          const options = readLookupOptions(asParameters({ include, radius }));
-          const rows = await Promise.all(
-            locations.map(async ({ id, ...location }, index) => {
-              try {
-                const { body } = await this.lookups.lookup({ ...readLookupLocation(asParameters(location)), ...options });
-                return { index, id: id ?? null, status: 200, body };
-              } catch (error) {
-                const { status, body } = errorAnswerOf(error, { id: requestId, method: 'GET', path: LOOKUP_PATH });
-                return { index, id: id ?? null, status, body };
-              }
-            }),
-          );
-          const failed = rows.filter((row) => row.status !== 200).length;
-          return { structuredContent: { rows }, content: [{ type: 'text', text: `${rows.length} locations answered, ${failed} failed.` }] };
-        }),
+      BATCH_SHAPE,
+      async ({ locations, include, radius }) => {
+        const options = readLookupOptions(asParameters({ include, radius }));
+        const rows = await Promise.all(
+          locations.map(async ({ id, ...location }, index) => {
+            try {
+              const { body } = await this.lookups.lookup({ ...readLookupLocation(asParameters(location)), ...options });
+              return { index, id: id ?? null, status: 200, body };
+            } catch (error) {
+              const { status, body } = errorAnswerOf(error, { id: requestId, method: 'GET', path: LOOKUP_PATH });
+              return { index, id: id ?? null, status, body };
+            }
+          }),
+        );
+        const failed = rows.filter((row) => row.status !== 200).length;
+        return structuredAnswer(`${rows.length} location${rows.length === 1 ? '' : 's'} answered, ${failed} failed.`, { rows });
+      },
     );
     return server;
   }

@@ -7,6 +7,7 @@ import { parseJsonBody } from '../common/json-body';
 import { BodyLimits, bufferedBody, readBody } from '../common/request-body';
 import { FloodTools } from './flood-tools';
 import { MCP_PATH } from './mcp-path';
+import { refuseInvalidParams } from './request-params';
 
 /** A batch of 100 locations, or a footprint of 2,000 vertices, fits well within this. */
 const MCP_BODY_MAX_BYTES = 1024 * 1024;
@@ -57,6 +58,7 @@ export class McpController {
       void server.close();
     });
     await server.connect(transport);
+    refuseInvalidParams(transport);
     await transport.handleRequest(req, res, document);
   }
 }

@@ -1,11 +1,15 @@
 import { ApiError, UpstreamUnavailableError } from '../common/api-error';
-import type { FloodZoneResult } from '../lookup/flood-zone-lookup';
-import { lookupSummary, toolFailure } from './tool-answers';
+import type { FloodZoneLookup, FloodZoneResult } from '../lookup/flood-zone-lookup';
+import type { Structure, StructureZone } from '../parts/structure/structure.types';
+import { lookupSummary, structuredAnswer, toolFailure } from './tool-answers';
 
-const resultOf = (fields: Partial<FloodZoneResult>) =>
-  ({ result: { coverage: 'mapped', floodZone: null, zoneSubtype: null, inSpecialFloodHazardArea: null, unavailable: [], ...fields } }) as {
-    result: FloodZoneResult;
-  };
+type Source = FloodZoneLookup['location']['source'];
+
+const answerOf = (fields: Partial<FloodZoneResult>, source: Source = 'coordinates') =>
+  ({
+    location: { source },
+    result: { coverage: 'mapped', floodZone: null, zoneSubtype: null, inSpecialFloodHazardArea: null, structure: null, unavailable: [], ...fields },
+  }) as Pick<FloodZoneLookup, 'location' | 'result'>;
 
 describe('lookupSummary', () => {
   it.each([
@@ -30,7 +34,156 @@ describe('lookupSummary', () => {
       'Coverage: mapped. Flood zone: AE. In the Special Flood Hazard Area: yes. Unavailable: lomas, community.',
     ],
   ])('%s', (_case, fields, summary) => {
-    expect(lookupSummary(resultOf(fields))).toBe(summary);
+    expect(lookupSummary(answerOf(fields))).toBe(summary);
+  });
+});
+
+const zone = (floodZone: string, sharePercent: number, fields: Partial<StructureZone> = {}): StructureZone => ({
+  floodZone,
+  zoneSubtype: null,
+  inSpecialFloodHazardArea: /^[AV]/.test(floodZone),
+  staticBaseFloodElevationFt: null,
+  areaSqFt: Math.round(sharePercent * 20),
+  sharePercent,
+  ...fields,
+});
+
+const building = (fields: Partial<Structure>): Structure => ({
+  match: 'contains',
+  distanceM: 0,
+  buildId: '26109001',
+  occupancy: 'Residential',
+  primaryOccupancy: 'Single Family Dwelling',
+  footprintAreaSqFt: 2000,
+  heightM: null,
+  imageDate: null,
+  zones: [],
+  unmappedSharePercent: 0,
+  buildingInSfha: null,
+  highestBfeFt: null,
+  firmPanels: [],
+  candidates: [],
+  source: 'FEMA/ORNL USA Structures (CC BY 4.0)',
+  note: '',
+  footprint: null,
+  ...fields,
+});
+
+const SHADED_X = { floodZone: 'X', zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', inSpecialFloodHazardArea: false };
+const SHADED_X_POINT = 'flood zone X 0.2 PCT ANNUAL CHANCE FLOOD HAZARD, in the Special Flood Hazard Area: no';
+
+describe('lookupSummary with the building', () => {
+  it.each<[string, Partial<FloodZoneResult>, Source, string]>([
+    [
+      'a building in the SFHA around a point outside it leads with the building',
+      {
+        ...SHADED_X,
+        structure: building({
+          zones: [zone('AE', 40), zone('X', 60, { zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD' })],
+          buildingInSfha: true,
+        }),
+      },
+      'coordinates',
+      `Building: in the SFHA, AE over 40% of its footprint. At the given point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
+    ],
+    [
+      "a building outside the SFHA whose address point is in it: the point is named as the address's",
+      {
+        floodZone: 'AE',
+        inSpecialFloodHazardArea: true,
+        structure: building({ match: 'address', distanceM: 36, zones: [zone('X', 100)], buildingInSfha: false }),
+      },
+      'census_geocoder',
+      'Building: outside the SFHA, X over 100% of its footprint. At the address point: coverage mapped, flood zone AE, in the Special Flood Hazard Area: yes. Unavailable: nothing.',
+    ],
+    [
+      'several SFHA zones, each named with its share; two entries of one zone summed',
+      {
+        floodZone: 'AE',
+        inSpecialFloodHazardArea: true,
+        structure: building({
+          zones: [
+            zone('VE', 10.5),
+            zone('AE', 20.2, { staticBaseFloodElevationFt: 11 }),
+            zone('AE', 10.1, { staticBaseFloodElevationFt: 12 }),
+            zone('X', 59.2),
+          ],
+          buildingInSfha: true,
+        }),
+      },
+      'coordinates',
+      'Building: in the SFHA, VE over 10.5% and AE over 30.3% of its footprint. At the given point: coverage mapped, flood zone AE, in the Special Flood Hazard Area: yes. Unavailable: nothing.',
+    ],
+    [
+      'part of the footprint off the map and the rest outside the SFHA: unknown, never the point\'s "no"',
+      { ...SHADED_X, structure: building({ zones: [zone('X', 50)], unmappedSharePercent: 50, buildingInSfha: null }) },
+      'coordinates',
+      `Building: unknown whether in the SFHA, 50% of its footprint unmapped (off FEMA's digital flood map or not included in it), X over 50%. At the given point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
+    ],
+    [
+      'the whole footprint off the map: no "rest" is spoken of',
+      { coverage: 'mapped_no_zone', structure: building({ zones: [], unmappedSharePercent: 100, buildingInSfha: null }) },
+      'coordinates',
+      "Building: unknown whether in the SFHA, 100% of its footprint unmapped (off FEMA's digital flood map or not included in it). At the given point: coverage mapped_no_zone, flood zone none, in the Special Flood Hazard Area: unknown. Unavailable: nothing.",
+    ],
+    [
+      "the footprint's zones not read this time",
+      {
+        ...SHADED_X,
+        structure: building({ zones: null, unmappedSharePercent: null, firmPanels: null }),
+        unavailable: ['structure'],
+      },
+      'coordinates',
+      `Building: unknown whether in the SFHA, the flood zones over its footprint could not be read this time (retry). At the given point: coverage mapped, ${SHADED_X_POINT}. Unavailable: structure.`,
+    ],
+    [
+      'USA Structures not answering',
+      { ...SHADED_X, structure: null, unavailable: ['structure'] },
+      'census_geocoder',
+      `Building: unknown whether in the SFHA, USA Structures could not be looked up this time (retry). At the address point: coverage mapped, ${SHADED_X_POINT}. Unavailable: structure.`,
+    ],
+    [
+      'no building at the location',
+      { ...SHADED_X, structure: building({ match: 'none', distanceM: null, buildId: null, zones: null, unmappedSharePercent: null, firmPanels: null }) },
+      'coordinates',
+      `Building: none found at the location. At the given point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
+    ],
+    [
+      'several buildings, none chosen',
+      {
+        ...SHADED_X,
+        structure: building({
+          match: 'ambiguous',
+          distanceM: null,
+          buildId: null,
+          zones: null,
+          unmappedSharePercent: null,
+          firmPanels: null,
+          candidates: [
+            { buildId: '1', distanceM: 12, address: null },
+            { buildId: '2', distanceM: 15, address: null },
+          ],
+        }),
+      },
+      'census_geocoder',
+      `Building: none chosen among 2 buildings near the address point. At the address point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
+    ],
+  ])('%s', (_case, fields, source, summary) => {
+    expect(lookupSummary(answerOf(fields, source))).toBe(summary);
+  });
+});
+
+describe('structuredAnswer', () => {
+  it('gives the structured content, the summary, and the content again as JSON text', () => {
+    const content = { rows: [{ index: 0, id: null, status: 200, body: { a: 1.5, b: null, c: ['x'] } }] };
+    const answer = structuredAnswer('1 location answered, 0 failed.', content);
+    expect(answer).toEqual({
+      structuredContent: content,
+      content: [
+        { type: 'text', text: '1 location answered, 0 failed.' },
+        { type: 'text', text: JSON.stringify(content) },
+      ],
+    });
   });
 });
 

@@ -42,6 +42,8 @@ header .stamp { margin: 2px 0 0; color: var(--muted); font-size: .85em; }
 .verdict .zone { margin: 0; font-size: 1.6em; font-weight: 700; }
 .verdict .subtype { font-size: .55em; font-weight: 600; color: var(--muted); }
 .verdict .sfha { font-weight: 700; }
+.verdict .building { font-size: 1.35em; }
+.verdict .point-meaning { color: var(--muted); font-size: .92em; }
 .risk-very_high { border-color: #7a0019; }
 .risk-high { border-color: #cf222e; }
 .risk-moderate { border-color: #bf8700; }
@@ -53,6 +55,7 @@ figure img { display: block; width: 100%; height: auto; border: 1px solid var(--
 figcaption, .small { color: var(--muted); font-size: .85em; }
 .no-picture { margin: 0; padding: 12px; border: 1px dashed var(--line); color: var(--muted); }
 .nowrap { white-space: nowrap; }
+.facts-title { font-weight: 700; }
 .facts { margin: 0; }
 .facts div { display: grid; grid-template-columns: minmax(0, 36fr) minmax(0, 64fr); column-gap: 8px; border-bottom: 1px solid var(--line); padding: 2px 0; }
 .facts dt { font-weight: 600; }

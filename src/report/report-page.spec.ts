@@ -174,7 +174,8 @@ describe('reportPage: the answer in words', () => {
     ['the place', '7400 BUFFALO SPEEDWAY, HOUSTON, TX, 77025'],
     ['the address asked and where it was placed', 'Asked: 7400 Buffalo Speedway, Houston, TX 77025 · geocoded to 29.7, -95.43, along the street'],
     ['the county and ZIP', 'Harris County · ZIP 77025'],
-    ['the zone', 'Zone AE'],
+    ['the building first', 'Building: in the SFHA, AE over 100% of its footprint'],
+    ['the zone at the address point', 'At the address point: zone AE, in the SFHA · High risk'],
     ['the SFHA', 'Yes: in a Special Flood Hazard Area (SFHA)'],
     ['the meaning', 'High-risk area (1% annual chance flood) with a base flood elevation determined.'],
     ['the static BFE', '38 ft NAVD88, static, printed on the flood map'],
@@ -281,6 +282,133 @@ describe('reportPage: the answer in words', () => {
   });
 });
 
+/** The banner of a page (its verdict section) as a reader sees it, and the class that colours it. */
+function banner(page: string): { risk: string; text: string } {
+  const [, risk, inner] = /<section class="verdict risk-([a-z_]+)">([\s\S]*?)<\/section>/.exec(page)!;
+  return { risk: risk!, text: readerText(inner!).trim() };
+}
+
+describe('reportPage: the banner leads with the building, then names the point "at the address point"', () => {
+  const found = completeAnswer().result.structure!;
+  const outside = { status: 'outside', unit: null, type: null, floodInsuranceProhibitionDate: null, note: 'Outside.' } as const;
+  const xShaded = { floodZone: 'X', zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', inSpecialFloodHazardArea: false, staticBaseFloodElevationFt: null };
+  const xUnshaded = { floodZone: 'X', zoneSubtype: 'AREA OF MINIMAL FLOOD HAZARD', inSpecialFloodHazardArea: false, staticBaseFloodElevationFt: null };
+  /** The point in shaded X, outside the SFHA. */
+  const pointInX: Partial<Result> = {
+    floodZone: 'X',
+    zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD',
+    inSpecialFloodHazardArea: false,
+    riskLevel: 'moderate',
+    staticBaseFloodElevationFt: null,
+    meaning: 'Moderate flood hazard area (0.2% annual chance flood).',
+    zonesAtPoint: [xShaded],
+    coastalBarrier: outside,
+  };
+
+  it('a house across the AE edge whose point is in X: the building in the SFHA first, never a bare "No"', () => {
+    const straddles = {
+      ...found,
+      zones: [
+        { floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 584, areaSqFt: 932, sharePercent: 40.1 },
+        { ...xShaded, areaSqFt: 1392, sharePercent: 59.9 },
+      ],
+    };
+    const page = reportPage(withResult({ ...pointInX, structure: straddles }), LINKS, HEADING);
+    expect(banner(page)).toEqual({
+      risk: 'high',
+      text:
+        'Building: in the SFHA, AE over 40.1% of its footprint ' +
+        'At the address point: zone X, outside the SFHA · Moderate risk ' +
+        'Moderate flood hazard area (0.2% annual chance flood).',
+    });
+    expect(readerText(page)).toContain('D. Determination: Building in the SFHA: Yes');
+  });
+
+  it('the reverse: the point in AE, the house wholly in X', () => {
+    const inX = { ...found, zones: [{ ...xUnshaded, areaSqFt: 2210, sharePercent: 100 }], buildingInSfha: false, highestBfeFt: null };
+    const page = reportPage(withResult({ coastalBarrier: outside, structure: inX }), LINKS, HEADING);
+    expect(banner(page)).toEqual({
+      risk: 'minimal',
+      text:
+        'Building: outside the SFHA, X unshaded over 100% of its footprint ' +
+        'At the address point: zone AE, in the SFHA · High risk ' +
+        'High-risk area (1% annual chance flood) with a base flood elevation determined.',
+    });
+    expect(readerText(page)).toContain('D. Determination: Building in the SFHA: No');
+  });
+
+  it.each([
+    [
+      'USA Structures did not answer',
+      { structure: null, unavailable: ['structure'] as AnswerPart[] },
+      "Building: SFHA status unknown, FEMA's building footprints did not answer this time",
+    ],
+    [
+      'the zones over the footprint could not be read',
+      {
+        structure: { ...found, zones: null, unmappedSharePercent: null, buildingInSfha: null, highestBfeFt: null, firmPanels: null },
+        unavailable: ['structure'] as AnswerPart[],
+      },
+      "Building: SFHA status unknown, FEMA's flood zones over its footprint could not be read this time",
+    ],
+    [
+      'part of the footprint off the map, the rest outside the SFHA',
+      {
+        structure: {
+          ...found,
+          zones: [{ ...xShaded, areaSqFt: 1094, sharePercent: 49.5 }],
+          unmappedSharePercent: 50.5,
+          buildingInSfha: null,
+          highestBfeFt: null,
+        },
+      },
+      'Building: SFHA status unknown, X shaded over 49.5% and unmapped over 50.5% of its footprint',
+    ],
+  ])('the building\'s answer unknown (%s): the banner says so first, never the point\'s "no"', (_why, changes, headline) => {
+    const page = reportPage(withResult({ ...pointInX, ...changes }), LINKS, HEADING);
+    const { risk, text } = banner(page);
+    expect({ risk, headline: text.slice(0, headline.length) }).toEqual({ risk: 'unknown', headline });
+    expect(text).toContain('At the address point: zone X, outside the SFHA · Moderate risk');
+    expect(text).not.toMatch(/^No|Building: outside|Building: (?!SFHA status unknown)/);
+  });
+
+  it("no building located: the banner is the point's, as before", () => {
+    const none = { ...found, match: 'none' as const, buildId: null, zones: null, buildingInSfha: null, footprint: null };
+    const { risk, text } = banner(reportPage(withResult({ structure: none }), LINKS, HEADING));
+    expect(risk).toBe('high');
+    expect(text).toMatch(/^Zone AE Yes: in a Special Flood Hazard Area \(SFHA\) · High risk /);
+    expect(text).not.toMatch(/Building|address point/);
+  });
+
+  it("the key facts beside the picture are the point's, named so when a building leads", () => {
+    const withBuilding = readerText(reportPage(withForm(completeAnswer()), LINKS, HEADING));
+    expect(withBuilding).toContain('At the address point Flood zone AE (high risk)');
+    const none = { ...found, match: 'none' as const, buildId: null, zones: null, buildingInSfha: null, footprint: null };
+    expect(readerText(reportPage(withResult({ structure: none }), LINKS, HEADING))).not.toContain('At the address point');
+  });
+});
+
+describe("reportPage: the building data's credit", () => {
+  const found = completeAnswer().result.structure!;
+
+  it('a building from USA Structures: its sources credit it (CC BY 4.0), with the imagery date', () => {
+    expect(readerText(reportPage(withForm(completeAnswer()), LINKS, HEADING))).toContain(
+      'Building footprint: FEMA/ORNL USA Structures (CC BY 4.0), from imagery of 2019-03-02',
+    );
+  });
+
+  it('a footprint given with the request is credited to the request', () => {
+    const given = { ...found, match: 'given' as const, buildId: null, imageDate: null, source: 'Footprint given by the caller' };
+    const text = readerText(reportPage(withResult({ structure: given }), LINKS, HEADING));
+    expect(text).toContain('Building footprint: given with the request');
+    expect(text).not.toContain('USA Structures (CC BY 4.0)');
+  });
+
+  it('no building asked for: no building source', () => {
+    expect(readerText(reportPage(withResult({ structure: null }), LINKS, HEADING))).not.toContain('Building footprint:');
+  });
+});
+
 describe('reportPage: text from the request and from upstreams stays text', () => {
   const hostile = `<script>alert("x")</script> & 'quoted' <img src=x onerror=alert(1)>`;
 
@@ -380,7 +508,17 @@ describe('reportPage: no flood zone is unknown, never low risk', () => {
     expect(text).toContain('Base flood elevation Unknown: there is no flood zone at this point');
     expect(text).toContain(LENDING_NOTES.sfhaUnknown.building_unavailable);
     expect(text.replace(/not low risk/g, '')).not.toMatch(/low[- ]risk|minimal risk|not in a flood zone|Zone X/i);
+    expect(text).not.toMatch(/flood zones? none|zones?:? none\b/i);
+    expect(text).toContain('flood zone unknown: the building could not be looked up this time');
     expect(page).toContain('class="verdict risk-unknown"');
+  });
+
+  it('a building wholly off the map: its zones unknown on the form, never "none"', () => {
+    const offMap = { ...completeAnswer().result.structure!, zones: [], unmappedSharePercent: 100, buildingInSfha: null, highestBfeFt: null, firmPanels: [] };
+    const text = readerText(reportPage(withResult({ structure: offMap }), LINKS, HEADING));
+    expect(text).not.toMatch(/flood zones? none|zones?:? none\b/i);
+    expect(text).toContain("flood zone unknown: FEMA's map gives none over the building");
+    expect(text).toContain('Building: SFHA status unknown, unmapped over 100% of its footprint');
   });
 });
 
@@ -493,6 +631,12 @@ describe('reportPage: without a digital flood map, nearby hazards and coming map
     );
     expect(text).toContain(`Coming map changes Unknown: no digital flood map here, and no preliminary or pending map either. ${NO_DIGITAL_MAP_NOTE}`);
     expect(text).not.toMatch(/none within|the effective map is the current one/);
+  });
+
+  it('no community mapped there is unknown, never "none mapped"', () => {
+    const text = readerText(reportPage({ ...unmapped, result: { ...unmapped.result, community: null } }, LINKS, HEADING));
+    expect(text).toContain('NFIP community Unknown: no digital flood map here');
+    expect(text).not.toMatch(/none mapped/i);
   });
 });
 

@@ -11,7 +11,11 @@ import type { FloodZoneLookup, FloodZoneResult } from '../lookup/flood-zone-look
 import { Markup, html, isText } from '../common/markup';
 import { pageDocument } from './page-document';
 import { AnswerPart, DERIVED_PARTS, OPTIONAL_PARTS, RegisteredIncludedPart } from '../parts/answer-parts';
+import { NO_DIGITAL_MAP } from '../parts/answer-part';
 import { groundAgainstBfe } from '../parts/ground-elevation/ground-elevation.words';
+import { USA_STRUCTURES_SOURCE } from '../parts/structure/structure-answer';
+import { buildingHeadline } from '../parts/structure/structure-headline';
+import type { Structure } from '../parts/structure/structure.types';
 import { LOMA_STATUS_WORDS, RISK_WORDS, couldNotBeChecked, sfhaAnswer, zoneHeadline } from './plain-words';
 
 /**
@@ -108,15 +112,37 @@ function figure(picture: ReportPicture): Markup {
   </figure>`;
 }
 
+/**
+ * The banner: the building's answer first where a building was found or given (or its answer is unknown), then the
+ * point's, named "at the address point"; without a building, the point's alone.
+ */
 function verdict(result: Result): Markup {
-  const subtype = result.zoneSubtype && html` <span class="subtype">${result.zoneSubtype}</span>`;
-  return html`<section class="verdict risk-${result.riskLevel}">
-    <p class="zone">${zoneHeadline(result.coverage, result.floodZone)}${subtype}</p>
-    <p class="sfha">${sfhaAnswer(result.inSpecialFloodHazardArea)} · ${RISK_WORDS[result.riskLevel]}</p>
-    <p>${result.meaning}</p>
-    ${result.guidance && html`<p class="guidance">${result.guidance}</p>`}
+  const building = buildingHeadline(result.structure, result.unavailable.includes('structure'));
+  const meaning = html`<p>${result.meaning}</p>
+    ${result.guidance && html`<p class="guidance">${result.guidance}</p>`}`;
+  if (building === null) {
+    const subtype = result.zoneSubtype && html` <span class="subtype">${result.zoneSubtype}</span>`;
+    return html`<section class="verdict risk-${result.riskLevel}">
+      <p class="zone">${zoneHeadline(result.coverage, result.floodZone)}${subtype}</p>
+      <p class="sfha">${sfhaAnswer(result.inSpecialFloodHazardArea)} · ${RISK_WORDS[result.riskLevel]}</p>
+      ${meaning}
+    </section>`;
+  }
+  const zone = zoneHeadline(result.coverage, result.floodZone);
+  return html`<section class="verdict risk-${building.riskLevel}">
+    <p class="zone building">${building.words}</p>
+    <p class="sfha">
+      ${AT_THE_POINT}: ${zone.charAt(0).toLowerCase()}${zone.slice(1)}${POINT_SFHA[String(result.inSpecialFloodHazardArea)]} · ${RISK_WORDS[result.riskLevel]}
+    </p>
+    <div class="point-meaning">${meaning}</div>
   </section>`;
 }
+
+/** How the point's answer is named wherever the building's is shown too. */
+const AT_THE_POINT = 'At the address point';
+
+/** The point's SFHA after its zone in the banner; nothing where the zone is unknown (its words say so). */
+const POINT_SFHA: Record<string, string> = { true: ', in the SFHA', false: ', outside the SFHA', null: '' };
 
 function keyFacts(answer: FloodZoneLookup): Markup {
   const { result } = answer;
@@ -133,15 +159,20 @@ function keyFacts(answer: FloodZoneLookup): Markup {
   if (result.zonesAtPoint.length > 1) {
     rows.splice(1, 0, ['Zones at the point', result.zonesAtPoint.map((zone) => [zone.floodZone, zone.zoneSubtype].filter(isText).join(' ')).join('; ')]);
   }
-  return html`<dl class="facts">
-    ${rows.map(
-      ([name, value]) =>
-        html`<div>
-          <dt>${name}</dt>
-          <dd>${value}</dd>
-        </div>`,
-    )}
-  </dl>`;
+  // Beside the building's headline, these facts are the point's, and named so.
+  const building = buildingHeadline(result.structure, result.unavailable.includes('structure'));
+  return html`<div>
+    ${building && html`<p class="facts-title">${AT_THE_POINT}</p>`}
+    <dl class="facts">
+      ${rows.map(
+        ([name, value]) =>
+          html`<div>
+            <dt>${name}</dt>
+            <dd>${value}</dd>
+          </div>`,
+      )}
+    </dl>
+  </div>`;
 }
 
 function zoneFact(result: Result): string {
@@ -177,7 +208,11 @@ function panelFact(panel: FirmPanel | null): string {
 
 function communityFact(result: Result): string {
   const community = result.community;
-  if (community === null) return result.unavailable.includes('community') ? couldNotBeChecked('community') : 'None mapped at the point';
+  if (community === null) {
+    if (result.unavailable.includes('community')) return couldNotBeChecked('community');
+    // Without a digital flood map FEMA maps no community either: unknown, not "none".
+    return result.coverage === 'unmapped' ? NO_DIGITAL_MAP : 'None mapped at the point';
+  }
   return [community.name, community.communityId && `community ID ${community.communityId}`].filter(isText).join(', ') || 'Unnamed community';
 }
 
@@ -323,6 +358,7 @@ function sources(answer: FloodZoneLookup, links: ReportLinks): Markup {
     result.groundElevation && html`<li>Ground: USGS 3DEP, Elevation Point Query Service${groundDate ? `, acquired ${groundDate}` : ''}</li>`,
     result.mapChange && html`<li>Coming maps: FEMA preliminary and pending National Flood Hazard Layer</li>`,
     result.coastalBarrier && html`<li>Coastal barriers: U.S. Fish and Wildlife Service, Coastal Barrier Resources System</li>`,
+    result.structure && html`<li>${buildingSource(result.structure)}</li>`,
   ];
   return part(
     'Sources and dates',
@@ -335,4 +371,11 @@ function sources(answer: FloodZoneLookup, links: ReportLinks): Markup {
       </p>`,
     'sources',
   );
+}
+
+/** Where the building's footprint came from, credited as its licence asks (USA Structures is CC BY 4.0), with the date of its imagery. */
+function buildingSource(structure: Structure): string {
+  if (structure.match === 'given') return 'Building footprint: given with the request';
+  if (structure.match === 'none' || structure.match === 'ambiguous') return `Building footprints searched: ${USA_STRUCTURES_SOURCE}`;
+  return `Building footprint: ${USA_STRUCTURES_SOURCE}${structure.imageDate ? `, from imagery of ${structure.imageDate}` : ''}`;
 }

@@ -43,11 +43,13 @@ export class ReportController {
       "The answer of GET /flood-zone for the same parameters (every opt-in part unless `include` says otherwise, and always the lender's form) as one HTML page that prints on one " +
       'A4 or Letter page, headed by the report date and the report id (the request id, as in X-Request-Id): the map picture of GET /flood-zone/map ' +
       "inside the page (a data: image, so a saved page is complete; when FEMA's picture of the zones fails, the page says so in its place and is still " +
-      "200), the zone, the NFIP status, what it means for insurance and lending as section II of FEMA's Standard Flood Hazard Determination Form " +
+      '200), a banner that leads with the building where one was found or given (e.g. "Building: in the SFHA, AE over 40.1% of its footprint", or ' +
+      'its SFHA status unknown when it could not be looked up), then the zone at the address point, the NFIP status, what it means for insurance ' +
+      "and lending as section II of FEMA's Standard Flood Hazard Determination Form " +
       '(result.determination, always asked for: the community, the map panel and letter of map change, the zones, whether federal flood insurance ' +
       'is available and whether the mandatory purchase requirement applies, for the building when one was found, with its notes), elevations, ' +
       'letters of map change, nearby hazards, coming map changes, coastal barriers, the building and its footprint on the picture, the ' +
-      "sources with their dates and the disclaimer, with links to the JSON answer and to FEMA's Map Service Center. A part that could not be checked " +
+      "sources with their dates (the building's data credited, FEMA/ORNL USA Structures, CC BY 4.0) and the disclaimer, with links to the JSON answer and to FEMA's Map Service Center. A part that could not be checked " +
       `says so. No script, no resource loaded (Content-Security-Policy: ${REPORT_PAGE_POLICY}). Informational only.`,
   })
   @ApiQuery({ type: ReportQueryDto })

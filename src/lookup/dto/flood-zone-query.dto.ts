@@ -10,6 +10,9 @@ export const WHOLE_NUMBER = /^\d+$/;
 export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
 export const ADDRESS_MAX_LENGTH = 200;
+/** The largest magnitude of a latitude and of a longitude, in decimal degrees (WGS84). */
+export const LAT_MAX_DEGREES = 90;
+export const LON_MAX_DEGREES = 180;
 export const RADIUS_DEFAULT_M = 500;
 export const RADIUS_MIN_M = 10;
 export const RADIUS_MAX_M = 2000;
@@ -144,25 +147,23 @@ export class FloodZoneQueryDto {
   address?: unknown;
 
   @ApiPropertyOptional({
-    description:
-      'Latitude in decimal degrees (WGS84), -90 to 90, written as a plain decimal (digits, an optional sign and fraction). Requires lon. Other text is answered 400 INVALID_PARAMETERS by the service.',
-    ...numberOrText({ type: 'number', minimum: -90, maximum: 90 }),
+    description: `Latitude in decimal degrees (WGS84), -${LAT_MAX_DEGREES} to ${LAT_MAX_DEGREES}, written as a plain decimal (digits, an optional sign and fraction). Requires lon. Other text is answered 400 INVALID_PARAMETERS by the service.`,
+    ...numberOrText({ type: 'number', minimum: -LAT_MAX_DEGREES, maximum: LAT_MAX_DEGREES }),
   })
   @ValidateIf((query: FloodZoneQueryDto) => query.lat !== undefined)
   @IsString({ message: onceAs('lat', 'lat must be a plain decimal number such as 38.8987') })
   @Matches(PLAIN_DECIMAL, { message: 'lat must be a plain decimal number such as 38.8987, given once' })
-  @MagnitudeAtMost(90, { message: 'lat must be between -90 and 90' })
+  @MagnitudeAtMost(LAT_MAX_DEGREES, { message: `lat must be between -${LAT_MAX_DEGREES} and ${LAT_MAX_DEGREES}` })
   lat?: unknown;
 
   @ApiPropertyOptional({
-    description:
-      'Longitude in decimal degrees (WGS84), -180 to 180, written as a plain decimal (digits, an optional sign and fraction). Requires lat. Other text is answered 400 INVALID_PARAMETERS by the service.',
-    ...numberOrText({ type: 'number', minimum: -180, maximum: 180 }),
+    description: `Longitude in decimal degrees (WGS84), -${LON_MAX_DEGREES} to ${LON_MAX_DEGREES}, written as a plain decimal (digits, an optional sign and fraction). Requires lat. Other text is answered 400 INVALID_PARAMETERS by the service.`,
+    ...numberOrText({ type: 'number', minimum: -LON_MAX_DEGREES, maximum: LON_MAX_DEGREES }),
   })
   @ValidateIf((query: FloodZoneQueryDto) => query.lon !== undefined)
   @IsString({ message: onceAs('lon', 'lon must be a plain decimal number such as -77.0352') })
   @Matches(PLAIN_DECIMAL, { message: 'lon must be a plain decimal number such as -77.0352, given once' })
-  @MagnitudeAtMost(180, { message: 'lon must be between -180 and 180' })
+  @MagnitudeAtMost(LON_MAX_DEGREES, { message: `lon must be between -${LON_MAX_DEGREES} and ${LON_MAX_DEGREES}` })
   lon?: unknown;
 
   @ApiPropertyOptional(INCLUDE_PARAMETER)

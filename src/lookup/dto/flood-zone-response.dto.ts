@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { nullableBoolean, nullableDate, nullableNumber, nullableString } from '../../common/nullable-api-property';
 import { BFE_LINE_REACH_M } from '../../flood-hazard/bfe-estimate';
+import { COVERAGES, RISK_LEVELS } from '../../flood-hazard/flood-hazard.types';
 import { LOMA_REACH_M } from '../../flood-hazard/loma-status';
 import { ANSWER_PARTS, INCLUDED_PARTS } from '../../parts/answer-parts';
 
@@ -239,7 +240,7 @@ export class EstimatedBaseFloodElevationDto {
 
 export class FloodDeterminationDto {
   @ApiProperty({
-    enum: ['mapped', 'mapped_no_zone', 'unmapped'],
+    enum: [...COVERAGES],
     description:
       'mapped: a zone polygon covers the point. mapped_no_zone: inside FEMA coverage but no zone at this exact point (not a safe result). unmapped: no digital flood map here (unknown, not "no risk").',
   })
@@ -260,7 +261,7 @@ export class FloodDeterminationDto {
   @ApiProperty({ type: Boolean, nullable: true, description: 'true in zones A*/V*, false only when mapped outside the SFHA, null when there is no data.' })
   inSpecialFloodHazardArea: boolean | null;
 
-  @ApiProperty({ enum: ['very_high', 'high', 'moderate', 'minimal', 'undetermined', 'unknown'] })
+  @ApiProperty({ enum: [...RISK_LEVELS] })
   riskLevel: string;
 
   @nullableNumber('Static base flood elevation in feet, where the zone has one.', 583)

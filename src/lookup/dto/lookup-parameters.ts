@@ -3,6 +3,8 @@ import { ApiError } from '../../common/api-error';
 import {
   ADDRESS_MAX_LENGTH,
   FloodZoneQueryDto,
+  LAT_MAX_DEGREES,
+  LON_MAX_DEGREES,
   NO_CONTROL_CHARACTERS,
   PLAIN_DECIMAL,
   RADIUS_DEFAULT_M,
@@ -62,8 +64,8 @@ export function readLookupLocation(raw: RawQuery): LookupLocation {
   if (lat === undefined || lon === undefined) throw invalid('lat and lon must be given together.');
   if (!isDecimal(lat)) throw invalid(problemWith(raw, 'lat', 'format'));
   if (!isDecimal(lon)) throw invalid(problemWith(raw, 'lon', 'format'));
-  if (compareMagnitude(lat, 90) > 0) throw new ApiError(422, 'COORDINATES_OUT_OF_RANGE', problemWith(raw, 'lat', 'range'));
-  if (compareMagnitude(lon, 180) > 0) throw new ApiError(422, 'COORDINATES_OUT_OF_RANGE', problemWith(raw, 'lon', 'range'));
+  if (compareMagnitude(lat, LAT_MAX_DEGREES) > 0) throw new ApiError(422, 'COORDINATES_OUT_OF_RANGE', problemWith(raw, 'lat', 'range'));
+  if (compareMagnitude(lon, LON_MAX_DEGREES) > 0) throw new ApiError(422, 'COORDINATES_OUT_OF_RANGE', problemWith(raw, 'lon', 'range'));
   return { kind: 'point', lat: Number(lat), lon: Number(lon) };
 }
 

@@ -6,7 +6,7 @@
  */
 import { html, isText } from '../../common/markup';
 import type { ReportSection } from '../answer-part';
-import type { LenderDetermination } from './determination';
+import { LENDING_NOTES, type LenderDetermination } from './determination';
 
 type Insurance = LenderDetermination['insurance'];
 
@@ -55,7 +55,15 @@ function nfipMapWords(map: LenderDetermination['map']): string[] {
   return map.digital ? [] : ["a paper map only, not on FEMA's digital flood map"];
 }
 
-function mapFacts({ map, floodZones }: LenderDetermination): string[] {
+/** Why no zone is known (never "none"): the building not read this time, as its notes say, or FEMA's map giving none. */
+function zonesUnknownWhy({ basis, notes }: LenderDetermination): string {
+  if (notes.includes(LENDING_NOTES.sfhaUnknown.building_unavailable)) return 'the building could not be looked up this time';
+  if (notes.includes(LENDING_NOTES.sfhaUnknown.footprint_unread)) return 'the zones over the building could not be read this time';
+  return `FEMA's map gives none ${basis === 'building' ? 'over the building' : 'at the point'}`;
+}
+
+function mapFacts(form: LenderDetermination): string[] {
+  const { map, floodZones } = form;
   const letter = map.letterOfMapChange;
   const letterWords = letter
     ? [
@@ -69,7 +77,7 @@ function mapFacts({ map, floodZones }: LenderDetermination): string[] {
       ? [`nearby letters to read: ${map.nearbyLetters.map((near) => `${near.caseNumber ?? 'case number not published'} (${near.distanceM} m)`).join(', ')}`]
       : [];
   const panel = map.panel ? `${map.panel}, effective ${map.panelEffectiveDate ?? 'date not published'}` : map.noNfipMap ? 'none' : 'none found';
-  const zones = floodZones === null ? 'unknown' : floodZones.join(', ');
+  const zones = floodZones === null ? `unknown: ${zonesUnknownWhy(form)}` : floodZones.join(', ');
   return [
     `Map panel ${panel}`,
     `letter of map change: ${letterWords}`,

@@ -22,7 +22,7 @@ export interface BuildingSearch {
 }
 
 /** A share for a sentence: "19%", "40.5%", or "less than 0.1%" for an entry too small to show. */
-function shareWords(sharePercent: number): string {
+export function shareWords(sharePercent: number): string {
   return sharePercent < 0.1 ? 'less than 0.1%' : `${Number.isInteger(sharePercent) ? sharePercent : sharePercent.toFixed(1)}%`;
 }
 

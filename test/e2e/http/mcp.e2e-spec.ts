@@ -4,14 +4,24 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { demoPlace } from '../../emulators';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { LAT_MAX_DEGREES, LON_MAX_DEGREES, RADIUS_MAX_M, RADIUS_MIN_M } from '../../../src/lookup/dto/flood-zone-query.dto';
+import { PICTURE_LIMITS } from '../../../src/map-picture/dto/map-picture-query.dto';
+import { TOOL_BATCH_MAX_LOCATIONS } from '../../../src/mcp/tool-schemas';
+import { DEMO_BUILDING_ADDRESSES, demoPlace } from '../../emulators';
 import { rectangleFootprint } from '../../emulators/structure-footprints';
-import { Stack, pointQuery, startStack } from '../../support/stack';
+import { NO_CACHE, Stack, pointQuery, startStack } from '../../support/stack';
 
 const dc = demoPlace('dc-white-house-ae');
 /** The house in Menominee whose footprint straddles the AE edge: its determination is for the building. */
 const MENOMINEE_HOUSE = { lat: 45.1, lon: -87.587296 };
+
+/** The demo house whose footprint lies wholly in X while its address's street point lies in AE, 36 m away. */
+const HOUSTON_X_HOUSE = DEMO_BUILDING_ADDRESSES.houstonXHouse.address;
+/** The point at the Menominee house, west of the AE edge: in the shaded X. */
+const MENOMINEE_POINT = 'flood zone X 0.2 PCT ANNUAL CHANCE FLOOD HAZARD, in the Special Flood Hazard Area: no';
 
 const withoutRetrievedAt = ({ retrievedAt: _retrievedAt, ...body }: Record<string, unknown>) => body;
 const textOf = (result: CallToolResult) =>
@@ -20,14 +30,41 @@ const textOf = (result: CallToolResult) =>
     .map((item) => item.text)
     .join('\n');
 
+/** Each tool's outputSchema, as tools/list declares it, compiled by a JSON Schema validator of its own (not the SDK's zod). */
+async function outputValidatorsOf(client: Client): Promise<{ tools: Tool[]; validators: Map<string, ValidateFunction>; ajv: Ajv }> {
+  const { tools } = await client.listTools();
+  const ajv = new Ajv({ allErrors: true });
+  addFormats(ajv);
+  const validators = new Map(tools.filter((tool) => tool.outputSchema).map((tool) => [tool.name, ajv.compile(tool.outputSchema!)]));
+  return { tools, validators, ajv };
+}
+
+/**
+ * A tool's structured answer, checked as the protocol asks: a summary, then the structured content serialised as JSON
+ * text (parsing to exactly the same JSON), and the structured content valid against the tool's declared outputSchema.
+ */
+function structuredOf(checks: { validators: Map<string, ValidateFunction>; ajv: Ajv }, name: string, result: CallToolResult): Record<string, unknown> {
+  expect(result.isError).toBeUndefined();
+  expect(result.content.map((item) => item.type)).toEqual(['text', 'text']);
+  const [, json] = result.content as Array<{ type: 'text'; text: string }>;
+  expect(JSON.parse(json.text)).toStrictEqual(result.structuredContent);
+  const validate = checks.validators.get(name)!;
+  expect(validate(result.structuredContent) ? 'valid' : checks.ajv.errorsText(validate.errors)).toBe('valid');
+  return result.structuredContent!;
+}
+
+const summaryOf = (result: CallToolResult) => (result.content[0] as { type: 'text'; text: string }).text;
+
 describe('POST /mcp: the tools for AI agents', () => {
   let stack: Stack;
   let client: Client;
+  let checks: Awaited<ReturnType<typeof outputValidatorsOf>>;
 
   beforeAll(async () => {
     stack = await startStack();
     client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`)));
+    checks = await outputValidatorsOf(client);
   });
   afterAll(async () => {
     await client?.close();
@@ -49,24 +86,94 @@ describe('POST /mcp: the tools for AI agents', () => {
     }
     const floodZone = tools.find((tool) => tool.name === 'flood_zone')!;
     expect(Object.keys(floodZone.inputSchema.properties ?? {}).sort()).toEqual(['address', 'include', 'lat', 'lon', 'radius']);
+    // every tool that answers with structuredContent declares its shape; the picture answers with an image
+    expect(
+      tools
+        .filter((tool) => tool.outputSchema)
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(['flood_determination', 'flood_zone', 'flood_zone_batch']);
+    for (const tool of tools.filter((one) => one.outputSchema)) expect(tool.outputSchema!.type).toBe('object');
   });
 
-  it('flood_zone answers what GET /flood-zone answers, with a summary', async () => {
+  it('input schemas carry the bounds the REST API checks, and take no argument they do not name', async () => {
+    const { tools } = await client.listTools();
+    const schemaOf = (name: string) =>
+      tools.find((tool) => tool.name === name)!.inputSchema as { properties: Record<string, any>; additionalProperties?: unknown };
+    const LAT = { minimum: -LAT_MAX_DEGREES, maximum: LAT_MAX_DEGREES };
+    const LON = { minimum: -LON_MAX_DEGREES, maximum: LON_MAX_DEGREES };
+    expect([LAT, LON]).toEqual([
+      { minimum: -90, maximum: 90 },
+      { minimum: -180, maximum: 180 },
+    ]);
+    for (const name of ['flood_zone', 'flood_determination', 'flood_map']) {
+      expect(schemaOf(name).properties.lat).toMatchObject({ type: 'number', ...LAT });
+      expect(schemaOf(name).properties.lon).toMatchObject({ type: 'number', ...LON });
+    }
+    const location = schemaOf('flood_zone_batch').properties.locations;
+    expect(location).toMatchObject({ minItems: 1, maxItems: TOOL_BATCH_MAX_LOCATIONS });
+    expect(location.items.properties.lat).toMatchObject({ type: 'number', ...LAT });
+    expect(location.items.properties.lon).toMatchObject({ type: 'number', ...LON });
+    for (const name of ['flood_zone', 'flood_zone_batch']) {
+      expect(schemaOf(name).properties.radius).toMatchObject({ type: 'integer', minimum: RADIUS_MIN_M, maximum: RADIUS_MAX_M });
+    }
+    for (const size of ['width', 'height', 'span'] as const) {
+      expect(schemaOf('flood_map').properties[size]).toMatchObject({ type: 'integer', minimum: PICTURE_LIMITS[size].min, maximum: PICTURE_LIMITS[size].max });
+    }
+    for (const tool of tools) expect([tool.name, tool.inputSchema.additionalProperties]).toEqual([tool.name, false]);
+    // no bound is the JavaScript safe-integer range standing in for "any whole number"
+    expect(JSON.stringify(tools)).not.toContain('9007199254740991');
+  });
+
+  it('flood_zone answers what GET /flood-zone answers, with a summary and the same answer as JSON text', async () => {
     const result = await call('flood_zone', { lat: dc.lat, lon: dc.lon });
     const rest = await stack.get(pointQuery(dc));
     expect(rest.status).toBe(200);
-    expect(result.isError).toBeUndefined();
-    expect(withoutRetrievedAt(result.structuredContent!)).toEqual(withoutRetrievedAt(rest.body));
-    expect(textOf(result)).toBe('Coverage: mapped. Flood zone: AE. In the Special Flood Hazard Area: yes. Unavailable: nothing.');
+    const answer = structuredOf(checks, 'flood_zone', result);
+    expect(withoutRetrievedAt(answer)).toEqual(withoutRetrievedAt(rest.body));
+    expect(summaryOf(result)).toBe('Coverage: mapped. Flood zone: AE. In the Special Flood Hazard Area: yes. Unavailable: nothing.');
   });
 
-  it('flood_determination answers for the building that straddles the AE edge', async () => {
+  it("flood_zone leads with the building where one is found, then names the point's answer as the point's", async () => {
+    const result = await call('flood_zone', { ...MENOMINEE_HOUSE, include: ['structure'] });
+    const answer = structuredOf(checks, 'flood_zone', result) as { result: { inSpecialFloodHazardArea: boolean; structure: { buildingInSfha: boolean } } };
+    expect([answer.result.structure.buildingInSfha, answer.result.inSpecialFloodHazardArea]).toEqual([true, false]);
+    expect(summaryOf(result)).toBe(
+      `Building: in the SFHA, AE over 40.1% of its footprint. At the given point: coverage mapped, ${MENOMINEE_POINT}. Unavailable: nothing.`,
+    );
+  });
+
+  it('flood_zone names the address point as such: a house wholly in X whose street point lies in AE', async () => {
+    const result = await call('flood_zone', { address: HOUSTON_X_HOUSE, include: ['structure'] });
+    structuredOf(checks, 'flood_zone', result);
+    expect(summaryOf(result)).toBe(
+      'Building: outside the SFHA, X AREA OF MINIMAL FLOOD HAZARD over 100% of its footprint. At the address point: coverage mapped, flood zone AE, in the Special Flood Hazard Area: yes. Unavailable: nothing.',
+    );
+  });
+
+  it('flood_determination answers for the building that straddles the AE edge, its summary led by the building', async () => {
     const result = await call('flood_determination', MENOMINEE_HOUSE);
     const rest = await stack.get(`${pointQuery(MENOMINEE_HOUSE)}&include=determination`);
     const determination = (rest.body as { result: { determination: Record<string, unknown> } }).result.determination;
+    const answer = structuredOf(checks, 'flood_determination', result);
+    expect(answer).toEqual(determination);
+    expect([answer.basis, answer.buildingInSfha]).toEqual(['building', true]);
+    expect(summaryOf(result)).toBe(
+      `Building: in the SFHA, AE over 40.1% of its footprint. At the given point: coverage mapped, ${MENOMINEE_POINT}. Unavailable: nothing.`,
+    );
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    [
+      'every part asked for, at the house across the AE edge',
+      { ...MENOMINEE_HOUSE, include: ['nearby', 'preliminary', 'cbrs', 'elevation', 'structure', 'determination'] },
+    ],
+    ['an unmapped point (nulls where there is no data)', { lat: 38.9, lon: -77 }],
+    ['a building partly off the map', { lat: 38.899, lon: -77.029579, include: ['structure'] }],
+  ])("flood_zone's structured content fits its outputSchema: %s", async (_case, args) => {
+    const result = await call('flood_zone', args);
     expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toEqual(determination);
-    expect(result.structuredContent!.basis).toBe('building');
+    structuredOf(checks, 'flood_zone', result);
   });
 
   it("flood_determination with the caller's footprint answers as POST /flood-zone does", async () => {
@@ -80,8 +187,7 @@ describe('POST /mcp: the tools for AI agents', () => {
     });
     expect(rest.status).toBe(200);
     const { result: answer } = (await rest.json()) as { result: { determination: Record<string, unknown> } };
-    expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toEqual(answer.determination);
+    expect(structuredOf(checks, 'flood_determination', result)).toEqual(answer.determination);
     expect(result.structuredContent!.basis).toBe('building');
   });
 
@@ -117,8 +223,9 @@ describe('POST /mcp: the tools for AI agents', () => {
         { id: 'far', lat: 91, lon: 0 },
       ],
     });
-    expect(result.isError).toBeUndefined();
-    const { rows } = result.structuredContent as { rows: Array<{ index: number; id: string; status: number; body: Record<string, unknown> }> };
+    const { rows } = structuredOf(checks, 'flood_zone_batch', result) as {
+      rows: Array<{ index: number; id: string; status: number; body: Record<string, unknown> }>;
+    };
     const rest = await stack.get(pointQuery(dc));
     expect(rows.map(({ index, id, status }) => [index, id, status])).toEqual([
       [0, 'dc', 200],
@@ -126,7 +233,29 @@ describe('POST /mcp: the tools for AI agents', () => {
     ]);
     expect(withoutRetrievedAt(rows[0].body)).toEqual(withoutRetrievedAt(rest.body));
     expect(rows[1].body).toMatchObject({ code: 'COORDINATES_OUT_OF_RANGE', statusCode: 422 });
-    expect(textOf(result)).toBe('2 locations answered, 1 failed.');
+    expect(summaryOf(result)).toBe('2 locations answered, 1 failed.');
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['flood_zone', { lat: dc.lat, lon: dc.lon, latitude: 1 }, 'Unknown argument "latitude": this tool reads only address, lat, lon, include and radius.'],
+    [
+      'flood_determination',
+      { lat: dc.lat, lon: dc.lon, include: ['cbrs'] },
+      'Unknown argument "include": this tool reads only address, lat, lon and footprint.',
+    ],
+    ['flood_map', { lat: dc.lat, lon: dc.lon, format: 'jpeg' }, 'Unknown argument "format": this tool reads only address, lat, lon, width, height and span.'],
+    [
+      'flood_zone_batch',
+      { locations: [{ lat: dc.lat, lon: dc.lon }], columns: ['zone'] },
+      'Unknown argument "columns": this tool reads only locations, include and radius.',
+    ],
+    // an unknown argument is refused first, as REST refuses an unknown parameter before reading the others
+    ['flood_zone', { lat: 91, lon: dc.lon, span: 300 }, 'Unknown argument "span": this tool reads only address, lat, lon, include and radius.'],
+  ])('%s refuses an argument it does not read, by name, as REST refuses one', async (name, args, message) => {
+    const result = await call(name, args);
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(textOf(result).split('\n')[0]).toBe(`INVALID_PARAMETERS: ${message}`);
   });
 
   it.each([
@@ -165,6 +294,19 @@ describe('POST /mcp: the tools for AI agents', () => {
     expect(answer.error.message.startsWith('Parse error: ')).toBe(true);
   });
 
+  it.each([
+    ['without params', { jsonrpc: '2.0', id: 7, method: 'tools/call' }, 'Invalid input: expected object, received undefined at params'],
+    [
+      'with arguments that are no object',
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'flood_zone', arguments: null } },
+      'Invalid input: expected record, received null at params.arguments',
+    ],
+  ])("tools/call %s gets JSON-RPC's invalid params (-32602), not an internal error", async (_case, message, problem) => {
+    const res = await post(JSON.stringify(message));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: `Invalid tools/call request: ${problem}` } });
+  });
+
   it("JSON that is no JSON-RPC message gets the protocol's own error, never a 500", async () => {
     const res = await post('{"hello": "world"}');
     expect(res.status).toBe(400);
@@ -176,6 +318,36 @@ describe('POST /mcp: the tools for AI agents', () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST, OPTIONS');
     expect(await res.json()).toMatchObject({ code: 'METHOD_NOT_ALLOWED', statusCode: 405 });
+  });
+});
+
+describe('POST /mcp when the building could not be looked up', () => {
+  let stack: Stack;
+  let client: Client;
+  let checks: Awaited<ReturnType<typeof outputValidatorsOf>>;
+
+  beforeAll(async () => {
+    stack = await startStack(NO_CACHE);
+    client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`)));
+    checks = await outputValidatorsOf(client);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await stack?.close();
+  });
+  afterEach(() => stack.emulators.structures.clearFaults());
+
+  const UNKNOWN = `Building: unknown whether in the SFHA, USA Structures could not be looked up this time (retry). At the given point: coverage mapped, ${MENOMINEE_POINT}. Unavailable: structure.`;
+
+  it.each<[string, Record<string, unknown>]>([
+    ['flood_zone', { ...MENOMINEE_HOUSE, include: ['structure'] }],
+    ['flood_determination', MENOMINEE_HOUSE],
+  ])('USA Structures answering 503: %s\'s summary says the building is unknown, never the point\'s "no"', async (name, args) => {
+    stack.emulators.structures.injectFault({ kind: 'http-status', status: 503 });
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    structuredOf(checks, name, result);
+    expect(summaryOf(result)).toBe(UNKNOWN);
   });
 });
 

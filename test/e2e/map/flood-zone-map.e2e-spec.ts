@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { BASEMAP_COLORS, DEMO_ADDRESSES, type DemoPlace, type Fault, demoPlace } from '../../emulators';
+import { BASEMAP_COLORS, DEMO_ADDRESSES, DEMO_BUILDING_ADDRESSES, type DemoPlace, type Fault, demoPlace } from '../../emulators';
 import type { DrawingInfo } from '../../emulators/map-export';
 import { FAST_FAULTS, NO_CACHE, Stack, addressQuery, expectErrorEnvelope, pointQuery, startStack } from '../../support/stack';
 import { PICTURE_DEMO_PLACE, picturePathOf } from '../../emulators/offline';
@@ -42,9 +42,11 @@ function designation(zone: { floodZone: string; zoneSubtype: string | null }): s
   return zone.floodZone;
 }
 
-/** The zones a JSON answer names, at the point then nearby (SFHA, floodway, moderate), each once. */
+/** The zones a JSON answer names, at the point, over the building's footprint, then nearby (SFHA, floodway, moderate), each once. */
 function namedZones(result: any): string[] {
-  const zones = [...result.zonesAtPoint, result.nearby?.sfha, result.nearby?.floodway, result.nearby?.moderate].filter(Boolean);
+  const zones = [...result.zonesAtPoint, ...(result.structure?.zones ?? []), result.nearby?.sfha, result.nearby?.floodway, result.nearby?.moderate].filter(
+    Boolean,
+  );
   return [...new Set(zones.map(designation))];
 }
 
@@ -124,10 +126,10 @@ function expectRingOnThePoint(p: Picture): void {
   expect(Math.max(...ring.radii)).toBeLessThanOrEqual(11);
 }
 
-/** The JSON answer the picture draws: GET /flood-zone with the nearby zones within half the span (10 to 2000 m). */
+/** The JSON answer the picture draws: GET /flood-zone with the building and the nearby zones within half the span (10 to 2000 m). */
 async function answerOf(stack: Stack, place: { lat: number; lon: number }, spanM = 600): Promise<any> {
   const radius = Math.min(2000, Math.max(10, Math.round(spanM / 2)));
-  const res = await stack.get(`${pointQuery(place)}&include=nearby&radius=${radius}`);
+  const res = await stack.get(`${pointQuery(place)}&include=nearby,structure&radius=${radius}`);
   expect(res.status).toBe(200);
   return res.body;
 }
@@ -229,7 +231,7 @@ describe('GET /flood-zone/map: the picture of a place', () => {
     };
 
     it('the house across the AE edge: each side of its footprint is a black line, the zones inside it as FEMA drew them, under the ring', async () => {
-      const ring = demoStructure('menominee-straddles-ae-x').feature.rings[0]!;
+      const ring = demoStructure('menominee-straddles-ae-x').feature.rings![0]!;
       const middle = (values: number[]) => Number(((Math.min(...values) + Math.max(...values)) / 2).toFixed(7));
       const centre = { lat: middle(ring.map(([, lat]) => lat!)), lon: middle(ring.map(([lon]) => lon!)) };
       const p = await picture(stack, `lat=${centre.lat}&lon=${centre.lon}&span=150`);
@@ -252,6 +254,20 @@ describe('GET /flood-zone/map: the picture of a place', () => {
       // inside it, either side of the AE edge: FEMA's X shaded orange, then its AE cyan
       expect(p.at(Math.round(west) + 10, 300 + 20)).toEqual(femaSymbol('X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD')!.colour);
       expect(p.at(Math.round(east) - 10, 300 + 20)).toEqual(femaSymbol('AE', null)!.colour);
+    });
+
+    it('the legend names every zone over the footprint: by address, a house wholly in unshaded X whose point is in AE, where no nearby zone is that X', async () => {
+      const { address } = DEMO_BUILDING_ADDRESSES.houstonXHouse;
+      const p = await picture(stack, `${addressQuery(address).split('?')[1]}&span=150`);
+      const { body } = await stack.get(`${addressQuery(address)}&include=nearby,structure&radius=75`);
+      expect(body.result.structure).toMatchObject({
+        match: 'address',
+        buildingInSfha: false,
+        zones: [expect.objectContaining({ floodZone: 'X', sharePercent: 100 })],
+      });
+      expect(namedZones({ ...body.result, structure: null })).not.toContain('X unshaded');
+      expect(p.headers.get('x-map-legend')).toBe('AE, X unshaded');
+      expect(p.headers.get('x-map-legend')).toBe(namedZones(body.result).join(', '));
     });
 
     it('a point with no building draws none: not one black pixel, and no building in the legend', async () => {

@@ -5,7 +5,7 @@
  * the same request. In a browser: report-browser.system-spec.ts.
  */
 import { entityTag } from '../../../src/common/cached-entity';
-import { DEMO_ADDRESSES, demoPlace } from '../../emulators';
+import { DEMO_ADDRESSES, DEMO_BUILDING_ADDRESSES, demoPlace } from '../../emulators';
 import { demoStructure } from '../../emulators/structure-footprints';
 import { FAST_FAULTS, Stack, expectErrorEnvelope, startStack } from '../../support/stack';
 import { readerText } from '../../support/page-text';
@@ -51,6 +51,13 @@ function expectErrorPage(page: Page, status: number, code: string): void {
   expect(page.headers.get('x-request-id')).toMatch(/\S/);
   expect(page.text).toContain(`Request id ${page.headers.get('x-request-id')}`);
   expect(page.html).not.toMatch(/<script|\n\s+at |\.ts:\d+|node_modules/);
+}
+
+/** A point inside a demo building (the middle of its footprint's box): the building whose footprint contains it. */
+function inside(id: string): string {
+  const ring = demoStructure(id).feature.rings![0]!;
+  const middle = (values: number[]) => ((Math.min(...values) + Math.max(...values)) / 2).toFixed(7);
+  return `lat=${middle(ring.map(([, lat]) => lat!))}&lon=${middle(ring.map(([lon]) => lon!))}`;
 }
 
 let stack: Stack;
@@ -227,12 +234,6 @@ describe('a part that fails: said on the page, never "none", and not kept long',
 describe("insurance and lending: the lender's form, from the SFHA, the community and the coastal barrier together", () => {
   const reportOf = (at: string) => Promise.all([fetchPage(stack, `/flood-zone/report?${at}`), stack.get(`/flood-zone?${at}&include=determination`)]);
   const pointOf = (id: string) => `lat=${demoPlace(id).lat}&lon=${demoPlace(id).lon}`;
-  /** A point inside a demo building (the middle of its footprint's box). */
-  const inside = (id: string) => {
-    const ring = demoStructure(id).feature.rings[0]!;
-    const middle = (values: number[]) => ((Math.min(...values) + Math.max(...values)) / 2).toFixed(7);
-    return `lat=${middle(ring.map(([, lat]) => lat!))}&lon=${middle(ring.map(([lon]) => lon!))}`;
-  };
   const NOT_REQUIRED = /insurance is required|requires flood insurance/;
 
   it('in the SFHA of a community listed as not participating: no policy can be bought, the duty is a notice, never the purchase requirement', async () => {
@@ -316,6 +317,62 @@ describe("insurance and lending: the lender's form, from the SFHA, the community
     expect(page.text).toContain('C. Federal flood insurance: Available: emergency program (limited amounts of cover)');
     expect(page.text).toContain('Flood insurance is required for a loan on a building here from a federally regulated or insured lender');
     expect(page.text).toContain("The community is in the NFIP's emergency program: policies there cover only limited amounts.");
+  });
+});
+
+describe('the banner leads with the building, then names the point "at the address point"', () => {
+  /** The banner as a reader sees it. */
+  const bannerOf = (page: Page) => readerText(/<section class="verdict[^"]*">([\s\S]*?)<\/section>/.exec(page.html)![1]!).trim();
+  const sourcesOf = (page: Page) => /Sources and dates (.*?) The same answer as JSON/.exec(page.text)![1]!;
+
+  it('the house across the AE edge whose middle is in X: "Building: in the SFHA", then the point outside it; the building data credited', async () => {
+    const at = inside('menominee-straddles-ae-x');
+    const [page, json] = await Promise.all([fetchPage(stack, `/flood-zone/report?${at}`), stack.get(`/flood-zone?${at}&include=structure`)]);
+    const { structure, inSpecialFloodHazardArea, floodZone } = json.body.result;
+    expect({ point: [floodZone, inSpecialFloodHazardArea], building: structure.buildingInSfha, ae: structure.zones[0] }).toEqual({
+      point: ['X', false],
+      building: true,
+      ae: expect.objectContaining({ floodZone: 'AE', sharePercent: 40.1 }),
+    });
+    expect(bannerOf(page)).toMatch(/^Building: in the SFHA, AE over 40\.1% of its footprint At the address point: zone X, outside the SFHA · Moderate risk /);
+    expect(page.html).toContain('<section class="verdict risk-high">');
+    expect(sourcesOf(page)).toContain('Building footprint: FEMA/ORNL USA Structures (CC BY 4.0), from imagery of 2019-08-02');
+  });
+
+  it('the reverse, by address: the address point in AE, the house 36 m from it wholly in X', async () => {
+    const at = `address=${encodeURIComponent(DEMO_BUILDING_ADDRESSES.houstonXHouse.address)}`;
+    const [page, json] = await Promise.all([fetchPage(stack, `/flood-zone/report?${at}`), stack.get(`/flood-zone?${at}&include=determination`)]);
+    const { structure, inSpecialFloodHazardArea, floodZone, determination } = json.body.result;
+    expect({ point: [floodZone, inSpecialFloodHazardArea], match: structure.match, building: structure.buildingInSfha, basis: determination.basis }).toEqual({
+      point: ['AE', true],
+      match: 'address',
+      building: false,
+      basis: 'building',
+    });
+    expect(bannerOf(page)).toMatch(
+      /^Building: outside the SFHA, X unshaded over 100% of its footprint At the address point: zone AE, in the SFHA · High risk /,
+    );
+    expect(page.text).toContain('D. Determination: Building in the SFHA: No');
+  });
+
+  it('a building wholly off the digital map: unknown first, and its zones on the form unknown, never "none"', async () => {
+    const page = await fetchPage(stack, `/flood-zone/report?${inside('dc-partly-unmapped')}`);
+    expect(page.status).toBe(200);
+    expect(bannerOf(page)).toMatch(/^Building: SFHA status unknown, unmapped over 100% of its footprint At the address point: /);
+    expect(page.text).toContain("flood zone unknown: FEMA's map gives none over the building");
+    expect(page.text).not.toMatch(/flood zones? none/i);
+  });
+
+  it('USA Structures fails: the banner says the building is unknown, never the point\'s "no"', async () => {
+    const at = inside('renton-main-house');
+    stack.emulators.structures.injectFault({ kind: 'http-status', status: 503 });
+    const page = await fetchPage(stack, `/flood-zone/report?${at}`);
+    expect(page.status).toBe(200);
+    expect(bannerOf(page)).toMatch(
+      /^Building: SFHA status unknown, FEMA's building footprints did not answer this time At the address point: zone X, outside the SFHA · Moderate risk /,
+    );
+    expect(page.html).toContain('<section class="verdict risk-unknown">');
+    expect(sourcesOf(page)).not.toContain('USA Structures');
   });
 });
 

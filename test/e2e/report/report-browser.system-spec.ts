@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO_PLACES, demoPlace, type DemoPlace } from '../../emulators';
+import { DEMO_BUILDING_ADDRESSES, DEMO_PLACES, demoPlace, type DemoPlace } from '../../emulators';
 import { DEMO_STRUCTURES, demoStructure } from '../../emulators/structure-footprints';
 import { launchChromium } from '../../support/browser';
 import { startStack, type Stack } from '../../support/stack';
@@ -95,15 +95,30 @@ const SFHA_WORDS: Record<string, string> = {
   null: 'Unknown: FEMA gives no flood zone at this point',
 };
 
+const BUILDING_SFHA_WORDS: Record<string, string> = {
+  true: 'Building: in the SFHA, ',
+  false: 'Building: outside the SFHA, ',
+  null: 'Building: SFHA status unknown, ',
+};
+
+/** Whether the answer's headline is the building's: one was found or given, or it could not be looked up. */
+const buildingLeads = (result: Record<string, any>) =>
+  result.structure ? !['none', 'ambiguous'].includes(result.structure.match) : result.unavailable.includes('structure');
+
 /** Every value of a JSON answer that its page must say, as the answer writes it. */
 function wordsOf(answer: Record<string, any>): string[] {
   const { result, location, source } = answer;
-  const words: string[] = [
+  const zone =
     result.coverage === 'mapped'
       ? `Zone ${result.floodZone}`
       : result.coverage === 'unmapped'
         ? 'No digital flood map here (unknown, not low risk)'
-        : 'No flood zone at this exact point (unknown, not low risk)',
+        : 'No flood zone at this exact point (unknown, not low risk)';
+  const words: string[] = [
+    // the building's answer first where there is one, then the point's, named so
+    ...(buildingLeads(result)
+      ? [BUILDING_SFHA_WORDS[String(result.structure?.buildingInSfha ?? null)]!, `At the address point: ${zone.charAt(0).toLowerCase()}${zone.slice(1)}`]
+      : [zone]),
     SFHA_WORDS[String(result.inSpecialFloodHazardArea)]!,
     result.meaning,
     ...(location.matchedAddress ? [location.matchedAddress] : []),
@@ -146,6 +161,8 @@ function wordsOf(answer: Record<string, any>): string[] {
   const building = result.structure;
   if (building) {
     add(building.note, building.buildId);
+    // the building's data credited wherever it is shown (CC BY 4.0)
+    if (building.footprint && building.match !== 'given') add('Building footprint: FEMA/ORNL USA Structures (CC BY 4.0)');
     for (const zone of building.zones ?? []) add(`${zone.sharePercent.toFixed(1)}%`);
   }
   // The lender's form: section II's items and every note, the report's only words on insurance and lending.
@@ -238,7 +255,7 @@ describe('the report of a demo place in Chromium', () => {
 
 /** A point inside a demo building (the middle of its footprint's box): the building whose footprint contains it. */
 function insideBuilding(id: string): string {
-  const ring = demoStructure(id).feature.rings[0]!;
+  const ring = demoStructure(id).feature.rings![0]!;
   const middle = (values: number[]) => ((Math.min(...values) + Math.max(...values)) / 2).toFixed(7);
   return `lat=${middle(ring.map(([, lat]) => lat!))}&lon=${middle(ring.map(([lon]) => lon!))}`;
 }
@@ -291,6 +308,41 @@ describe("the report of a demo building in Chromium: the lender's form filled in
     expect(printed.filter(({ letter, a4 }) => letter !== 1 || a4 !== 1)).toEqual([]);
     expect(printed.length).toBe(DEMO_STRUCTURES.length);
   }, 120_000);
+});
+
+describe('the report leads with the building: looked at in Chromium', () => {
+  const BANNER = '.verdict';
+  const shots = (name: string) => path.resolve(__dirname, `../../artifacts/report-${name}.png`);
+
+  it.each([
+    [
+      'the house across the AE edge whose middle is in X',
+      'menominee-straddles-ae-x',
+      () => insideBuilding('menominee-straddles-ae-x'),
+      'Building: in the SFHA, AE over 40.1% of its footprint At the address point: zone X, outside the SFHA · Moderate risk',
+    ],
+    [
+      'the house wholly in X whose address point is in AE',
+      'houston-x-house-ae-street-point',
+      () => `address=${encodeURIComponent(DEMO_BUILDING_ADDRESSES.houstonXHouse.address)}`,
+      'Building: outside the SFHA, X unshaded over 100% of its footprint At the address point: zone AE, in the SFHA · High risk',
+    ],
+  ])(
+    '%s: its banner says the building first, then the point; it credits the building data; one page; a screenshot to look at',
+    async (_what, id, queryOf, banner) => {
+      const report = await openReport(stack, queryOf());
+      try {
+        await expectCleanRender(report, stack);
+        await expectTheAnswer(report, stack);
+        expect((await report.page.locator(BANNER).innerText()).replace(/\s+/g, ' ').slice(0, banner.length)).toBe(banner);
+        expect(await printedPages(report.page)).toEqual({ letter: 1, a4: 1 });
+        mkdirSync(path.dirname(shots(id)), { recursive: true });
+        await report.page.screenshot({ path: shots(id), fullPage: true });
+      } finally {
+        await report.page.close();
+      }
+    },
+  );
 });
 
 describe('every demo place prints on one page', () => {
