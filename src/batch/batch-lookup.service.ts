@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { CachePolicy } from '../cache/piece-cache';
@@ -19,6 +20,22 @@ import { LOOKUP_PATH } from '../lookup/answer-cache';
 
 /** Finished rows waiting for a slower earlier one: bounds the memory a batch holds for ordering. */
 const ROWS_AHEAD = 1024;
+
+/** The row of its batch that the work under way answers. */
+const rowUnderWay = new AsyncLocalStorage<number>();
+
+/** Runs `run` as the work of the row at `index` in its batch's locations (see batchRowUnderWay). */
+export function asBatchRow<T>(index: number, run: () => Promise<T>): Promise<T> {
+  return rowUnderWay.run(index, run);
+}
+
+/**
+ * The index (in its batch's locations) of the row whose answer the work under way is for, across awaits: a piece
+ * loaded for several rows is the work of the row that started its load. Undefined outside any row.
+ */
+export function batchRowUnderWay(): number | undefined {
+  return rowUnderWay.getStore();
+}
 
 /**
  * The POST /flood-zone/batch use case: every row answered exactly as GET /flood-zone answers it (the same
@@ -92,7 +109,8 @@ export class BatchLookupService {
         }
       };
       const noNewRow = stopRows ? AbortSignal.any([cancelled, stopRows]) : cancelled;
-      for await (const row of inInputOrder(locations.length, answer, this.limits, noNewRow)) {
+      const answerAsRow = (index: number) => asBatchRow(index, () => answer(index));
+      for await (const row of inInputOrder(locations.length, answerAsRow, this.limits, noNewRow)) {
         if (!row || cancelled.aborted) return;
         await send(row);
       }

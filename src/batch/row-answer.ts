@@ -16,6 +16,9 @@ export interface RowAnswer {
 
 export const isLookup = (answer: RowAnswer): answer is RowAnswer & { body: FloodZoneLookup } => answer.status === 200;
 
+/** A row answered with a part unavailable (an upstream failed for it): degraded, kept no longer than an incomplete answer. */
+export const isDegraded = (answer: RowAnswer): boolean => isLookup(answer) && answer.body.result.unavailable.length > 0;
+
 /** The NDJSON line and JSON array element of a row. */
 export function rowObject({ index, id, status, body }: RowAnswer) {
   return { index, id, status, body };

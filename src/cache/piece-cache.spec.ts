@@ -3,7 +3,7 @@ import { UpstreamUnavailableError } from '../common/api-error';
 import { asJobWork, asLookup, lookupTimeLeft } from '../common/upstream/resilient-upstream';
 import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
 import type { ServiceMetrics } from '../metrics/service-metrics';
-import { CachedPiece, PieceCache, PieceParts, PieceWait } from './piece-cache';
+import { asSecondTry, CachedPiece, PieceCache, PieceParts, PieceWait } from './piece-cache';
 import { PieceLoadLocks } from './piece-load-locks';
 import { memoryTier } from '../../test/support/memory-cache-tier';
 
@@ -431,5 +431,39 @@ describe('PieceCache across replicas, for the work of portfolio jobs', () => {
     expect([...loads.map((held) => held.calls), locks.takes]).toEqual([1, 1, 1, 0]);
     for (const held of loads) held.finish('zone A');
     await Promise.all(reads);
+  });
+});
+
+describe('PieceCache, asked a second time for answers that came back incomplete (asSecondTry)', () => {
+  /** A day for a complete piece, a minute for one with a part unknown (as the lookup's policies keep them). */
+  const shortenedWhenIncomplete = { ttlSeconds: 86_400, staleIfErrorSeconds: 0, ttlSecondsOf: (value: string) => (value.includes('unknown') ? 60 : 86_400) };
+  const loadsOf = (value: string) => {
+    const load = jest.fn((_signal: AbortSignal) => Promise.resolve(value));
+    return load;
+  };
+  const read = (cache: PieceCache, key: string, load: (signal: AbortSignal) => Promise<string>) =>
+    cache.getOrLoad('flood', key, shortenedWhenIncomplete, load, waitOf(new AbortController(), key));
+
+  it('loads again a piece kept a shortened life for a part it lacked; takes a complete one as cached; only while a second try', async () => {
+    const cache = new PieceCache(memoryTier(), metrics);
+    await read(cache, 'a', loadsOf('zone AE, LOMRs unknown'));
+    await read(cache, 'b', loadsOf('zone X'));
+    const [again, complete, outside] = [loadsOf('zone AE, LOMR 12-06-1234P'), loadsOf('zone X'), loadsOf('never asked')];
+    expect((await read(cache, 'a', outside)).status).toBe('HIT');
+    const [a, b] = await asSecondTry(() => Promise.all([read(cache, 'a', again), read(cache, 'b', complete)]));
+    expect([a.status, a.piece.value, b.status, b.piece.value]).toEqual(['MISS', 'zone AE, LOMR 12-06-1234P', 'HIT', 'zone X']);
+    expect([again.mock.calls.length, complete.mock.calls.length, outside.mock.calls.length]).toEqual([1, 0, 0]);
+    // What the second try loaded is cached as any piece.
+    expect((await read(cache, 'a', outside)).piece.value).toBe('zone AE, LOMR 12-06-1234P');
+  });
+
+  it('across replicas too: a second try loads again what another replica stored incomplete', async () => {
+    const tier = memoryTier();
+    const locks = new MemoryLocks(tier);
+    const [first, second] = [new PieceCache(tier, metrics, locks), new PieceCache(tier, metrics, locks)];
+    await asJobWork(budget, () => read(first, 'a', loadsOf('zone AE, LOMRs unknown')));
+    const again = loadsOf('zone AE, LOMR 12-06-1234P');
+    const retried = await asJobWork(budget, () => asSecondTry(() => read(second, 'a', again)));
+    expect([retried.status, retried.piece.value, again.mock.calls.length]).toEqual(['MISS', 'zone AE, LOMR 12-06-1234P', 1]);
   });
 });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { CACHE_MANAGER } from '@nestjs/cache-manager';
@@ -88,6 +89,24 @@ class UnkeptParts implements PieceParts {
   }
 }
 
+/** Whether the work under way asks a second time for answers that came back incomplete. */
+const secondTry = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `run` as a second try of answers that came back with a part missing (a portfolio job's degraded rows): a
+ * piece cached with a life shortened for what it lacked (see CachePolicy.ttlSecondsOf) is not taken but loaded
+ * again, so that the second try asks the upstream that failed; complete pieces are read as cached.
+ */
+export function asSecondTry<T>(run: () => Promise<T>): Promise<T> {
+  return secondTry.run(true, run);
+}
+
+/** Whether a cached piece, fresh, may be taken by the work under way: not one kept a shortened life, on a second try. */
+function taken<T>(piece: CachedPiece<T>, policy: CachePolicy<T>): boolean {
+  if (piece.freshUntil <= Date.now()) return false;
+  return !secondTry.getStore() || (policy.ttlSecondsOf?.(piece.value) ?? policy.ttlSeconds) >= policy.ttlSeconds;
+}
+
 /** Every query of one load (all its layers, retries, pages) listens to its signal: more than Node's default 10. */
 const LOAD_LISTENERS = 64;
 
@@ -122,7 +141,7 @@ export class PieceCache {
   async getOrLoad<T>(name: CacheName, key: string, policy: CachePolicy<T>, load: PieceLoad<T>, wait: PieceWait): Promise<CacheRead<T>> {
     const cacheKey = `${name}:${key}`;
     const cached = policy.ttlSeconds > 0 ? await this.read<T>(cacheKey) : undefined;
-    if (cached && cached.freshUntil > Date.now()) {
+    if (cached && taken(cached, policy)) {
       this.metrics.cacheLookup(name, 'hit');
       return { piece: cached, status: 'HIT' };
     }
@@ -236,7 +255,7 @@ export class PieceCache {
       if (await locks.take(cacheKey, holder, PIECE_LOCK_MS)) return this.loadHoldingLock(locks, holder, cacheKey, policy, load, signal);
       do {
         await pause(SHARED_LOAD_POLL_MS, signal);
-        const stored = await this.storedByReplicas<T>(locks, cacheKey);
+        const stored = await this.storedByReplicas(locks, cacheKey, policy);
         if (stored) return stored;
       } while (await locks.isHeld(cacheKey));
     }
@@ -259,7 +278,7 @@ export class PieceCache {
     let storing: Promise<unknown> = Promise.resolve();
     try {
       // Another replica may have stored the piece between this one's read and its taking the lock.
-      const earlier = await this.storedByReplicas<T>(locks, cacheKey);
+      const earlier = await this.storedByReplicas(locks, cacheKey, policy);
       if (earlier) return earlier;
       // Stored in the shared cache only, where every replica (this one too) looks: a portfolio's pieces would
       // otherwise crowd out of the in-process LRU what interactive lookups keep there, and be written to Redis twice.
@@ -276,10 +295,10 @@ export class PieceCache {
     }
   }
 
-  /** The piece as fresh in the shared cache, looked up patiently (see PieceLoadLocks.stored). */
-  private async storedByReplicas<T>(locks: PieceLoadLocks, cacheKey: string): Promise<CachedPiece<T> | undefined> {
+  /** The piece as fresh in the shared cache, looked up patiently (see PieceLoadLocks.stored), if the work under way takes it. */
+  private async storedByReplicas<T>(locks: PieceLoadLocks, cacheKey: string, policy: CachePolicy<T>): Promise<CachedPiece<T> | undefined> {
     const stored = asPiece<T>(await locks.stored(cacheKey));
-    return stored && stored.freshUntil > Date.now() ? stored : undefined;
+    return stored && taken(stored, policy) ? stored : undefined;
   }
 
   private async read<T>(cacheKey: string): Promise<CachedPiece<T> | undefined> {

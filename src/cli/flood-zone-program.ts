@@ -125,7 +125,7 @@ export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<nu
       status = await submitJob(input, FloodZoneApi.fromOptions(options), io.stdout, io.stderr);
     });
   withServiceUrl(job.command('status'), io.env)
-    .description("Print a job's status (status, total, done, errors, times, etaSeconds, upstreamCallsPerRow) as JSON.")
+    .description("Print a job's status (status, total, done, errors, degradedRows, times, etaSeconds, upstreamCallsPerRow) as JSON.")
     .argument('<id>', "the job's id")
     .action(async (id: string, options: ServiceOptions) => {
       status = await showJobStatus(id, FloodZoneApi.fromOptions(options), io.stdout);

@@ -24,7 +24,7 @@ export function parseQuery(queryString: string): Record<string, string | string[
 const shownName = (name: string) => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
 
 /** "a", "a and b", "a, b and c". */
-export function listed(names: readonly string[]): string {
+function listed(names: readonly string[]): string {
   return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 

@@ -131,6 +131,31 @@ describe('ChunkProgress: the rows a worker has answered in its chunk and the ups
     await end(progress);
   });
 
+  it('notes with the rows answered their calls only; as it ends, every call made (those of rows never answered too)', async () => {
+    // The calls of each of the chunk's rows so far.
+    const ofRow: UpstreamCalls[] = [{ flood_data: 5, geocoder: 1 }, { flood_data: 6 }, { flood_data: 5, geocoder: 1 }, { flood_data: 2 }];
+    const calls = (rows = Infinity) => {
+      const sum: UpstreamCalls = {};
+      for (const row of ofRow.slice(0, rows))
+        for (const [upstream, count] of Object.entries(row)) sum[upstream as 'flood_data'] = (sum[upstream as 'flood_data'] ?? 0) + count;
+      return sum;
+    };
+    const progress = new ChunkProgress(calls, note);
+    // Rows 2 and 3 answered, but not yet row 1: none is done, and no call is noted.
+    jest.advanceTimersByTime(PROGRESS_NOTE_MS);
+    await answerAll();
+    progress.answered(1);
+    jest.advanceTimersByTime(PROGRESS_NOTE_MS);
+    await answerAll();
+    progress.answered(3);
+    jest.advanceTimersByTime(PROGRESS_NOTE_MS);
+    await answerAll();
+    // Cut short with row 3 under way.
+    await end(progress);
+    expect(notes).toEqual([1, 3, 3]);
+    expect(notedCalls).toEqual([{ flood_data: 5, geocoder: 1 }, { flood_data: 11, geocoder: 1 }, { flood_data: 2 }]);
+  });
+
   it('as it ends, waits for the note under way, then notes the calls made since: a chunk cut short counts every call once', async () => {
     let calls: UpstreamCalls = { flood_data: 2 };
     const progress = new ChunkProgress(() => calls, note);

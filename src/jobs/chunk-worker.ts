@@ -4,7 +4,8 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, Job } from 'bullmq';
 import { BatchLookupService } from '../batch/batch-lookup.service';
 import { CsvRecord } from '../batch/batch-row';
-import type { RowAnswer } from '../batch/row-answer';
+import { isDegraded, isLookup, type RowAnswer } from '../batch/row-answer';
+import { asSecondTry } from '../cache/piece-cache';
 import { DrainState } from '../common/drain-state';
 import { asJobWork } from '../common/upstream/resilient-upstream';
 import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
@@ -109,7 +110,8 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
   /**
    * The chunk's answers in input order, each with its index in the whole job; fewer than its rows when the
    * job was cancelled (no row starts after that, and the rows under way stop) or the service is stopping
-   * (no row starts; past the drain's end the rows under way stop too).
+   * (no row starts; past the drain's end the rows under way stop too). Once every row is answered, the degraded
+   * ones are answered a second time (see answerDegradedAgain).
    */
   private async answer(jobId: string, chunk: number, rows: unknown[], options: LookupOptions): Promise<RowAnswer[]> {
     const cancelled = new AbortController();
@@ -128,7 +130,7 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
     // This chunk attempt's calls, counted apart from other chunks' in the budget they share.
     const budget = new CountedCallBudget(this.budget, (upstream) => this.metrics.jobUpstreamCalled(upstream));
     const progress = new ChunkProgress(
-      () => budget.calls(),
+      (rows) => budget.calls(rows),
       (answered, calls) => this.store.noteProgress(jobId, chunk, answered, calls),
     );
     const answers: RowAnswer[] = [];
@@ -136,8 +138,8 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
     // Taken now: the batch lets go of each row as it starts.
     const otherCells = rows.map((row) => (row instanceof CsvRecord && row.otherCells.length > 0 ? row.otherCells : undefined));
     try {
-      await asJobWork(budget, () =>
-        this.batches.run(
+      await asJobWork(budget, async () => {
+        await this.batches.run(
           rows,
           options,
           jobId,
@@ -148,8 +150,9 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
             return Promise.resolve();
           },
           this.drain.stopping,
-        ),
-      );
+        );
+        if (answers.length === rows.length) await this.answerDegradedAgain(jobId, chunk, answers, options, cancelled.signal);
+      });
     } finally {
       clearInterval(watch);
       this.drain.overdue.removeEventListener('abort', stop);
@@ -157,6 +160,27 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
       await progress.end();
     }
     return answers;
+  }
+
+  /**
+   * Answers once more, after the chunk's other rows, each row answered with a part unavailable (an upstream that
+   * failed for it), reading afresh what was cached of it for a shortened life (see asSecondTry); a row answered the
+   * second time takes that answer, in its place (one that fails outright keeps its first, which says more). As the
+   * first time, no row starts once the job is cancelled or the service is stopping.
+   */
+  private async answerDegradedAgain(jobId: string, chunk: number, answers: RowAnswer[], options: LookupOptions, cancelled: AbortSignal): Promise<void> {
+    const degraded = answers.flatMap((answer, n) => (isDegraded(answer) ? [n] : []));
+    if (degraded.length === 0) return;
+    // The batch let go of the rows it answered: they are read again from the job's input, still stored.
+    const rows = await this.store.inputRows(jobId, chunk);
+    if (!rows) return;
+    const again = (answer: RowAnswer) => {
+      const { index, otherCells } = answers[degraded[answer.index]];
+      if (isLookup(answer)) answers[degraded[answer.index]] = { ...answer, index, otherCells };
+      return Promise.resolve();
+    };
+    const rowsAgain = degraded.map((n) => rows[n]);
+    await asSecondTry(() => this.batches.run(rowsAgain, options, jobId, cancelled, again, this.drain.stopping));
   }
 
   /** A chunk that failed for good (every attempt, or stalled too often) fails its job. */

@@ -1,5 +1,6 @@
 import type { UpstreamName } from '../common/upstream/upstream-registry';
 import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
+import { asBatchRow } from '../batch/batch-lookup.service';
 import { CountedCallBudget } from './counted-call-budget';
 
 /** A shared budget that grants every turn at once, but refuses one whose signal has aborted. */
@@ -61,6 +62,28 @@ describe("CountedCallBudget: one chunk attempt's calls, counted per upstream, it
     const chunk = new CountedCallBudget(shared, (upstream) => told.push(upstream));
     await chunk.turn('geocoder', late.signal);
     expect([chunk.calls(), told]).toEqual([{}, []]);
+  });
+
+  it('counts each call with the row of the chunk it was sent for: the calls of the first rows alone, or of all', async () => {
+    const chunk = new CountedCallBudget(new GrantingBudget(), () => undefined);
+    const signal = new AbortController().signal;
+    await asBatchRow(0, () => chunk.turn('flood_data', signal));
+    await asBatchRow(2, async () => {
+      await chunk.turn('flood_data', signal);
+      // Across awaits, and in what the row's work starts (a piece loaded for it and its neighbours).
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      await Promise.all([chunk.turn('flood_data', signal), chunk.turn('geocoder', signal)]);
+    });
+    await asBatchRow(1, () => chunk.turn('geocoder', signal));
+    expect([chunk.calls(0), chunk.calls(1), chunk.calls(2), chunk.calls(3)]).toEqual([
+      {},
+      { flood_data: 1 },
+      { flood_data: 1, geocoder: 1 },
+      { flood_data: 3, geocoder: 2 },
+    ]);
+    // A call sent for no row counts with the first.
+    await chunk.turn('flood_data', signal);
+    expect([chunk.calls(0), chunk.calls()]).toEqual([{ flood_data: 1 }, { flood_data: 4, geocoder: 2 }]);
   });
 
   it("keeps each chunk's count apart, and hands out a copy", async () => {

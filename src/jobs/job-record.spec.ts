@@ -1,3 +1,4 @@
+import { UPSTREAM_REGISTRY } from '../common/upstream/upstream-registry';
 import { JobRecord, jobRecordOf, jobStatusView } from './job-record';
 
 const record = (over: Partial<JobRecord>): JobRecord => ({
@@ -6,6 +7,7 @@ const record = (over: Partial<JobRecord>): JobRecord => ({
   total: 1000,
   done: 0,
   errors: 0,
+  degradedRows: 0,
   chunks: 1,
   createdAt: '2025-01-01T00:00:00.000Z',
   startedAt: '2025-01-01T00:00:10.000Z',
@@ -39,7 +41,20 @@ describe('jobStatusView: the seconds left, at the pace kept so far, once 1% of t
 
   it('answers the documented fields only', () => {
     expect(Object.keys(jobStatusView(record({}), started)).sort()).toEqual(
-      ['createdAt', 'done', 'errors', 'etaSeconds', 'expiresAt', 'finishedAt', 'id', 'startedAt', 'status', 'total', 'upstreamCallsPerRow'].sort(),
+      [
+        'createdAt',
+        'degradedRows',
+        'done',
+        'errors',
+        'etaSeconds',
+        'expiresAt',
+        'finishedAt',
+        'id',
+        'startedAt',
+        'status',
+        'total',
+        'upstreamCallsPerRow',
+      ].sort(),
     );
   });
 
@@ -48,17 +63,36 @@ describe('jobStatusView: the seconds left, at the pace kept so far, once 1% of t
   });
 });
 
-describe("jobStatusView: each upstream's calls so far per row done, to 2 decimals", () => {
+describe("jobStatusView: each upstream's calls so far per row done, to 2 decimals, for every upstream the job's rows ask", () => {
   it.each([
     ['21 NFHL calls and 5 geocoder calls for 20 rows', { done: 20, upstreamCalls: { flood_data: 21, geocoder: 5 } }, { flood_data: 1.05, geocoder: 0.25 }],
     ['rounded to the nearest hundredth: 100/3 and 2/3', { done: 3, upstreamCalls: { flood_data: 100, geocoder: 2 } }, { flood_data: 33.33, geocoder: 0.67 }],
-    ['a half hundredth rounds up (1669 calls for 200 rows is 8.345)', { done: 200, upstreamCalls: { flood_data: 1669 } }, { flood_data: 8.35 }],
-    ['one call in 400 rows: called, so present, though it rounds to 0', { done: 400, upstreamCalls: { geocoder: 1 } }, { geocoder: 0 }],
-    ['rows done, no call yet (answered from the cache)', { done: 7, upstreamCalls: {} }, {}],
-    ['no row done yet, calls made', { done: 0, upstreamCalls: { flood_data: 5 } }, {}],
-    ['cancelled, with the calls of its cut chunk', { status: 'cancelled', done: 8, upstreamCalls: { flood_data: 44 } }, { flood_data: 5.5 }],
+    ['a half hundredth rounds up (1669 calls for 200 rows is 8.345)', { done: 200, upstreamCalls: { flood_data: 1669 } }, { flood_data: 8.35, geocoder: 0 }],
+    ['one call in 400 rows, rounding to 0', { done: 400, upstreamCalls: { geocoder: 1 } }, { flood_data: 0, geocoder: 0 }],
+    ['rows done, no call yet (answered from the cache)', { done: 7, upstreamCalls: {} }, { flood_data: 0, geocoder: 0 }],
+    ['no row done yet', { done: 0, upstreamCalls: {} }, { flood_data: 0, geocoder: 0 }],
+    ['cancelled, with the calls of its cut chunk', { status: 'cancelled', done: 8, upstreamCalls: { flood_data: 44 } }, { flood_data: 5.5, geocoder: 0 }],
+    [
+      'include=cbrs, its upstream not called yet',
+      { done: 4, include: ['cbrs'], upstreamCalls: { flood_data: 4 } },
+      { flood_data: 1, coastal_barrier: 0, geocoder: 0 },
+    ],
+    [
+      "include=preliminary: FEMA's preliminary and pending maps both",
+      { done: 2, include: ['preliminary'], upstreamCalls: { flood_data_pending: 2 } },
+      { flood_data: 0, flood_data_preliminary: 0, flood_data_pending: 1, geocoder: 0 },
+    ],
+    [
+      'include=determination: the building and the coastal barrier it reads',
+      { done: 1, include: ['determination'], upstreamCalls: {} },
+      { flood_data: 0, coastal_barrier: 0, geocoder: 0, structures: 0 },
+    ],
+    ['an upstream called though no row asks it', { done: 2, upstreamCalls: { elevation: 1 } }, { flood_data: 0, geocoder: 0, elevation: 0.5 }],
   ] as const)('%s', (_case, over, perRow) => {
-    expect(jobStatusView(record(over as Partial<JobRecord>), started).upstreamCallsPerRow).toEqual(perRow);
+    const { upstreamCallsPerRow } = jobStatusView(record(over as Partial<JobRecord>), started);
+    expect(upstreamCallsPerRow).toEqual(perRow);
+    // In the order of the upstreams' registry.
+    expect(Object.keys(upstreamCallsPerRow)).toEqual(UPSTREAM_REGISTRY.map(({ name }) => name).filter((name) => name in perRow));
   });
 });
 
@@ -80,6 +114,7 @@ describe('jobRecordOf', () => {
       total: 3,
       done: 0,
       errors: 0,
+      degradedRows: 0,
       chunks: 1,
       createdAt: '2025-01-01T00:00:00.000Z',
       startedAt: null,
@@ -93,6 +128,13 @@ describe('jobRecordOf', () => {
     });
     const read = jobRecordOf('j', { ...hash, otherColumns: '["Loan ID","Balance"]', warnings: '["w"]' });
     expect([read?.otherColumns, read?.warnings]).toEqual([['Loan ID', 'Balance'], ['w']]);
+  });
+
+  it('reads the degraded rows counted as chunks were written', () => {
+    const hash = { status: 'completed', total: '5', done: '5', errors: '1', degraded: '2', chunks: '1', createdAt: '2025-01-01T00:00:00.000Z', radiusM: '500' };
+    const read = jobRecordOf('j', hash)!;
+    expect([read.errors, read.degradedRows]).toEqual([1, 2]);
+    expect(jobStatusView(read, started).degradedRows).toBe(2);
   });
 
   it('counts as done the rows answered in chunks not yet written', () => {

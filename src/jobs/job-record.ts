@@ -1,5 +1,6 @@
 import { UPSTREAM_REGISTRY, type UpstreamName } from '../common/upstream/upstream-registry';
-import type { IncludeItem } from '../parts/answer-parts';
+import { withImpliedParts, type IncludeItem } from '../parts/answer-parts';
+import { lookupUpstreams } from '../lookup/lookup-upstreams';
 
 /** Where a job stands. */
 export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -18,6 +19,8 @@ export interface JobRecord {
   total: number;
   done: number;
   errors: number;
+  /** Rows of the chunks written still answered with a part unavailable after their second try. */
+  degradedRows: number;
   chunks: number;
   createdAt: string;
   startedAt: string | null;
@@ -41,12 +44,13 @@ export interface JobStatusView {
   total: number;
   done: number;
   errors: number;
+  degradedRows: number;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
   expiresAt: string | null;
   etaSeconds: number | null;
-  /** Per upstream called: its calls so far per row done, to 2 decimals; empty while no row is done. */
+  /** Per upstream the job's rows ask (and any other called): the calls of the rows done per row done, to 2 decimals; 0 while no row is done. */
   upstreamCallsPerRow: UpstreamCalls;
   /** Only when the body's reader warned of something. */
   warnings?: string[];
@@ -65,6 +69,7 @@ export function jobRecordOf(id: string, hash: Record<string, string>): JobRecord
     // The rows of written chunks and those answered so far in chunks under way (see JobStore).
     done: Number(hash.done ?? 0) + Number(hash.answering ?? 0),
     errors: Number(hash.errors ?? 0),
+    degradedRows: Number(hash.degraded ?? 0),
     chunks: Number(hash.chunks),
     createdAt: hash.createdAt,
     startedAt: time('startedAt'),
@@ -99,23 +104,29 @@ const ETA_AFTER_SHARE = 0.01;
  * what the job's rows have cost each upstream so far.
  */
 export function jobStatusView(record: JobRecord, now: number): JobStatusView {
-  const { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, warnings } = record;
+  const { id, status, total, done, errors, degradedRows, createdAt, startedAt, finishedAt, expiresAt, warnings } = record;
   let etaSeconds: number | null = null;
   if (status === 'completed') etaSeconds = 0;
   else if (status === 'running' && startedAt && done > 0 && done >= Math.ceil(total * ETA_AFTER_SHARE)) {
     const elapsedSeconds = Math.max(0, now - Date.parse(startedAt)) / 1000;
     etaSeconds = Math.ceil(((total - done) * elapsedSeconds) / done);
   }
-  const upstreamCallsPerRow = callsPerRow(record.upstreamCalls, done);
-  const view: JobStatusView = { id, status, total, done, errors, createdAt, startedAt, finishedAt, expiresAt, etaSeconds, upstreamCallsPerRow };
+  const upstreamCallsPerRow = callsPerRow(record.upstreamCalls, done, lookupUpstreams(withImpliedParts(record.include)));
+  const view: JobStatusView = { id, status, total, done, errors, degradedRows, createdAt, startedAt, finishedAt, expiresAt, etaSeconds, upstreamCallsPerRow };
   if (warnings.length > 0) view.warnings = warnings;
   return view;
 }
 
-/** Each upstream's calls per row done, to 2 decimals (one division of the counts, so 21 calls for 20 rows is exactly 1.05). */
-function callsPerRow(calls: UpstreamCalls, done: number): UpstreamCalls {
+/**
+ * Each upstream's calls per row done, to 2 decimals (one division of the counts, so 21 calls for 20 rows is exactly
+ * 1.05), in the registry's order: every upstream `asked` (0 when not called), and any other called.
+ */
+function callsPerRow(calls: UpstreamCalls, done: number, asked: readonly UpstreamName[]): UpstreamCalls {
   const perRow: UpstreamCalls = {};
-  if (done === 0) return perRow;
-  for (const [upstream, count] of Object.entries(calls) as Array<[UpstreamName, number]>) perRow[upstream] = Math.round((count * 100) / done) / 100;
+  for (const { name } of UPSTREAM_REGISTRY) {
+    const count = calls[name];
+    if (count === undefined && !asked.includes(name)) continue;
+    perRow[name] = done === 0 ? 0 : Math.round(((count ?? 0) * 100) / done) / 100;
+  }
   return perRow;
 }

@@ -7,7 +7,7 @@ import { JobStore } from './job-store';
 /**
  * A job's `done` on a real Redis: rows answered inside a chunk count before the chunk is written, and `done`
  * never goes back nor passes `total`, whatever the order of notes and writes of workers that take a chunk again;
- * its upstream calls add up over every note, however its chunks end.
+ * its upstream calls add up over every note, however its chunks end; its degraded rows are those of its written chunks.
  */
 describe('JobStore: the rows done and upstream calls of a running job', () => {
   let redis: DisposableRedis;
@@ -26,7 +26,10 @@ describe('JobStore: the rows done and upstream calls of a running job', () => {
   });
 
   const answersOf = (chunk: number, rows: number): RowAnswer[] =>
-    Array.from({ length: rows }, (_, n) => ({ index: chunk * CHUNK_ROWS + n, id: null, asked: null, status: 200, body: {} }) as unknown as RowAnswer);
+    Array.from(
+      { length: rows },
+      (_, n) => ({ index: chunk * CHUNK_ROWS + n, id: null, asked: null, status: 200, body: { result: { unavailable: [] } } }) as unknown as RowAnswer,
+    );
 
   /** A running job of `total` rows (its chunks of CHUNK_ROWS), and a way to read its `done`. */
   async function runningJob(total: number) {
@@ -38,6 +41,7 @@ describe('JobStore: the rows done and upstream calls of a running job', () => {
       total,
       done: 0,
       errors: 0,
+      degradedRows: 0,
       chunks,
       createdAt: new Date().toISOString(),
       startedAt: null,
@@ -112,5 +116,20 @@ describe('JobStore: the rows done and upstream calls of a running job', () => {
     await store.end(id, 'cancelled', new Date());
     await store.noteProgress(id, 1, 300, { flood_data: 1 });
     expect(await client.exists(`flood-zone:job:${id}`)).toBe(0);
+  });
+
+  it('counts the degraded rows (answered with a part unavailable) of each chunk as it is written, once', async () => {
+    const { id } = await runningJob(1500);
+    const degraded = (answer: RowAnswer): RowAnswer => ({ ...answer, body: { result: { unavailable: ['structure'] } } }) as unknown as RowAnswer;
+    const first = answersOf(0, CHUNK_ROWS).map((answer, n) => (n === 3 || n === 700 ? degraded(answer) : answer));
+    // A 502 row is an error, not a degraded answer.
+    first[5] = { ...first[5], status: 502, body: { code: 'UPSTREAM_UNAVAILABLE' } } as unknown as RowAnswer;
+    await store.noteProgress(id, 0, 900, {});
+    expect(await store.record(id)).toEqual(expect.objectContaining({ degradedRows: 0 }));
+    expect(await store.writeAnswers(id, 0, first, new Date())).toBe('written');
+    expect(await store.writeAnswers(id, 0, first, new Date())).toBe('not_written');
+    expect(await store.record(id)).toEqual(expect.objectContaining({ done: 1000, errors: 1, degradedRows: 2 }));
+    expect(await store.writeAnswers(id, 1, answersOf(1, 500).map(degraded), new Date())).toBe('completed_job');
+    expect(await store.record(id)).toEqual(expect.objectContaining({ status: 'completed', done: 1500, errors: 1, degradedRows: 502 }));
   });
 });

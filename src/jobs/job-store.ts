@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import type { RowAnswer } from '../batch/row-answer';
+import { isDegraded, type RowAnswer } from '../batch/row-answer';
 import type { UpstreamName } from '../common/upstream/upstream-registry';
 import { CHUNK_ROWS, packAnswers, packRows, unpackAnswers, unpackRows } from './job-chunks';
 import { callsField, JobRecord, jobRecordOf, JobStatus, UpstreamCalls } from './job-record';
@@ -47,9 +47,9 @@ return 1`;
 
 /**
  * A chunk's answers, written once: only while the job runs, and only if no other worker wrote them first
- * (a chunk is taken again when its worker seemed dead); the counts grow only with the write, which replaces
- * the chunk's rows noted as answered (never more than its rows). The last chunk completes the job: its
- * answers and its hash then expire after the TTL, and its input is already gone.
+ * (a chunk is taken again when its worker seemed dead); the counts (rows, 5xx rows, degraded rows) grow only
+ * with the write, which replaces the chunk's rows noted as answered (never more than its rows). The last chunk
+ * completes the job: its answers and its hash then expire after the TTL, and its input is already gone.
  * Answers 0 (nothing written), 1 (written) or 2 (written, and the job completed).
  */
 const WRITE_CHUNK = `
@@ -65,6 +65,7 @@ if noted > 0 then
 end
 redis.call('HINCRBY', KEYS[1], 'done', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'errors', ARGV[3])
+redis.call('HINCRBY', KEYS[1], 'degraded', ARGV[9])
 local answered = redis.call('HINCRBY', KEYS[1], 'answeredChunks', 1)
 local chunks = tonumber(redis.call('HGET', KEYS[1], 'chunks'))
 if answered < chunks then return 1 end
@@ -190,6 +191,7 @@ export class JobStore {
 
   async writeAnswers(id: string, chunk: number, answers: RowAnswer[], now: Date): Promise<ChunkWrite> {
     const errors = answers.filter((answer) => answer.status >= 500).length;
+    const degraded = answers.filter(isDegraded).length;
     const written = await this.redis.eval(
       WRITE_CHUNK,
       3,
@@ -204,6 +206,7 @@ export class JobStore {
       this.ttlSeconds,
       answerPrefix(id),
       chunk,
+      degraded,
     );
     return CHUNK_WRITES[Number(written)];
   }

@@ -135,6 +135,7 @@ export class QueuedPortfolioJobs extends PortfolioJobs {
         total,
         done: 0,
         errors: 0,
+        degradedRows: 0,
         chunks,
         createdAt: new Date().toISOString(),
         startedAt: null,

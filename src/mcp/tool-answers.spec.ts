@@ -26,7 +26,7 @@ describe('lookupSummary', () => {
     [
       'an unmapped point, unknown rather than safe',
       { coverage: 'unmapped' as const },
-      'Coverage: unmapped. Flood zone: none. In the Special Flood Hazard Area: unknown. Unavailable: nothing.',
+      'Coverage: unmapped. Flood zone: unknown. In the Special Flood Hazard Area: unknown. Unavailable: nothing.',
     ],
     [
       'parts that could not be had',
@@ -84,7 +84,7 @@ describe('lookupSummary with the building', () => {
         }),
       },
       'coordinates',
-      `Building: in the SFHA, AE over 40% of its footprint. At the given point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
+      `Building: in the SFHA, AE over 40% of its footprint. At the address point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
     ],
     [
       "a building outside the SFHA whose address point is in it: the point is named as the address's",
@@ -94,7 +94,7 @@ describe('lookupSummary with the building', () => {
         structure: building({ match: 'address', distanceM: 36, zones: [zone('X', 100)], buildingInSfha: false }),
       },
       'census_geocoder',
-      'Building: outside the SFHA, X over 100% of its footprint. At the address point: coverage mapped, flood zone AE, in the Special Flood Hazard Area: yes. Unavailable: nothing.',
+      'Building: outside the SFHA, X unshaded over 100% of its footprint. At the address point: coverage mapped, flood zone AE, in the Special Flood Hazard Area: yes. Unavailable: nothing.',
     ],
     [
       'several SFHA zones, each named with its share; two entries of one zone summed',
@@ -112,19 +112,19 @@ describe('lookupSummary with the building', () => {
         }),
       },
       'coordinates',
-      'Building: in the SFHA, VE over 10.5% and AE over 30.3% of its footprint. At the given point: coverage mapped, flood zone AE, in the Special Flood Hazard Area: yes. Unavailable: nothing.',
+      'Building: in the SFHA, VE over 10.5% and AE over 30.3% of its footprint. At the address point: coverage mapped, flood zone AE, in the Special Flood Hazard Area: yes. Unavailable: nothing.',
     ],
     [
       'part of the footprint off the map and the rest outside the SFHA: unknown, never the point\'s "no"',
       { ...SHADED_X, structure: building({ zones: [zone('X', 50)], unmappedSharePercent: 50, buildingInSfha: null }) },
       'coordinates',
-      `Building: unknown whether in the SFHA, 50% of its footprint unmapped (off FEMA's digital flood map or not included in it), X over 50%. At the given point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
+      `Building: SFHA status unknown, X unshaded over 50% and unmapped over 50% of its footprint. At the address point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
     ],
     [
       'the whole footprint off the map: no "rest" is spoken of',
       { coverage: 'mapped_no_zone', structure: building({ zones: [], unmappedSharePercent: 100, buildingInSfha: null }) },
       'coordinates',
-      "Building: unknown whether in the SFHA, 100% of its footprint unmapped (off FEMA's digital flood map or not included in it). At the given point: coverage mapped_no_zone, flood zone none, in the Special Flood Hazard Area: unknown. Unavailable: nothing.",
+      'Building: SFHA status unknown, unmapped over 100% of its footprint. At the address point: coverage mapped_no_zone, flood zone unknown, in the Special Flood Hazard Area: unknown. Unavailable: nothing.',
     ],
     [
       "the footprint's zones not read this time",
@@ -134,19 +134,19 @@ describe('lookupSummary with the building', () => {
         unavailable: ['structure'],
       },
       'coordinates',
-      `Building: unknown whether in the SFHA, the flood zones over its footprint could not be read this time (retry). At the given point: coverage mapped, ${SHADED_X_POINT}. Unavailable: structure.`,
+      `Building: SFHA status unknown, FEMA's flood zones over its footprint could not be read this time. At the address point: coverage mapped, ${SHADED_X_POINT}. Unavailable: structure.`,
     ],
     [
       'USA Structures not answering',
       { ...SHADED_X, structure: null, unavailable: ['structure'] },
       'census_geocoder',
-      `Building: unknown whether in the SFHA, USA Structures could not be looked up this time (retry). At the address point: coverage mapped, ${SHADED_X_POINT}. Unavailable: structure.`,
+      `Building: SFHA status unknown, FEMA's building footprints did not answer this time. At the address point: coverage mapped, ${SHADED_X_POINT}. Unavailable: structure.`,
     ],
     [
       'no building at the location',
       { ...SHADED_X, structure: building({ match: 'none', distanceM: null, buildId: null, zones: null, unmappedSharePercent: null, firmPanels: null }) },
       'coordinates',
-      `Building: none found at the location. At the given point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
+      `Building: none found at the location. At the address point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
     ],
     [
       'several buildings, none chosen',

@@ -87,6 +87,8 @@ export interface IncludedPart<I extends string, F extends string, V> {
 export interface OptionalAnswerPart<I extends string, F extends string, S, D, V> extends IncludedPart<I, F, V> {
   /** Named by the error of a lookup that stopped waiting for this part (which then is simply unavailable). */
   upstream: UpstreamName;
+  /** The other upstreams its load asks, if any (a portfolio job's status lists every upstream its rows ask). */
+  alsoAsks?: readonly UpstreamName[];
   module: Type<unknown>;
   port: PortToken<S>;
   cacheKey(request: PartRequest): string;

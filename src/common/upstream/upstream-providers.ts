@@ -7,14 +7,25 @@ import type { AppConfig } from '../../config/app-config';
 import { ResilientUpstream, UPSTREAM_OBSERVER, UpstreamObserver } from './resilient-upstream';
 import type { UpstreamName } from './upstream-registry';
 
+/**
+ * How long a connection may sit idle before it is closed rather than reused: under the 5 s after which many servers
+ * (Node's, several load balancers) drop an idle one, and Node lowers it to a second under a shorter `Keep-Alive:
+ * timeout` a server announces. A connection the server has dropped fails the request sent on it: an attempt that
+ * never reaches the server, yet is retried and counted against the upstream's budget.
+ */
+export const UPSTREAM_IDLE_CONNECTION_MS = 4000;
+
+/** The upstreams' HTTP client options: keep-alive connections reused while the server keeps them, at most `maxSockets` per host. */
+export function upstreamHttpOptions(maxSockets: number) {
+  const agentOptions = { keepAlive: true, maxSockets, timeout: UPSTREAM_IDLE_CONNECTION_MS };
+  return { httpAgent: new HttpAgent(agentOptions), httpsAgent: new HttpsAgent(agentOptions), maxRedirects: 0 };
+}
+
 /** An HTTP client with keep-alive connections reused, at most UPSTREAM_MAX_CONCURRENCY sockets per host. */
 export function upstreamHttpModule(): DynamicModule {
   return HttpModule.registerAsync({
     inject: [ConfigService],
-    useFactory: (config: ConfigService<AppConfig, true>) => {
-      const agentOptions = { keepAlive: true, maxSockets: config.get('UPSTREAM_MAX_CONCURRENCY', { infer: true }) };
-      return { httpAgent: new HttpAgent(agentOptions), httpsAgent: new HttpsAgent(agentOptions), maxRedirects: 0 };
-    },
+    useFactory: (config: ConfigService<AppConfig, true>) => upstreamHttpOptions(config.get('UPSTREAM_MAX_CONCURRENCY', { infer: true })),
   });
 }
 

@@ -56,6 +56,16 @@ export class JobStatusDto {
   @ApiProperty({ description: 'Rows answered with a 5xx status (an upstream that failed for that row).', example: 0 })
   errors: number;
 
+  @ApiProperty({
+    description:
+      'Rows answered 200 with a part unavailable (named in `result.unavailable`: an upstream that failed for that part, such as USA Structures ' +
+      'for `structure`) even after their second try: a job asks every such row once more after the other rows of its chunk of 1,000, and ' +
+      "the second answer takes the first one's place in the results. Counted as each chunk is written. Such an answer is degraded: its " +
+      'missing parts are unknown, and it is never cached longer than 60 seconds; look it up again later.',
+    example: 0,
+  })
+  degradedRows: number;
+
   @ApiProperty({ format: 'date-time', description: 'When the job was submitted.', example: '2025-04-01T12:00:00.000Z' })
   createdAt: string;
 
@@ -89,10 +99,13 @@ export class JobStatusDto {
     description:
       'Upstream calls per row done so far, per upstream (' +
       UPSTREAM_REGISTRY.map(({ name }) => `\`${name}\``).join(', ') +
-      '), to 2 decimals: the calls the job has made to it divided by `done`. A call is one request sent to the upstream, each retry ' +
-      'counted again, by the workers of every replica, those of work cut short and done again included (a replica stopped, a cancelled ' +
-      'job; a replica killed outright loses those made since its last note, taken every second); a row answered from the cache or from a repeated location ' +
-      'makes none. An upstream not called is absent; empty while no row is done.',
+      '), to 2 decimals: the calls made for the rows done divided by `done`. Every upstream the rows ask is listed, 0 when not ' +
+      'called (always `flood_data` and `geocoder`; with `include`, the upstreams of the parts asked for), and any other called. ' +
+      'A call is one request sent to the upstream, each retry counted again, by the workers of every replica; it counts once the row ' +
+      'it was made for is done (a load shared by several rows counts with the row that started it), so the figure never counts ' +
+      'the calls of rows still under way; the calls of work cut short and done again count too (a replica stopped, a cancelled ' +
+      'job; a replica killed outright loses those made since its last note, taken every second). A row answered from the cache or from a repeated location ' +
+      'makes none. 0 while no row is done.',
     example: { flood_data: 1.21, geocoder: 0.33 },
   })
   upstreamCallsPerRow: UpstreamCalls;

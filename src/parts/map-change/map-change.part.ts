@@ -17,6 +17,7 @@ export const mapChangePart = optionalPart({
   summary: "FEMA's pending or preliminary map at the point",
   // Asked of the preliminary and the pending maps at once; the preliminary one stands for both.
   upstream: 'flood_data_preliminary',
+  alsoAsks: ['flood_data_pending'],
   module: MapChangeModule,
   port: MapChangePort,
   cacheKey: ({ point }) => `map-change:${pointKey(point)}`,

@@ -139,7 +139,7 @@ describe('POST /mcp: the tools for AI agents', () => {
     const answer = structuredOf(checks, 'flood_zone', result) as { result: { inSpecialFloodHazardArea: boolean; structure: { buildingInSfha: boolean } } };
     expect([answer.result.structure.buildingInSfha, answer.result.inSpecialFloodHazardArea]).toEqual([true, false]);
     expect(summaryOf(result)).toBe(
-      `Building: in the SFHA, AE over 40.1% of its footprint. At the given point: coverage mapped, ${MENOMINEE_POINT}. Unavailable: nothing.`,
+      `Building: in the SFHA, AE over 40.1% of its footprint. At the address point: coverage mapped, ${MENOMINEE_POINT}. Unavailable: nothing.`,
     );
   });
 
@@ -147,7 +147,7 @@ describe('POST /mcp: the tools for AI agents', () => {
     const result = await call('flood_zone', { address: HOUSTON_X_HOUSE, include: ['structure'] });
     structuredOf(checks, 'flood_zone', result);
     expect(summaryOf(result)).toBe(
-      'Building: outside the SFHA, X AREA OF MINIMAL FLOOD HAZARD over 100% of its footprint. At the address point: coverage mapped, flood zone AE, in the Special Flood Hazard Area: yes. Unavailable: nothing.',
+      'Building: outside the SFHA, X unshaded over 100% of its footprint. At the address point: coverage mapped, flood zone AE, in the Special Flood Hazard Area: yes. Unavailable: nothing.',
     );
   });
 
@@ -159,7 +159,7 @@ describe('POST /mcp: the tools for AI agents', () => {
     expect(answer).toEqual(determination);
     expect([answer.basis, answer.buildingInSfha]).toEqual(['building', true]);
     expect(summaryOf(result)).toBe(
-      `Building: in the SFHA, AE over 40.1% of its footprint. At the given point: coverage mapped, ${MENOMINEE_POINT}. Unavailable: nothing.`,
+      `Building: in the SFHA, AE over 40.1% of its footprint. At the address point: coverage mapped, ${MENOMINEE_POINT}. Unavailable: nothing.`,
     );
   });
 
@@ -338,7 +338,7 @@ describe('POST /mcp when the building could not be looked up', () => {
   });
   afterEach(() => stack.emulators.structures.clearFaults());
 
-  const UNKNOWN = `Building: unknown whether in the SFHA, USA Structures could not be looked up this time (retry). At the given point: coverage mapped, ${MENOMINEE_POINT}. Unavailable: structure.`;
+  const UNKNOWN = `Building: SFHA status unknown, FEMA's building footprints did not answer this time. At the address point: coverage mapped, ${MENOMINEE_POINT}. Unavailable: structure.`;
 
   it.each<[string, Record<string, unknown>]>([
     ['flood_zone', { ...MENOMINEE_HOUSE, include: ['structure'] }],

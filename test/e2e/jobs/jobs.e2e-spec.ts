@@ -36,13 +36,21 @@ const emulatorsByUpstream = (e: RunningEmulators): Record<UpstreamName, Upstream
 /** The calls each upstream's emulator has received so far. */
 const callsCounted = (e: RunningEmulators) => Object.entries(emulatorsByUpstream(e)).map(([upstream, emulator]) => [upstream, emulator.callCount()] as const);
 
+/** What every lookup asks: FEMA's NFHL and the Census geocoder. */
+const ALWAYS_ASKED: UpstreamName[] = ['flood_data', 'geocoder'];
+
 /**
- * Each upstream that the emulators saw called since `before` (a callsCounted), its calls since divided by `rows`,
- * rounded to the hundredth (exact when `rows` divides 100): what a job's upstreamCallsPerRow says when its work made them all.
+ * Each upstream that the emulators saw called since `before` (a callsCounted), and each of those `asked` by the job's
+ * rows, its calls since divided by `rows`, rounded to the hundredth (exact when `rows` divides 100): what a job's
+ * upstreamCallsPerRow says when its work made them all.
  */
-function countedPerRow(e: RunningEmulators, before: ReturnType<typeof callsCounted>, rows: number): Record<string, number> {
+function countedPerRow(e: RunningEmulators, before: ReturnType<typeof callsCounted>, rows: number, asked = ALWAYS_ASKED): Record<string, number> {
   const since = callsCounted(e).map(([upstream, calls], n) => [upstream, calls - before[n][1]] as const);
-  return Object.fromEntries(since.filter(([, calls]) => calls > 0).map(([upstream, calls]) => [upstream, Math.round((calls * 100) / rows) / 100]));
+  return Object.fromEntries(
+    since
+      .filter(([upstream, calls]) => calls > 0 || asked.includes(upstream as UpstreamName))
+      .map(([upstream, calls]) => [upstream, Math.round((calls * 100) / rows) / 100]),
+  );
 }
 
 /** A point `step` ten-thousandths of a degree east of a demo place: a place of its own for the caches. */
@@ -117,12 +125,13 @@ describe('with a Redis', () => {
       total: rows.length,
       done: rows.length,
       errors: 0,
+      degradedRows: 0,
       createdAt: expect.stringMatching(ISO),
       startedAt: expect.stringMatching(ISO),
       finishedAt: expect.stringMatching(ISO),
       expiresAt: expect.stringMatching(ISO),
       etaSeconds: 0,
-      upstreamCallsPerRow: countedPerRow(stack.emulators, before, rows.length),
+      upstreamCallsPerRow: countedPerRow(stack.emulators, before, rows.length, [...ALWAYS_ASKED, 'coastal_barrier']),
     });
     expect(Date.parse(status.expiresAt) - Date.parse(status.finishedAt)).toBe(TTL_HOURS * 3600 * 1000);
     expect(Date.parse(status.startedAt)).toBeGreaterThanOrEqual(Date.parse(status.createdAt));
@@ -421,7 +430,7 @@ describe('with a Redis', () => {
     expectErrorEnvelope(await call(stack.url, `${JOBS}/${body.id}/results`), 404, 'JOB_NOT_FOUND');
   });
 
-  it('says per upstream the calls the job made per row done, as the emulators counted them; rows answered from the cache make none', async () => {
+  it('says per upstream its rows ask the calls the job made per row done, as the emulators counted them; rows answered from the cache make none', async () => {
     // 16 points of their own, 4 of them asked twice: 20 rows, so calls / rows is exact to the hundredth.
     const points = Array.from({ length: 16 }, (_, i) => shifted(DEMO_PLACES[i % DEMO_PLACES.length], 3000 + i));
     const csv = `lat,lon\n${[...points, ...points.slice(0, 4)].map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
@@ -436,8 +445,11 @@ describe('with a Redis', () => {
     const again = callsCounted(stack.emulators);
     const second = await finished(stack.url, (await submitCsv(stack.url, csv)).body.id);
     expect([second.status, second.done]).toEqual(['completed', 20]);
-    expect(countedPerRow(stack.emulators, again, 20)).toEqual({});
-    expect(second.upstreamCallsPerRow).toEqual({});
+    expect(countedPerRow(stack.emulators, again, 20)).toEqual({ flood_data: 0, geocoder: 0 });
+    expect(second.upstreamCallsPerRow).toEqual({ flood_data: 0, geocoder: 0 });
+    // Every upstream the rows ask is listed, called or not: with include=cbrs, the coastal barrier service too.
+    const cbrs = await finished(stack.url, (await submitCsv(stack.url, csv, '?include=cbrs')).body.id);
+    expect(Object.keys(cbrs.upstreamCallsPerRow)).toEqual(['flood_data', 'coastal_barrier', 'geocoder']);
   });
 
   it('cancel: 202, no upstream call starts for the job after it, its data is deleted, its status says cancelled', async () => {
