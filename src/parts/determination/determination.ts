@@ -485,7 +485,8 @@ function judgedPlace({ point, building, community, coastalBarrier, lomrs, lomas 
         ...siteOf(building.site),
       };
     case 'unavailable':
-      // The building is unknown: nothing of the point stands for it but what is the same all around (the community, the barrier).
+      // The building is unknown: its zones, panel and letters are not the point's. The community and coastal barrier are
+      // the point's, the building looked for lying within a few tens of metres of it; the notes say they are the point's.
       return {
         sfhaBasis: 'building_unavailable',
         inSfha: null,
