@@ -66,6 +66,33 @@ const NO_BUILDING =
   "No building could be located in FEMA's building footprints for this location, so these answers are for the point: near a zone edge the " +
   'building itself may lie in another zone.';
 
+describe('a building that could not be read is unknown, never the point', () => {
+  it('the zones over a found house not read: basis building, its zones, panel, SFHA and requirement null, structure named; the site still read', async () => {
+    stack.emulators.nfhl.injectFault({
+      kind: 'http-status',
+      status: 503,
+      match: (call) => envelopeQuery(call) && ['Flood Hazard Zones', 'FIRM Panels'].includes(call.layerName ?? ''),
+    });
+    // inside the house wholly in Houston's AE FLOODWAY, a point of its own
+    const { res, form } = await formAt({ lat: 29.76302, lon: -95.39001 });
+    expect(res.body.result.structure).toMatchObject({ match: 'contains', buildId: '48020002', zones: null });
+    expect(res.body.result.unavailable).toEqual(['structure']);
+    expect(form).toEqual({
+      basis: 'building',
+      community: { name: 'City of Houston', number: '480296', county: 'Harris County', state: 'TX' },
+      map: { noNfipMap: false, digital: true, panel: null, panelEffectiveDate: null, letterOfMapChange: null, nearbyLetters: [] },
+      floodZones: null,
+      insurance: { available: true, reason: 'participating', program: 'regular', coastalBarrier: null },
+      buildingInSfha: null,
+      floodInsuranceRequired: null,
+      notes: [
+        "Whether the building is in the SFHA is unknown (FEMA's flood zones over its footprint could not be read this time), so whether a lender " +
+          'must require flood insurance is unknown: retry shortly, or a flood determination company or the local floodplain administrator decides.',
+      ],
+    });
+  });
+});
+
 describe('the coastal barrier where the building is', () => {
   // Fernandina Beach, FL: Otherwise Protected Area FL-64P is a 400 m square around its demo place (AE 9 over its middle 300 m);
   // 200 m of open map east of it, then the 400 m square of the CBRS buffer zone (the shaded X over its middle 300 m).
