@@ -41,7 +41,7 @@ const cells = (line: string) => parse(line)[0] as string[];
 describe('the CSV answer', () => {
   it('has the documented header', () => {
     expect(csvHeader()).toBe(`${CSV_ANSWER_COLUMNS.join(',')}\n`);
-    expect(CSV_ANSWER_COLUMNS.length).toBe(46);
+    expect(CSV_ANSWER_COLUMNS.length).toBe(49);
   });
 
   it('writes a 200 row: booleans as words, nulls empty, parts summarised, unavailable joined by ;', () => {
@@ -79,7 +79,7 @@ describe('the CSV answer', () => {
       'VE',
       '',
       // The building and the lender's form, not asked for.
-      ...Array(8).fill(''),
+      ...Array(11).fill(''),
       'true',
       '8',
       '10',
@@ -108,16 +108,19 @@ describe('the CSV answer', () => {
   });
 
   it('keeps unavailable and retrieved_at last, after the NFIP and ground elevation columns', () => {
-    expect(CSV_ANSWER_COLUMNS.slice(-16)).toEqual([
+    expect(CSV_ANSWER_COLUMNS.slice(-19)).toEqual([
       'cbrs_status',
       'building_match',
       'building_in_sfha',
       'building_sfha_share_percent',
       'building_zones',
+      'building_unmapped_share_percent',
       'determination_basis',
       'flood_insurance_available',
       'nfip_program',
       'flood_insurance_required',
+      'flood_insurance_reason',
+      'nearby_letters',
       'nfip_participating',
       'crs_class',
       'sfha_discount_percent',
@@ -130,10 +133,10 @@ describe('the CSV answer', () => {
 
   it('writes an error row with its index, id, status, code and query only', () => {
     const row = { index: 0, id: null, status: 422, body: { code: 'COORDINATES_OUT_OF_RANGE' }, asked: { lat: '91', lon: '0' } } as unknown as RowAnswer;
-    expect(cells(csvRow(row))).toEqual(['0', '', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', '0', ...Array(39).fill('')]);
+    expect(cells(csvRow(row))).toEqual(['0', '', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', '0', ...Array(42).fill('')]);
   });
 
-  it('writes the building and the form: its match, SFHA, the SFHA share and the zones with their shares; basis, availability, program, requirement', () => {
+  it('writes the building and the form: its match, SFHA, the SFHA share, the zones with their shares and the share off the map; basis, availability, program, requirement, its reason, the nearby letters', () => {
     const structure = {
       match: 'contains',
       buildingInSfha: true,
@@ -141,8 +144,14 @@ describe('the CSV answer', () => {
         { floodZone: 'AE', inSpecialFloodHazardArea: true, sharePercent: 19 },
         { floodZone: 'X', inSpecialFloodHazardArea: false, sharePercent: 81 },
       ],
+      unmappedSharePercent: 0,
     };
-    const determination = { basis: 'building', insurance: { available: true, program: 'regular' }, floodInsuranceRequired: true };
+    const determination = {
+      basis: 'building',
+      insurance: { available: true, program: 'regular', reason: 'participating' },
+      floodInsuranceRequired: true,
+      map: { nearbyLetters: [{ caseNumber: '15-06-1489A', effectiveDate: '2015-06-02', distanceM: 8.2 }] },
+    };
     const row = {
       index: 0,
       id: null,
@@ -151,15 +160,18 @@ describe('the CSV answer', () => {
       asked: {},
     } as unknown as RowAnswer;
     const at = (name: string) => cells(csvRow(row))[CSV_ANSWER_COLUMNS.indexOf(name)];
-    expect(CSV_ANSWER_COLUMNS.slice(CSV_ANSWER_COLUMNS.indexOf('building_match'), CSV_ANSWER_COLUMNS.indexOf('flood_insurance_required') + 1).map(at)).toEqual([
+    expect(CSV_ANSWER_COLUMNS.slice(CSV_ANSWER_COLUMNS.indexOf('building_match'), CSV_ANSWER_COLUMNS.indexOf('nearby_letters') + 1).map(at)).toEqual([
       'contains',
       'true',
       '19',
       'AE 19.0; X 81.0',
+      '0',
       'building',
       'true',
       'regular',
       'true',
+      'participating',
+      '15-06-1489A 2015-06-02 8.2 m',
     ]);
   });
 

@@ -66,6 +66,10 @@ export class CommunityStatusBook extends NfipStatusPort implements OnModuleInit,
     return this.index?.lookup(communityId);
   }
 
+  mapDated(communityId: string): boolean | null | undefined {
+    return this.index?.mapDated(communityId);
+  }
+
   get tableVersion(): number {
     return this.tablesHeld;
   }

@@ -336,14 +336,16 @@ function selectFirmPanel(panels: FirmPanelAttributes[]): FirmPanel | null {
   return candidates.length > 0 ? toFirmPanel(candidates[0].attributes) : null;
 }
 
-function toCommunity(jurisdictions: PoliticalJurisdictionAttributes[] | null): Community | null {
+/** The community of the first political jurisdiction given; null when none is, or their query failed. */
+export function toCommunity(jurisdictions: PoliticalJurisdictionAttributes[] | null): Community | null {
   // null = the query failed: unknown, so no guess.
   if (jurisdictions === null || jurisdictions.length === 0) return null;
   const first = jurisdictions[0];
   return { name: nfhlText(first.POL_NAME1), communityId: nfhlText(first.CID) };
 }
 
-function toLomrs(lomrs: LomrAttributes[] | null): Lomr[] | null {
+/** The effective LOMRs among those given, newest first, each case once; null when their query failed. */
+export function toLomrs(lomrs: LomrAttributes[] | null): Lomr[] | null {
   // null = the query failed: unknown, never [] (which would claim there are none).
   if (lomrs === null) return null;
   const effective = lomrs

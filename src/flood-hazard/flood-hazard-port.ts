@@ -5,6 +5,7 @@ import type {
   BfeLineFeature,
   FloodHazardZoneAttributes,
   FootprintLayers,
+  FootprintSurroundings,
   GeoPoint,
   LomaFeature,
   NfhlPointData,
@@ -43,6 +44,12 @@ export abstract class FloodHazardPort {
    * north]), with its exact geometry, both asked at once. Its failure is the building part's alone.
    */
   abstract footprintLayers(bbox: LonLatBox, deadline: AbortSignal): Promise<FootprintLayers>;
+
+  /**
+   * Every Political Jurisdictions and LOMRs polygon intersecting a footprint's envelope, with its exact geometry, and the
+   * LOMAs within `lomaBox` when one is given, all asked at once; each query failing alone (null).
+   */
+  abstract footprintSurroundings(bbox: LonLatBox, lomaBox: LonLatBox | null, deadline: AbortSignal): Promise<FootprintSurroundings>;
 
   /** The Flood Hazard Zones over the extent as FEMA's own map draws them (its renderer; clear where no zone is drawn). */
   abstract exportFloodZones(extent: MapExtent, deadline: AbortSignal): Promise<MapPixels>;

@@ -99,6 +99,24 @@ export interface FootprintLayers {
   panels: FirmPanelPolygonFeature[];
 }
 
+/** A polygon of an NFHL layer with its geometry: ArcGIS `rings`, each a list of [lon, lat] (outSR 4326). */
+export interface PolygonFeature<A> {
+  attributes: A;
+  rings: number[][][];
+}
+
+/**
+ * Where a building stands on FEMA's map, for the lender's form: every political jurisdiction and LOMR polygon
+ * intersecting its footprint's envelope, with exact geometry, and the LOMAs around it when they were asked for. Each is
+ * null when its query failed.
+ */
+export interface FootprintSurroundings {
+  jurisdictions: Array<PolygonFeature<PoliticalJurisdictionAttributes>> | null;
+  lomrs: Array<PolygonFeature<LomrAttributes>> | null;
+  /** Absent when not asked for. */
+  lomas?: LomaFeature[] | null;
+}
+
 /** Preliminary / pending "… Availability" layer (FEMA's PrelimPending services). */
 export interface MapChangeAvailabilityAttributes {
   DFIRM_ID: string | null;

@@ -179,3 +179,73 @@ describe("NfhlClient.footprintLayers: the zones and panels over a footprint's en
     expect(nfhl.callCount()).toBe(calls);
   });
 });
+
+describe('NfhlClient.footprintSurroundings: the communities, LOMRs and LOMAs around a footprint, each failing alone', () => {
+  let nfhl: NfhlMapServerEmulator;
+  // A 20 m square 200 m east of the White House: in DC, inside the 600 m LOMR square and outside the 250 m one.
+  const dc = { lat: 38.898754, lon: -77.03535 };
+  const dLon = 200 / (111_320 * Math.cos((dc.lat * Math.PI) / 180));
+  const half = 0.00009;
+  const envelope: LonLatBox = [dc.lon + dLon - half, dc.lat - half, dc.lon + dLon + half, dc.lat + half];
+  const lomaBox: LonLatBox = [-95.4306, 29.6995, -95.4294, 29.7005];
+  const JURISDICTION_FIELDS = ['POL_NAME1', 'CID'];
+  const LOMR_FIELDS = ['CASE_NO', 'EFF_DATE', 'STATUS'];
+  const [JURISDICTIONS, LOMRS, LOMAS] = [22, 1, 34];
+
+  beforeAll(async () => {
+    nfhl = await NfhlMapServerEmulator.start({ map: DEMO_MAP });
+  });
+  afterAll(async () => {
+    await nfhl.close();
+  });
+  beforeEach(() => {
+    nfhl.clearFaults();
+    nfhl.resetCalls();
+  });
+
+  const client = () =>
+    new NfhlClient(
+      new HttpService(axios.create()),
+      upstreamUnderTest('flood_data'),
+      new ConfigService<AppConfig, true>({ NFHL_BASE_URL: nfhl.baseUrl }),
+      noHeldLayers(),
+    );
+  const deadline = () => AbortSignal.timeout(10_000);
+  const asked = (layerId: number) => nfhl.callsMatching({ endpoint: 'query', layerId });
+  const lomrIds = () => DEMO_MAP.nfhl.lomrs.filter((lomr) => lomr.attributes.CASE_NO === '12-03-0456P').map((lomr) => Number(lomr.attributes.OBJECTID));
+
+  it('asks layers 22 and 1 for every polygon intersecting the envelope, with every vertex as FEMA keeps it; no LOMA without a box for them', async () => {
+    const around = await client().footprintSurroundings(envelope, null, deadline());
+    expect(around.jurisdictions?.map((jurisdiction) => jurisdiction.attributes)).toEqual([{ POL_NAME1: 'District of Columbia', CID: '110001' }]);
+    const [dcArea] = DEMO_MAP.nfhl.politicalJurisdictions.filter((jurisdiction) => jurisdiction.attributes.CID === '110001');
+    expect(around.jurisdictions?.[0].rings).toEqual(dcArea.rings);
+    // the 600 m LOMR (its superseded 400 m neighbour too: the form keeps the effective ones), not the 250 m one
+    expect(around.lomrs?.map((lomr) => lomr.attributes.CASE_NO).sort()).toEqual(['08-03-0789P', '12-03-0456P']);
+    expect(around.lomrs?.find((lomr) => lomr.attributes.CASE_NO === '12-03-0456P')).toEqual(asReturned(DEMO_MAP.nfhl.lomrs, lomrIds()[0], LOMR_FIELDS));
+    expect(around).not.toHaveProperty('lomas');
+    expect(asked(JURISDICTIONS).map((call) => call.query)).toEqual([envelopeQuery(envelope, JURISDICTION_FIELDS)]);
+    expect(asked(LOMRS).map((call) => call.query)).toEqual([envelopeQuery(envelope, LOMR_FIELDS)]);
+    expect(asked(LOMAS)).toEqual([]);
+  });
+
+  it('asks the LOMAs within the box given, each with its place', async () => {
+    const { lomas } = await client().footprintSurroundings(envelope, lomaBox, deadline());
+    expect(lomas?.map((loma) => loma.attributes.CASENUMBER)).toEqual(expect.arrayContaining(['15-06-1489A']));
+    expect(lomas?.every((loma) => loma.lon >= lomaBox[0] && loma.lon <= lomaBox[2] && loma.lat >= lomaBox[1] && loma.lat <= lomaBox[3])).toBe(true);
+    expect(asked(LOMAS).map((call) => call.query)).toEqual([
+      { ...envelopeQuery(lomaBox, ['CASENUMBER', 'DATEENDED', 'OUTCOME', 'REVAL_STAT', 'PROJECTCATEGORY', 'LAT', 'LON']), geometryPrecision: '6' },
+    ]);
+  });
+
+  it.each([
+    ['the communities', 'Political Jurisdictions', { jurisdictions: null }],
+    ['the LOMRs', 'LOMRs', { lomrs: null }],
+    ['the LOMAs', 'LOMAs', { lomas: null }],
+  ])('%s failing: null, the others answered', async (_what, layer, failed) => {
+    nfhl.injectFault({ kind: 'http-status', status: 503, match: layer });
+    const around = await client().footprintSurroundings(envelope, lomaBox, deadline());
+    expect(around).toMatchObject(failed);
+    const answered = (['jurisdictions', 'lomrs', 'lomas'] as const).filter((key) => !(key in failed));
+    for (const key of answered) expect(around[key]).not.toBeNull();
+  });
+});

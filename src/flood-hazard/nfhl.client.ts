@@ -29,6 +29,7 @@ import type {
   FirmPanelAttributes,
   FloodHazardZoneAttributes,
   FootprintLayers,
+  FootprintSurroundings,
   GeoPoint,
   LomaAttributes,
   LomaFeature,
@@ -248,6 +249,25 @@ export class NfhlClient extends FloodHazardPort {
         return Promise.all([within<FloodHazardZoneAttributes>('zones', FOOTPRINT_ZONE_FIELDS), within<FirmPanelAttributes>('panels', FOOTPRINT_PANEL_FIELDS)]);
       });
       return { zones, panels };
+    });
+  }
+
+  footprintSurroundings(bbox: LonLatBox, lomaBox: LonLatBox | null, deadline: AbortSignal): Promise<FootprintSurroundings> {
+    return this.upstream.operation(async () => {
+      const within = async <T>(layer: 'jurisdictions' | 'lomrs') =>
+        (await this.map.queryEnvelope<T>(layer, POINT_FIELDS[layer], bbox, EXACT_GEOMETRY, deadline)).map((feature) => ({
+          attributes: feature.attributes,
+          rings: positionListsOf(feature, 'rings', this.upstream.name),
+        }));
+      const lomasWithin = async (box: LonLatBox) =>
+        (await this.map.queryEnvelope<LomaAttributes>('lomas', LOMA_FIELDS, box, TO_A_DECIMETRE, deadline)).map((feature) => this.lomaOf(feature));
+      // Each answers its own part of the form: one failing leaves that part unknown, not the others.
+      const [jurisdictions, lomrs, lomas] = await Promise.all([
+        unknownOnFailure(within<PoliticalJurisdictionAttributes>('jurisdictions')),
+        unknownOnFailure(within<LomrAttributes>('lomrs')),
+        lomaBox ? unknownOnFailure(lomasWithin(lomaBox)) : undefined,
+      ]);
+      return { jurisdictions, lomrs, ...(lomaBox ? { lomas } : {}) };
     });
   }
 

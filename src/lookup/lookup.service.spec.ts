@@ -151,13 +151,17 @@ function portsOver(upstreams: FakeUpstreams) {
     pointData: (_point, signal, bfeLinesWanted) => upstreams.call('effectiveMap', signal, () => upstreams.effectiveMap(bfeLinesWanted)),
     zonePolygonsNear: (_point, _radiusM, signal) => upstreams.call('nearbyZones', signal, (): ZonePolygonFeature[] => []),
     footprintLayers: () => Promise.reject(new Error('no building is asked for here')),
+    footprintSurroundings: () => Promise.reject(new Error('no building is asked for here')),
     exportFloodZones: () => Promise.reject(new Error('a lookup draws no map')),
   };
   const comingMaps: MapChangePort = {
     mapsAt: (_point, signal) =>
       upstreams.call('comingMaps', signal, (): MapChangeMaps => ({ pending: { availability: [], zones: [] }, preliminary: { availability: [], zones: [] } })),
   };
-  const coastalBarrier: CoastalBarrierPort = { coastalBarrierAt: (_point, signal) => upstreams.call('coastalBarrier', signal, () => NO_COASTAL_BARRIER) };
+  const coastalBarrier: CoastalBarrierPort = {
+    coastalBarrierAt: (_point, signal) => upstreams.call('coastalBarrier', signal, () => NO_COASTAL_BARRIER),
+    coastalBarrierOver: () => Promise.reject(new Error('no building is asked for here')),
+  };
   const elevation: GroundElevationPort = { groundAt: (_point, signal) => upstreams.call('groundElevation', signal, (): ElevationReply => null) };
   const geocoder: Geocoder = {
     description: 'Census test geocoder',
@@ -166,6 +170,7 @@ function portsOver(upstreams: FakeUpstreams) {
   };
   const nfipStatus: NfipStatusPort = {
     lookup: (communityId) => (upstreams.nfipTableHeld && communityId === COMMUNITY_ID ? NFIP : undefined),
+    mapDated: (communityId) => (upstreams.nfipTableHeld && communityId === COMMUNITY_ID ? true : undefined),
     get tableVersion() {
       return 1;
     },

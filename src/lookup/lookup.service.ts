@@ -16,10 +16,14 @@ import type { LocationQuery, LookupOptions } from './location-query';
 import { CommunityWithNfip, DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
 import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, PartContext, PartRequest } from '../parts/answer-part';
 import { AnswerPart, INCLUDED_PARTS, IncludeItem, OptionalFields, inDocumentedOrder, withImpliedParts } from '../parts/answer-parts';
+import { CoastalBarrierPort } from '../parts/coastal-barrier/coastal-barrier-port';
 import { determinationPart } from '../parts/determination/determination.part';
 import type { BuildingSurveyed } from '../parts/structure/building-survey.client';
+import { footprintKey } from '../parts/structure/footprint-geometry';
+import type { Footprint } from '../parts/structure/structure.types';
 import { structurePart } from '../parts/structure/structure.part';
-import { determinationFacts } from './determination-facts';
+import { FootprintCoastalBarrier, FootprintMapSite, loadCoastalBarrierOver, loadMapSiteOver, lomaEnvelopeOf } from './building-site';
+import { BuildingSiteRead, determinationFacts } from './determination-facts';
 import { refuseFootprintFarFrom } from './dto/footprint-lookup-body';
 import { BOUND_PARTS, BoundPart } from './bound-parts';
 import { answerFreshness, PieceRead } from './answer-freshness';
@@ -58,10 +62,18 @@ interface OptionalRead {
   read?: CacheRead<unknown>;
 }
 
+/** Where a building stands, read for the lender's form over its footprint: undefined `read`s when their query failed. */
+interface SiteRead {
+  coastalBarrier?: CacheRead<FootprintCoastalBarrier>;
+  map?: CacheRead<FootprintMapSite>;
+}
+
 /** The flood side of an answer: the result and how each of its cached pieces was read. */
 interface FloodRead {
   effective: CacheRead<EffectiveMapPiece>;
   optional: OptionalRead[];
+  /** Where the building stands, when the form was asked for and there is a footprint; else null. */
+  site: SiteRead | null;
   /** The parts asked for, with those the asked ones bring. */
   include: ReadonlySet<IncludeItem>;
 }
@@ -76,6 +88,8 @@ export class LookupService {
   private readonly partPolicy: CachePolicy;
   /** An opt-in part's piece that is incomplete lives no longer than an incomplete answer. */
   private readonly partPolicyOf: (part: BoundPart) => CachePolicy;
+  /** FEMA's map around a footprint with a layer unread lives no longer than an incomplete answer. */
+  private readonly mapSitePolicy: CachePolicy<FootprintMapSite>;
   private readonly geocodePolicy: CachePolicy;
   private readonly deadlineMs: number;
   /** Whether the start-up wait for the Community Status Book is over: only the lookups before its end wait for the table. */
@@ -86,6 +100,7 @@ export class LookupService {
     private readonly geocoder: Geocoder,
     private readonly cache: PieceCache,
     private readonly nfipStatus: NfipStatusPort,
+    private readonly coastalBarrier: CoastalBarrierPort,
     config: ConfigService<AppConfig, true>,
     @Inject(BOUND_PARTS) private readonly optionalParts: BoundPart[],
   ) {
@@ -101,6 +116,10 @@ export class LookupService {
       incomplete
         ? { ...this.partPolicy, ttlSecondsOf: (data) => (incomplete(data) ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : this.partPolicy.ttlSeconds) }
         : this.partPolicy;
+    this.mapSitePolicy = {
+      ...this.partPolicy,
+      ttlSecondsOf: (site) => (Object.values(site).includes('unavailable') ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : this.partPolicy.ttlSeconds),
+    };
     this.geocodePolicy = geocodePolicyOf(config);
     this.deadlineMs = config.get('LOOKUP_DEADLINE_MS', { infer: true });
   }
@@ -183,11 +202,36 @@ export class LookupService {
     // A footprint given is a building to answer for; the lender's form reads the building and the coastal barrier.
     const include = withImpliedParts(options.footprint ? [...options.include, structurePart.include] : options.include);
     const loadEffective: PieceLoad<EffectiveMapPiece> = (signal, layers) => loadEffectiveMap(this.floodHazard, rounded, signal, layers);
-    const [effective, ...optional] = await Promise.all([
+    const asked = this.optionalParts.filter((part) => include.has(part.include));
+    const optionalReads = asked.map((part) => this.readOptional(part, request, pieces, waitFor));
+    // The form is judged where the building is: a footprint given is known at once, a building found once the building part has it.
+    const footprint = include.has(determinationPart.include)
+      ? (request.footprint ?? optionalReads[asked.findIndex((part) => part.field === structurePart.field)].then(({ read }) => footprintRead(read)))
+      : null;
+    const [effective, site, ...optional] = await Promise.all([
       pieces.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, loadEffective, waitFor(EFFECTIVE_MAP_UPSTREAM)),
-      ...this.optionalParts.filter((part) => include.has(part.include)).map((part) => this.readOptional(part, request, pieces, waitFor)),
+      Promise.resolve(footprint).then((known) => (known ? this.readSite(known, rounded, pieces, waitFor) : null)),
+      ...optionalReads,
     ]);
-    return { effective, optional, include };
+    return { effective, optional, site, include };
+  }
+
+  /**
+   * Where the building stands, each map its own cached piece (by the footprint's key): the coastal barrier over it (its
+   * failure not kept), and FEMA's communities and letters around it (a layer unread kept 60 s).
+   */
+  private async readSite(footprint: Footprint, point: GeoPoint, pieces: PieceReader, waitFor: WaitFor): Promise<SiteRead> {
+    const key = footprintKey(footprint);
+    const lomaEnvelope = lomaEnvelopeOf(footprint, point);
+    const loadBarrier = (signal: AbortSignal) => loadCoastalBarrierOver(this.coastalBarrier, footprint, signal);
+    const loadMap = (signal: AbortSignal) => loadMapSiteOver(this.floodHazard, footprint, lomaEnvelope, signal);
+    const [coastalBarrier, map] = await Promise.all([
+      unknownOnFailure(pieces.getOrLoad('flood', `building-site:cbrs:${key}`, this.partPolicy, loadBarrier, waitFor('coastal_barrier'))),
+      unknownOnFailure(
+        pieces.getOrLoad('flood', `building-site:map:${key}:${lomaEnvelope ? 'lomas' : 'none'}`, this.mapSitePolicy, loadMap, waitFor(EFFECTIVE_MAP_UPSTREAM)),
+      ),
+    ]);
+    return { ...(coastalBarrier ? { coastalBarrier } : {}), ...(map ? { map } : {}) };
   }
 
   /** An opt-in part; its upstream's failure makes it unavailable, never the lookup (and is not cached). */
@@ -222,15 +266,27 @@ export class LookupService {
     if (flood.include.has(determinationPart.include)) {
       const building = flood.optional.find(({ part }) => part.field === structurePart.field)?.read?.piece.value as BuildingSurveyed | undefined;
       const lomaPositions = flood.effective.piece.value.lomaPositions;
-      const derived = determinationPart.derive(determinationFacts({ result, missing, location, building: building ?? null, lomaPositions, retrievedAt }));
+      const site: BuildingSiteRead | null = flood.site && {
+        coastalBarrier: flood.site.coastalBarrier?.piece.value ?? 'unavailable',
+        map: flood.site.map?.piece.value ?? 'unavailable',
+      };
+      const derived = determinationPart.derive(
+        determinationFacts({ result, missing, location, building: building ?? null, site, lomaPositions, statusBook: this.nfipStatus, retrievedAt }),
+      );
       result.determination = derived.value;
       missing.push(...derived.unavailable);
     }
     result.unavailable = inDocumentedOrder(missing);
 
     // A failed opt-in part has no piece: it was not cached; it, like a missing NFIP table, caps the answer's life at 60 s.
-    const reads: PieceRead[] = [flood.effective, ...flood.optional.flatMap(({ read }) => (read ? [read] : [])), ...others];
-    const partFailed = flood.optional.some(({ read }) => !read);
+    const siteReads = flood.site ? [flood.site.coastalBarrier, flood.site.map] : [];
+    const reads: PieceRead[] = [
+      flood.effective,
+      ...flood.optional.flatMap(({ read }) => (read ? [read] : [])),
+      ...siteReads.flatMap((read) => (read ? [read] : [])),
+      ...others,
+    ];
+    const partFailed = flood.optional.some(({ read }) => !read) || siteReads.some((read) => !read);
     return {
       body: {
         query,
@@ -259,4 +315,9 @@ function locationOf(
   source: FloodZoneLookup['location']['source'],
 ): FloodZoneLookup['location'] {
   return { matchedAddress, lat: point.lat, lon: point.lon, county: area.county, countyFips: area.countyFips, zip: area.zip, source };
+}
+
+/** The footprint of the building the building part found; null when it found none or did not answer. */
+function footprintRead(read: CacheRead<unknown> | undefined): Footprint | null {
+  return (read?.piece.value as BuildingSurveyed | undefined)?.structure.footprint ?? null;
 }

@@ -1,7 +1,7 @@
 import { DISCLAIMER, FLOOD_DATA_NAME, type FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import { ANSWER_PARTS, type AnswerPart } from '../parts/answer-parts';
 import { NOT_LISTED, NOT_LISTED_NOTE } from '../parts/nfip-status/nfip-status';
-import { LENDING_NOTES, coastalBarrierNote, lenderDetermination } from '../parts/determination/determination';
+import { LENDING_NOTES, coastalBarrierNote, lenderDetermination, nearbyLettersNote } from '../parts/determination/determination';
 import { determinationFacts } from '../lookup/determination-facts';
 import { NO_DIGITAL_MAP_NOTE } from '../parts/map-change/map-change';
 import { errorPage } from './error-page';
@@ -145,11 +145,19 @@ const LINKS: ReportLinks = {
 
 type Result = FloodZoneLookup['result'];
 
-/** The answer with the lender's form filled in from it as the lookup fills it (its building's governing panel the point's). */
+/**
+ * The answer with the lender's form filled in from it as the lookup fills it (its building's governing panel, community,
+ * coastal barrier and letters the point's, its community's standing the one the answer joined).
+ */
 function withForm(answer: FloodZoneLookup): FloodZoneLookup {
   const { result, location, retrievedAt } = answer;
   const building = result.structure && { structure: result.structure, governingPanel: result.firmPanel, complete: result.structure.zones !== null };
-  const facts = determinationFacts({ result, missing: result.unavailable, location, building, lomaPositions: undefined, retrievedAt });
+  const site = result.structure && {
+    coastalBarrier: result.coastalBarrier ?? ('unavailable' as const),
+    map: { community: result.community, lomrs: result.lomrs ?? ('unavailable' as const), lomas: null },
+  };
+  const statusBook = { lookup: () => result.community?.nfip ?? undefined, mapDated: () => true };
+  const facts = determinationFacts({ result, missing: result.unavailable, location, building, site, lomaPositions: undefined, statusBook, retrievedAt });
   return { ...answer, result: { ...result, determination: lenderDetermination(facts).determination } };
 }
 
@@ -180,10 +188,13 @@ describe('reportPage: the answer in words', () => {
       "the lender's form, first of the parts, for the building",
       'Flood hazard determination (SFHDF section II), for the building ' +
         'A. NFIP community: City of Houston · community number 480296 · Harris County, TX ' +
-        'B. NFIP data affecting the building: Map panel 48201C0865L, effective 2007-06-18; letter of map change: LOMR, case 19-06-0123P, effective 2020-02-14; flood zone AE ' +
+        'B. NFIP data affecting the building: Map panel 48201C0865L, effective 2007-06-18; letter of map change: LOMR, case 19-06-0123P, effective 2020-02-14; ' +
+        'nearby letters to read: 15-06-1489A (23 m); flood zone AE ' +
         'C. Federal flood insurance: Only for some buildings: inside Coastal Barrier Resources System unit TX-04P (Otherwise Protected Area), designated 1990-11-16 ' +
         'D. Determination: Building in the SFHA: Yes; mandatory purchase requirement applies: Unknown ' +
-        coastalBarrierNote({ unit: 'TX-04P', type: 'Otherwise Protected Area', designationDate: '1990-11-16' }, true),
+        coastalBarrierNote({ unit: 'TX-04P', type: 'Otherwise Protected Area', designationDate: '1990-11-16' }, true, 'footprint') +
+        ' ' +
+        nearbyLettersNote([{ caseNumber: '15-06-1489A', effectiveDate: '2015-06-02', distanceM: 23 }], 'building'),
     ],
     [
       "the community's NFIP standing, in the answer's words, and the NFIP dates",
@@ -481,7 +492,7 @@ describe('reportPage: no flood zone is unknown, never low risk', () => {
     coastalBarrier: null,
     lomas: [],
     lomrs: [],
-    // FEMA's building footprints did not answer: the form is for the point, whose SFHA is unknown
+    // FEMA's building footprints did not answer: the form's building is unknown (never the point's answer)
     structure: null,
   };
 
@@ -495,10 +506,10 @@ describe('reportPage: no flood zone is unknown, never low risk', () => {
     expect(text).toContain(guidance);
     expect(text).toContain('Unknown: FEMA gives no flood zone at this point');
     expect(text).toContain('Base flood elevation Unknown: there is no flood zone at this point');
-    expect(text).toContain(LENDING_NOTES.sfhaUnknown.point);
+    expect(text).toContain(LENDING_NOTES.sfhaUnknown.building_unavailable);
     expect(text.replace(/not low risk/g, '')).not.toMatch(/low[- ]risk|minimal risk|not in a flood zone|Zone X/i);
     expect(text).not.toMatch(/flood zones? none|zones?:? none\b/i);
-    expect(text).toContain("flood zone unknown: FEMA's map gives none at the point");
+    expect(text).toContain('flood zone unknown: the building could not be looked up this time');
     expect(page).toContain('class="verdict risk-unknown"');
   });
 
@@ -544,7 +555,7 @@ describe("reportPage: insurance and lending are the lender's form's: the communi
       { coastalBarrier: null, unavailable: ['coastalBarrier'] as AnswerPart[] },
       'Unknown: the community participates, but whether this is in a coastal barrier unit could not be checked',
       'Unknown',
-      [LENDING_NOTES.coastalBarrierUnavailable],
+      [LENDING_NOTES.coastalBarrierUnavailable.footprint],
     ],
   ])('%s', (_what, changes, availability, required, notes) => {
     const text = readerText(reportPage(withResult(changes), LINKS, HEADING));

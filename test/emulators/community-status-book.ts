@@ -3,8 +3,9 @@
  * NFHL community id), written with every oddity the real table has been seen with or may have: ids with a
  * suffix letter or `#`, dates in ISO form and in MM/DD/YY form (two-digit years on both sides of 1968), text
  * notes beside a date, CRS class 10, 0 and missing, discounts as numbers and as text; every participating community
- * in the regular program (an initial FIRM date) but one in the emergency program (none). The values are chosen for
- * the demo, not copied from FEMA (City of Willow Creek, KS is made up). City of Menominee (260151) is left out on
+ * in the regular program (an initial FIRM date) but two in the emergency program (none), one of them with no map of any
+ * kind. The values are chosen for the demo, not copied from FEMA (City of Willow Creek and Town of Prairie Hollow, KS are
+ * made up). City of Menominee (260151) is left out on
  * purpose: a community the table lacks.
  */
 
@@ -323,6 +324,33 @@ export const DEMO_COMMUNITY_STATUSES: readonly DemoCommunityStatus[] = [
       nonSfhaDiscountPercent: null,
       currentEffectiveMapDate: '1978-03-14',
       programEntryDate: '1983-05-02',
+    },
+  },
+  {
+    // participating with no map at all: no FIRM and no current map of any kind (the emergency program)
+    communityId: '200612',
+    row: row({
+      communityIdNumber: '200612',
+      communityName: 'PRAIRIE HOLLOW, TOWN OF',
+      state: 'KS',
+      county: 'Shawnee County',
+      participatingInNFIP: true,
+      classRating: null,
+      sfhaDiscount: null,
+      nonSfhaDiscount: null,
+      currentlyEffectiveMapDate: null,
+      regularEmergencyProgramDate: '07/11/86',
+      initialFloodInsuranceRateMap: null,
+    }),
+    expect: {
+      listed: true,
+      participating: true,
+      program: 'emergency',
+      crsClass: null,
+      sfhaDiscountPercent: null,
+      nonSfhaDiscountPercent: null,
+      currentEffectiveMapDate: null,
+      programEntryDate: '1986-07-11',
     },
   },
 ];

@@ -2452,6 +2452,23 @@ function buildAnswerPartPlaces(
     );
   }
 
+  // ----- Prairie Hollow, KS (Shawnee County; a made-up town): no digital map and no FIRM panel, only the community's
+  // political jurisdiction, which the demo Community Status Book lists with no map of any kind: FEMA has no NFIP map here.
+  {
+    const p = { lat: 39.0167, lon: -95.8 };
+    b.jurisdiction([squareAt(p, 3000)], { dfirm: '20177C', name1: 'Town of Prairie Hollow', cid: '200612', stFips: '20', coFips: '177' });
+    seeds.push({
+      id: 'prairie-hollow-no-nfip-map',
+      description: 'Prairie Hollow, KS: no NFHL data but the community, which the Community Status Book lists with no map at all (no NFIP map)',
+      ...p,
+      zone: noZone('unmapped'),
+    });
+    counties.push(
+      countyRecord({ name: 'Shawnee County', basename: 'Shawnee', state: '20', county: '177', countyns: '00485052', oid: 2002 }, boxAround([p], 15000)),
+    );
+    zctas.push(zctaRecord('66402', 11102, boxAround([p], 3000)));
+  }
+
   return {
     preliminary: { serviceName: 'PrelimPending/Prelim_NFHL', layers: [preliminaryAvailability.data, preliminaryZones.data] },
     pending: { serviceName: 'PrelimPending/Pending_NFHL', layers: [pendingAvailability.data, pendingZones.data] },
@@ -2586,6 +2603,7 @@ const DEMO_GROUND: Readonly<Record<string, DemoGround>> = {
   'norfolk-elevation-null': noGround({ valueFt: null }),
   'emergency-program-ae': lidar(1009.42, 1009.4, vs('static', 1012, -2.6, 'below')),
   'emergency-program-x': lidar(1021.37, 1021.4),
+  'prairie-hollow-no-nfip-map': lidar(947.06, 947.1),
 };
 
 function groundOf(seed: PlaceSeed): DemoGround {

@@ -76,8 +76,9 @@ export const UPSTREAM_REGISTRY = [
     description: 'The Coastal Barrier Resources System map (U.S. Fish and Wildlife Service), asked only with `include=cbrs`.',
     whileDown: 'include=cbrs will be listed as unavailable until it is back',
     inHealth: 'USFWS CBRS',
-    // Point queries of attributes only: a page of 2,000 features is about 1 MB.
-    bodyCapBytes: 4 * MiB,
+    // Point queries of attributes (a page of 2,000 features is about 1 MB), and for the lender's form the units and buffer
+    // zones over a building's footprint with every vertex: a unit along a long coast has tens of thousands of them.
+    bodyCapBytes: 16 * MiB,
   },
   {
     name: 'geocoder',

@@ -325,7 +325,8 @@ ApiProperty({
   type: 'array',
   items: { type: 'string', enum: [...ANSWER_PARTS] },
   description:
-    'Parts whose upstream query failed: each is null in this answer (unknown, not "none"; `nfipStatus` is `community.nfip`), and the answer is cached for at most 60 seconds. [] when the answer is complete; a part not asked for is null and not listed.',
+    'Parts whose upstream query failed: each is null in this answer (unknown, not "none"; `nfipStatus` is `community.nfip`), and the answer is cached for at most 60 seconds. [] when the answer is complete; a part not asked for is null and not listed. ' +
+    "`structure` is also named when the building was found but the zones over it were not read; with include=determination, `community`, `coastalBarrier`, `lomrs` and `lomas` are also named when what the lender's form reads over the building's footprint failed, though the point's own may be given.",
   example: [],
 })(FloodDeterminationDto.prototype, 'unavailable');
 

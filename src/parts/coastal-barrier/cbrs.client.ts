@@ -1,11 +1,13 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { LonLatBox } from '../../common/geo-point';
 import type { ResilientUpstream } from '../../common/upstream/resilient-upstream';
 import type { AppConfig } from '../../config/app-config';
+import { positionListsOf } from '../../common/upstream/arcgis-layer';
 import { ArcGisMapServer, layerNamed } from '../../common/upstream/arcgis-map-server';
 import type { CbrsProhibitionAttributes, GeoPoint } from '../../flood-hazard/flood-hazard.types';
-import { CoastalBarrierData, CoastalBarrierPort } from './coastal-barrier-port';
+import { CoastalBarrierData, CoastalBarrierPolygons, CoastalBarrierPort } from './coastal-barrier-port';
 
 export const CBRS_UPSTREAM = Symbol('CBRS_UPSTREAM');
 
@@ -36,6 +38,21 @@ export class CbrsClient extends CoastalBarrierPort {
         this.map.queryPoint('buffer', BUFFER_FIELDS, point, deadline),
       ]);
       return { prohibitions, inBufferZone: buffer.length > 0 };
+    });
+  }
+
+  /** Every vertex as the service keeps it: a building is metres across, and a unit's edge may cross it. */
+  coastalBarrierOver(bbox: LonLatBox, deadline: AbortSignal): Promise<CoastalBarrierPolygons> {
+    const { upstream } = this.map;
+    return upstream.operation(async () => {
+      const [prohibitions, buffers] = await Promise.all([
+        this.map.queryEnvelope<CbrsProhibitionAttributes>('prohibitions', PROHIBITION_FIELDS, bbox, {}, deadline),
+        this.map.queryEnvelope('buffer', BUFFER_FIELDS, bbox, {}, deadline),
+      ]);
+      return {
+        prohibitions: prohibitions.map((feature) => ({ attributes: feature.attributes, rings: positionListsOf(feature, 'rings', upstream.name) })),
+        buffers: buffers.map((feature) => ({ rings: positionListsOf(feature, 'rings', upstream.name) })),
+      };
     });
   }
 }

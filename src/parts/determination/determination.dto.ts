@@ -2,7 +2,11 @@ import { ApiProperty } from '@nestjs/swagger';
 import { nullableBoolean, nullableDate, nullableString } from '../../common/nullable-api-property';
 
 export class DeterminationCommunityDto {
-  @nullableString("The NFIP community's name as FEMA's map gives it; null when FEMA maps no community here or its map did not answer.", 'City of Houston')
+  @nullableString(
+    "The NFIP community's name as FEMA's map gives it: with basis building the community whose political jurisdiction covers the largest share " +
+      "of the footprint, else the point's; null when FEMA maps no community there or its map did not answer.",
+    'City of Houston',
+  )
   name: string | null;
 
   @nullableString('The NFIP community number (CID); null as the name.', '480296')
@@ -19,8 +23,9 @@ export class LetterOfMapChangeDto {
   @ApiProperty({
     enum: ['LOMR', 'LOMA'],
     description:
-      "LOMR: an effective Letter of Map Revision at the point (it changed the map itself); LOMA: a valid letter from FEMA's Letters of Map " +
-      'Amendment (LOMR-Fs included) within 30 m of the building, or of the point.',
+      "LOMR: an effective Letter of Map Revision whose area covers part of the building's footprint (or the point, basis point): it changed the " +
+      "map itself; LOMA: a valid letter from FEMA's Letters of Map Amendment (LOMR-Fs included) whose point lies inside the building's " +
+      'footprint (basis building only).',
   })
   kind: string;
 
@@ -31,13 +36,40 @@ export class LetterOfMapChangeDto {
   effectiveDate: string | null;
 }
 
+export class NearbyLetterDto {
+  @nullableString("FEMA's case number.", '15-06-1489A')
+  caseNumber: string | null;
+
+  @nullableDate('When the letter took effect, YYYY-MM-DD (UTC); null when FEMA gives no date.', '2015-06-02')
+  effectiveDate: string | null;
+
+  @ApiProperty({
+    description: "Metres from the building's footprint (0: inside it), or from the point with basis point, one decimal.",
+    example: 23,
+  })
+  distanceM: number;
+}
+
 export class DeterminationMapDto {
-  @ApiProperty({ description: 'True exactly when FEMA has no digital flood map (NFHL) at the point (`coverage` unmapped).', example: false })
-  noNfipMap: boolean;
+  @nullableBoolean(
+    "Box B5, no NFIP map: false where a map exists (FEMA's digital map covers the place, a FIRM panel is named there, or the Community Status " +
+      "Book dates the community's initial FIRM or current map); true only where the Status Book lists the community with no map at all; null " +
+      'when that cannot be told (no digital map, no panel, and the community unknown or not in the book).',
+    false,
+  )
+  noNfipMap: boolean | null;
+
+  @ApiProperty({
+    description:
+      "Whether FEMA's digital flood map (NFHL) maps the place (the point, or a flood zone on the building's footprint). False with a panel: a " +
+      'paper FIRM, whose zones are not in the answer.',
+    example: true,
+  })
+  digital: boolean;
 
   @nullableString(
-    'The governing FIRM panel (number and suffix): with basis building the panel covering the largest share of the footprint, else the one at the ' +
-      'point; null when none or when the footprint could not be read.',
+    'The governing FIRM panel (number and suffix), a paper panel too: with basis building the panel covering the largest share of the footprint, ' +
+      'else the one at the point; null when none, or when the building or its footprint could not be read.',
     '48201C0865L',
   )
   panel: string | null;
@@ -49,10 +81,20 @@ export class DeterminationMapDto {
     type: LetterOfMapChangeDto,
     nullable: true,
     description:
-      'An effective LOMR at the point, else the nearest valid LOMA within 30 m; null when none was found (a note says when the letters could ' +
-      'not be checked).',
+      "Box B4, this building's letter or none: an effective LOMR covering part of the building's footprint (or the point, basis point), the " +
+      'newest; else a valid LOMA whose point lies inside the footprint (basis building). Null when none was found, and when the building could ' +
+      'not be looked up (a note says when the letters could not be checked).',
   })
   letterOfMapChange: LetterOfMapChangeDto | null;
+
+  @ApiProperty({
+    type: [NearbyLetterDto],
+    nullable: true,
+    description:
+      "Valid LOMAs within 30 m of the building's footprint (or of the point) that the form's letter does not name, nearest first, at most 5: " +
+      'each may concern this building and should be read (a note says so). Null when the letters could not be read.',
+  })
+  nearbyLetters: NearbyLetterDto[] | null;
 }
 
 export class DeterminationCoastalBarrierDto {
@@ -74,7 +116,8 @@ export class DeterminationInsuranceDto {
   @nullableBoolean(
     'Whether federal flood insurance (an NFIP policy) can be bought: true where the community participates, false where the Status Book lists ' +
       'it as not participating, null when that is unknown (not listed, the book unavailable, or the coastal barrier status unknown) or when ' +
-      'the point is inside a CBRS unit or OPA (it depends on when the building was built).',
+      'the building (any part of its footprint; the point, with basis point or the building not looked up) is inside a CBRS unit or OPA (it ' +
+      'depends on when the building was built).',
     true,
   )
   available: boolean | null;
@@ -93,19 +136,28 @@ export class DeterminationInsuranceDto {
     enum: ['participating', 'not_participating', 'not_listed', 'nfip_status_unknown', 'coastal_barrier', 'coastal_barrier_unknown'],
     description:
       "Why: the community participates or does not (the Community Status Book's word), is not in the book, or its standing is unknown; or the " +
-      'point is inside a CBRS unit or OPA, or whether it is could not be checked.',
+      'building (or the point) is inside a CBRS unit or OPA, or whether it is could not be checked.',
     example: 'participating',
   })
   reason: string;
 
-  @ApiProperty({ type: DeterminationCoastalBarrierDto, nullable: true, description: 'The CBRS unit or OPA the point is inside; null elsewhere.' })
+  @ApiProperty({
+    type: DeterminationCoastalBarrierDto,
+    nullable: true,
+    description:
+      "Box C3: the CBRS unit or OPA any part of the building's footprint lies inside (the point's, with basis point or the building not looked " +
+      'up); null elsewhere. Given beside `program` (box C1) in a participating community.',
+  })
   coastalBarrier: DeterminationCoastalBarrierDto | null;
 }
 
 export class DeterminationDto {
   @ApiProperty({
     enum: ['building', 'point'],
-    description: 'building: the answers are for the footprint of the building found (or given); point: no building could be located, they are for the point.',
+    description:
+      'building: the answers are for the building found (or given), judged over its footprint, or unknown when it could not be looked up this ' +
+      "time (USA Structures or the footprint's zones not answering: never the point's answer); point: USA Structures answered and no building " +
+      'could be chosen, the answers are for the point.',
     example: 'building',
   })
   basis: string;
@@ -119,7 +171,9 @@ export class DeterminationDto {
   @ApiProperty({
     type: [String],
     nullable: true,
-    description: "The building's (or the point's) flood zones, each once, SFHA zones first; null when the footprint's zones could not be read.",
+    description:
+      "The building's (or the point's) flood zones, each once, SFHA zones first; null when none is known: the building or its footprint's zones " +
+      "could not be read, or FEMA's digital map gives no zone there.",
     example: ['AE', 'X'],
   })
   floodZones: string[] | null;

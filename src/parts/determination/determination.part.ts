@@ -24,7 +24,7 @@ export const determinationPart = derivedPart({
       "With include=determination: the answer as section II of FEMA's Standard Flood Hazard Determination Form would take it, for a lender's or an " +
       "insurer's system to pre-fill. Informational only. Null when not asked for.",
   },
-  csv: { after: 'building_zones', columns: DETERMINATION_COLUMNS },
+  csv: { after: 'building_unmapped_share_percent', columns: DETERMINATION_COLUMNS },
   comesFrom: "the other parts of this answer (FEMA's flood map, the building, NFIP status, the Coastal Barrier Resources System)",
   report: DETERMINATION_ON_REPORT,
 });

@@ -6,8 +6,13 @@
  * community does not participate, the lender's duty is a notice, not a purchase. Informational, never an official
  * determination. Pure: no I/O, no clock, no locale. An unknown input stays unknown in every answer that depends on
  * it; it never turns into a guess.
+ *
+ * Where a building was found (or given), the form is judged where the building is: its footprint's flood zones,
+ * panel, coastal barrier status, community and letters, never the point's in their place. A building that could not
+ * be looked up is unknown, not the point.
  */
 import type { CoastalBarrier, Coverage, LomaStatus } from '../../flood-hazard/flood-hazard.types';
+import { roundToTenth } from '../../flood-hazard/nfhl-values';
 import { stateOfCountyFips } from './state-codes';
 
 /** The community's standing in the NFIP, as FEMA's Community Status Book gives it. */
@@ -43,8 +48,11 @@ export function nfipStandingOf(nfip: NfipStatusFacts | null | 'unavailable'): Nf
   return nfip.program ?? 'participating';
 }
 
-/** The point's Coastal Barrier Resources System status; `unavailable` when it could not be checked, `not_asked` when it was not. */
+/** A Coastal Barrier Resources System status; `unavailable` when it could not be checked, `not_asked` when it was not. */
 export type CoastalBarrierStanding = Pick<CoastalBarrier, 'status' | 'unit' | 'type' | 'floodInsuranceProhibitionDate'> | 'unavailable' | 'not_asked';
+
+/** Where a coastal barrier status was read: at the point, or over the building's whole footprint. */
+export type CoastalBarrierPlace = 'point' | 'footprint';
 
 /** Why federal flood insurance is, is not, or may not be available. */
 export type InsuranceReason =
@@ -63,8 +71,12 @@ export type SfhaBasis =
   | 'point'
   /** A building's whole footprint: unknown where part of it is off FEMA's map and the rest outside the SFHA. */
   | 'footprint'
+  /** A building's whole footprint, no part of which has a flood zone on FEMA's map: unknown. */
+  | 'footprint_off_map'
   /** A building whose footprint's flood zones could not be read this time: always unknown. */
-  | 'footprint_unread';
+  | 'footprint_unread'
+  /** A building FEMA's building footprints could not be asked for this time: always unknown. */
+  | 'building_unavailable';
 
 export interface FloodInsuranceFacts {
   /** Whether the building (or the point) is in the SFHA; null when unknown. */
@@ -72,9 +84,11 @@ export interface FloodInsuranceFacts {
   sfhaBasis: SfhaBasis;
   nfip: NfipStanding;
   coastalBarrier: CoastalBarrierStanding;
+  /** Where the coastal barrier status was read, which its notes name. */
+  coastalBarrierPlace: CoastalBarrierPlace;
 }
 
-/** A CBRS unit or OPA the point is inside. */
+/** A CBRS unit or OPA the place is inside. */
 export interface CoastalBarrierUnit {
   unit: string | null;
   type: string | null;
@@ -88,7 +102,7 @@ export interface FloodInsuranceRequirement {
     available: boolean | null;
     reason: InsuranceReason;
     program: 'regular' | 'emergency' | null;
-    /** The CBRS unit or OPA the point is inside; null elsewhere. */
+    /** The CBRS unit or OPA the place is inside; null elsewhere. */
     coastalBarrier: CoastalBarrierUnit | null;
   };
   /** True exactly where the building is in the SFHA and insurance is available; false outside it, or where no policy can be bought. */
@@ -100,6 +114,25 @@ export interface FloodInsuranceRequirement {
 const PARTICIPATING: ReadonlySet<NfipStanding> = new Set(['regular', 'emergency', 'participating']);
 
 const DECIDES = 'a flood determination company or the local floodplain administrator decides';
+
+/** How a note names where a coastal barrier status was read. */
+const BARRIER_PLACE_WORDS: Record<CoastalBarrierPlace, { lies: string; whether: string }> = {
+  point: { lies: 'The point is', whether: 'the point lies' },
+  footprint: { lies: "Part or all of the building's footprint lies", whether: 'the building lies' },
+};
+
+/** The CBRS notes for a status read at `place`. */
+function coastalBarrierNotes(place: CoastalBarrierPlace): { buffer: string; unavailable: string } {
+  const { lies, whether } = BARRIER_PLACE_WORDS[place];
+  return {
+    buffer:
+      `${lies} in the buffer zone at the edge of a Coastal Barrier Resources System unit: an official determination of whether the building ` +
+      'lies inside the unit is advised.',
+    unavailable:
+      `Whether ${whether} in the Coastal Barrier Resources System, where federal flood insurance is restricted, could not be checked: ` +
+      'whether a policy can be bought here, and so whether a lender must require one, is unknown.',
+  };
+}
 
 export const LENDING_NOTES = {
   required:
@@ -118,9 +151,15 @@ export const LENDING_NOTES = {
     footprint:
       "Whether the building is in the SFHA is unknown (part of its footprint lies where FEMA's map gives no flood zone, the rest outside the " +
       `SFHA), so whether a lender must require flood insurance is unknown: ${DECIDES}.`,
+    footprint_off_map:
+      "Whether the building is in the SFHA is unknown (FEMA's map gives no flood zone anywhere on its footprint), so whether a lender must " +
+      `require flood insurance is unknown: ${DECIDES}.`,
     footprint_unread:
       "Whether the building is in the SFHA is unknown (FEMA's flood zones over its footprint could not be read this time), so whether a lender " +
       `must require flood insurance is unknown: retry shortly, or ${DECIDES}.`,
+    building_unavailable:
+      "Whether the building is in the SFHA is unknown (FEMA's building footprints did not answer this time, so the building could not be looked " +
+      `up), so whether a lender must require flood insurance is unknown: retry shortly, or ${DECIDES}.`,
   } satisfies Record<SfhaBasis, string>,
   notListed:
     "The community is not in FEMA's Community Status Book: whether federal flood insurance can be bought here, and so whether a lender must " +
@@ -128,31 +167,30 @@ export const LENDING_NOTES = {
   nfipStatusUnknown:
     'Whether the community participates in the NFIP is unknown: whether federal flood insurance can be bought here, and so whether a lender ' +
     'must require it, is unknown.',
-  buffer:
-    'The point is in the buffer zone at the edge of a Coastal Barrier Resources System unit: an official determination of whether the building ' +
-    'lies inside the unit is advised.',
-  coastalBarrierUnavailable:
-    'Whether the point lies in the Coastal Barrier Resources System, where federal flood insurance is restricted, could not be checked: ' +
-    'whether a policy can be bought here, and so whether a lender must require one, is unknown.',
+  buffer: { point: coastalBarrierNotes('point').buffer, footprint: coastalBarrierNotes('footprint').buffer } satisfies Record<CoastalBarrierPlace, string>,
+  coastalBarrierUnavailable: {
+    point: coastalBarrierNotes('point').unavailable,
+    footprint: coastalBarrierNotes('footprint').unavailable,
+  } satisfies Record<CoastalBarrierPlace, string>,
   coastalBarrierNotAsked:
     'Whether the point lies in the Coastal Barrier Resources System, where federal flood insurance is restricted, was not checked: ' +
     'whether a policy can be bought here, and so whether a lender must require one, is unknown.',
 } as const;
 
-/** The coastal barrier's restriction, for a unit the point is inside. */
-export function coastalBarrierNote(barrier: CoastalBarrierUnit, inSfha: boolean | null): string {
+/** The coastal barrier's restriction, for a unit the place (`point`, or part of the building's footprint) is inside. */
+export function coastalBarrierNote(barrier: CoastalBarrierUnit, inSfha: boolean | null, place: CoastalBarrierPlace): string {
   const unit = [barrier.unit, barrier.type && `(${barrier.type})`].filter(Boolean).join(' ');
   const before = barrier.designationDate ?? 'the date the unit was designated';
   const unknown =
     inSfha === false ? 'whether a policy can be bought is unknown' : 'whether a policy can be bought, and so whether a lender must require one, is unknown';
   return (
-    `The point is inside Coastal Barrier Resources System unit ${unit || '(unnamed)'}: federal flood insurance is available only for a building ` +
-    `built before ${before} and not substantially improved since. When the building was built is not known here, so ${unknown}.`
+    `${BARRIER_PLACE_WORDS[place].lies} inside Coastal Barrier Resources System unit ${unit || '(unnamed)'}: federal flood insurance is available ` +
+    `only for a building built before ${before} and not substantially improved since. When the building was built is not known here, so ${unknown}.`
   );
 }
 
 /** Whether insurance is available and required at a place, with the notes a lender needs. */
-export function floodInsuranceRequirement({ inSfha, sfhaBasis, nfip, coastalBarrier }: FloodInsuranceFacts): FloodInsuranceRequirement {
+export function floodInsuranceRequirement({ inSfha, sfhaBasis, nfip, coastalBarrier, coastalBarrierPlace }: FloodInsuranceFacts): FloodInsuranceRequirement {
   const participates = PARTICIPATING.has(nfip);
   const inside =
     typeof coastalBarrier === 'object' && coastalBarrier.status === 'inside'
@@ -169,14 +207,14 @@ export function floodInsuranceRequirement({ inSfha, sfhaBasis, nfip, coastalBarr
   if (inSfha === null) notes.push(LENDING_NOTES.sfhaUnknown[sfhaBasis]);
   // In a community that does not participate no policy can be bought at all: the barrier changes nothing there.
   if (nfip !== 'not_participating') {
-    if (inside) notes.push(coastalBarrierNote(inside, inSfha));
-    if (typeof coastalBarrier === 'object' && coastalBarrier.status === 'buffer') notes.push(LENDING_NOTES.buffer);
+    if (inside) notes.push(coastalBarrierNote(inside, inSfha, coastalBarrierPlace));
+    if (typeof coastalBarrier === 'object' && coastalBarrier.status === 'buffer') notes.push(LENDING_NOTES.buffer[coastalBarrierPlace]);
   }
   // An unknown availability matters to a lender only where the building may be in the SFHA.
   if (inSfha !== false) {
     if (nfip === 'not_listed') notes.push(LENDING_NOTES.notListed);
     if (nfip === 'unknown' || nfip === 'unavailable') notes.push(LENDING_NOTES.nfipStatusUnknown);
-    if (participates && coastalBarrier === 'unavailable') notes.push(LENDING_NOTES.coastalBarrierUnavailable);
+    if (participates && coastalBarrier === 'unavailable') notes.push(LENDING_NOTES.coastalBarrierUnavailable[coastalBarrierPlace]);
     if (participates && coastalBarrier === 'not_asked') notes.push(LENDING_NOTES.coastalBarrierNotAsked);
   }
   return {
@@ -199,8 +237,11 @@ function availability(nfip: NfipStanding, coastalBarrier: CoastalBarrierStanding
 // The whole form: section II of the SFHDF
 // ---------------------------------------------------------------------------------------------
 
-/** A LOMA or LOMR letter nearer than this to the building (or the point) is the form's letter of map change. */
+/** A valid LOMA nearer than this to the building (or the point) may concern it: listed among the nearby letters to read. */
 export const LETTER_OF_MAP_CHANGE_REACH_M = 30;
+
+/** At most this many nearby letters are listed, the nearest. */
+export const NEARBY_LETTERS_MAX = 5;
 
 /** A FIRM panel as the form names it. */
 export interface PanelFacts {
@@ -216,9 +257,53 @@ export interface ZoneFacts {
   inSfha: boolean | null;
 }
 
+/** An NFIP community with its standing in the program. */
+export interface CommunityFacts {
+  name: string | null;
+  number: string | null;
+  nfip: NfipStanding;
+  /**
+   * Whether its row of the Community Status Book gives a map date (its initial FIRM, or its current effective map):
+   * false when the book lists it with none; null when the book does not list it or could not be had.
+   */
+  mapInStatusBook: boolean | null;
+}
+
+/** The community of a place: none where FEMA maps none, `unavailable` when FEMA's political jurisdictions did not answer. */
+export type CommunityAt = CommunityFacts | null | 'unavailable';
+
+/** An effective Letter of Map Revision, as the form names it. */
+export interface LomrFacts {
+  caseNumber: string | null;
+  effectiveDate: string | null;
+}
+
+/** A Letter of Map Amendment near the building (or the point), as FEMA's LOMA layer gives it. */
+export interface LomaFacts {
+  caseNumber: string | null;
+  effectiveDate: string | null;
+  status: LomaStatus;
+  /** Metres from the building's footprint (0 inside it), or from the point. */
+  distanceM: number;
+  /** Whether its point lies inside the building's footprint (false when measured from the point). */
+  inFootprint: boolean;
+}
+
+/**
+ * Where the building stands, read over its whole footprint: the community whose political jurisdiction covers the
+ * largest share of it, its coastal barrier status (inside when any part lies in a unit), the effective LOMRs covering
+ * any part of it, and the LOMAs around it measured from it. Each `unavailable` when its map did not answer.
+ */
+export interface SiteFacts {
+  community: CommunityAt;
+  coastalBarrier: Exclude<CoastalBarrierStanding, 'not_asked'>;
+  lomrs: readonly LomrFacts[] | 'unavailable';
+  lomas: readonly LomaFacts[] | 'unavailable';
+}
+
 /** The building the form answers for, as the building part found it. */
 export type BuildingFacts =
-  /** Found (or given by the caller), with the flood zones over its footprint. */
+  /** Found (or given by the caller), with the flood zones over its footprint and where it stands. */
   | {
       status: 'found';
       /** The zones over the footprint, SFHA zones first; [] when none covers it. */
@@ -227,26 +312,19 @@ export type BuildingFacts =
       inSfha: boolean | null;
       /** The FIRM panel covering the largest share of the footprint; null when none does. */
       governingPanel: PanelFacts | null;
+      site: SiteFacts;
     }
   /** Found (or given), but the flood zones or panels over its footprint could not be read this time. */
-  | { status: 'footprint_unread' }
-  /** No building could be chosen: none within reach, or several. */
+  | { status: 'footprint_unread'; site: SiteFacts }
+  /** FEMA's building footprints answered, and no building could be chosen: none within reach, or several. */
   | { status: 'not_found' }
-  /** FEMA's building footprints did not answer this time. */
+  /** FEMA's building footprints did not answer this time: the building is unknown. */
   | { status: 'unavailable' };
-
-/** A Letter of Map Amendment near the building (or the point), as FEMA's LOMA layer gives it. */
-export interface LomaFacts {
-  caseNumber: string | null;
-  effectiveDate: string | null;
-  status: LomaStatus;
-  /** Metres from the building's footprint (basis `building`) or from the point. */
-  distanceM: number;
-}
 
 /**
  * Everything the form is filled from: plain data, each input that could not be had said so (`unavailable`), never
- * left out or replaced by a guess.
+ * left out or replaced by a guess. The community, coastal barrier and letters here are the point's; a building's own
+ * are in its `site`.
  */
 export interface DeterminationFacts {
   /** FEMA's effective map at the point (the lookup's own answer, always there). */
@@ -259,38 +337,55 @@ export interface DeterminationFacts {
     panel: PanelFacts | null;
   };
   building: BuildingFacts;
-  /** The NFIP community at the point; null when FEMA maps none there. */
-  community: { name: string | null; number: string | null } | null | 'unavailable';
+  /** The NFIP community at the point. */
+  community: CommunityAt;
   /** The location's county (Census): its name and 5-digit FIPS code, each null when unknown. */
   county: { name: string | null; fips: string | null };
-  nfip: NfipStanding;
   /** Always asked for the form, so never `not_asked`. */
   coastalBarrier: Exclude<CoastalBarrierStanding, 'not_asked'>;
   /** Effective LOMRs at the point, newest first. */
-  lomrs: ReadonlyArray<{ caseNumber: string | null; effectiveDate: string | null }> | 'unavailable';
-  /** LOMAs near the building (or the point), each with its distance. */
+  lomrs: readonly LomrFacts[] | 'unavailable';
+  /** LOMAs near the point, measured from it. */
   lomas: readonly LomaFacts[] | 'unavailable';
   /** When the service read FEMA's data (ISO 8601), not when the form was printed. */
   determinedAt: string;
 }
 
 /** An input of the form that can be missing, by its name in the answer's `unavailable`. */
-export type DeterminationInput = 'community' | 'nfipStatus' | 'structure' | 'coastalBarrier';
+export type DeterminationInput = 'community' | 'nfipStatus' | 'lomrs' | 'lomas' | 'structure' | 'coastalBarrier';
 
 export interface LetterOfMapChange {
-  /** LOMR: a revision of the map at the point; LOMA: an amendment for a property nearby (FEMA's LOMA layer, LOMR-Fs included). */
+  /** LOMR: a revision of the map covering the building (or the point); LOMA: an amendment whose point lies inside the building's footprint (LOMR-Fs included). */
   kind: 'LOMR' | 'LOMA';
   caseNumber: string | null;
   effectiveDate: string | null;
 }
 
+/** A valid LOMA near the building (or the point) that does not fill the form's field: it may concern this building. */
+export interface NearbyLetter {
+  caseNumber: string | null;
+  effectiveDate: string | null;
+  /** Metres from the building's footprint (or the point), one decimal. */
+  distanceM: number;
+}
+
 /** `result.determination`. */
 export interface LenderDetermination {
-  /** `building` when a building was found or given (the answers are for its footprint), else `point`. */
+  /** `building` when a building was found or given, or could not be looked up (the answers are for it); `point` when none could be chosen. */
   basis: 'building' | 'point';
   community: { name: string | null; number: string | null; county: string | null; state: string | null };
-  map: { noNfipMap: boolean; panel: string | null; panelEffectiveDate: string | null; letterOfMapChange: LetterOfMapChange | null };
-  /** The building's (or the point's) zones, SFHA zones first; null when they could not be read. */
+  map: {
+    /** False where a map exists; true only where the Status Book lists the community with no map at all; null when that is unknown. */
+    noNfipMap: boolean | null;
+    /** Whether FEMA's digital flood map (NFHL) maps the place. */
+    digital: boolean;
+    panel: string | null;
+    panelEffectiveDate: string | null;
+    letterOfMapChange: LetterOfMapChange | null;
+    /** Valid LOMAs within 30 m the form's field does not name, nearest first; null when the letters could not be read. */
+    nearbyLetters: NearbyLetter[] | null;
+  };
+  /** The building's (or the point's) zones, SFHA zones first; null when none is known. */
   floodZones: string[] | null;
   insurance: FloodInsuranceRequirement['insurance'];
   buildingInSfha: boolean | null;
@@ -300,57 +395,165 @@ export interface LenderDetermination {
 }
 
 export const DETERMINATION_NOTES = {
-  pointBasis: {
-    not_found:
-      "No building could be located in FEMA's building footprints for this location, so these answers are for the point: near a zone edge the " +
-      'building itself may lie in another zone.',
-    unavailable:
-      "FEMA's building footprints did not answer this time, so the building could not be located and these answers are for the point: near a " +
-      'zone edge the building itself may lie in another zone.',
-  },
+  pointBasis:
+    "No building could be located in FEMA's building footprints for this location, so these answers are for the point: near a zone edge the " +
+    'building itself may lie in another zone.',
   lettersUnchecked:
     "Whether a Letter of Map Change applies here could not be checked this time (FEMA's letters did not answer): one may have removed the " +
     'building from the SFHA.',
 } as const;
 
-/** A valid LOMA near a building that may be in the SFHA: the letter, not the map, may settle it. */
-export function lomaNote(letter: LetterOfMapChange, basis: LenderDetermination['basis']): string {
-  const which = [letter.caseNumber && `case ${letter.caseNumber}`, letter.effectiveDate && `effective ${letter.effectiveDate}`].filter(Boolean).join(', ');
+/** The case and date of a letter, for a sentence: "case 19-06-1234A, effective 2020-02-14". */
+function letterWords({ caseNumber, effectiveDate }: { caseNumber: string | null; effectiveDate: string | null }): string {
+  return [caseNumber && `case ${caseNumber}`, effectiveDate && `effective ${effectiveDate}`].filter(Boolean).join(', ');
+}
+
+/** A valid LOMA inside the footprint of a building that may be in the SFHA: the letter, not the map, may settle it. */
+export function lomaNote(letter: LetterOfMapChange): string {
+  const which = letterWords(letter);
   return (
-    `A valid Letter of Map Amendment${which ? ` (${which})` : ''} lies within ${LETTER_OF_MAP_CHANGE_REACH_M} m of the ${basis}: if it removed ` +
-    'this building from the SFHA, federal law does not require flood insurance for it, so the letter should be read.'
+    `A valid Letter of Map Amendment${which ? ` (${which})` : ''} lies inside the building's footprint: if it removed this building from the ` +
+    'SFHA, federal law does not require flood insurance for it, so the letter should be read.'
   );
+}
+
+/** Valid LOMAs near the building (or the point) that the form does not name: one may still concern the building. */
+export function nearbyLettersNote(letters: readonly NearbyLetter[], basis: LenderDetermination['basis']): string {
+  const from = basis === 'building' ? "the building's footprint, not inside it" : 'the point';
+  if (letters.length === 1) {
+    const [letter] = letters;
+    const which = letterWords(letter);
+    return `A valid Letter of Map Amendment${which ? ` (${which})` : ''} lies ${letter.distanceM} m from ${from}: it may concern this building and should be read.`;
+  }
+  const listed = letters.map((letter) => `${letter.caseNumber ?? 'case number not published'}, ${letter.distanceM} m`).join('; ');
+  return (
+    `Valid Letters of Map Amendment lie within ${LETTER_OF_MAP_CHANGE_REACH_M} m of ${basis === 'building' ? "the building's footprint" : 'the point'} ` +
+    `(${listed}): each may concern this building and should be read.`
+  );
+}
+
+/** The place's map is a paper FIRM only: its zones are on the panel, not in FEMA's digital map. */
+export function paperMapNote(panel: PanelFacts): string {
+  const effective = panel.effectiveDate ? `, effective ${panel.effectiveDate}` : '';
+  return (
+    `FEMA's flood map here is a paper FIRM (panel ${panel.panel}${effective}), not on its digital map (NFHL): the flood zones must be read from ` +
+    "that panel (FEMA's Map Service Center, msc.fema.gov)."
+  );
+}
+
+/** What the form reads for the place it judges: the building's footprint when one was read, else the point. */
+interface JudgedPlace {
+  sfhaBasis: SfhaBasis;
+  inSfha: boolean | null;
+  zones: readonly ZoneFacts[] | null;
+  /** The form's panel (box B2): the footprint's governing panel or the point's; null when unknown. */
+  panel: PanelFacts | null;
+  /** A FIRM panel FEMA names at or over the place, the point's where the footprint was not read: a map exists. */
+  panelHere: PanelFacts | null;
+  digital: boolean;
+  community: CommunityAt;
+  coastalBarrier: Exclude<CoastalBarrierStanding, 'not_asked'>;
+  coastalBarrierPlace: CoastalBarrierPlace;
+  /** The LOMRs that may be the form's letter; null when none may be (a building that could not be looked up). */
+  lomrs: readonly LomrFacts[] | 'unavailable' | null;
+  lomas: readonly LomaFacts[] | 'unavailable';
+}
+
+function judgedPlace({ point, building, community, coastalBarrier, lomrs, lomas }: DeterminationFacts): JudgedPlace {
+  const atPoint = { community, coastalBarrier, coastalBarrierPlace: 'point', lomas } as const;
+  const pointMapped = point.coverage !== 'unmapped';
+  switch (building.status) {
+    case 'found':
+      return {
+        // Unknown with no zone anywhere on it: there is no rest outside the SFHA to speak of.
+        sfhaBasis: building.zones.length === 0 ? 'footprint_off_map' : 'footprint',
+        inSfha: building.inSfha,
+        zones: building.zones,
+        panel: building.governingPanel,
+        panelHere: building.governingPanel,
+        digital: pointMapped || building.zones.length > 0,
+        ...siteOf(building.site),
+      };
+    case 'footprint_unread':
+      return {
+        sfhaBasis: 'footprint_unread',
+        inSfha: null,
+        zones: null,
+        panel: null,
+        panelHere: point.panel,
+        digital: pointMapped,
+        ...siteOf(building.site),
+      };
+    case 'unavailable':
+      // The building is unknown: its zones, panel and letters are not the point's. The community and coastal barrier are
+      // the point's, the building looked for lying within a few tens of metres of it; the notes say they are the point's.
+      return {
+        sfhaBasis: 'building_unavailable',
+        inSfha: null,
+        zones: null,
+        panel: null,
+        panelHere: point.panel,
+        digital: pointMapped,
+        ...atPoint,
+        lomrs: null,
+      };
+    case 'not_found':
+      return {
+        sfhaBasis: 'point',
+        inSfha: point.inSfha,
+        zones: point.zones,
+        panel: point.panel,
+        panelHere: point.panel,
+        digital: pointMapped,
+        ...atPoint,
+        lomrs,
+      };
+  }
+}
+
+function siteOf(site: SiteFacts): Pick<JudgedPlace, 'community' | 'coastalBarrier' | 'coastalBarrierPlace' | 'lomrs' | 'lomas'> {
+  return { community: site.community, coastalBarrier: site.coastalBarrier, coastalBarrierPlace: 'footprint', lomrs: site.lomrs, lomas: site.lomas };
+}
+
+/** Box B5: a map exists where FEMA's digital map or a FIRM panel covers the place, or the Status Book dates one; none only where the book lists none. */
+function noNfipMap({ digital, panelHere, community }: JudgedPlace): boolean | null {
+  if (digital || panelHere !== null) return false;
+  const inBook = typeof community === 'object' && community !== null ? community.mapInStatusBook : null;
+  return inBook === null ? null : !inBook;
 }
 
 /** Section II of the form, and the inputs it lacked (each named once, in a fixed order). */
 export function lenderDetermination(facts: DeterminationFacts): { determination: LenderDetermination; unavailable: DeterminationInput[] } {
-  const { point, building } = facts;
-  const basis = building.status === 'found' || building.status === 'footprint_unread' ? 'building' : 'point';
-  const onFootprint = building.status === 'found' ? building : null;
-  const inSfha = basis === 'point' ? point.inSfha : (onFootprint?.inSfha ?? null);
-  const panel = basis === 'point' ? point.panel : (onFootprint?.governingPanel ?? null);
-  const zones = basis === 'point' ? point.zones : (onFootprint?.zones ?? null);
-  const letter = letterOfMapChange(facts.lomrs, facts.lomas);
+  const { building } = facts;
+  const basis = building.status === 'not_found' ? 'point' : 'building';
+  const place = judgedPlace(facts);
+  const community = typeof place.community === 'object' ? place.community : null;
   const requirement = floodInsuranceRequirement({
-    inSfha,
-    sfhaBasis: basis === 'point' ? 'point' : onFootprint ? 'footprint' : 'footprint_unread',
-    nfip: facts.nfip,
-    coastalBarrier: facts.coastalBarrier,
+    inSfha: place.inSfha,
+    sfhaBasis: place.sfhaBasis,
+    nfip: community?.nfip ?? 'unknown',
+    coastalBarrier: place.coastalBarrier,
+    coastalBarrierPlace: place.coastalBarrierPlace,
   });
+  const letters = lettersOf(place);
+  const { inSfha } = place;
 
   const notes = [
-    building.status === 'not_found' || building.status === 'unavailable' ? DETERMINATION_NOTES.pointBasis[building.status] : null,
+    basis === 'point' ? DETERMINATION_NOTES.pointBasis : null,
     ...requirement.notes,
-    letter?.kind === 'LOMA' && inSfha !== false ? lomaNote(letter, basis) : null,
-    letter === null && (facts.lomrs === 'unavailable' || facts.lomas === 'unavailable') && inSfha !== false ? DETERMINATION_NOTES.lettersUnchecked : null,
+    !place.digital && place.panelHere ? paperMapNote(place.panelHere) : null,
+    letters.letterOfMapChange?.kind === 'LOMA' && inSfha !== false ? lomaNote(letters.letterOfMapChange) : null,
+    letters.nearbyLetters !== null && letters.nearbyLetters.length > 0 ? nearbyLettersNote(letters.nearbyLetters, basis) : null,
+    letters.letterOfMapChange === null && letters.unchecked && inSfha !== false ? DETERMINATION_NOTES.lettersUnchecked : null,
   ].filter((note): note is string => note !== null);
 
-  const community = facts.community === 'unavailable' ? null : facts.community;
   const unavailable: DeterminationInput[] = [];
-  if (facts.community === 'unavailable') unavailable.push('community');
-  if (facts.nfip === 'unavailable') unavailable.push('nfipStatus');
+  if (place.community === 'unavailable') unavailable.push('community');
+  if (community?.nfip === 'unavailable') unavailable.push('nfipStatus');
+  if (place.lomrs === 'unavailable') unavailable.push('lomrs');
+  if (place.lomas === 'unavailable') unavailable.push('lomas');
   if (building.status === 'unavailable' || building.status === 'footprint_unread') unavailable.push('structure');
-  if (facts.coastalBarrier === 'unavailable') unavailable.push('coastalBarrier');
+  if (place.coastalBarrier === 'unavailable') unavailable.push('coastalBarrier');
 
   return {
     determination: {
@@ -362,12 +565,14 @@ export function lenderDetermination(facts: DeterminationFacts): { determination:
         state: stateOfCountyFips(facts.county.fips),
       },
       map: {
-        noNfipMap: point.coverage === 'unmapped',
-        panel: panel?.panel ?? null,
-        panelEffectiveDate: panel?.effectiveDate ?? null,
-        letterOfMapChange: letter,
+        noNfipMap: noNfipMap(place),
+        digital: place.digital,
+        panel: place.panel?.panel ?? null,
+        panelEffectiveDate: place.panel?.effectiveDate ?? null,
+        letterOfMapChange: letters.letterOfMapChange,
+        nearbyLetters: letters.nearbyLetters,
       },
-      floodZones: zones === null ? null : sfhaZonesFirst(zones),
+      floodZones: place.zones === null || place.zones.length === 0 ? null : sfhaZonesFirst(place.zones),
       insurance: requirement.insurance,
       buildingInSfha: inSfha,
       floodInsuranceRequired: requirement.floodInsuranceRequired,
@@ -378,13 +583,42 @@ export function lenderDetermination(facts: DeterminationFacts): { determination:
   };
 }
 
-/** An effective LOMR at the point (the newest), else the nearest valid LOMA within reach, else none. */
-function letterOfMapChange(lomrs: DeterminationFacts['lomrs'], lomas: DeterminationFacts['lomas']): LetterOfMapChange | null {
-  const lomr = lomrs === 'unavailable' ? undefined : lomrs[0];
-  if (lomr) return { kind: 'LOMR', caseNumber: lomr.caseNumber, effectiveDate: lomr.effectiveDate };
-  if (lomas === 'unavailable') return null;
-  const [nearest] = lomas.filter((loma) => loma.status === 'valid' && loma.distanceM <= LETTER_OF_MAP_CHANGE_REACH_M).sort((a, b) => a.distanceM - b.distanceM);
-  return nearest ? { kind: 'LOMA', caseNumber: nearest.caseNumber, effectiveDate: nearest.effectiveDate } : null;
+/**
+ * The form's letter (box B4): an effective LOMR covering the building's footprint (or the point), the newest; else,
+ * for a building, a valid LOMA whose point lies inside its footprint. Every other valid LOMA within reach is a nearby
+ * letter. `unchecked` when a letter the form could name could not be read.
+ */
+function lettersOf({ lomrs, lomas }: JudgedPlace): { letterOfMapChange: LetterOfMapChange | null; nearbyLetters: NearbyLetter[] | null; unchecked: boolean } {
+  const valid = lomas === 'unavailable' ? [] : lomas.filter((loma) => loma.status === 'valid');
+  const lomr = lomrs === null || lomrs === 'unavailable' ? undefined : lomrs[0];
+  // Only a building's footprint has LOMAs inside it (measured from the point, none is).
+  const inside = lomr ? undefined : [...valid].filter((loma) => loma.inFootprint).sort(newestFirst)[0];
+  const letterOfMapChange: LetterOfMapChange | null = lomr
+    ? { kind: 'LOMR', caseNumber: lomr.caseNumber, effectiveDate: lomr.effectiveDate }
+    : inside
+      ? { kind: 'LOMA', caseNumber: inside.caseNumber, effectiveDate: inside.effectiveDate }
+      : null;
+  const nearbyLetters =
+    lomas === 'unavailable'
+      ? null
+      : valid
+          .filter((loma) => loma !== inside && loma.distanceM <= LETTER_OF_MAP_CHANGE_REACH_M)
+          .sort((a, b) => a.distanceM - b.distanceM || compareText(a.caseNumber, b.caseNumber))
+          .slice(0, NEARBY_LETTERS_MAX)
+          .map(({ caseNumber, effectiveDate, distanceM }) => ({ caseNumber, effectiveDate, distanceM: roundToTenth(distanceM) }));
+  return { letterOfMapChange, nearbyLetters, unchecked: lomrs !== null && (lomrs === 'unavailable' || lomas === 'unavailable') };
+}
+
+/** The newest letter first (an unknown date last), then by case number. */
+function newestFirst(a: LomaFacts, b: LomaFacts): number {
+  return compareText(b.effectiveDate ?? '', a.effectiveDate ?? '') || compareText(a.caseNumber, b.caseNumber);
+}
+
+/** Code-unit order, not a locale's: the same on every machine. */
+function compareText(a: string | null, b: string | null): number {
+  const left = a ?? '';
+  const right = b ?? '';
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /** Each zone once, SFHA zones first, otherwise in the order given. */

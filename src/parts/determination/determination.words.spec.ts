@@ -1,12 +1,12 @@
 import { readerText } from '../../../test/support/page-text';
-import type { LenderDetermination } from './determination';
+import { LENDING_NOTES, type LenderDetermination } from './determination';
 import { DETERMINATION_ON_REPORT } from './determination.words';
 
 /** A form for a building in AE in a regular-program community: each case changes what it is about. */
 const FORM: LenderDetermination = {
   basis: 'building',
   community: { name: 'City of Houston', number: '480296', county: 'Harris County', state: 'TX' },
-  map: { noNfipMap: false, panel: '48201C0865L', panelEffectiveDate: '2007-06-18', letterOfMapChange: null },
+  map: { noNfipMap: false, digital: true, panel: '48201C0865L', panelEffectiveDate: '2007-06-18', letterOfMapChange: null, nearbyLetters: [] },
   floodZones: ['AE', 'X'],
   insurance: { available: true, reason: 'participating', program: 'regular', coastalBarrier: null },
   buildingInSfha: true,
@@ -60,12 +60,39 @@ describe('DETERMINATION_ON_REPORT: section II of the form, item by item', () => 
     ],
     [{ map: { ...FORM.map, panelEffectiveDate: null } }, 'Map panel 48201C0865L, effective date not published'],
     [
-      { map: { noNfipMap: true, panel: null, panelEffectiveDate: null, letterOfMapChange: null }, floodZones: [] },
-      "Map panel none; letter of map change: none found; flood zone unknown: FEMA's map gives none over the building; no NFIP map: FEMA has no digital flood map here",
+      { map: { noNfipMap: true, digital: false, panel: null, panelEffectiveDate: null, letterOfMapChange: null, nearbyLetters: [] }, floodZones: null },
+      "Map panel none; letter of map change: none found; flood zone unknown: FEMA's map gives none over the building; no NFIP map: FEMA's Community " +
+        'Status Book lists none for the community',
     ],
-    // no zone is unknown, never "none" (the point off the digital map, or in a gap of it)
-    [{ basis: 'point' as const, floodZones: [] }, "flood zone unknown: FEMA's map gives none at the point"],
-    [{ floodZones: null }, 'flood zone unknown (could not be read)'],
+    [
+      {
+        map: { noNfipMap: false, digital: false, panel: '4804260005B', panelEffectiveDate: '1991-07-02', letterOfMapChange: null, nearbyLetters: [] },
+        floodZones: null,
+      },
+      "Map panel 4804260005B, effective 1991-07-02; letter of map change: none found; flood zone unknown: FEMA's map gives none over the building; a " +
+        "paper map only, not on FEMA's digital flood map",
+    ],
+    [
+      { map: { noNfipMap: null, digital: false, panel: null, panelEffectiveDate: null, letterOfMapChange: null, nearbyLetters: [] }, floodZones: null },
+      "Map panel none found; letter of map change: none found; flood zone unknown: FEMA's map gives none over the building; whether an NFIP map " +
+        'exists here is unknown',
+    ],
+    [
+      {
+        map: {
+          ...FORM.map,
+          nearbyLetters: [
+            { caseNumber: '15-06-1489A', effectiveDate: '2015-06-02', distanceM: 8.2 },
+            { caseNumber: null, effectiveDate: null, distanceM: 23 },
+          ],
+        },
+      },
+      'letter of map change: none found; nearby letters to read: 15-06-1489A (8.2 m), case number not published (23 m); flood zones AE, X',
+    ],
+    // no zone is unknown, never "none" (off the digital map, or in a gap of it), or not read this time
+    [{ basis: 'point' as const, floodZones: null }, "flood zone unknown: FEMA's map gives none at the point"],
+    [{ floodZones: null, notes: [LENDING_NOTES.sfhaUnknown.building_unavailable] }, 'flood zone unknown: the building could not be looked up this time'],
+    [{ floodZones: null, notes: [LENDING_NOTES.sfhaUnknown.footprint_unread] }, 'flood zone unknown: the zones over the building could not be read this time'],
     [{ floodZones: ['X'] }, 'flood zone X'],
   ])('B: %j says "%s"', (changes, words_) => {
     expect(item(words(changes), 'B')).toContain(words_);

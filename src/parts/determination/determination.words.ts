@@ -6,7 +6,7 @@
  */
 import { html, isText } from '../../common/markup';
 import type { ReportSection } from '../answer-part';
-import type { LenderDetermination } from './determination';
+import { LENDING_NOTES, type LenderDetermination } from './determination';
 
 type Insurance = LenderDetermination['insurance'];
 
@@ -48,7 +48,22 @@ function communityLine({ community }: LenderDetermination): string {
   return [community.name ?? 'Name unknown', `community number ${community.number ?? 'unknown'}`, where || 'county unknown'].join(' · ');
 }
 
-function mapFacts({ basis, map, floodZones }: LenderDetermination): string[] {
+/** Box B5: a map exists (digital, or a paper FIRM), none at all, or unknown. */
+function nfipMapWords(map: LenderDetermination['map']): string[] {
+  if (map.noNfipMap === true) return ["no NFIP map: FEMA's Community Status Book lists none for the community"];
+  if (map.noNfipMap === null) return ['whether an NFIP map exists here is unknown'];
+  return map.digital ? [] : ["a paper map only, not on FEMA's digital flood map"];
+}
+
+/** Why no zone is known (never "none"): the building not read this time, as its notes say, or FEMA's map giving none. */
+function zonesUnknownWhy({ basis, notes }: LenderDetermination): string {
+  if (notes.includes(LENDING_NOTES.sfhaUnknown.building_unavailable)) return 'the building could not be looked up this time';
+  if (notes.includes(LENDING_NOTES.sfhaUnknown.footprint_unread)) return 'the zones over the building could not be read this time';
+  return `FEMA's map gives none ${basis === 'building' ? 'over the building' : 'at the point'}`;
+}
+
+function mapFacts(form: LenderDetermination): string[] {
+  const { map, floodZones } = form;
   const letter = map.letterOfMapChange;
   const letterWords = letter
     ? [
@@ -57,17 +72,19 @@ function mapFacts({ basis, map, floodZones }: LenderDetermination): string[] {
         letter.effectiveDate ? `effective ${letter.effectiveDate}` : 'date not published',
       ].join(', ')
     : 'none found';
+  const nearby =
+    map.nearbyLetters && map.nearbyLetters.length > 0
+      ? [`nearby letters to read: ${map.nearbyLetters.map((near) => `${near.caseNumber ?? 'case number not published'} (${near.distanceM} m)`).join(', ')}`]
+      : [];
   const panel = map.panel ? `${map.panel}, effective ${map.panelEffectiveDate ?? 'date not published'}` : map.noNfipMap ? 'none' : 'none found';
-  // No zone on FEMA's map (off its digital map, or a gap in it) is unknown, never "none".
-  const zones =
-    floodZones === null
-      ? 'unknown (could not be read)'
-      : floodZones.length > 0
-        ? floodZones.join(', ')
-        : `unknown: FEMA's map gives none ${basis === 'building' ? 'over the building' : 'at the point'}`;
-  return [`Map panel ${panel}`, `letter of map change: ${letterWords}`, `flood zone${floodZones !== null && floodZones.length > 1 ? 's' : ''} ${zones}`].concat(
-    map.noNfipMap ? ['no NFIP map: FEMA has no digital flood map here'] : [],
-  );
+  const zones = floodZones === null ? `unknown: ${zonesUnknownWhy(form)}` : floodZones.join(', ');
+  return [
+    `Map panel ${panel}`,
+    `letter of map change: ${letterWords}`,
+    ...nearby,
+    `flood zone${floodZones !== null && floodZones.length > 1 ? 's' : ''} ${zones}`,
+    ...nfipMapWords(map),
+  ];
 }
 
 export const DETERMINATION_ON_REPORT: ReportSection<LenderDetermination> = {

@@ -9,6 +9,9 @@ export abstract class NfipStatusPort {
   /** The community's standing (`listed: false` when the table lacks it); undefined while no table is held. */
   abstract lookup(communityId: string): Readonly<NfipStatus> | undefined;
 
+  /** Whether the community's row gives a map date (initial FIRM or current effective map); null when the table lacks it; undefined while no table is held. */
+  abstract mapDated(communityId: string): boolean | null | undefined;
+
   /** Counts the tables held so far: an answer joined with an earlier table is not served again once a newer one is held. */
   abstract get tableVersion(): number;
 

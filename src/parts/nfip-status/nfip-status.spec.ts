@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CommunityStatusIndex, CommunityStatusRow, NOT_LISTED_NOTE, communityStatusDate, nfipStatusOf } from './nfip-status';
+import { CommunityStatusIndex, CommunityStatusRow, NOT_LISTED_NOTE, communityStatusDate, nfipStatusOf, rowDatesAMap } from './nfip-status';
 
 const HOUSTON: CommunityStatusRow = {
   communityIdNumber: '480296',
@@ -261,5 +261,46 @@ describe('CommunityStatusIndex: the join on the community id', () => {
 
   it('an empty table lists nobody', () => {
     expect(new CommunityStatusIndex([]).lookup('480296')).toMatchObject({ listed: false });
+  });
+
+  it('whether the row dates a map, joined as the standing is; unknown (null) for a community the table lacks', () => {
+    const noMap = new CommunityStatusIndex([
+      ...rows,
+      { ...HOUSTON, communityIdNumber: '200612', currentlyEffectiveMapDate: null, initialFloodInsuranceRateMap: null },
+    ]);
+    expect(noMap.mapDated('480296')).toBe(true);
+    expect(noMap.mapDated('480287')).toBe(true);
+    expect(noMap.mapDated('200612')).toBe(false);
+    expect(noMap.mapDated('260151')).toBeNull();
+    expect(noMap.mapDated('')).toBeNull();
+  });
+});
+
+describe('rowDatesAMap: whether the book dates a map of the community', () => {
+  it.each([
+    ['an initial FIRM and a current map', {}, true],
+    [
+      'a current map only (a Flood Hazard Boundary Map, the emergency program)',
+      { initialFloodInsuranceRateMap: null, currentlyEffectiveMapDate: '03/14/78' },
+      true,
+    ],
+    ['an initial FIRM only', { currentlyEffectiveMapDate: null }, true],
+    ['a current map date with a note beside it', { initialFloodInsuranceRateMap: null, currentlyEffectiveMapDate: '04/19/05 (M)' }, true],
+    ['"(NSFHA)" and no FIRM: no map at all', { initialFloodInsuranceRateMap: null, currentlyEffectiveMapDate: '(NSFHA)' }, false],
+    ['neither, null', { initialFloodInsuranceRateMap: null, currentlyEffectiveMapDate: null }, false],
+    ['neither, the fields missing', { initialFloodInsuranceRateMap: undefined, currentlyEffectiveMapDate: undefined }, false],
+    ['neither readable', { initialFloodInsuranceRateMap: '', currentlyEffectiveMapDate: 'unknown' }, false],
+  ] as const)('%s: %s', (_what, change, dated) => {
+    expect(rowDatesAMap({ ...HOUSTON, ...change })).toBe(dated);
+  });
+
+  it('on the recorded rows: the community with "(NSFHA)" and no FIRM has none, the others one', () => {
+    expect(RECORDED_ROWS.map((row) => [row.communityIdNumber, rowDatesAMap(row)])).toEqual([
+      ['230563', false],
+      ['010232', true],
+      ['010233', true],
+      ['120275', true],
+      ['120308', true],
+    ]);
   });
 });

@@ -76,24 +76,30 @@ export const NOT_LISTED: Readonly<NfipStatus> = Object.freeze({
   note: NOT_LISTED_NOTE,
 });
 
+/** A listed community as the index keeps it: its answer, and whether its row dates a map. */
+interface CommunityStatusEntry {
+  status: Readonly<NfipStatus>;
+  mapDated: boolean;
+}
+
 /**
  * The table indexed once per download: a lookup is one or two Map reads, and every row's answer is built
  * (and frozen) here, so a join costs no parsing.
  */
 export class CommunityStatusIndex {
   /** By the published id, trimmed and upper-cased ("480296", "48201C", "480287#"). */
-  private readonly exact = new Map<string, Readonly<NfipStatus>>();
+  private readonly exact = new Map<string, CommunityStatusEntry>();
   /** By the first six digits of a published id; a plain six-digit id wins over a suffixed one. */
-  private readonly bySixDigits = new Map<string, Readonly<NfipStatus>>();
+  private readonly bySixDigits = new Map<string, CommunityStatusEntry>();
 
   constructor(rows: readonly CommunityStatusRow[]) {
     for (const row of rows) {
       const id = communityKey(row.communityIdNumber);
-      if (id !== null && !this.exact.has(id)) this.exact.set(id, Object.freeze(nfipStatusOf(row)));
+      if (id !== null && !this.exact.has(id)) this.exact.set(id, { status: Object.freeze(nfipStatusOf(row)), mapDated: rowDatesAMap(row) });
     }
-    for (const [id, status] of this.exact) {
+    for (const [id, entry] of this.exact) {
       const six = sixDigits(id);
-      if (six !== null && (id === six || !this.bySixDigits.has(six))) this.bySixDigits.set(six, status);
+      if (six !== null && (id === six || !this.bySixDigits.has(six))) this.bySixDigits.set(six, entry);
     }
   }
 
@@ -104,11 +110,28 @@ export class CommunityStatusIndex {
 
   /** The community's standing: an exact match on the published id first, else on its first six digits; `listed: false` when neither. */
   lookup(communityId: string): Readonly<NfipStatus> {
-    const id = communityKey(communityId);
-    if (id === null) return NOT_LISTED;
-    const six = sixDigits(id);
-    return this.exact.get(id) ?? (six === null ? undefined : this.bySixDigits.get(six)) ?? NOT_LISTED;
+    return this.entryOf(communityId)?.status ?? NOT_LISTED;
   }
+
+  /** Whether the community's row gives a map date (its initial FIRM, or its current effective map); null when the book does not list it. */
+  mapDated(communityId: string): boolean | null {
+    return this.entryOf(communityId)?.mapDated ?? null;
+  }
+
+  private entryOf(communityId: string): CommunityStatusEntry | undefined {
+    const id = communityKey(communityId);
+    if (id === null) return undefined;
+    const six = sixDigits(id);
+    return this.exact.get(id) ?? (six === null ? undefined : this.bySixDigits.get(six));
+  }
+}
+
+/**
+ * Whether the book's row dates a map of the community: its initial FIRM, or its current effective map (a FIRM, or a
+ * Flood Hazard Boundary Map in the emergency program). A row with neither lists the community with no NFIP map at all.
+ */
+export function rowDatesAMap(row: CommunityStatusRow): boolean {
+  return communityStatusDate(row.initialFloodInsuranceRateMap) !== null || communityStatusDate(row.currentlyEffectiveMapDate) !== null;
 }
 
 /** The answer for one listed community. */

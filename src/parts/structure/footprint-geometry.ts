@@ -2,6 +2,7 @@
  * A footprint's plain geometry, the same for the zones over it, the check of a caller's footprint, the lender's form
  * and the map picture: its polygons, its bounding box and how far a point lies from it. Pure functions: no I/O.
  */
+import { createHash } from 'node:crypto';
 import type CheapRuler from 'cheap-ruler';
 import { metresToRings } from '../../common/arcgis-rings';
 import type { GeoPoint } from '../../common/geo-point';
@@ -40,4 +41,9 @@ export function footprintBox(footprint: Footprint): Box {
 /** Metres from the point to the footprint: 0 inside it, else to its nearest edge, measured with `ruler` (metres). */
 export function metresToFootprint(ruler: CheapRuler, point: GeoPoint, footprint: Footprint): number {
   return Math.min(...polygonsOfFootprint(footprint).map((rings) => metresToRings(ruler, point, rings)));
+}
+
+/** A short key naming the footprint exactly (its positions as given), for what is cached about it. */
+export function footprintKey(footprint: Footprint): string {
+  return createHash('sha256').update(JSON.stringify(footprint)).digest('base64url');
 }

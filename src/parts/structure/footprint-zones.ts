@@ -16,7 +16,7 @@ import type { FirmPanelPolygonFeature, Footprint, FootprintFloodZones, Footprint
 export const SQUARE_FEET_PER_SQUARE_METRE = 10.7639104;
 
 /** Less of the footprint than this is a digitising sliver: it makes no entry and counts for nothing. */
-const SLIVER_SQUARE_METRES = 0.1;
+export const SLIVER_SQUARE_METRES = 0.1;
 
 /**
  * Zone and panel polygons are cut to the footprint's box grown by this much (about a metre) before the exact clipping:
@@ -199,15 +199,28 @@ interface PanelOverFootprint {
   squareMetres: number;
 }
 
+/** Square metres of the footprint a polygon (ArcGIS rings) covers. */
+function coveredBy(footprint: MeasuredFootprint, rings: number[][][]): number {
+  const polygon = polygonsInBox(polygonsOfRings(rings), footprint.box);
+  return polygon.length === 0 ? 0 : squareMetres(footprint.ruler, intersection(footprint.polygons, polygon));
+}
+
+/**
+ * Square metres of the footprint each polygon covers, in the order given: where a building stands on a map of large
+ * polygons (communities, coastal barrier units, letters of map revision), each cut by the footprint itself.
+ */
+export function footprintAreasCovered(footprint: Footprint, polygons: ReadonlyArray<{ rings: number[][][] }>): number[] {
+  const measured = measure(footprint);
+  return polygons.map(({ rings }) => coveredBy(measured, rings));
+}
+
 /** The FIRM panels covering the footprint (at least a sliver's area), ordered by FIRM_PAN. */
 function panelsOverFootprint(footprint: MeasuredFootprint, panels: FirmPanelPolygonFeature[]): PanelOverFootprint[] {
   const byId = new Map<string, PanelOverFootprint>();
   for (const { attributes, rings } of panels) {
     const id = toFirmPanel(attributes)?.panel;
     if (id === undefined) continue;
-    const polygon = polygonsInBox(polygonsOfRings(rings), footprint.box);
-    if (polygon.length === 0) continue;
-    const covered = squareMetres(footprint.ruler, intersection(footprint.polygons, polygon));
+    const covered = coveredBy(footprint, rings);
     const entry = byId.get(id) ?? { id, attributes, squareMetres: 0 };
     entry.squareMetres += covered;
     byId.set(id, entry);

@@ -158,6 +158,11 @@ describe('structureAnswer: what the zones mean for the building (note)', () => {
       "40.4% of the building's footprint is off FEMA's digital flood map or in an area it does not include and the rest lies outside the SFHA, so whether the building is in the SFHA is unknown.",
     ],
     [
+      'off the map but for a sliver outside the SFHA (its share rounds to 0.0): never "100%" and "the rest"',
+      zonesOf([entry('X', 0)], 100, null),
+      "All but less than 0.1% of the building's footprint is off FEMA's digital flood map or in an area it does not include, and that little lies outside the SFHA, so whether the building is in the SFHA is unknown.",
+    ],
+    [
       'wholly off the map',
       zonesOf([], 100, null),
       "No part of the building's footprint lies in a flood zone of FEMA's digital flood map (it is off the map or in an area the map does not include), so whether the building is in the SFHA is unknown.",

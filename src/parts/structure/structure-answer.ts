@@ -55,6 +55,13 @@ function zonesNote(zones: FootprintFloodZones | null, footprint: string): string
   if (zones.zones.length === 0) {
     return `No part of ${footprint} lies in a flood zone of FEMA's digital flood map (it is off the map or in an area the map does not include), so whether the building is in the SFHA is unknown.`;
   }
+  // A rest too small to show (its share rounds to 0.0) is said as such, never "100%" beside "the rest".
+  if (zones.unmappedSharePercent >= 100) {
+    return (
+      `All but less than 0.1% of ${footprint} is off FEMA's digital flood map or in an area it does not include, and that little lies outside ` +
+      'the SFHA, so whether the building is in the SFHA is unknown.'
+    );
+  }
   return (
     `${shareWords(zones.unmappedSharePercent)} of ${footprint} is off FEMA's digital flood map or in an area it does not include ` +
     'and the rest lies outside the SFHA, so whether the building is in the SFHA is unknown.'

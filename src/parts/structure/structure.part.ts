@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { pointKey } from '../../common/geo-point';
 import { optionalPart } from '../answer-part';
 import { BuildingSurvey } from './building-survey.client';
+import { footprintKey } from './footprint-geometry';
 import { StructureDto } from './structure.dto';
 import { StructureModule } from './structure.module';
 import { STRUCTURE_COLUMNS, STRUCTURE_ON_REPORT } from './structure.words';
@@ -19,9 +19,7 @@ export const structurePart = optionalPart({
   port: BuildingSurvey,
   // A geocoded point's building is chosen by its address too; a given footprint is answered for itself wherever it is.
   cacheKey: ({ point, matchedAddress, footprint }) =>
-    footprint
-      ? `structure:given:${pointKey(point)}:${createHash('sha256').update(JSON.stringify(footprint)).digest('base64url')}`
-      : `structure:${pointKey(point)}:${matchedAddress ?? ''}`,
+    footprint ? `structure:given:${pointKey(point)}:${footprintKey(footprint)}` : `structure:${pointKey(point)}:${matchedAddress ?? ''}`,
   load: (survey, request, signal) => survey.survey(request, signal),
   read: (surveyed) => surveyed.structure,
   incomplete: (surveyed) => !surveyed.complete,

@@ -8,9 +8,12 @@ export function zoneShares(zones: readonly StructureZone[]): string {
   return zones.map((zone) => `${zone.floodZone} ${zone.sharePercent.toFixed(1)}`).join('; ');
 }
 
-/** The footprint's share in the SFHA, one decimal; null when the zones over it are unknown. */
+/**
+ * The footprint's share in the SFHA, one decimal; null when it is unknown: the zones over it unread, or part of it off
+ * FEMA's map and none of the rest in the SFHA (the part off the map may be in it: never a share of 0).
+ */
 export function sfhaSharePercent(structure: Structure): number | null {
-  if (structure.zones === null) return null;
+  if (structure.zones === null || structure.buildingInSfha === null) return null;
   const share = structure.zones.filter((zone) => zone.inSpecialFloodHazardArea).reduce((sum, zone) => sum + zone.sharePercent, 0);
   return Math.round(share * 10) / 10;
 }
@@ -20,6 +23,7 @@ export const STRUCTURE_COLUMNS: ReadonlyArray<PartColumn<Structure>> = [
   { name: 'building_in_sfha', cell: (structure) => structure?.buildingInSfha },
   { name: 'building_sfha_share_percent', cell: (structure) => (structure ? sfhaSharePercent(structure) : null) },
   { name: 'building_zones', cell: (structure) => (structure?.zones ? zoneShares(structure.zones) : null) },
+  { name: 'building_unmapped_share_percent', cell: (structure) => structure?.unmappedSharePercent },
 ];
 
 const MATCH_WORDS: Record<Structure['match'], string> = {

@@ -5,7 +5,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { HOUSTON_FLOODWAY_HOUSE_ADDRESS, MENOMINEE_HOUSE_POINT, footprintAround } from './demo-building-rows';
-import { demoPlace } from '../../emulators';
+import { demoPlace, demoStructure } from '../../emulators';
 import { Stack, startStack } from '../../support/stack';
 
 const BATCH = '/flood-zone/batch';
@@ -19,10 +19,13 @@ const COLUMNS = [
   'building_in_sfha',
   'building_sfha_share_percent',
   'building_zones',
+  'building_unmapped_share_percent',
   'determination_basis',
   'flood_insurance_available',
   'nfip_program',
   'flood_insurance_required',
+  'flood_insurance_reason',
+  'nearby_letters',
 ];
 
 let stack: Stack;
@@ -49,6 +52,11 @@ const inAe = footprintAround(10);
 const inX = footprintAround(-20);
 const charleston = demoPlace('charleston-pending-out-of-sfha');
 const fernandina = demoPlace('fernandina-cbrs-system-unit');
+const lomas = demoPlace('houston-lomas');
+/** The middle of the DC building wholly off FEMA's zones (half beyond the digital map, half mapped with no zone). */
+const offTheMap = (({ xmin, ymin, xmax, ymax }) => ({ lat: ((ymin + ymax) / 2).toFixed(6), lon: ((xmin + xmax) / 2).toFixed(6) }))(
+  demoStructure('dc-partly-unmapped').feature.bbox,
+);
 
 describe('the building and the form in the CSV answer', () => {
   it('fills the building and form columns for the buildings found, and for the footprints given (two at one point, two answers)', async () => {
@@ -61,7 +69,9 @@ describe('the building and the form in the CSV answer', () => {
       `not-json,${lat},${lon},,"{""type"": ""Polygon"""\n` +
       `far,29.763,-95.39,,${csvCell(inAe)}\n` +
       `charleston,${charleston.lat},${charleston.lon},,\n` +
-      `fernandina,${fernandina.lat},${fernandina.lon},,\n`;
+      `fernandina,${fernandina.lat},${fernandina.lon},,\n` +
+      `off-the-map,${offTheMap.lat},${offTheMap.lon},,\n` +
+      `lomas,${lomas.lat},${lomas.lon},,\n`;
     const res = await post(body, 'text/csv', 'text/csv', '?include=structure,determination');
     expect(res.status).toBe(200);
     const [header, ...rows] = parse(res.text) as string[][];
@@ -71,29 +81,36 @@ describe('the building and the form in the CSV answer', () => {
       'building_in_sfha',
       'building_sfha_share_percent',
       'building_zones',
+      'building_unmapped_share_percent',
       'determination_basis',
       'flood_insurance_available',
       'nfip_program',
       'flood_insurance_required',
+      'flood_insurance_reason',
+      'nearby_letters',
     ]);
     // Menominee is not in the demo Community Status Book (availability unknown); Houston participates; Charleston does
-    // not; the Fernandina house is inside a CBRS unit, where availability turns on when it was built.
+    // not; the Fernandina house is inside a CBRS unit, where availability turns on when it was built. The DC building
+    // has no part on a flood zone: its share in the SFHA is unknown, an empty cell, never 0. No building stands at the
+    // Houston point with the LOMAs: its valid LOMA 23 m away is a nearby letter, not the form's.
     expect(rows.map((row) => COLUMNS.map((name) => row[header.indexOf(name)]))).toEqual([
-      ['straddles', '200', '', 'contains', 'true', '40.1', 'AE 40.1; X 59.9', 'building', '', '', ''],
-      ['floodway', '200', '', 'contains', 'true', '100', 'AE 100.0', 'building', 'true', 'regular', 'true'],
-      ['given-ae', '200', '', 'given', 'true', '100', 'AE 100.0', 'building', '', '', ''],
-      ['given-x', '200', '', 'given', 'false', '0', 'X 100.0', 'building', '', '', 'false'],
-      ['not-json', '400', 'INVALID_FOOTPRINT', '', '', '', '', '', '', '', ''],
-      ['far', '400', 'INVALID_FOOTPRINT', '', '', '', '', '', '', '', ''],
-      ['charleston', '200', '', 'contains', 'true', '100', 'AE 100.0', 'building', 'false', '', 'false'],
-      ['fernandina', '200', '', 'contains', 'true', '100', 'VE 100.0', 'building', '', 'regular', ''],
+      ['straddles', '200', '', 'contains', 'true', '40.1', 'AE 40.1; X 59.9', '0', 'building', '', '', '', 'not_listed', ''],
+      ['floodway', '200', '', 'contains', 'true', '100', 'AE 100.0', '0', 'building', 'true', 'regular', 'true', 'participating', ''],
+      ['given-ae', '200', '', 'given', 'true', '100', 'AE 100.0', '0', 'building', '', '', '', 'not_listed', ''],
+      ['given-x', '200', '', 'given', 'false', '0', 'X 100.0', '0', 'building', '', '', 'false', 'not_listed', ''],
+      ['not-json', '400', 'INVALID_FOOTPRINT', '', '', '', '', '', '', '', '', '', '', ''],
+      ['far', '400', 'INVALID_FOOTPRINT', '', '', '', '', '', '', '', '', '', '', ''],
+      ['charleston', '200', '', 'contains', 'true', '100', 'AE 100.0', '0', 'building', 'false', '', 'false', 'not_participating', ''],
+      ['fernandina', '200', '', 'contains', 'true', '100', 'VE 100.0', '0', 'building', '', 'regular', '', 'coastal_barrier', ''],
+      ['off-the-map', '200', '', 'contains', '', '', '', '100', 'building', 'true', 'regular', '', 'participating', ''],
+      ['lomas', '200', '', 'none', '', '', '', '', 'point', 'true', 'regular', 'true', 'participating', '15-06-1489A 2015-06-02 23.0 m'],
     ]);
   });
 
   it('leaves the building and form columns empty when neither is asked for and no footprint is given', async () => {
     const res = await post(`id,lat,lon\nstraddles,${lat},${lon}\n`, 'text/csv', 'text/csv');
     const [header, row] = parse(res.text) as string[][];
-    expect(COLUMNS.map((name) => row[header.indexOf(name)])).toEqual(['straddles', '200', '', '', '', '', '', '', '', '', '']);
+    expect(COLUMNS.map((name) => row[header.indexOf(name)])).toEqual(['straddles', '200', '', '', '', '', '', '', '', '', '', '', '', '']);
   });
 });
 

@@ -13,7 +13,8 @@ const CSV_COLUMNS =
   'index,id,status,error_code,query_address,query_lat,query_lon,matched_address,lat,lon,county,county_fips,zip,coverage,flood_zone,' +
   'zone_subtype,in_sfha,risk_level,is_floodway,static_bfe_ft,estimated_bfe_ft,vertical_datum,depth_ft,firm_panel,firm_effective_date,' +
   'community_id,loma_count,nearest_sfha_m,map_change_status,map_change_zone,cbrs_status,building_match,building_in_sfha,building_sfha_share_percent,' +
-  'building_zones,determination_basis,flood_insurance_available,nfip_program,flood_insurance_required,nfip_participating,crs_class,sfha_discount_percent,' +
+  'building_zones,building_unmapped_share_percent,determination_basis,flood_insurance_available,nfip_program,flood_insurance_required,' +
+  'flood_insurance_reason,nearby_letters,nfip_participating,crs_class,sfha_discount_percent,' +
   'ground_elevation_ft,ground_minus_bfe_ft,unavailable,retrieved_at';
 
 interface BatchRow {
@@ -240,7 +241,7 @@ describe('formats in and out', () => {
       '',
       '',
       '',
-      ...Array(8).fill(''),
+      ...Array(11).fill(''),
       r.community?.nfip?.participating,
       r.community?.nfip?.crsClass,
       r.community?.nfip?.sfhaDiscountPercent,
@@ -251,7 +252,7 @@ describe('formats in and out', () => {
     ].map(cells);
     expect(ok.split(',')).toEqual(expected);
     expect(ok).toMatch(/,(true|false),/);
-    const empties = Array(39).fill('');
+    const empties = Array(42).fill('');
     expect(bad.split(',')).toEqual(['1', 'bad', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', String(b.lon), ...empties]);
     expect(none).toBe(['2', 'none', '404', 'ADDRESS_NOT_FOUND', `"${DEMO_ADDRESSES.noMatch}"`, '', '', ...empties].join(','));
   });

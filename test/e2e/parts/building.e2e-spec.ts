@@ -106,7 +106,7 @@ describe("the building and the lender's form, end to end", () => {
       expect(determination).toEqual({
         basis: 'building',
         community: { name: 'City of Menominee', number: '260151', county: 'Menominee County', state: 'MI' },
-        map: { noNfipMap: false, panel: '26109C0263D', panelEffectiveDate: '2011-09-02', letterOfMapChange: null },
+        map: { noNfipMap: false, digital: true, panel: '26109C0263D', panelEffectiveDate: '2011-09-02', letterOfMapChange: null, nearbyLetters: [] },
         floodZones: ['AE', 'X'],
         insurance: { available: null, reason: 'not_listed', program: null, coastalBarrier: null },
         buildingInSfha: true,
@@ -141,7 +141,7 @@ describe("the building and the lender's form, end to end", () => {
       expect(determination).toEqual({
         basis: 'building',
         community: HOUSTON,
-        map: { noNfipMap: false, panel: '48201C0655L', panelEffectiveDate: '2007-06-18', letterOfMapChange: null },
+        map: { noNfipMap: false, digital: true, panel: '48201C0655L', panelEffectiveDate: '2007-06-18', letterOfMapChange: null, nearbyLetters: [] },
         floodZones: ['X'],
         insurance: REGULAR,
         buildingInSfha: false,
@@ -173,7 +173,7 @@ describe("the building and the lender's form, end to end", () => {
       expect(determination).toEqual({
         basis: 'building',
         community: HOUSTON,
-        map: { noNfipMap: false, panel: '48201C0690L', panelEffectiveDate: '2007-06-18', letterOfMapChange: null },
+        map: { noNfipMap: false, digital: true, panel: '48201C0690L', panelEffectiveDate: '2007-06-18', letterOfMapChange: null, nearbyLetters: [] },
         floodZones: ['AE'],
         insurance: REGULAR,
         buildingInSfha: true,
@@ -182,7 +182,7 @@ describe("the building and the lender's form, end to end", () => {
       });
     });
 
-    it('a building partly off the map, the rest mapped with no zone: in the SFHA is unknown (null, never false), and so is the requirement', async () => {
+    it('a building partly off the map, the rest mapped with no zone: in the SFHA is unknown (null, never false), and so are its zones and the requirement', async () => {
       const { res, structure, determination } = await lookUp(`${inside('dc-partly-unmapped')}&include=determination`);
       expect(res.body.result.floodZone).toBeNull();
       expect(structure).toEqual({
@@ -208,14 +208,15 @@ describe("the building and the lender's form, end to end", () => {
       expect(determination).toEqual({
         basis: 'building',
         community: { name: 'District of Columbia', number: '110001', county: 'District of Columbia', state: 'DC' },
-        map: { noNfipMap: false, panel: '11001C0019C', panelEffectiveDate: '2010-09-27', letterOfMapChange: null },
-        floodZones: [],
+        map: { noNfipMap: false, digital: true, panel: '11001C0019C', panelEffectiveDate: '2010-09-27', letterOfMapChange: null, nearbyLetters: [] },
+        // No part of it has a flood zone: no zone is known, and there is no rest outside the SFHA to speak of.
+        floodZones: null,
         insurance: REGULAR,
         buildingInSfha: null,
         floodInsuranceRequired: null,
         notes: [
-          "Whether the building is in the SFHA is unknown (part of its footprint lies where FEMA's map gives no flood zone, the rest outside the SFHA), so " +
-            'whether a lender must require flood insurance is unknown: a flood determination company or the local floodplain administrator decides.',
+          "Whether the building is in the SFHA is unknown (FEMA's map gives no flood zone anywhere on its footprint), so whether a lender must require " +
+            'flood insurance is unknown: a flood determination company or the local floodplain administrator decides.',
         ],
       });
     });
@@ -287,7 +288,7 @@ describe("the building and the lender's form, end to end", () => {
       expect(determination).toEqual({
         basis: 'building',
         community: { name: 'City of Fernandina Beach', number: '120172', county: 'Nassau County', state: 'FL' },
-        map: { noNfipMap: false, panel: '12089C0188F', panelEffectiveDate: '2017-12-07', letterOfMapChange: null },
+        map: { noNfipMap: false, digital: true, panel: '12089C0188F', panelEffectiveDate: '2017-12-07', letterOfMapChange: null, nearbyLetters: [] },
         floodZones: ['VE'],
         insurance: {
           available: null,
@@ -298,9 +299,9 @@ describe("the building and the lender's form, end to end", () => {
         buildingInSfha: true,
         floodInsuranceRequired: null,
         notes: [
-          'The point is inside Coastal Barrier Resources System unit FL-05 (System Unit): federal flood insurance is available only for a building built ' +
-            'before 1983-10-01 and not substantially improved since. When the building was built is not known here, so whether a policy can be bought, ' +
-            'and so whether a lender must require one, is unknown.',
+          "Part or all of the building's footprint lies inside Coastal Barrier Resources System unit FL-05 (System Unit): federal flood insurance is " +
+            'available only for a building built before 1983-10-01 and not substantially improved since. When the building was built is not known ' +
+            'here, so whether a policy can be bought, and so whether a lender must require one, is unknown.',
         ],
       });
     });
@@ -319,7 +320,7 @@ describe("the building and the lender's form, end to end", () => {
       expect(determination).toEqual({
         basis: 'building',
         community: { name: 'City of Charleston', number: '455412', county: 'Charleston County', state: 'SC' },
-        map: { noNfipMap: false, panel: '45019C0514K', panelEffectiveDate: '2021-01-29', letterOfMapChange: null },
+        map: { noNfipMap: false, digital: true, panel: '45019C0514K', panelEffectiveDate: '2021-01-29', letterOfMapChange: null, nearbyLetters: [] },
         floodZones: ['AE'],
         insurance: { available: false, reason: 'not_participating', program: null, coastalBarrier: null },
         buildingInSfha: true,
@@ -355,7 +356,7 @@ describe("the building and the lender's form, end to end", () => {
       expect(determination).toEqual({
         basis: 'building',
         community: { name: 'City of Willow Creek', number: '200610', county: 'Wabaunsee County', state: 'KS' },
-        map: { noNfipMap: false, panel: '20197C0140D', panelEffectiveDate: '2011-09-02', letterOfMapChange: null },
+        map: { noNfipMap: false, digital: true, panel: '20197C0140D', panelEffectiveDate: '2011-09-02', letterOfMapChange: null, nearbyLetters: [] },
         floodZones: ['AE'],
         insurance: { available: true, reason: 'participating', program: 'emergency', coastalBarrier: null },
         buildingInSfha: true,
@@ -432,15 +433,32 @@ describe("the building and the lender's form, end to end", () => {
       expect(res.headers.get('cache-control')).toBe('public, max-age=60');
     });
 
-    it('USA Structures failing: structure null and named, the point answer whole, and the form answers for the point', async () => {
+    it("USA Structures failing at the house 40% in AE: structure null and named, the point answer whole, and the form's building unknown, never the point's answer", async () => {
       const outage: Fault = { kind: 'http-status', status: 503 };
       emulators.structures.injectFault(outage);
       const res = await get('/flood-zone?lat=45.1&lon=-87.5873&include=determination');
       expect(res.status).toBe(200);
-      expect(res.body.result.floodZone).not.toBeNull();
+      // The point lies in the shaded X, outside the SFHA: the form must not take that for the building's answer.
+      expect([res.body.result.floodZone, res.body.result.inSpecialFloodHazardArea]).toEqual(['X', false]);
       expect(res.body.result.structure).toBeNull();
       expect(res.body.result.unavailable).toEqual(['structure']);
-      expect(res.body.result.determination.basis).toBe('point');
+      const { determinedAt, ...determination } = res.body.result.determination;
+      expect(determinedAt).toBe(res.body.retrievedAt);
+      expect(determination).toEqual({
+        basis: 'building',
+        community: { name: 'City of Menominee', number: '260151', county: 'Menominee County', state: 'MI' },
+        map: { noNfipMap: false, digital: true, panel: null, panelEffectiveDate: null, letterOfMapChange: null, nearbyLetters: [] },
+        floodZones: null,
+        insurance: { available: null, reason: 'not_listed', program: null, coastalBarrier: null },
+        buildingInSfha: null,
+        floodInsuranceRequired: null,
+        notes: [
+          "Whether the building is in the SFHA is unknown (FEMA's building footprints did not answer this time, so the building could not be looked " +
+            'up), so whether a lender must require flood insurance is unknown: retry shortly, or a flood determination company or the local floodplain ' +
+            'administrator decides.',
+          "The community is not in FEMA's Community Status Book: whether federal flood insurance can be bought here, and so whether a lender must require it, is unknown.",
+        ],
+      });
       expect(res.headers.get('cache-control')).toBe('public, max-age=60');
     });
 

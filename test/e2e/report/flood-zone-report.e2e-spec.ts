@@ -289,7 +289,8 @@ describe("insurance and lending: the lender's form, from the SFHA, the community
       'C. Federal flood insurance: Only for some buildings: inside Coastal Barrier Resources System unit FL-05 (System Unit), designated 1983-10-01',
     );
     expect(page.text).toContain(
-      'The point is inside Coastal Barrier Resources System unit FL-05 (System Unit): federal flood insurance is available only for a building built before 1983-10-01',
+      "Part or all of the building's footprint lies inside Coastal Barrier Resources System unit FL-05 (System Unit): federal flood insurance is " +
+        'available only for a building built before 1983-10-01',
     );
     expect(page.text).toContain('D. Determination: Building in the SFHA: Yes; mandatory purchase requirement applies: Unknown');
     expect(page.text).not.toMatch(NOT_REQUIRED);

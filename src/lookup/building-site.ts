@@ -1,0 +1,110 @@
+/**
+ * Where a building stands, for the lender's form: the coastal barrier status, the community and the letters of map
+ * change of its footprint, not of the point it was found from (an address point may lie across a boundary from the
+ * house; a footprint given with POST may lie up to a kilometre from its point). The polygons of each map are asked over
+ * the footprint's envelope with their exact geometry and cut by the footprint itself, as its flood zones are; less of
+ * the footprint than a digitising sliver counts for nothing.
+ */
+import CheapRuler from 'cheap-ruler';
+import type { LonLatBox } from '../common/geo-point';
+import { toCommunity, toLomrs } from '../flood-hazard/classification';
+import type { FloodHazardPort } from '../flood-hazard/flood-hazard-port';
+import type {
+  CoastalBarrier,
+  Community,
+  GeoPoint,
+  Lomr,
+  LomrAttributes,
+  PoliticalJurisdictionAttributes,
+  PolygonFeature,
+} from '../flood-hazard/flood-hazard.types';
+import { LOMA_REACH_M, PlacedLoma, placedLomasNear } from '../flood-hazard/loma-status';
+import { coastalBarrierAt } from '../parts/coastal-barrier/coastal-barrier';
+import type { CoastalBarrierPolygons, CoastalBarrierPort } from '../parts/coastal-barrier/coastal-barrier-port';
+import { LETTER_OF_MAP_CHANGE_REACH_M } from '../parts/determination/determination';
+import { footprintBox } from '../parts/structure/footprint-geometry';
+import { SLIVER_SQUARE_METRES, footprintAreasCovered } from '../parts/structure/footprint-zones';
+import type { Footprint } from '../parts/structure/structure.types';
+
+/** The CBRS status over a footprint (the point's `result.coastalBarrier` less its note, which speaks of the point). */
+export type FootprintCoastalBarrier = Pick<CoastalBarrier, 'status' | 'unit' | 'type' | 'floodInsuranceProhibitionDate'>;
+
+/** What FEMA's map says around a footprint: each part `unavailable` when its query failed. */
+export interface FootprintMapSite {
+  /** The community whose political jurisdiction covers the largest share of the footprint; null when none covers it. */
+  community: Community | null | 'unavailable';
+  /** The effective LOMRs covering any part of the footprint, newest first. */
+  lomrs: Lomr[] | 'unavailable';
+  /** The LOMAs around the footprint, each with its place; null when those read around the point reach everything within 30 m of it. */
+  lomas: PlacedLoma[] | 'unavailable' | null;
+}
+
+/** The polygons covering more than a sliver of the footprint, each with the square metres it covers, in the order given. */
+function covering<F extends { rings: number[][][] }>(footprint: Footprint, polygons: readonly F[]): Array<{ polygon: F; squareMetres: number }> {
+  const areas = footprintAreasCovered(footprint, polygons);
+  return polygons.map((polygon, i) => ({ polygon, squareMetres: areas[i] })).filter(({ squareMetres }) => squareMetres >= SLIVER_SQUARE_METRES);
+}
+
+/** Inside when any part of the footprint lies in a CBRS unit or OPA (chosen among them as at a point); buffer when any part lies in a buffer zone and none inside. */
+export function coastalBarrierOverFootprint(footprint: Footprint, { prohibitions, buffers }: CoastalBarrierPolygons): FootprintCoastalBarrier {
+  const inside = covering(footprint, prohibitions).map(({ polygon }) => polygon.attributes);
+  const { status, unit, type, floodInsuranceProhibitionDate } = coastalBarrierAt(inside, covering(footprint, buffers).length > 0);
+  return { status, unit, type, floodInsuranceProhibitionDate };
+}
+
+/** The community whose political jurisdiction covers the largest share of the footprint (on a tie, the first FEMA listed); null when none covers it. */
+export function communityOverFootprint(footprint: Footprint, jurisdictions: ReadonlyArray<PolygonFeature<PoliticalJurisdictionAttributes>>): Community | null {
+  const largest = covering(footprint, jurisdictions).reduce<{ polygon: PolygonFeature<PoliticalJurisdictionAttributes>; squareMetres: number } | null>(
+    (most, entry) => (most === null || entry.squareMetres > most.squareMetres ? entry : most),
+    null,
+  );
+  return largest && toCommunity([largest.polygon.attributes]);
+}
+
+/** The effective LOMRs whose area covers any part of the footprint, newest first, each case once. */
+export function lomrsOverFootprint(footprint: Footprint, lomrs: ReadonlyArray<PolygonFeature<LomrAttributes>>): Lomr[] {
+  return toLomrs(covering(footprint, lomrs).map(({ polygon }) => polygon.attributes)) ?? [];
+}
+
+/**
+ * Where the LOMAs that may concern the building are to be read: the footprint's box grown by the reach of a nearby
+ * letter; null when every place within that reach of the footprint lies within the reach the point's LOMAs were read in.
+ */
+export function lomaEnvelopeOf(footprint: Footprint, point: GeoPoint): LonLatBox | null {
+  const ruler = new CheapRuler(point.lat, 'meters');
+  const [west, south, east, north] = footprintBox(footprint);
+  const farthest = Math.max(
+    ...[
+      [west, south],
+      [west, north],
+      [east, south],
+      [east, north],
+    ].map((corner) => ruler.distance([point.lon, point.lat], corner as [number, number])),
+  );
+  if (farthest + LETTER_OF_MAP_CHANGE_REACH_M <= LOMA_REACH_M) return null;
+  const [w, s, e, n] = ruler.bufferBBox([west, south, east, north], LETTER_OF_MAP_CHANGE_REACH_M);
+  return [w, s, e, n];
+}
+
+/** The CBRS status over the footprint; the map failing rejects (the coastal barrier unavailable). */
+export async function loadCoastalBarrierOver(port: CoastalBarrierPort, footprint: Footprint, signal: AbortSignal): Promise<FootprintCoastalBarrier> {
+  return coastalBarrierOverFootprint(footprint, await port.coastalBarrierOver(footprintBox(footprint), signal));
+}
+
+/** FEMA's map around the footprint, its LOMAs read within `lomaEnvelope` when there is one (`lomaEnvelopeOf`); each layer failing alone. */
+export async function loadMapSiteOver(
+  port: FloodHazardPort,
+  footprint: Footprint,
+  lomaEnvelope: LonLatBox | null,
+  signal: AbortSignal,
+): Promise<FootprintMapSite> {
+  const { jurisdictions, lomrs, lomas } = await port.footprintSurroundings(footprintBox(footprint), lomaEnvelope, signal);
+  const [west, south, east, north] = footprintBox(footprint);
+  const centre = { lon: (west + east) / 2, lat: (south + north) / 2 };
+  return {
+    community: jurisdictions === null ? 'unavailable' : communityOverFootprint(footprint, jurisdictions),
+    lomrs: lomrs === null ? 'unavailable' : lomrsOverFootprint(footprint, lomrs),
+    // Every LOMA read is kept: how far each lies from the footprint is the form's to measure.
+    lomas: lomaEnvelope === null ? null : lomas ? placedLomasNear(lomas, centre, Number.POSITIVE_INFINITY) : 'unavailable',
+  };
+}
