@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import Redis from 'ioredis';
 import { DisposableRedis } from '../../test/support/redis-server';
 import { settledNow } from '../../test/support/settled-now';
@@ -140,9 +141,7 @@ describe('JobStore: the rows done and upstream calls of a running job', () => {
  * never held by the deletion of the chunks written, which a hung Redis would hold one more command timeout.
  */
 describe('JobStore.storeInput: a Redis that fails a write', () => {
-  async function* rows(count: number) {
-    for (let n = 0; n < count; n++) yield { lat: 29.76, lon: -95.37, n };
-  }
+  const rows = (count: number) => Readable.from(Array.from({ length: count }, (_, n) => ({ lat: 29.76, lon: -95.37, n })));
 
   it('fails with the outage as soon as the write does, the deletion of what it wrote going on in the background', async () => {
     let askedToDelete!: () => void;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DisposableRedis } from '../../test/support/redis-server';
-import { evictionPolicyOf, isRedisOutage, JOBS_REDIS_NOT_ANSWERING, JobsAvailability, JobsRedis, JobsState } from './jobs-redis';
+import { evictionPolicyOf, isRedisOutage, JOBS_REDIS_HEARTBEAT_MS, JOBS_REDIS_NOT_ANSWERING, JobsAvailability, JobsRedis, JobsState } from './jobs-redis';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
@@ -67,6 +67,12 @@ describe('JobsRedis: a jobs Redis that hangs', () => {
     }
     return now;
   }
+
+  it("bounds the endpoints' wait on it to a second and the notice of a hang to two: one command timeout, and a ping a beat", () => {
+    const { commandTimeout } = jobsRedis.endpointClient.options;
+    expect(commandTimeout).toBeLessThanOrEqual(1000);
+    expect(JOBS_REDIS_HEARTBEAT_MS + commandTimeout!).toBeLessThanOrEqual(2000);
+  });
 
   it('says unavailable (not answering) while the Redis hangs, and ready again once it answers', async () => {
     expect(await availabilityOnceIt('ready')).toEqual({ state: 'ready', reason: null });

@@ -29,7 +29,7 @@ describe('QueuedPortfolioJobs.submit: a Redis that fails the opening of the job'
     const redis = { availability: () => ({ state: 'ready', reason: null }) } as unknown as JobsRedis;
     const jobs = new QueuedPortfolioJobs(store, queue, redis);
 
-    const submitted = jobs.submit([], { include: new Set(), radiusM: 500 }, noNotes()).then(
+    const submitted = jobs.submit((async function* () {})(), { include: new Set(), radiusM: 500 }, noNotes()).then(
       () => 'submitted',
       (error: ApiError) => ({ status: error.getStatus(), code: error.code, retryAfter: error.headers['Retry-After'] }),
     );
