@@ -1,5 +1,7 @@
+import { Readable } from 'node:stream';
 import Redis from 'ioredis';
 import { DisposableRedis } from '../../test/support/redis-server';
+import { settledNow } from '../../test/support/settled-now';
 import type { RowAnswer } from '../batch/row-answer';
 import { CHUNK_ROWS } from './job-chunks';
 import { JobStore } from './job-store';
@@ -131,5 +133,45 @@ describe('JobStore: the rows done and upstream calls of a running job', () => {
     expect(await store.record(id)).toEqual(expect.objectContaining({ done: 1000, errors: 1, degradedRows: 2 }));
     expect(await store.writeAnswers(id, 1, answersOf(1, 500).map(degraded), new Date())).toBe('completed_job');
     expect(await store.record(id)).toEqual(expect.objectContaining({ status: 'completed', done: 1500, errors: 1, degradedRows: 502 }));
+  });
+});
+
+/**
+ * A job's input stored on a Redis that stops answering midway: the write's failure (a 503) is answered at once,
+ * never held by the deletion of the chunks written, which a hung Redis would hold one more command timeout.
+ */
+describe('JobStore.storeInput: a Redis that fails a write', () => {
+  const rows = (count: number) => Readable.from(Array.from({ length: count }, (_, n) => ({ lat: 29.76, lon: -95.37, n })));
+
+  it('fails with the outage as soon as the write does, the deletion of what it wrote going on in the background', async () => {
+    let askedToDelete!: () => void;
+    const deletionAsked = new Promise<void>((resolve) => (askedToDelete = resolve));
+    const hungRedis = {
+      set: () => Promise.reject(new Error('Command timed out')),
+      unlink: () => {
+        askedToDelete();
+        return new Promise<never>(() => undefined);
+      },
+    } as unknown as Redis;
+    const stored = new JobStore(hungRedis, 3600).storeInput('0f0e0d0c-0000-4000-8000-000000000001', rows(CHUNK_ROWS + 1)).then(
+      () => 'stored',
+      (error: Error) => error.message,
+    );
+    await deletionAsked;
+    expect(await settledNow(stored)).toBe('Command timed out');
+  });
+
+  it('awaits the deletion after a fault of the body itself (no outage), so nothing of the job is left when it is answered', async () => {
+    let deleted = false;
+    const redis = {
+      set: () => Promise.resolve('OK'),
+      unlink: () => Promise.resolve((deleted = true)),
+    } as unknown as Redis;
+    async function* breaking() {
+      yield* rows(CHUNK_ROWS);
+      throw new Error('the body broke');
+    }
+    await expect(new JobStore(redis, 3600).storeInput('0f0e0d0c-0000-4000-8000-000000000002', breaking())).rejects.toThrow('the body broke');
+    expect(deleted).toBe(true);
   });
 });

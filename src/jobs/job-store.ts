@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import { isDegraded, type RowAnswer } from '../batch/row-answer';
 import type { UpstreamName } from '../common/upstream/upstream-registry';
 import { CHUNK_ROWS, packAnswers, packRows, unpackAnswers, unpackRows } from './job-chunks';
+import { undoAfter } from './jobs-redis';
 import { callsField, JobRecord, jobRecordOf, JobStatus, UpstreamCalls } from './job-record';
 
 /** Every key of the jobs starts so, beside the queue's own keys (`bull:`) and the shared cache's. */
@@ -112,7 +113,8 @@ export class JobStore {
    * Stores the input of a new job chunk by chunk as `rows` gives them, so that only one chunk (and the one
    * being written) is held however large the input; nothing runs it until `open` writes its hash. Until then
    * each chunk expires after the TTL, so that the input of a process that died mid-upload does not stay for
-   * ever. When `rows` fails (a body that breaks midway) or a write does, the chunks written are deleted.
+   * ever. When `rows` fails (a body that breaks midway) or a write does, the chunks written are deleted (in the
+   * background when Redis failed: see undoAfter).
    */
   async storeInput(id: string, rows: AsyncIterable<unknown>): Promise<{ total: number; chunks: number }> {
     let chunk: unknown[] = [];
@@ -140,7 +142,7 @@ export class JobStore {
       return { total, chunks };
     } catch (error) {
       await writing.catch(() => undefined);
-      await this.dropInput(id, chunks).catch(() => undefined);
+      await undoAfter(error, () => this.dropInput(id, chunks));
       throw error;
     }
   }

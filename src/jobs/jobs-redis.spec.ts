@@ -1,4 +1,6 @@
-import { evictionPolicyOf, isRedisOutage } from './jobs-redis';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DisposableRedis } from '../../test/support/redis-server';
+import { evictionPolicyOf, isRedisOutage, JOBS_REDIS_HEARTBEAT_MS, JOBS_REDIS_NOT_ANSWERING, JobsAvailability, JobsRedis, JobsState } from './jobs-redis';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
@@ -35,5 +37,48 @@ describe('evictionPolicyOf: the maxmemory-policy INFO memory reports', () => {
     ['# Memory\r\nused_memory:1024\r\n', undefined],
   ])('%j → %s', (info, policy) => {
     expect(evictionPolicyOf(info)).toBe(policy);
+  });
+});
+
+/**
+ * JobsRedis over a real Redis that hangs (SIGSTOP: its connection stays open and nothing answers): what it
+ * says of the jobs must turn `unavailable` while the Redis is silent, and back to `ready` once it answers.
+ */
+describe('JobsRedis: a jobs Redis that hangs', () => {
+  let redis: DisposableRedis;
+  let jobsRedis: JobsRedis;
+  beforeAll(async () => {
+    redis = await DisposableRedis.start();
+    jobsRedis = new JobsRedis(redis.url);
+    await jobsRedis.onModuleInit();
+  });
+  afterAll(async () => {
+    redis?.thaw();
+    jobsRedis?.onApplicationShutdown();
+    await redis?.stop();
+  });
+
+  /** The jobs' availability once it says `state`, read a bounded number of times (generous for a busy machine). */
+  async function availabilityOnceIt(state: JobsState): Promise<JobsAvailability> {
+    let now = jobsRedis.availability();
+    for (let attempt = 0; attempt < 150 && now.state !== state; attempt++) {
+      await sleep(100);
+      now = jobsRedis.availability();
+    }
+    return now;
+  }
+
+  it("bounds the endpoints' wait on it to a second and the notice of a hang to two: one command timeout, and a ping a beat", () => {
+    const { commandTimeout } = jobsRedis.endpointClient.options;
+    expect(commandTimeout).toBeLessThanOrEqual(1000);
+    expect(JOBS_REDIS_HEARTBEAT_MS + commandTimeout!).toBeLessThanOrEqual(2000);
+  });
+
+  it('says unavailable (not answering) while the Redis hangs, and ready again once it answers', async () => {
+    expect(await availabilityOnceIt('ready')).toEqual({ state: 'ready', reason: null });
+    redis.freeze();
+    expect(await availabilityOnceIt('unavailable')).toEqual({ state: 'unavailable', reason: JOBS_REDIS_NOT_ANSWERING });
+    redis.thaw();
+    expect(await availabilityOnceIt('ready')).toEqual({ state: 'ready', reason: null });
   });
 });

@@ -9,6 +9,12 @@ import { connectIoRedis, REDIS_CONNECT_TIMEOUT_MS } from '../common/redis-connec
 const JOB_COMMAND_TIMEOUT_MS = 15_000;
 /** How long one command of a job endpoint may take: a client is told 503 within a second, never kept waiting on a hung Redis. */
 const ENDPOINT_COMMAND_TIMEOUT_MS = 800;
+/**
+ * How often the prompt client pings Redis while connected. A hung Redis keeps its connection open, so only an
+ * unanswered ping tells it: the jobs turn unavailable within this plus one command timeout (1.3 s), and every
+ * job endpoint then answers 503 at once instead of waiting out the timeout.
+ */
+export const JOBS_REDIS_HEARTBEAT_MS = 500;
 /** How often the eviction policy is read again while connected: a Redis refused for it is taken once fixed, without a restart. */
 const POLICY_CHECK_MS = 5000;
 /** The only eviction policy under which Redis never drops job data to make room. */
@@ -43,6 +49,16 @@ export function isRedisOutage(error: unknown): boolean {
   return OUTAGE_MESSAGES.some((message) => message.test(error.message));
 }
 
+/**
+ * Undoes what a request stored before `error`: awaited after a fault of the request itself (its body), so nothing
+ * of it is left when it is answered; left to go on in the background after a Redis outage, where each step would
+ * hold the 503 one more command timeout on a hung Redis (and fails at once on one away).
+ */
+export async function undoAfter(error: unknown, undo: () => Promise<unknown>): Promise<void> {
+  const undone = undo().catch(() => undefined);
+  if (!isRedisOutage(error)) await undone;
+}
+
 /** The eviction policy that `INFO memory` reports; undefined when it says none (a Redis that hides it). */
 export function evictionPolicyOf(info: string): string | undefined {
   return /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
@@ -51,7 +67,8 @@ export function evictionPolicyOf(info: string): string | undefined {
 /**
  * The jobs' Redis: a patient client for the chunk workers (see JOB_COMMAND_TIMEOUT_MS) and a prompt one for
  * the endpoints and the metrics, which fails at once while Redis is away. Says whether jobs can be served:
- * only while Redis answers and never drops keys (maxmemory-policy noeviction), and logs each change once.
+ * only while Redis answers (its pings too: a hung Redis stays connected) and never drops keys (maxmemory-policy
+ * noeviction), and logs each change once.
  */
 export class JobsRedis implements OnModuleInit, OnApplicationShutdown {
   readonly client: Redis;
@@ -66,6 +83,10 @@ export class JobsRedis implements OnModuleInit, OnApplicationShutdown {
   /** The policy read since the prompt client last connected; undefined until read. */
   private policy: string | undefined;
   private readonly policyCheck: NodeJS.Timeout;
+  private readonly heartbeat: NodeJS.Timeout;
+  private pinging = false;
+  /** The last ping went unanswered while connected: a hung Redis, until one is answered or it reconnects. */
+  private silent = false;
   private announced: JobsAvailability = { state: 'ready', reason: null };
 
   constructor(url: string) {
@@ -75,12 +96,16 @@ export class JobsRedis implements OnModuleInit, OnApplicationShutdown {
     this.endpointClient = connectIoRedis(url, { commandTimeout: ENDPOINT_COMMAND_TIMEOUT_MS });
     this.accepted = new Promise((resolve) => (this.accept = resolve));
     this.firstVerdict = new Promise((resolve) => (this.verdict = resolve));
-    this.endpointClient.on('ready', () => void this.readPolicy());
+    this.endpointClient.on('ready', () => {
+      this.silent = false;
+      void this.readPolicy();
+    });
     this.endpointClient.on('close', () => {
       this.policy = undefined;
       this.announce();
     });
     this.policyCheck = setInterval(() => this.endpointClient.status === 'ready' && void this.readPolicy(), POLICY_CHECK_MS).unref();
+    this.heartbeat = setInterval(() => void this.ping(), JOBS_REDIS_HEARTBEAT_MS).unref();
   }
 
   /** Start-up waits a moment for the verdict, as for the shared cache, so that jobs are served from the first request. */
@@ -89,13 +114,14 @@ export class JobsRedis implements OnModuleInit, OnApplicationShutdown {
   }
 
   availability(): JobsAvailability {
-    if (this.endpointClient.status !== 'ready' || this.policy === undefined) return { state: 'unavailable', reason: JOBS_REDIS_NOT_ANSWERING };
+    if (this.endpointClient.status !== 'ready' || this.silent || this.policy === undefined) return { state: 'unavailable', reason: JOBS_REDIS_NOT_ANSWERING };
     if (this.policy !== NO_EVICTION && this.policy !== 'unknown') return { state: 'unavailable', reason: jobsRedisEvicts(this.policy) };
     return { state: 'ready', reason: null };
   }
 
   onApplicationShutdown(): void {
     clearInterval(this.policyCheck);
+    clearInterval(this.heartbeat);
     this.client.disconnect();
     this.endpointClient.disconnect();
   }
@@ -114,14 +140,28 @@ export class JobsRedis implements OnModuleInit, OnApplicationShutdown {
     this.announce();
   }
 
+  /** One ping at a time (the next tick after one that timed out asks again), only while connected. */
+  private async ping(): Promise<void> {
+    if (this.pinging || this.endpointClient.status !== 'ready') return;
+    this.pinging = true;
+    const silent = await this.endpointClient.ping().then(
+      () => false,
+      () => true,
+    );
+    this.pinging = false;
+    if (silent === this.silent) return;
+    this.silent = silent;
+    this.announce();
+  }
+
   /** Logs a change of availability once: an outage as a warning, a refusal for eviction as an error, a recovery as info. */
   private announce(): void {
     this.verdict();
     const now = this.availability();
     if (now.state === 'ready') this.accept();
     if (now.reason === this.announced.reason) return;
-    // Once connected, "not answering" only means the policy is being read: nothing to say yet.
-    if (now.reason === JOBS_REDIS_NOT_ANSWERING && this.endpointClient.status === 'ready') return;
+    // Once connected and answering, "not answering" only means the policy is being read: nothing to say yet.
+    if (now.reason === JOBS_REDIS_NOT_ANSWERING && this.endpointClient.status === 'ready' && !this.silent) return;
     if (now.state === 'ready') this.logger.log('the jobs Redis answers and keeps every key: job endpoints and workers are on');
     else if (now.reason === JOBS_REDIS_NOT_ANSWERING) this.logger.warn(`job endpoints answer 503 JOBS_UNAVAILABLE: ${now.reason}`);
     else this.logger.error(`jobs refused, job endpoints answer 503 JOBS_UNAVAILABLE: ${now.reason}`);

@@ -7,7 +7,7 @@ import type { LookupOptions } from '../lookup/location-query';
 import { jobNotFinished, jobNotFound, jobsUnavailable } from './job-errors';
 import { JobRecord, JobStatusView, jobStatusView } from './job-record';
 import type { JobStore } from './job-store';
-import { isRedisOutage, JOBS_NOT_CONFIGURED, JOBS_REDIS_NOT_ANSWERING, JobsAvailability, JobsRedis } from './jobs-redis';
+import { isRedisOutage, JOBS_NOT_CONFIGURED, JOBS_REDIS_NOT_ANSWERING, JobsAvailability, JobsRedis, undoAfter } from './jobs-redis';
 
 /** The queue of chunks, one BullMQ job per chunk of a portfolio job. */
 export const CHUNK_QUEUE = 'flood-zone-job-chunks';
@@ -152,8 +152,10 @@ export class QueuedPortfolioJobs extends PortfolioJobs {
       await this.queue.addBulk(orders.map((order) => ({ name: 'chunk', data: order, opts: { jobId: chunkOrderId(order) } })));
       return jobStatusView(record, Date.now());
     } catch (error) {
-      await this.store.end(id, 'cancelled', new Date()).catch(() => undefined);
-      await this.store.dropInput(id, chunks).catch(() => undefined);
+      await undoAfter(error, async () => {
+        await this.store.end(id, 'cancelled', new Date()).catch(() => undefined);
+        await this.store.dropInput(id, chunks);
+      });
       throw error;
     }
   }

@@ -1,5 +1,5 @@
 /**
- * dist/main.js with a jobs Redis that is away (stopped) or unfit for jobs (it evicts keys): every job
+ * dist/main.js with a jobs Redis that is away (stopped), hung (SIGSTOP) or unfit for jobs (it evicts keys): every job
  * endpoint answers a prompt 503 JOBS_UNAVAILABLE with Retry-After, /health says so in its `jobs` entry,
  * nothing escapes the structured log, and jobs work again once the Redis is back or fixed.
  * Build first: `npm run build`.
@@ -92,6 +92,39 @@ describe('a jobs Redis that stops', () => {
 
     // Nothing written around the structured log (such as an ioredis or BullMQ error no one handled), and no error logged
     // but the 503s' request lines.
+    expect(service.errorLines).toEqual([]);
+    expect(service.logs().filter((line) => line.level >= 50 && line.res?.statusCode !== 503)).toEqual([]);
+  });
+});
+
+describe('a jobs Redis that hangs (SIGSTOP: it keeps its connections and answers nothing)', () => {
+  let redis: DisposableRedis;
+  let service: BuiltService;
+  beforeAll(async () => {
+    redis = await DisposableRedis.start();
+    service = await BuiltService.start({ JOBS_REDIS_URL: redis.url, LOG_LEVEL: 'info' });
+  });
+  afterAll(async () => {
+    redis?.thaw();
+    await service?.stop();
+    await redis?.stop();
+  });
+
+  it('answers every job endpoint 503 JOBS_UNAVAILABLE with Retry-After, says unavailable in /health while it hangs, and comes back with it', async () => {
+    expect(await jobsEntryOnceIt(service, 'ready')).toEqual({ state: 'ready', reason: null });
+    redis.freeze();
+    // Asked before the service can have noticed: the request meets the hung Redis itself, and still gets the 503.
+    expectJobsUnavailable(await submit(service), /not answering/);
+    expect(await jobsEntryOnceIt(service, 'unavailable')).toEqual({ state: 'unavailable', reason: expect.stringMatching(/not answering/) });
+    for (const answer of await everyJobEndpoint(service)) expectJobsUnavailable(answer, /not answering/);
+    expect((await ask(service, '/health/ready')).status).toBe(200);
+
+    redis.thaw();
+    expect(await jobsEntryOnceIt(service, 'ready')).toEqual({ state: 'ready', reason: null });
+    const submitted = await submit(service);
+    expect(submitted.status).toBe(202);
+    expect(await completed(service, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', total: 2, done: 2 }));
+
     expect(service.errorLines).toEqual([]);
     expect(service.logs().filter((line) => line.level >= 50 && line.res?.statusCode !== 503)).toEqual([]);
   });
