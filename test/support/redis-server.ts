@@ -117,7 +117,8 @@ export class BystanderKeys {
   private static readonly DATABASES = ['0', '7', '8'];
 
   private constructor(
-    private readonly key: string,
+    /** This plant's own key: other suites plant theirs in the same databases at the same time. */
+    readonly key: string,
     private readonly own?: DisposableRedis,
   ) {}
 
