@@ -2,7 +2,16 @@ import CheapRuler from 'cheap-ruler';
 import type { AmbiguousCommunity, Community, Loma } from '../flood-hazard/flood-hazard.types';
 import type { PlacedLoma } from '../flood-hazard/loma-status';
 import type { AnswerPart } from '../parts/answer-parts';
-import { AmbiguousCommunityFacts, BuildingFacts, CommunityAt, CommunityFacts, DeterminationFacts, LomaFacts, SiteFacts, nfipStandingOf } from '../parts/determination/determination';
+import {
+  AmbiguousCommunityFacts,
+  BuildingFacts,
+  CommunityAt,
+  CommunityFacts,
+  DeterminationFacts,
+  LomaFacts,
+  SiteFacts,
+  nfipStandingOf,
+} from '../parts/determination/determination';
 import type { NfipStatus } from '../parts/nfip-status/nfip-status';
 import type { BuildingSurveyed } from '../parts/structure/building-survey.client';
 import { metresToFootprint } from '../parts/structure/footprint-geometry';
@@ -54,7 +63,13 @@ export function determinationFacts({
   const pointCommunity: CommunityAt = missing.includes('community')
     ? 'unavailable'
     : result.community
-      ? communityFacts(result.community, statusBook)
+      ? {
+          name: result.community.name,
+          number: result.community.communityId,
+          // Joined by the lookup already: the standing the answer shows.
+          nfip: nfipStandingOf(result.community.nfip ?? 'unavailable'),
+          mapInStatusBook: mapInStatusBook(statusBook, result.community.communityId),
+        }
       : ambiguousAmong(result.communitiesAtPoint ?? []);
   const lomas = result.lomas === null ? 'unavailable' : lomaFacts(result.lomas, lomaPositions, null, location);
   return {

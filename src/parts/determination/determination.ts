@@ -203,10 +203,11 @@ export function ambiguousCommunityNote({ ambiguousAmong }: AmbiguousCommunityFac
   const how = ambiguousAmong.length === 2 ? 'Two' : String(ambiguousAmong.length);
   const where = place === 'point' ? 'at this point' : "over the building's footprint, each over as much of it";
   const which = place === 'point' ? 'the point lies in' : 'the building lies in';
-  const unknown = inSfha === false ? 'whether federal flood insurance can be bought here is unknown' : 'whether federal flood insurance can be bought here, and so whether a lender must require it, are unknown';
+  const lending = inSfha === false ? '' : ', and so whether a lender must require it,';
   return (
     `${how} NFIP communities are mapped ${where} (${named}): which one ${which} cannot be told from FEMA's map, so the form names no community, ` +
-    `and its standing in the NFIP and ${unknown}: the local floodplain administrator or a flood determination company decides.`
+    `and its standing in the NFIP and whether federal flood insurance can be bought here${lending} are unknown: the local floodplain administrator ` +
+    'or a flood determination company decides.'
   );
 }
 
