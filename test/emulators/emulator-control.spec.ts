@@ -123,7 +123,9 @@ describe('control endpoint /_emulator', () => {
     };
     nfhl.injectFault({ kind: 'delay', ms: 60_000, match: 'Flood Hazard Zones' });
     const gone = new AbortController();
-    const held = [dc, houston, north(dc, 500)].map((p) => fetch(`${nfhl.queryUrl('floodHazardZones')}?${pointQuery(p)}`, { signal: gone.signal }).catch(() => 'left'));
+    const held = [dc, houston, north(dc, 500)].map((p) =>
+      fetch(`${nfhl.queryUrl('floodHazardZones')}?${pointQuery(p)}`, { signal: gone.signal }).catch(() => 'left'),
+    );
     await until(() => nfhl.callCount() === 3);
     expect((await panels()).status).toBe(200);
     expect(nfhl.peakConcurrentCalls).toBe(4);
