@@ -154,7 +154,8 @@ export class FloodTools {
         title: 'Flood zones of many locations',
         description:
           `Up to ${TOOL_BATCH_MAX_LOCATIONS} lookups at once, each answered as flood_zone answers it, in input order: each row is {index, id, status, body}, ` +
-          'body being the GET /flood-zone answer (status 200) or its error envelope. include and radius apply to every row.',
+          'body being the GET /flood-zone answer (status 200) or its error envelope. include and radius apply to every row. ' +
+          'It is a batch as POST /flood-zone/batch runs one: while the service runs its most batches at once, the call is a BATCH_BUSY tool error; retry in a few seconds.',
         outputSchema: BATCH_ANSWER,
       },
       BATCH_SHAPE,

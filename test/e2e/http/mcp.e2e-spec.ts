@@ -2,6 +2,7 @@
  * POST /mcp end to end: the SDK's own client over Streamable HTTP against the real app and the upstream emulators.
  * Each tool's answer is compared with what the REST endpoint answers for the same question.
  */
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -9,11 +10,11 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { LAT_MAX_DEGREES, LON_MAX_DEGREES, RADIUS_MAX_M, RADIUS_MIN_M } from '../../../src/lookup/dto/flood-zone-query.dto';
 import { PICTURE_LIMITS } from '../../../src/map-picture/dto/map-picture-query.dto';
+import { PICTURES_PER_REQUEST, TOOL_CALLS_PER_REQUEST } from '../../../src/mcp/tool-call-limits';
 import { TOOL_BATCH_MAX_LOCATIONS } from '../../../src/mcp/tool-schemas';
 import { DEMO_BUILDING_ADDRESSES, demoPlace, haversineMeters, type RunningEmulators } from '../../emulators';
 import { rectangleFootprint } from '../../emulators/structure-footprints';
 import { NO_CACHE, Stack, pointQuery, startStack } from '../../support/stack';
-import { PICTURES_PER_REQUEST, TOOL_CALLS_PER_REQUEST } from '../../../src/mcp/tool-call-limits';
 
 const dc = demoPlace('dc-white-house-ae');
 /** The house in Menominee whose footprint straddles the AE edge: its determination is for the building. */
@@ -459,6 +460,24 @@ describe("POST /mcp: one request's cost is bounded, whatever it carries", () => 
     };
     expect(answers.map((answer) => [answer.id, outcomeOf(answer)])).toEqual(points.map((_, id) => [id, id < TOOL_CALLS_PER_REQUEST ? 'answered' : refused]));
     expect(points.map((point) => nfhlQueriesAt(stack.emulators, point) > 0)).toEqual(points.map((_, i) => i < TOOL_CALLS_PER_REQUEST));
+  });
+
+  it("refuses a JSON-RPC batch of more than 100 messages whole, with JSON-RPC's invalid request (the SDK's own limit), running none", async () => {
+    const { status, answers } = await postBatch(
+      stack.url,
+      Array.from({ length: 101 }, (_, id) => toolCall(id, 'flood_zone', { lat: 36.1, lon: -86.7 })),
+    );
+    expect(status).toBe(400);
+    expect(answers).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST } });
+    expect(stack.emulators.nfhl.callCount()).toBe(0);
+  });
+
+  it('docs/api.md states the limits the service keeps', () => {
+    const reference = readFileSync('docs/api.md', 'utf8').replace(/\s+/g, ' ');
+    expect(reference).toContain(`at most ${TOOL_CALLS_PER_REQUEST} tool calls are run per HTTP request; this one was not`);
+    expect(PICTURES_PER_REQUEST).toBe(1);
+    expect(reference).toContain('at most one `flood_map` picture is drawn');
+    expect(reference).toContain(`\`flood_zone_batch\` (at most ${TOOL_BATCH_MAX_LOCATIONS} locations)`);
   });
 
   it('runs flood_zone_batch as a batch: in the batch lane (half of each upstream), at most BATCH_MAX_CONCURRENT at once, the others BATCH_BUSY', async () => {
