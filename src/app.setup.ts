@@ -1,7 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { getStorageToken, ThrottlerStorage } from '@nestjs/throttler';
-import type { Request, Response } from 'express';
 import type { AppConfig } from './config/app-config';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter';
 import { serveCachedAnswers } from './common/cache-hit-path';
@@ -17,7 +15,7 @@ import { cachedPictures } from './map-picture/map-picture.controller';
 import { MapPictureService } from './map-picture/map-picture.service';
 import { MCP_PATH } from './mcp/mcp-path';
 import { ServiceMetrics } from './metrics/service-metrics';
-import { admitClient } from './rate-limit/client-rate-limit.guard';
+import { ClientRateLimit } from './rate-limit/client-rate-limit.guard';
 
 /**
  * Everything the HTTP surface needs beyond the modules (docs/api.md): the edge (request ids,
@@ -31,8 +29,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('query parser', parseQuery);
   app.disable('x-powered-by');
 
-  const storage = config.RATE_LIMIT_PER_MINUTE > 0 ? app.get<ThrottlerStorage>(getStorageToken(), { strict: false }) : undefined;
-  const admit = storage && ((req: Request, res: Response) => admitClient(storage, config.RATE_LIMIT_PER_MINUTE, req, res));
+  const admit = app.get(ClientRateLimit).admission;
   // Without MCP, /mcp is no path at all (404), not a 405 for its other methods.
   const served = Object.entries(ENDPOINT_CATALOGUE).filter(([path]) => config.MCP_ENABLED || path !== MCP_PATH);
   const paths = new Map(served.map(([path, { methods }]) => [path, pathMethods(...methodsAnswered(methods))]));

@@ -48,7 +48,7 @@ export function serveCachedAnswers(routes: readonly CachedRoute[], admit?: Clien
     admit(req, res).then(send, (error: unknown) => {
       if (!(error instanceof ApiError)) return next();
       edge.apply();
-      sendErrorEnvelope(req, res, error.getStatus(), error.code, error.message, error.details);
+      sendErrorEnvelope(req, res, error.getStatus(), error.code, error.message, error.details, error.headers);
     });
   };
 }

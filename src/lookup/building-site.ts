@@ -25,7 +25,8 @@ import { coastalBarrierAt } from '../parts/coastal-barrier/coastal-barrier';
 import type { CoastalBarrierPolygons, CoastalBarrierPort } from '../parts/coastal-barrier/coastal-barrier-port';
 import { LETTER_OF_MAP_CHANGE_REACH_M } from '../parts/determination/determination';
 import { footprintBox } from '../parts/structure/footprint-geometry';
-import { SLIVER_SQUARE_METRES, footprintAreaSquareMetres, footprintAreasCovered } from '../parts/structure/footprint-zones';
+import { BrokenPolygonError, SLIVER_SQUARE_METRES, footprintAreaSquareMetres, footprintAreasCovered } from '../parts/structure/footprint-zones';
+import { UpstreamUnavailableError } from '../common/api-error';
 import type { Footprint } from '../parts/structure/structure.types';
 
 /** The CBRS status over a footprint (the point's `result.coastalBarrier` less its note, which speaks of the point). */
@@ -105,7 +106,23 @@ export function lomaEnvelopeOf(footprint: Footprint, point: GeoPoint): LonLatBox
 
 /** The CBRS status over the footprint; the map failing rejects (the coastal barrier unavailable). */
 export async function loadCoastalBarrierOver(port: CoastalBarrierPort, footprint: Footprint, signal: AbortSignal): Promise<FootprintCoastalBarrier> {
-  return coastalBarrierOverFootprint(footprint, await port.coastalBarrierOver(footprintBox(footprint), signal));
+  const polygons = await port.coastalBarrierOver(footprintBox(footprint), signal);
+  try {
+    return coastalBarrierOverFootprint(footprint, polygons);
+  } catch (error) {
+    if (error instanceof BrokenPolygonError) throw new UpstreamUnavailableError('coastal_barrier', error.message);
+    throw error;
+  }
+}
+
+/** What a map layer says over the footprint; 'unavailable' when one of its polygons breaks the polygon rules (never measured). */
+function unlessBroken<T>(measure: () => T): T | 'unavailable' {
+  try {
+    return measure();
+  } catch (error) {
+    if (error instanceof BrokenPolygonError) return 'unavailable';
+    throw error;
+  }
 }
 
 /** FEMA's map around the footprint, its LOMAs read within `lomaEnvelope` when there is one (`lomaEnvelopeOf`); each layer failing alone. */
@@ -119,8 +136,8 @@ export async function loadMapSiteOver(
   const [west, south, east, north] = footprintBox(footprint);
   const centre = { lon: (west + east) / 2, lat: (south + north) / 2 };
   return {
-    community: jurisdictions === null ? 'unavailable' : communityOverFootprint(footprint, jurisdictions),
-    lomrs: lomrs === null ? 'unavailable' : lomrsOverFootprint(footprint, lomrs),
+    community: jurisdictions === null ? 'unavailable' : unlessBroken(() => communityOverFootprint(footprint, jurisdictions)),
+    lomrs: lomrs === null ? 'unavailable' : unlessBroken(() => lomrsOverFootprint(footprint, lomrs)),
     // Every LOMA read is kept: how far each lies from the footprint is the form's to measure.
     lomas: lomaEnvelope === null ? null : lomas ? placedLomasNear(lomas, centre, Number.POSITIVE_INFINITY) : 'unavailable',
   };

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { errorAnswerOf } from '../common/filters/api-exception.filter';
+import { BatchLookupService } from '../batch/batch-lookup.service';
+import { BatchSlots } from '../batch/batch-slots';
+import { rowObject } from '../batch/row-answer';
 import { numberAsPlainDecimal } from '../common/json-body';
 import { refuseUnreadParameters } from '../common/query-string';
 import { SERVICE_NAME, SERVICE_VERSION } from '../health/service-description';
 import { readGivenFootprint } from '../lookup/dto/footprint-lookup-body';
 import { readLookupLocation, readLookupOptions } from '../lookup/dto/lookup-parameters';
-import { LOOKUP_PATH } from '../lookup/answer-cache';
 import type { LocationQuery } from '../lookup/location-query';
 import { LookupService } from '../lookup/lookup.service';
 import { readMapPictureQuery } from '../map-picture/dto/map-picture-query.pipe';
@@ -58,6 +59,8 @@ export class FloodTools {
   constructor(
     private readonly lookups: LookupService,
     private readonly pictures: MapPictureService,
+    private readonly batches: BatchLookupService,
+    private readonly batchSlots: BatchSlots,
   ) {}
 
   serverFor(requestId: string): McpServer {
@@ -65,19 +68,20 @@ export class FloodTools {
     /**
      * A read-only tool taking the arguments of `shape` and no other (one it does not read is refused by name, before the
      * rest are checked, as REST refuses an unknown parameter); any failure is a tool error carrying REST's envelope.
+     * `answer` is given the call's signal, aborted once nobody waits for its answer (the client has gone).
      */
     const register = <Shape extends z.ZodRawShape>(
       name: string,
       config: { title: string; description: string; outputSchema?: z.ZodObject },
       shape: Shape,
-      answer: (args: ToolArguments<Shape>) => Promise<CallToolResult>,
+      answer: (args: ToolArguments<Shape>, cancelled: AbortSignal) => Promise<CallToolResult>,
     ) =>
-      server.registerTool<z.ZodObject, z.ZodType>(name, { ...config, inputSchema: toolArguments(shape), annotations: READ_ONLY }, async (args) => {
+      server.registerTool<z.ZodObject, z.ZodType>(name, { ...config, inputSchema: toolArguments(shape), annotations: READ_ONLY }, async (args, extra) => {
         // The SDK has checked the arguments against the shape (the compiler cannot follow a generic shape through it).
         const given = args as ToolArguments<Shape>;
         try {
           refuseUnreadParameters(given, Object.keys(shape), 'argument');
-          return await answer(given);
+          return await answer(given, extra.signal);
         } catch (error) {
           return toolFailure(error, requestId);
         }
@@ -150,23 +154,29 @@ export class FloodTools {
         title: 'Flood zones of many locations',
         description:
           `Up to ${TOOL_BATCH_MAX_LOCATIONS} lookups at once, each answered as flood_zone answers it, in input order: each row is {index, id, status, body}, ` +
-          'body being the GET /flood-zone answer (status 200) or its error envelope. include and radius apply to every row.',
+          'body being the GET /flood-zone answer (status 200) or its error envelope. include and radius apply to every row. ' +
+          'It is a batch as POST /flood-zone/batch runs one: while the service runs its most batches at once, the call is a BATCH_BUSY tool error; retry in a few seconds.',
         outputSchema: BATCH_ANSWER,
       },
       BATCH_SHAPE,
-      async ({ locations, include, radius }) => {
+      // A batch as POST /flood-zone/batch runs one: in one of its BATCH_MAX_CONCURRENT slots (or BATCH_BUSY), its
+      // upstream calls in the batch lane, so that interactive lookups keep their half of each upstream.
+      async ({ locations, include, radius }, cancelled) => {
         const options = readLookupOptions(asParameters({ include, radius }));
-        const rows = await Promise.all(
-          locations.map(async ({ id, ...location }, index) => {
-            try {
-              const { body } = await this.lookups.lookup({ ...readLookupLocation(asParameters(location)), ...options });
-              return { index, id: id ?? null, status: 200, body };
-            } catch (error) {
-              const { status, body } = errorAnswerOf(error, { id: requestId, method: 'GET', path: LOOKUP_PATH });
-              return { index, id: id ?? null, status, body };
-            }
-          }),
-        );
+        const release = this.batchSlots.tryTake();
+        if (!release) throw this.batchSlots.busy();
+        const rows: Array<ReturnType<typeof rowObject>> = [];
+        try {
+          const asked = locations.map(({ id, ...location }) => ({ id, ...asParameters(location) }));
+          await this.batches.run(asked, options, requestId, cancelled, (row) => {
+            rows.push(rowObject(row));
+            return Promise.resolve();
+          });
+        } finally {
+          release();
+        }
+        // Rows stop once the client has gone: what was answered is no whole batch.
+        cancelled.throwIfAborted();
         const failed = rows.filter((row) => row.status !== 200).length;
         return structuredAnswer(`${rows.length} location${rows.length === 1 ? '' : 's'} answered, ${failed} failed.`, { rows });
       },

@@ -5,9 +5,11 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../common/api-error';
 import { parseJsonBody } from '../common/json-body';
 import { BodyLimits, bufferedBody, readBody } from '../common/request-body';
+import { ClientRateLimit } from '../rate-limit/client-rate-limit.guard';
 import { FloodTools } from './flood-tools';
 import { MCP_PATH } from './mcp-path';
 import { refuseInvalidParams } from './request-params';
+import { limitToolCalls } from './tool-call-limits';
 
 /** A batch of 100 locations, or a footprint of 2,000 vertices, fits well within this. */
 const MCP_BODY_MAX_BYTES = 1024 * 1024;
@@ -35,7 +37,10 @@ class JsonRpcParseError extends ApiError {
 @ApiExcludeController()
 @Controller(MCP_PATH)
 export class McpController {
-  constructor(private readonly tools: FloodTools) {}
+  constructor(
+    private readonly tools: FloodTools,
+    private readonly rateLimit: ClientRateLimit,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -50,7 +55,8 @@ export class McpController {
       res.status(400).json({ jsonrpc: '2.0', error: { code: JSON_RPC_PARSE_ERROR, message: `Parse error: ${error.message}` }, id: null });
       return;
     }
-    const server = this.tools.serverFor(String(req.id ?? ''));
+    const requestId = String(req.id ?? '');
+    const server = this.tools.serverFor(requestId);
     // No session id: every request stands alone, so any replica answers it. JSON answers rather than an event stream: each tool answers once.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.once('close', () => {
@@ -59,6 +65,7 @@ export class McpController {
     });
     await server.connect(transport);
     refuseInvalidParams(transport);
+    limitToolCalls(transport, async () => this.rateLimit.admission?.(req, res), requestId);
     await transport.handleRequest(req, res, document);
   }
 }

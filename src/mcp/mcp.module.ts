@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BatchModule } from '../batch/batch.module';
 import { LookupModule } from '../lookup/lookup.module';
 import { MapPictureModule } from '../map-picture/map-picture.module';
 import { FloodTools } from './flood-tools';
@@ -6,7 +7,7 @@ import { McpController } from './mcp.controller';
 
 /** POST /mcp: the lookup, the determination, the map and the batch as tools for AI agents (MCP_ENABLED). */
 @Module({
-  imports: [LookupModule, MapPictureModule],
+  imports: [LookupModule, MapPictureModule, BatchModule],
   controllers: [McpController],
   providers: [FloodTools],
 })

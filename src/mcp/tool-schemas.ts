@@ -3,6 +3,7 @@
  * arguments' types against the input shapes and every structured answer against the output schema.
  */
 import { z } from 'zod';
+import { ID_MAX_LENGTH } from '../batch/batch-row';
 import { ERROR_CODES } from '../common/api-error';
 import { COVERAGES, RISK_LEVELS } from '../flood-hazard/flood-hazard.types';
 import { LAT_MAX_DEGREES, LON_MAX_DEGREES, RADIUS_DEFAULT_M, RADIUS_MAX_M, RADIUS_MIN_M } from '../lookup/dto/flood-zone-query.dto';
@@ -80,7 +81,7 @@ export const MAP_SHAPE = {
 
 export const BATCH_SHAPE = {
   locations: z
-    .array(z.object({ id: z.string().optional().describe('Your own label, echoed in the row.'), ...LOCATION_SHAPE }))
+    .array(z.object({ id: z.string().optional().describe(`Your own label, at most ${ID_MAX_LENGTH} characters, echoed in the row.`), ...LOCATION_SHAPE }))
     .min(1)
     .max(TOOL_BATCH_MAX_LOCATIONS)
     .describe('The locations: each an address, or lat and lon.'),

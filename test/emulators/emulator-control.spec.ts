@@ -117,6 +117,31 @@ describe('control endpoint /_emulator', () => {
     expect((await control(census, 'GET')).body.calls).toEqual({ total: 0, byEndpoint: {}, byLayer: {}, faulted: 0 });
   });
 
+  it('keeps the most calls held at once, counting a call until it is answered or its client leaves', async () => {
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    nfhl.injectFault({ kind: 'delay', ms: 60_000, match: 'Flood Hazard Zones' });
+    const gone = new AbortController();
+    const held = [dc, houston, north(dc, 500)].map((p) =>
+      fetch(`${nfhl.queryUrl('floodHazardZones')}?${pointQuery(p)}`, { signal: gone.signal }).catch(() => 'left'),
+    );
+    await until(() => nfhl.callCount() === 3);
+    expect((await panels()).status).toBe(200);
+    expect(nfhl.peakConcurrentCalls).toBe(4);
+    gone.abort();
+    expect(await Promise.all(held)).toEqual(['left', 'left', 'left']);
+    nfhl.clearFaults();
+    // Once the held calls' clients have gone, none is held: the count starts again from nothing.
+    await until(() => {
+      nfhl.resetCalls();
+      return nfhl.peakConcurrentCalls === 0;
+    });
+    expect((await zones()).status).toBe(200);
+    expect((await panels()).status).toBe(200);
+    expect(nfhl.peakConcurrentCalls).toBe(1);
+  });
+
   it('answers what is wrong with a bad request, and changes nothing', async () => {
     const badKind = await control(nfhl, 'POST', '/faults', { kind: 'explode' });
     expect(badKind.status).toBe(400);

@@ -252,6 +252,13 @@ export abstract class UpstreamEmulator {
   /** Every call since start / resetCalls(), up to callLogLimit. */
   readonly calls: CallRecord[] = [];
   totalCalls = 0;
+  /**
+   * The most calls held at once (received, neither answered nor left by their client) since start / resetCalls():
+   * how many requests at a time the service under test sent here, whatever the timing.
+   */
+  peakConcurrentCalls = 0;
+  /** Calls held now (see peakConcurrentCalls). */
+  private openCalls = 0;
 
   protected readonly server: http.Server;
   private faults: ActiveFault[] = [];
@@ -352,6 +359,7 @@ export abstract class UpstreamEmulator {
   resetCalls(): void {
     this.calls.length = 0;
     this.totalCalls = 0;
+    this.peakConcurrentCalls = this.openCalls;
   }
 
   /** Resolves once no `endless-body` answer is being written any more (every client gave up), so `bodyBytes` are final. */
@@ -423,6 +431,9 @@ export abstract class UpstreamEmulator {
       await this.control(req, res, path.slice(CONTROL_PATH.length).replace(/\/+$/, ''));
       return;
     }
+    this.peakConcurrentCalls = Math.max(this.peakConcurrentCalls, ++this.openCalls);
+    // Answered, reset or left by its client: the response closes once either way.
+    res.once('close', () => this.openCalls--);
     const params: Record<string, string> = {};
     for (const [k, v] of url.searchParams) if (!(k in params)) params[k] = v;
     let body: Buffer | undefined;

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { unknownOnFailure } from '../../common/api-error';
+import { UpstreamUnavailableError, unknownOnFailure } from '../../common/api-error';
 import type { AppConfig } from '../../config/app-config';
 import { toFirmPanel } from '../../flood-hazard/classification';
 import { FloodHazardPort } from '../../flood-hazard/flood-hazard-port';
 import type { PartRequest } from '../answer-part';
 import { chooseBuilding } from './building-choice';
-import { footprintBox } from './footprint-geometry';
-import { footprintFloodZones, footprintOfRings } from './footprint-zones';
+import { GIVEN_FOOTPRINT_LIMITS } from './footprint-check';
+import { footprintBox, polygonsOfFootprint } from './footprint-geometry';
+import { BrokenPolygonError, footprintFloodZones, footprintOfRings } from './footprint-zones';
+import { polygonProblem } from './polygon-rules';
 import { BuildingSearch, StructureBuilding, structureAnswer } from './structure-answer';
-import type { Footprint, Structure } from './structure.types';
+import type { Footprint, FootprintFloodZones, FootprintLayers, Structure } from './structure.types';
 import { StructuresPort } from './structures-port';
 
 /** What the building part keeps for a request: the answer, and the panel a determination names. */
@@ -52,18 +54,32 @@ export class BuildingSurvey {
       this.searchM,
     );
     if (!('building' in choice)) return { structure: structureAnswer(choice, null, search), governingPanel: null, complete: true };
-    return this.measured(choice, footprintOfRings(choice.building.rings), search, signal);
+    // USA Structures' footprint meets the caller's rules before anything is asked over it or measured of it.
+    const footprint = footprintOfRings(choice.building.rings);
+    const broken = polygonProblem(polygonsOfFootprint(footprint), GIVEN_FOOTPRINT_LIMITS);
+    if (broken) throw new UpstreamUnavailableError('structures', `the chosen building's footprint breaks a rule: ${broken.rule}`);
+    return this.measured(choice, footprint, search, signal);
   }
 
   private async measured(building: StructureBuilding, footprint: Footprint, search: BuildingSearch, signal: AbortSignal): Promise<BuildingSurveyed> {
     // The zones over the building are this part's alone: their failure leaves the building without them, named unavailable.
     const layers = await unknownOnFailure(this.floodHazard.footprintLayers(footprintBox(footprint), signal));
-    const zones = layers && footprintFloodZones(footprint, layers);
+    const zones = layers && zonesOrNone(footprint, layers);
     const governing = zones?.governingPanel ? toFirmPanel(zones.governingPanel) : null;
     return {
       structure: structureAnswer(building, zones, search),
       governingPanel: governing && { panel: governing.panel, effectiveDate: governing.effectiveDate },
-      complete: layers !== null,
+      complete: zones !== null,
     };
+  }
+}
+
+/** The zones over the footprint; null when a polygon FEMA drew over it breaks the polygon rules (never measured). */
+function zonesOrNone(footprint: Footprint, layers: FootprintLayers): FootprintFloodZones | null {
+  try {
+    return footprintFloodZones(footprint, layers);
+  } catch (error) {
+    if (error instanceof BrokenPolygonError) return null;
+    throw error;
   }
 }

@@ -239,7 +239,7 @@ describe('checkFootprint: each rule refused, by name', () => {
   });
 
   const crossing = (at: LonLat) =>
-    `footprint: its outline crosses itself near [${Number(at[0].toFixed(7))}, ${Number(at[1].toFixed(7))}]: a ring crosses itself, a hole its outer ring, or one polygon another`;
+    `footprint: its outline crosses itself near [${Number(at[0].toFixed(7))}, ${Number(at[1].toFixed(7))}]: a ring crosses itself, a hole its outer ring, or one polygon another (rings may touch only at a vertex they share)`;
   const at = (east: number, north: number) => ruler.offset([HOUSTON.lon, HOUSTON.lat], east, north) as LonLat;
   const HOUSTON_POSITION: LonLat = [HOUSTON.lon, HOUSTON.lat];
 
@@ -289,6 +289,74 @@ describe('checkFootprint: each rule refused, by name', () => {
     const [p, q, r, t] = square(2000);
     expect(checkFootprint(polygon([p, r, q, t, p]))).toEqual({ problem: crossing(HOUSTON_POSITION) });
   });
+});
+
+describe('checkFootprint: the polygon rules every polygon meets', () => {
+  /** A star of `vertices` points (odd), each edge crossing most others: the hostile shape that froze clipping. */
+  function star(vertices: number, radiusM: number): LonLat[] {
+    const step = (vertices - 1) / 2;
+    return closed(
+      ...Array.from(
+        { length: vertices },
+        (_, i) => ruler.destination([HOUSTON.lon, HOUSTON.lat], radiusM, (360 * ((i * step) % vertices)) / vertices) as LonLat,
+      ),
+    );
+  }
+  const crossingProblem = (checked: FootprintCheck) => ('problem' in checked ? checked.problem.replace(/near \[[^\]]*\]/, 'near […]') : 'accepted');
+
+  it('a 1,999-vertex star is refused as crossing itself', () => {
+    expect(crossingProblem(checkFootprint(polygon(star(1999, 20))))).toBe(
+      'footprint: its outline crosses itself near […]: a ring crosses itself, a hole its outer ring, or one polygon another (rings may touch only at a vertex they share)',
+    );
+  });
+
+  it('a footprint across the ±180° meridian is refused, naming it', () => {
+    const across = polygon(closed([179.9999, 51.2], [179.9999, 51.2001], [-179.9999, 51.2001], [-179.9999, 51.2]));
+    expect(checkFootprint(across)).toEqual({
+      problem:
+        'footprint: it crosses the ±180° meridian (its longitudes run from both sides of it): give each side as its own polygon, longitudes within -180 to 180',
+    });
+  });
+
+  it('a footprint wider than 0.2° is refused', () => {
+    const strip = polygon(closed([-95.5, 29.76], [-95.5, 29.76001], [-95.2, 29.76001], [-95.2, 29.76]));
+    expect(checkFootprint(strip)).toEqual({ problem: 'footprint: it spans 0.3°; at most 0.2° of longitude or latitude is accepted' });
+  });
+
+  it('a hole lying outside its outer ring is refused', () => {
+    expect(checkFootprint(polygon(house, square(14, 50, 0, false)))).toEqual({ problem: 'footprint: ring 2, a hole, lies outside its outer ring' });
+  });
+
+  it('a hole inside another hole is refused', () => {
+    expect(checkFootprint(polygon(yard, square(30, 0, 0, false), square(10, 0, 0, false)))).toEqual({
+      problem: 'footprint: ring 3, a hole, lies inside another hole (ring 2)',
+    });
+  });
+
+  it('a polygon of a MultiPolygon inside another is refused', () => {
+    expect(checkFootprint({ type: 'MultiPolygon', coordinates: [[yard], [house]] })).toEqual({
+      problem: 'footprint: polygon 2, ring 1 lies inside polygon 1, ring 1: polygons of a MultiPolygon must not overlap',
+    });
+  });
+
+  it('a polygon inside the hole of another is accepted (an island in a courtyard)', () => {
+    const island: Footprint = { type: 'MultiPolygon', coordinates: [[yard, square(40, 0, 0, false)], [house]] };
+    expect(checkFootprint(island)).toEqual({ footprint: island });
+  });
+
+  it('rings touching at a vertex they share are accepted: two polygons corner to corner, a hole touching its outer ring', () => {
+    const [sw, , ne] = square(20);
+    const cornerToCorner: Footprint = {
+      type: 'MultiPolygon',
+      coordinates: [[closed(sw, at(-10, 10), ne, at(10, -10))], [closed(ne, at(10, 30), at(30, 30), at(30, 10))]],
+    };
+    expect(checkFootprint(cornerToCorner)).toEqual({ footprint: cornerToCorner });
+    const outer = square(20);
+    const holeAtCorner = polygon(outer, closed(outer[0], at(-5, 0), at(0, 0), at(0, -5)));
+    expect(checkFootprint(holeAtCorner)).toEqual({ footprint: holeAtCorner });
+  });
+
+  const at = (east: number, north: number) => ruler.offset([HOUSTON.lon, HOUSTON.lat], east, north) as LonLat;
 });
 
 describe('checkFootprintReach: within 1 km of the location', () => {

@@ -2,11 +2,11 @@
  * A footprint the caller gives (a building's or a parcel's outline, POST /flood-zone), checked before anything is
  * asked of FEMA. The first rule broken is the answer, in words that say what to fix. Pure functions: no I/O.
  */
-import { kinks } from '@turf/kinks';
 import CheapRuler from 'cheap-ruler';
 import type { GeoPoint } from '../../flood-hazard/flood-hazard.types';
 import { metresToFootprint } from './footprint-geometry';
 import { footprintAreaSquareMetres } from './footprint-zones';
+import { type PolygonLimits, polygonProblem, withThousands } from './polygon-rules';
 import type { Footprint, LonLat } from './structure.types';
 
 /** The most vertices a footprint may have, all rings together (a ring's closing position is not one more). */
@@ -17,6 +17,11 @@ export const FOOTPRINT_MAX_AREA_SQ_M = 1_000_000;
 export const FOOTPRINT_MIN_AREA_SQ_M = 0.1;
 /** How far from the location (the point, or the address's match) a footprint may lie. */
 export const FOOTPRINT_MAX_DISTANCE_M = 1000;
+/** The widest footprint box, degrees: a 1 km² parcel as a strip 100 m by 10 km still fits; one across ±180° never does. */
+export const FOOTPRINT_MAX_SPAN_DEGREES = 0.2;
+
+/** A caller's footprint as the polygon rules bound it. */
+export const GIVEN_FOOTPRINT_LIMITS: PolygonLimits = { maxVertices: FOOTPRINT_MAX_VERTICES, maxSpanDegrees: FOOTPRINT_MAX_SPAN_DEGREES };
 
 /** Beyond this a message says only "more than": a CheapRuler measures well across a town, not across a continent. */
 const FAR_M = 10_000;
@@ -40,9 +45,6 @@ const problem = (rule: string) => ({ problem: refusal(rule) });
 /** A 7-decimal degree (about 1 cm), as a message shows a position. */
 const degrees = (value: number) => String(Number(value.toFixed(7)));
 
-/** A whole number with thousands separators, the same whatever the machine's locale. */
-const withThousands = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
 /**
  * Checks a footprint as the caller sent it (a parsed JSON value), rule by rule: a GeoJSON Polygon, MultiPolygon or
  * a Feature of one; positions of numbers; lon/lat, not projected; every ring closed, with at least 4 positions; at
@@ -52,32 +54,10 @@ const withThousands = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!
 export function checkFootprint(value: unknown): FootprintCheck {
   const read = readFootprint(value);
   if ('problem' in read) return read;
-  const rings = read.polygons.flatMap((polygon) => polygon.rings.map((ring, index) => ({ ring, name: polygon.names[index] })));
-  for (const { ring, name } of rings) {
-    const far = ring.findIndex(([lon, lat]) => Math.abs(lon) > 180 || Math.abs(lat) > 90);
-    if (far >= 0) {
-      const [lon, lat] = ring[far];
-      return problem(
-        `${name}, position ${far + 1} [${lon}, ${lat}] is not lon/lat: give WGS84 degrees (longitude -180 to 180, latitude -90 to 90), not projected metres or feet`,
-      );
-    }
-  }
-  for (const { ring, name } of rings) {
-    const [first, last] = [ring[0], ring[ring.length - 1]];
-    if (first[0] !== last[0] || first[1] !== last[1]) return problem(`${name} is not closed (its first and last positions differ)`);
-    if (ring.length < 4) return problem(`${name} has ${ring.length} positions; a ring needs at least 4 (3 corners, then the first again)`);
-  }
-  // Counted before the crossings are looked for: that search compares every segment with every other.
-  const vertices = rings.reduce((sum, { ring }) => sum + ring.length - 1, 0);
-  if (vertices > FOOTPRINT_MAX_VERTICES) {
-    return problem(`it has ${withThousands(vertices)} vertices; at most ${withThousands(FOOTPRINT_MAX_VERTICES)} are accepted`);
-  }
   const polygons = read.polygons.map((polygon) => polygon.rings);
-  const crossing = crossingOf(polygons);
-  if (crossing) {
-    return problem(
-      `its outline crosses itself near [${degrees(crossing[0])}, ${degrees(crossing[1])}]: a ring crosses itself, a hole its outer ring, or one polygon another`,
-    );
+  const broken = polygonProblem(polygons, GIVEN_FOOTPRINT_LIMITS, (p, r) => read.polygons[p].names[r]);
+  if (broken) {
+    return problem(broken.at ? broken.rule.replace('crosses itself', `crosses itself near [${degrees(broken.at[0])}, ${degrees(broken.at[1])}]`) : broken.rule);
   }
   const areaSqM = footprintAreaSquareMetres({ type: 'MultiPolygon', coordinates: polygons });
   if (areaSqM > FOOTPRINT_MAX_AREA_SQ_M) {
@@ -173,15 +153,3 @@ function described(value: unknown): string {
   const type = typeOf(value);
   return type === undefined ? 'an object without a GeoJSON type' : `a ${JSON.stringify(type.slice(0, 40))}`;
 }
-
-/**
- * Where the outline crosses itself, if it does: a ring itself, a hole and its outer ring, or two polygons. A position
- * repeated in a row is no crossing (it only makes a segment of no length), so repeats are dropped first.
- */
-function crossingOf(polygons: LonLat[][][]): LonLat | undefined {
-  const coordinates = polygons.map((rings) => rings.map((ring) => ring.filter((position, index) => index === 0 || !samePosition(position, ring[index - 1]))));
-  const [point] = kinks({ type: 'MultiPolygon', coordinates }).features;
-  return point?.geometry.coordinates as LonLat | undefined;
-}
-
-const samePosition = (a: LonLat, b: LonLat) => a[0] === b[0] && a[1] === b[1];

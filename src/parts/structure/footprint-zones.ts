@@ -11,6 +11,7 @@ import { ZoneClassification, classifyZone, moreSevereFirst, toFirmPanel } from '
 import type { FirmPanelAttributes, ZonePolygonFeature } from '../../flood-hazard/flood-hazard.types';
 import { roundToTenth } from '../../flood-hazard/nfhl-values';
 import { Box, PolygonRings, boxOf, polygonsOfFootprint } from './footprint-geometry';
+import { type PolygonLimits, polygonProblem } from './polygon-rules';
 import type { FirmPanelPolygonFeature, Footprint, FootprintFloodZones, FootprintLayers, LonLat, StructureZone } from './structure.types';
 
 export const SQUARE_FEET_PER_SQUARE_METRE = 10.7639104;
@@ -23,6 +24,28 @@ export const SLIVER_SQUARE_METRES = 0.1;
  * a county polygon has tens of thousands of vertices, a house a few, and the cut edges then lie outside the footprint.
  */
 const BOX_MARGIN_DEGREES = 1e-5;
+
+/**
+ * FEMA's zone, panel, jurisdiction, LOMR and CBRS polygons as the polygon rules bound them: real ones reach tens of
+ * thousands of vertices and span a county, never a state.
+ */
+export const MAP_POLYGON_LIMITS: PolygonLimits = { maxVertices: 500_000, maxSpanDegrees: 10 };
+
+/** An upstream's polygon breaking the polygon rules: a fault of that upstream, never measured. */
+export class BrokenPolygonError extends Error {}
+
+/** The polygons reaching the box, each checked by the polygon rules (whole, as drawn: a cut would make bridges of its own). */
+function checkedPolygonsOver(rings: number[][][], box: Box): PolygonRings[] {
+  const reaching = polygonsOfRings(rings).filter((polygon) => boxesMeet(boxOf([polygon]), box));
+  const broken = polygonProblem(reaching, MAP_POLYGON_LIMITS);
+  if (broken) throw new BrokenPolygonError(`a polygon over the footprint breaks a rule: ${broken.rule}`);
+  return reaching;
+}
+
+/** Whether two boxes share any place (edges included). */
+function boxesMeet(a: Box, b: Box): boolean {
+  return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
+}
 
 /** Twice the ring's signed area in square degrees: positive counter-clockwise (lon east, lat north). */
 function signedDoubleArea(ring: LonLat[]): number {
@@ -179,7 +202,7 @@ function zonesOverFootprint(footprint: MeasuredFootprint, zones: ZonePolygonFeat
   let left: PolygonRings[] = footprint.polygons;
   for (const { zone, rings } of classified) {
     if (left.length === 0) break;
-    const polygon = polygonsInBox(polygonsOfRings(rings), footprint.box);
+    const polygon = polygonsInBox(checkedPolygonsOver(rings, footprint.box), footprint.box);
     if (polygon.length === 0) continue;
     const taken = intersection(left, polygon);
     if (taken.length === 0) continue;
@@ -201,7 +224,7 @@ interface PanelOverFootprint {
 
 /** Square metres of the footprint a polygon (ArcGIS rings) covers. */
 function coveredBy(footprint: MeasuredFootprint, rings: number[][][]): number {
-  const polygon = polygonsInBox(polygonsOfRings(rings), footprint.box);
+  const polygon = polygonsInBox(checkedPolygonsOver(rings, footprint.box), footprint.box);
   return polygon.length === 0 ? 0 : squareMetres(footprint.ruler, intersection(footprint.polygons, polygon));
 }
 

@@ -2,6 +2,7 @@
  * POST /mcp end to end: the SDK's own client over Streamable HTTP against the real app and the upstream emulators.
  * Each tool's answer is compared with what the REST endpoint answers for the same question.
  */
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -9,8 +10,9 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { LAT_MAX_DEGREES, LON_MAX_DEGREES, RADIUS_MAX_M, RADIUS_MIN_M } from '../../../src/lookup/dto/flood-zone-query.dto';
 import { PICTURE_LIMITS } from '../../../src/map-picture/dto/map-picture-query.dto';
+import { PICTURES_PER_REQUEST, TOOL_CALLS_PER_REQUEST } from '../../../src/mcp/tool-call-limits';
 import { TOOL_BATCH_MAX_LOCATIONS } from '../../../src/mcp/tool-schemas';
-import { DEMO_BUILDING_ADDRESSES, demoPlace } from '../../emulators';
+import { DEMO_BUILDING_ADDRESSES, demoPlace, haversineMeters, type RunningEmulators } from '../../emulators';
 import { rectangleFootprint } from '../../emulators/structure-footprints';
 import { NO_CACHE, Stack, pointQuery, startStack } from '../../support/stack';
 
@@ -54,6 +56,35 @@ function structuredOf(checks: { validators: Map<string, ValidateFunction>; ajv: 
 }
 
 const summaryOf = (result: CallToolResult) => (result.content[0] as { type: 'text'; text: string }).text;
+
+/** A POST of raw JSON-RPC text to /mcp, as a client that does not use the SDK sends it (the SDK's client never sends a batch). */
+const postMcp = (url: string, body: string) =>
+  fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+
+/** One JSON-RPC answer of a batch: a tool's result, or the protocol's error. */
+type JsonRpcAnswer = { jsonrpc: '2.0'; id: number; result?: CallToolResult; error?: { code: number; message: string } };
+
+const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+/** A JSON-RPC batch of `messages` in one POST: its status, headers and answers (in the batch's order). */
+async function postBatch(url: string, messages: unknown[]): Promise<{ status: number; headers: Headers; answers: JsonRpcAnswer[] }> {
+  const res = await postMcp(url, JSON.stringify(messages));
+  return { status: res.status, headers: res.headers, answers: (await res.json()) as JsonRpcAnswer[] };
+}
+
+/** `count` points 1 km or more apart (so that no two share a lookup), from `first` north-eastwards. */
+const pointsFrom = (first: { lat: number; lon: number }, count: number) =>
+  Array.from({ length: count }, (_, i) => ({ lat: Number((first.lat + i * 0.01).toFixed(5)), lon: Number((first.lon + i * 0.01).toFixed(5)) }));
+
+/** The NFHL point queries made for `point` (within a metre of it). */
+const nfhlQueriesAt = (emulators: RunningEmulators, point: { lat: number; lon: number }) =>
+  emulators.nfhl.callCount((call) => call.point !== undefined && haversineMeters(call.point[1], call.point[0], point.lat, point.lon) < 1);
+
+/** What a JSON-RPC answer says, in short: the protocol's error, a tool error's first line, or that the tool answered. */
+const outcomeOf = (answer: JsonRpcAnswer) => answer.error ?? (answer.result!.isError ? textOf(answer.result!).split('\n')[0] : 'answered');
+
+/** JSON-RPC's invalid request (-32600), as the SDK answers a batch of more than 100 messages. */
+const INVALID_REQUEST = -32600;
 
 describe('POST /mcp: the tools for AI agents', () => {
   let stack: Stack;
@@ -283,8 +314,7 @@ describe('POST /mcp: the tools for AI agents', () => {
     }
   });
 
-  const post = (body: string) =>
-    fetch(`${stack.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+  const post = (body: string) => postMcp(stack.url, body);
 
   it("a message that is not JSON gets JSON-RPC's parse error (-32700, HTTP 400), never a 500", async () => {
     const res = await post('{"jsonrpc": "2.0", "method": ');
@@ -393,5 +423,158 @@ describe('POST /mcp behind the same edge as REST', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await limited.json()).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429 });
+  });
+});
+
+describe("POST /mcp: one request's cost is bounded, whatever it carries", () => {
+  let stack: Stack;
+  let client: Client;
+  const LANE = 4;
+
+  beforeAll(async () => {
+    // Caching off, so that every lookup shows at the emulators; 8 calls at once per upstream, 4 of them for batches.
+    stack = await startStack({ ...NO_CACHE, UPSTREAM_MAX_CONCURRENCY: String(2 * LANE) });
+    client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`)));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await stack?.close();
+  });
+  beforeEach(() => stack.emulators.resetCalls());
+  afterEach(() => {
+    stack.emulators.clearFaults();
+    stack.emulators.nfhl.setLatency(0);
+  });
+
+  it(`runs at most ${TOOL_CALLS_PER_REQUEST} tool calls of a JSON-RPC batch; each one beyond is JSON-RPC's invalid request, never run`, async () => {
+    const points = pointsFrom({ lat: 35.2, lon: -101.8 }, TOOL_CALLS_PER_REQUEST + 2);
+    const { status, answers } = await postBatch(
+      stack.url,
+      points.map((point, id) => toolCall(id, 'flood_zone', point)),
+    );
+    expect(status).toBe(200);
+    const refused = {
+      code: INVALID_REQUEST,
+      message: `Invalid Request: at most ${TOOL_CALLS_PER_REQUEST} tool calls are run per HTTP request; this one was not: send it again in another request.`,
+    };
+    expect(answers.map((answer) => [answer.id, outcomeOf(answer)])).toEqual(points.map((_, id) => [id, id < TOOL_CALLS_PER_REQUEST ? 'answered' : refused]));
+    expect(points.map((point) => nfhlQueriesAt(stack.emulators, point) > 0)).toEqual(points.map((_, i) => i < TOOL_CALLS_PER_REQUEST));
+  });
+
+  it("refuses a JSON-RPC batch of more than 100 messages whole, with JSON-RPC's invalid request (the SDK's own limit), running none", async () => {
+    const { status, answers } = await postBatch(
+      stack.url,
+      Array.from({ length: 101 }, (_, id) => toolCall(id, 'flood_zone', { lat: 36.1, lon: -86.7 })),
+    );
+    expect(status).toBe(400);
+    expect(answers).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST } });
+    expect(stack.emulators.nfhl.callCount()).toBe(0);
+  });
+
+  it('docs/api.md states the limits the service keeps', () => {
+    const reference = readFileSync('docs/api.md', 'utf8').replace(/\s+/g, ' ');
+    expect(reference).toContain(`at most ${TOOL_CALLS_PER_REQUEST} tool calls are run per HTTP request; this one was not`);
+    expect(PICTURES_PER_REQUEST).toBe(1);
+    expect(reference).toContain('at most one `flood_map` picture is drawn');
+    expect(reference).toContain(`\`flood_zone_batch\` (at most ${TOOL_BATCH_MAX_LOCATIONS} locations)`);
+  });
+
+  it('runs flood_zone_batch as a batch: in the batch lane (half of each upstream), at most BATCH_MAX_CONCURRENT at once, the others BATCH_BUSY', async () => {
+    // Each NFHL answer takes a moment, so that calls made together are held together.
+    stack.emulators.nfhl.setLatency(50);
+    const calls = Array.from({ length: TOOL_CALLS_PER_REQUEST }, (_, id) => pointsFrom({ lat: 33 + id * 0.2, lon: -97 }, 6));
+    const { status, answers } = await postBatch(
+      stack.url,
+      calls.map((locations, id) => toolCall(id, 'flood_zone_batch', { locations })),
+    );
+    expect(status).toBe(200);
+    // BATCH_MAX_CONCURRENT is 2: the first two calls run, every other one is refused as POST /flood-zone/batch refuses a third batch.
+    const busy = 'BATCH_BUSY: 2 batches are already running, the most this service runs at once; retry in a few seconds.';
+    expect(answers.map(outcomeOf)).toEqual(calls.map((_, id) => (id < 2 ? 'answered' : busy)));
+    const rows = answers.slice(0, 2).map((answer) => (answer.result!.structuredContent as { rows: Array<{ index: number; status: number }> }).rows);
+    expect(rows.map((one) => one.map((row) => [row.index, row.status]))).toEqual([0, 1].map(() => [0, 1, 2, 3, 4, 5].map((index) => [index, 200])));
+    // 12 lookups ran, yet never more NFHL calls at once than the batch lane holds; the refused calls asked nothing.
+    expect(stack.emulators.nfhl.peakConcurrentCalls).toBeGreaterThan(0);
+    expect(stack.emulators.nfhl.peakConcurrentCalls).toBeLessThanOrEqual(LANE);
+    const asked = calls.map((locations) => locations.map((point) => nfhlQueriesAt(stack.emulators, point) > 0));
+    expect(asked).toEqual(calls.map((locations, id) => locations.map(() => id < 2)));
+  });
+
+  it("flood_zone_batch takes one of the REST batches' slots: while BATCH_MAX_CONCURRENT batches run, it is a BATCH_BUSY tool error", async () => {
+    const place = demoPlace('sacramento-d');
+    stack.emulators.nfhl.injectFault({ kind: 'delay', ms: 1500, match: { near: [place.lon, place.lat] } });
+    const batch = () =>
+      fetch(`${stack.url}/flood-zone/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ locations: [{ lat: place.lat, lon: place.lon }] }),
+      });
+    // A batch's headers come once it has its slot and runs.
+    const running = await Promise.all([batch(), batch()]);
+    expect(running.map((res) => res.status)).toEqual([200, 200]);
+    const busy = (await client.callTool({ name: 'flood_zone_batch', arguments: { locations: [{ lat: dc.lat, lon: dc.lon }] } })) as CallToolResult;
+    expect(busy.isError).toBe(true);
+    expect(textOf(busy).split('\n')[0]).toBe('BATCH_BUSY: 2 batches are already running, the most this service runs at once; retry in a few seconds.');
+    await Promise.all(running.map((res) => res.text()));
+    const answered = (await client.callTool({ name: 'flood_zone_batch', arguments: { locations: [{ lat: dc.lat, lon: dc.lon }] } })) as CallToolResult;
+    expect(summaryOf(answered)).toBe('1 location answered, 0 failed.');
+  });
+
+  it(`draws at most ${PICTURES_PER_REQUEST} flood_map picture per request; another is JSON-RPC's invalid request, never drawn`, async () => {
+    const [first, ...others] = pointsFrom(dc, 3);
+    const size = { width: 400, height: 300 };
+    const alone = await client.callTool({ name: 'flood_map', arguments: { ...first, ...size } });
+    expect((alone as CallToolResult).content[0].type).toBe('image');
+    const onePicture = [stack.emulators.nfhl.callCount({ endpoint: 'export' }), stack.emulators.basemap.callCount()];
+    expect(onePicture[0]).toBeGreaterThan(0);
+    stack.emulators.resetCalls();
+
+    const { answers } = await postBatch(
+      stack.url,
+      [first, ...others].map((point, id) => toolCall(id, 'flood_map', { ...point, ...size })),
+    );
+    const refused = {
+      code: INVALID_REQUEST,
+      message: `Invalid Request: at most ${PICTURES_PER_REQUEST} flood_map picture is drawn per HTTP request; this one was not: send it again in another request.`,
+    };
+    expect(answers.map((answer) => answer.error ?? answer.result!.content.map((item) => item.type))).toEqual([['image', 'text'], refused, refused]);
+    expect([stack.emulators.nfhl.callCount({ endpoint: 'export' }), stack.emulators.basemap.callCount()]).toEqual(onePicture);
+  });
+});
+
+describe('POST /mcp: each tool call counts against RATE_LIMIT_PER_MINUTE', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ ...NO_CACHE, RATE_LIMIT_PER_MINUTE: '6' });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('a JSON-RPC batch counts one per tool call; a call over the limit is a RATE_LIMITED tool error, never run', async () => {
+    const points = pointsFrom({ lat: 31.5, lon: -92.4 }, 7);
+    const first = await postBatch(
+      stack.url,
+      points.slice(0, 4).map((point, id) => toolCall(id, 'flood_zone', point)),
+    );
+    expect(first.status).toBe(200);
+    expect(first.answers.map(outcomeOf)).toEqual(['answered', 'answered', 'answered', 'answered']);
+    expect(first.headers.get('ratelimit-remaining')).toBe('2');
+
+    const second = await postBatch(
+      stack.url,
+      points.slice(4).map((point, id) => toolCall(id, 'flood_zone', point)),
+    );
+    expect(second.status).toBe(200);
+    expect(second.answers.map((answer) => answer.result?.isError ?? 'answered')).toEqual(['answered', 'answered', true]);
+    expect(textOf(second.answers[2].result!).split('\n')[0]).toMatch(
+      /^RATE_LIMITED: Too many requests: at most 6 per minute from one client\. Retry after \d+ seconds\.$/,
+    );
+    expect(second.headers.get('ratelimit-remaining')).toBe('0');
+    expect(points.map((point) => nfhlQueriesAt(stack.emulators, point) > 0)).toEqual([true, true, true, true, true, true, false]);
+
+    const refused = await postMcp(stack.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    expect(refused.status).toBe(429);
   });
 });

@@ -1,5 +1,6 @@
 import type { CallRecord, Fault } from '../../emulators/emulator-core';
-import { RunningEmulators, demoStructure, startEmulators } from '../../emulators';
+import { DEMO_STRUCTURES, RunningEmulators, demoStructure, startEmulators } from '../../emulators';
+import { type Position, bboxOfRings } from '../../emulators/geometry';
 import { apiGet, type ApiResponse } from '../../support/api-client';
 import { RunningApp, startApp } from '../../support/app-harness';
 
@@ -460,6 +461,49 @@ describe("the building and the lender's form, end to end", () => {
         ],
       });
       expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    });
+
+    describe('a USA Structures footprint breaking the polygon rules: structure null and named, never measured, nothing asked over it', () => {
+      const HOUSE = { lat: 29.76301, lon: -95.39 };
+      /** A star of `vertices` points (odd) round the house, each edge crossing most others. */
+      const star = (vertices: number): Position[] => {
+        const step = (vertices - 1) / 2;
+        const ring = Array.from<unknown, Position>({ length: vertices }, (_, i) => {
+          const angle = (2 * Math.PI * ((i * step) % vertices)) / vertices;
+          return [HOUSE.lon + 1e-4 * Math.cos(angle), HOUSE.lat + 1e-4 * Math.sin(angle)];
+        });
+        return [...ring, ring[0]];
+      };
+      const conus: Position[] = [
+        [-125, 24],
+        [-125, 49],
+        [-66, 49],
+        [-66, 24],
+        [-125, 24],
+      ];
+      const served = () => emulators.structures.structures;
+      let original: typeof DEMO_STRUCTURES;
+      beforeAll(() => (original = served()));
+      afterEach(() => (emulators.structures.structures = original));
+
+      it.each<[string, Position[], string]>([
+        ['a 4,999-vertex star', star(4999), '29.763012'],
+        ['one ring over the contiguous US', conus, '29.763014'],
+      ])('%s', async (_what, ring, lat) => {
+        emulators.structures.structures = original.map((building) =>
+          String(building.feature.attributes.BUILD_ID) === '48020002'
+            ? { ...building, feature: { ...building.feature, rings: [ring], bbox: bboxOfRings([ring]) } }
+            : building,
+        );
+        const before = emulators.nfhl.calls.filter(overTheFootprint).length;
+        const res = await get(`/flood-zone?lat=${lat}&lon=${HOUSE.lon}&include=structure`);
+        expect(res.status).toBe(200);
+        expect(res.body.result.floodZone).toBe('AE');
+        expect(res.body.result.structure).toBeNull();
+        expect(res.body.result.unavailable).toEqual(['structure']);
+        expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+        expect(emulators.nfhl.calls.filter(overTheFootprint).length).toBe(before);
+      });
     });
 
     it.each<[string, Fault, string]>([
