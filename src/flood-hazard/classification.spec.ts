@@ -49,6 +49,7 @@ const DETERMINATION_KEYS = [
   'guidance',
   'firmPanel',
   'community',
+  'communitiesAtPoint',
   'lomrs',
   'zonesAtPoint',
 ].sort();
@@ -539,6 +540,7 @@ describe('determineFloodHazard: coverage', () => {
         panelType: 'Countywide, Panel Printed',
       },
       community: { name: 'Toa Baja, Municipio de', communityId: '720000' },
+      communitiesAtPoint: [{ name: 'Toa Baja, Municipio de', communityId: '720000' }],
       lomrs: [],
       zonesAtPoint: [{ floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 583 }],
     });
@@ -593,21 +595,48 @@ describe('determineFloodHazard: FIRM panel', () => {
   });
 });
 
-describe('determineFloodHazard: community', () => {
+describe('determineFloodHazard: community, the one FEMA maps at the point; none when it maps several there', () => {
+  const DC = { name: 'District of Columbia', communityId: '110001' };
+  const OTHER = { name: 'Other', communityId: '999999' };
   it.each([
-    ['query failed', null, null],
-    ['no jurisdiction', [], null],
+    ['query failed', null, null, null],
+    ['no jurisdiction', [], null, []],
+    ['one jurisdiction', [{ POL_NAME1: ' District of Columbia ', CID: '110001' }], DC, [DC]],
     [
-      'first jurisdiction',
+      'two communities (a shared boundary, or an overlap): neither, both listed in the order FEMA gave them',
       [
         { POL_NAME1: ' District of Columbia ', CID: '110001' },
         { POL_NAME1: 'Other', CID: '999999' },
       ],
-      { name: 'District of Columbia', communityId: '110001' },
+      null,
+      [DC, OTHER],
     ],
-    ['text nulls', [{ POL_NAME1: '<Null>', CID: '' }], { name: null, communityId: null }],
-  ])('%s', (_name, jurisdictions, expected) => {
-    expect(determine({ zones: [REAL.aeStaticBfe], jurisdictions }).community).toEqual(expected);
+    [
+      'one community in two polygons: that community',
+      [
+        { POL_NAME1: 'District of Columbia', CID: '110001' },
+        { POL_NAME1: 'District Of Columbia', CID: '110001' },
+      ],
+      DC,
+      [DC],
+    ],
+    [
+      'two without an id, named apart: neither',
+      [
+        { POL_NAME1: 'Town A', CID: '' },
+        { POL_NAME1: 'Town B', CID: null },
+      ],
+      null,
+      [
+        { name: 'Town A', communityId: null },
+        { name: 'Town B', communityId: null },
+      ],
+    ],
+    ['text nulls', [{ POL_NAME1: '<Null>', CID: '' }], { name: null, communityId: null }, [{ name: null, communityId: null }]],
+  ])('%s', (_name, jurisdictions, community, communitiesAtPoint) => {
+    const determined = determine({ zones: [REAL.aeStaticBfe], jurisdictions });
+    expect(determined.community).toEqual(community);
+    expect(determined.communitiesAtPoint).toEqual(communitiesAtPoint);
   });
 });
 

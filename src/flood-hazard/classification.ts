@@ -336,12 +336,33 @@ function selectFirmPanel(panels: FirmPanelAttributes[]): FirmPanel | null {
   return candidates.length > 0 ? toFirmPanel(candidates[0].attributes) : null;
 }
 
-/** The community of the first political jurisdiction given; null when none is, or their query failed. */
-export function toCommunity(jurisdictions: PoliticalJurisdictionAttributes[] | null): Community | null {
+/** The NFIP community of a political jurisdiction. */
+export function communityOf(jurisdiction: PoliticalJurisdictionAttributes): Community {
+  return { name: nfhlText(jurisdiction.POL_NAME1), communityId: nfhlText(jurisdiction.CID) };
+}
+
+/** What tells one community from another: its community id, else its name (FEMA may keep one community in several polygons). */
+export function communityKey({ name, communityId }: Community): string {
+  return JSON.stringify(communityId === null ? [null, name] : [communityId]);
+}
+
+/** The NFIP communities of the political jurisdictions given, each once, in the order given; null when their query failed. */
+export function communitiesOf(jurisdictions: readonly PoliticalJurisdictionAttributes[] | null): Community[] | null {
   // null = the query failed: unknown, so no guess.
-  if (jurisdictions === null || jurisdictions.length === 0) return null;
-  const first = jurisdictions[0];
-  return { name: nfhlText(first.POL_NAME1), communityId: nfhlText(first.CID) };
+  if (jurisdictions === null) return null;
+  const byKey = new Map<string, Community>();
+  for (const community of jurisdictions.map(communityOf)) if (!byKey.has(communityKey(community))) byKey.set(communityKey(community), community);
+  return [...byKey.values()];
+}
+
+/**
+ * The community at a point: the one FEMA maps there. Where FEMA maps several (the point on their shared boundary, or
+ * in an overlap of their polygons), none is the point's: FEMA's point query gives no geometry to tell them apart, and
+ * where the held polygons could (a point well inside them all) it lies in an overlap, in both. Null then, as when
+ * there is none or the query failed.
+ */
+export function soleCommunity(communities: readonly Community[] | null): Community | null {
+  return communities?.length === 1 ? communities[0] : null;
 }
 
 /** The effective LOMRs among those given, newest first, each case once; null when their query failed. */
@@ -394,9 +415,11 @@ export function determineFloodHazard(data: NfhlPointData): FloodDetermination {
   const governing = governingOf(ranked)?.zone ?? null;
   const zonesAtPoint = distinctZonesAtPoint(ranked);
   const firmPanel = selectFirmPanel(data.panels);
+  const communitiesAtPoint = communitiesOf(data.jurisdictions);
   const shared = {
     firmPanel,
-    community: toCommunity(data.jurisdictions),
+    community: soleCommunity(communitiesAtPoint),
+    communitiesAtPoint,
     lomrs: toLomrs(data.lomrs),
     zonesAtPoint,
   };

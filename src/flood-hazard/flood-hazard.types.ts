@@ -162,6 +162,15 @@ export interface Community {
   communityId: string | null;
 }
 
+/**
+ * Several NFIP communities FEMA maps at one place (a point on their shared boundary, jurisdictions overlapping in
+ * FEMA's data, a building split evenly between them), none of which can be told to be the place's own: each once, as
+ * FEMA listed them. Which one it is, the floodplain administrator or a determination company decides.
+ */
+export interface AmbiguousCommunity {
+  ambiguousAmong: Community[];
+}
+
 export interface Lomr {
   caseNumber: string | null;
   effectiveDate: string | null;
@@ -245,7 +254,10 @@ export interface FloodDetermination {
   meaning: string;
   guidance: string | null;
   firmPanel: FirmPanel | null;
+  /** The NFIP community at the point; null when FEMA maps none there, several (see `communitiesAtPoint`), or its query failed. */
   community: Community | null;
+  /** Every NFIP community FEMA maps at the point, each once, in FEMA's order; null when its query failed. */
+  communitiesAtPoint: Community[] | null;
   lomrs: Lomr[] | null;
   zonesAtPoint: ZoneAtPoint[];
 }

@@ -55,16 +55,30 @@ describe('coastalBarrierOverFootprint: inside when any part of the footprint lie
   });
 });
 
-describe('communityOverFootprint: the political jurisdiction covering the largest share of the footprint', () => {
+describe('communityOverFootprint: the community covering the largest share of the footprint; ambiguous on a tie to the tenth of a percent', () => {
   const jurisdiction = (POL_NAME1: string, CID: string, rings: number[][][]) => ({ attributes: { POL_NAME1, CID } as PoliticalJurisdictionAttributes, rings });
   const houston = (westOfEastM: number) => jurisdiction('City of Houston', '480296', [rectangle(-500, -500, westOfEastM, 500)]);
   const harris = (fromEastM: number) => jurisdiction('Harris County', '480287', eastOf(fromEastM).rings);
+  /** Houston west of `westOfEastM` kept by FEMA as two polygons, north and south of the footprint's middle. */
+  const houstonInTwo = (westOfEastM: number) => [
+    jurisdiction('City of Houston', '480296', [rectangle(-500, 0, westOfEastM, 500)]),
+    jurisdiction('City of Houston', '480296', [rectangle(-500, -500, westOfEastM, 0)]),
+  ];
+  const HOUSTON = { name: 'City of Houston', communityId: '480296' };
+  const HARRIS = { name: 'Harris County', communityId: '480287' };
 
   it.each([
-    ['14 m of 20 in Harris County', [houston(-4), harris(-4)], { name: 'Harris County', communityId: '480287' }],
-    ['6 m of 20 in Harris County', [houston(4), harris(4)], { name: 'City of Houston', communityId: '480296' }],
-    ['in the order FEMA listed them, the larger share still', [harris(4), houston(4)], { name: 'City of Houston', communityId: '480296' }],
-    ['half and half: the first listed', [harris(0), houston(0)], { name: 'Harris County', communityId: '480287' }],
+    ['14 m of 20 in Harris County', [houston(-4), harris(-4)], HARRIS],
+    ['6 m of 20 in Harris County', [houston(4), harris(4)], HOUSTON],
+    ['in the order FEMA listed them, the larger share still', [harris(4), houston(4)], HOUSTON],
+    ['half and half: ambiguous, in the order FEMA listed them', [harris(0), houston(0)], { ambiguousAmong: [HARRIS, HOUSTON] }],
+    ['half and half within rounding (50.02% and 49.98%): ambiguous', [houston(0.004), harris(0.004)], { ambiguousAmong: [HOUSTON, HARRIS] }],
+    ['50.5% and 49.5%: told apart', [houston(0.1), harris(0.1)], HOUSTON],
+    ['two jurisdictions FEMA overlaps over all of it: ambiguous', [houston(500), harris(-500)], { ambiguousAmong: [HOUSTON, HARRIS] }],
+    ['overlapping over part of it: the one over all of it', [houston(500), harris(4)], HOUSTON],
+    ['one community in two polygons (30% and 30%) against 40%: their sum decides', [...houstonInTwo(2), harris(2)], HOUSTON],
+    ['one community in two polygons over the same ground: one community, not a tie', [houston(500), houston(500)], HOUSTON],
+    ['one over a part of it only, nothing else: that one', [harris(6)], HARRIS],
     ['one beside it only', [harris(30)], null],
     ['none', [], null],
   ] as const)('%s', (_what, jurisdictions, community) => {

@@ -7,9 +7,11 @@
  */
 import CheapRuler from 'cheap-ruler';
 import type { LonLatBox } from '../common/geo-point';
-import { toCommunity, toLomrs } from '../flood-hazard/classification';
+import { communityKey, communityOf, toLomrs } from '../flood-hazard/classification';
+import { roundToTenth } from '../flood-hazard/nfhl-values';
 import type { FloodHazardPort } from '../flood-hazard/flood-hazard-port';
 import type {
+  AmbiguousCommunity,
   CoastalBarrier,
   Community,
   GeoPoint,
@@ -23,7 +25,7 @@ import { coastalBarrierAt } from '../parts/coastal-barrier/coastal-barrier';
 import type { CoastalBarrierPolygons, CoastalBarrierPort } from '../parts/coastal-barrier/coastal-barrier-port';
 import { LETTER_OF_MAP_CHANGE_REACH_M } from '../parts/determination/determination';
 import { footprintBox } from '../parts/structure/footprint-geometry';
-import { BrokenPolygonError, SLIVER_SQUARE_METRES, footprintAreasCovered } from '../parts/structure/footprint-zones';
+import { BrokenPolygonError, SLIVER_SQUARE_METRES, footprintAreaSquareMetres, footprintAreasCovered } from '../parts/structure/footprint-zones';
 import { UpstreamUnavailableError } from '../common/api-error';
 import type { Footprint } from '../parts/structure/structure.types';
 
@@ -32,8 +34,8 @@ export type FootprintCoastalBarrier = Pick<CoastalBarrier, 'status' | 'unit' | '
 
 /** What FEMA's map says around a footprint: each part `unavailable` when its query failed. */
 export interface FootprintMapSite {
-  /** The community whose political jurisdiction covers the largest share of the footprint; null when none covers it. */
-  community: Community | null | 'unavailable';
+  /** The community whose political jurisdictions cover the largest share of the footprint; ambiguous on a tie; null when none covers it. */
+  community: Community | AmbiguousCommunity | null | 'unavailable';
   /** The effective LOMRs covering any part of the footprint, newest first. */
   lomrs: Lomr[] | 'unavailable';
   /** The LOMAs around the footprint, each with its place; null when those read around the point reach everything within 30 m of it. */
@@ -53,13 +55,28 @@ export function coastalBarrierOverFootprint(footprint: Footprint, { prohibitions
   return { status, unit, type, floodInsuranceProhibitionDate };
 }
 
-/** The community whose political jurisdiction covers the largest share of the footprint (on a tie, the first FEMA listed); null when none covers it. */
-export function communityOverFootprint(footprint: Footprint, jurisdictions: ReadonlyArray<PolygonFeature<PoliticalJurisdictionAttributes>>): Community | null {
-  const largest = covering(footprint, jurisdictions).reduce<{ polygon: PolygonFeature<PoliticalJurisdictionAttributes>; squareMetres: number } | null>(
-    (most, entry) => (most === null || entry.squareMetres > most.squareMetres ? entry : most),
-    null,
-  );
-  return largest && toCommunity([largest.polygon.attributes]);
+/**
+ * The community whose political jurisdictions cover the largest share of the footprint (a community's polygons
+ * summed); null when none covers it. Shares equal to the tenth of a percent they are shown at (a building split evenly
+ * at a boundary, or jurisdictions FEMA overlaps over all of it) cannot tell the building's community: ambiguous.
+ */
+export function communityOverFootprint(
+  footprint: Footprint,
+  jurisdictions: ReadonlyArray<PolygonFeature<PoliticalJurisdictionAttributes>>,
+): Community | AmbiguousCommunity | null {
+  const whole = footprintAreaSquareMetres(footprint);
+  const byCommunity = new Map<string, { community: Community; squareMetres: number }>();
+  for (const { polygon, squareMetres } of covering(footprint, jurisdictions)) {
+    const community = communityOf(polygon.attributes);
+    const entry = byCommunity.get(communityKey(community)) ?? { community, squareMetres: 0 };
+    entry.squareMetres += squareMetres;
+    byCommunity.set(communityKey(community), entry);
+  }
+  const shares = [...byCommunity.values()].map(({ community, squareMetres }) => ({ community, sharePercent: roundToTenth((100 * squareMetres) / whole) }));
+  const largest = Math.max(...shares.map(({ sharePercent }) => sharePercent));
+  const tied = shares.filter(({ sharePercent }) => sharePercent === largest).map(({ community }) => community);
+  if (tied.length === 0) return null;
+  return tied.length === 1 ? tied[0] : { ambiguousAmong: tied };
 }
 
 /** The effective LOMRs whose area covers any part of the footprint, newest first, each case once. */

@@ -78,6 +78,66 @@ function sources(change: Partial<Omit<DeterminationSources, 'result'>> & { resul
 const VALID_LOMA = { caseNumber: '15-06-1489A', effectiveDate: '2015-06-02', status: 'valid', outcome: null, category: 'LOMA' } as const;
 
 describe('determinationFacts: what the lookup hands the form', () => {
+  const HOUSTON = { name: 'City of Houston', communityId: '480296' };
+  const HARRIS = { name: 'Harris County', communityId: '480287' };
+  const BOTH = [
+    { name: 'City of Houston', number: '480296' },
+    { name: 'Harris County', number: '480287' },
+  ];
+
+  it('two communities at the point, no building chosen: ambiguous, named in the order FEMA gave them, none in the form', () => {
+    const building = { ...found(), structure: { match: 'none' } as unknown as Structure };
+    const facts = determinationFacts(
+      sources({
+        building,
+        result: {
+          community: null,
+          communitiesAtPoint: [
+            { ...HOUSTON, nfip: REGULAR },
+            { ...HARRIS, nfip: NOT_PARTICIPATING },
+          ],
+        },
+      }),
+    );
+    expect(facts.community).toEqual({ ambiguousAmong: BOTH });
+    const { determination, unavailable } = lenderDetermination(facts);
+    expect(determination.community).toMatchObject({ name: null, number: null });
+    expect(determination.insurance).toMatchObject({ available: null, reason: 'community_ambiguous', program: null });
+    expect(determination.floodInsuranceRequired).toBeNull();
+    expect(unavailable).toEqual([]);
+  });
+
+  it('two communities at the point, but the building in one of them: the building decides', () => {
+    const facts = determinationFacts(
+      sources({
+        building: found(),
+        site: SITE,
+        result: {
+          community: null,
+          communitiesAtPoint: [
+            { ...HARRIS, nfip: NOT_PARTICIPATING },
+            { ...HOUSTON, nfip: REGULAR },
+          ],
+        },
+      }),
+    );
+    expect(facts.community).toEqual({ ambiguousAmong: [BOTH[1], BOTH[0]] });
+    const { determination } = lenderDetermination(facts);
+    expect(determination.community).toMatchObject({ name: 'City of Houston', number: '480296' });
+    expect(determination.floodInsuranceRequired).toBe(true);
+  });
+
+  it('the building split evenly between two communities: ambiguous, though the point has one', () => {
+    const facts = determinationFacts(sources({ building: found(), site: { ...SITE, map: { ...SITE_MAP, community: { ambiguousAmong: [HOUSTON, HARRIS] } } } }));
+    const { determination } = lenderDetermination(facts);
+    expect(determination.community).toMatchObject({ name: null, number: null });
+    expect(determination.insurance).toMatchObject({ available: null, reason: 'community_ambiguous' });
+    expect(determination.floodInsuranceRequired).toBeNull();
+    expect(determination.notes[0]).toMatch(
+      /^Two NFIP communities are mapped over the building's footprint.*\(City of Houston, community 480296; Harris County, community 480287\)/,
+    );
+  });
+
   it('the community and its standing held: participating, regular program, required in the SFHA', () => {
     const facts = determinationFacts(sources({ building: found(), site: SITE }));
     expect(facts.community).toEqual({ name: 'City of Houston', number: '480296', nfip: 'regular', mapInStatusBook: true });

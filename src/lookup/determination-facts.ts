@@ -1,8 +1,17 @@
 import CheapRuler from 'cheap-ruler';
-import type { Community, Loma } from '../flood-hazard/flood-hazard.types';
+import type { AmbiguousCommunity, Community, Loma } from '../flood-hazard/flood-hazard.types';
 import type { PlacedLoma } from '../flood-hazard/loma-status';
 import type { AnswerPart } from '../parts/answer-parts';
-import { BuildingFacts, CommunityAt, DeterminationFacts, LomaFacts, SiteFacts, nfipStandingOf } from '../parts/determination/determination';
+import {
+  AmbiguousCommunityFacts,
+  BuildingFacts,
+  CommunityAt,
+  CommunityFacts,
+  DeterminationFacts,
+  LomaFacts,
+  SiteFacts,
+  nfipStandingOf,
+} from '../parts/determination/determination';
 import type { NfipStatus } from '../parts/nfip-status/nfip-status';
 import type { BuildingSurveyed } from '../parts/structure/building-survey.client';
 import { metresToFootprint } from '../parts/structure/footprint-geometry';
@@ -53,13 +62,15 @@ export function determinationFacts({
 }: DeterminationSources): DeterminationFacts {
   const pointCommunity: CommunityAt = missing.includes('community')
     ? 'unavailable'
-    : result.community && {
-        name: result.community.name,
-        number: result.community.communityId,
-        // Joined by the lookup already: the standing the answer shows.
-        nfip: nfipStandingOf(result.community.nfip ?? 'unavailable'),
-        mapInStatusBook: mapInStatusBook(statusBook, result.community.communityId),
-      };
+    : result.community
+      ? {
+          name: result.community.name,
+          number: result.community.communityId,
+          // Joined by the lookup already: the standing the answer shows.
+          nfip: nfipStandingOf(result.community.nfip ?? 'unavailable'),
+          mapInStatusBook: mapInStatusBook(statusBook, result.community.communityId),
+        }
+      : ambiguousAmong(result.communitiesAtPoint ?? []);
   const lomas = result.lomas === null ? 'unavailable' : lomaFacts(result.lomas, lomaPositions, null, location);
   return {
     point: {
@@ -104,15 +115,20 @@ function siteFacts(
   if (map === 'unavailable') return { community: 'unavailable', coastalBarrier, lomrs: 'unavailable', lomas: 'unavailable' };
   const aroundPoint = point.result.lomas === null ? 'unavailable' : lomaFacts(point.result.lomas, point.lomaPositions, footprint, point.location);
   return {
-    community: communityFacts(map.community, point.statusBook),
+    community: communityAt(map.community, point.statusBook),
     coastalBarrier,
     lomrs: map.lomrs,
     lomas: map.lomas === null ? aroundPoint : map.lomas === 'unavailable' ? 'unavailable' : placedLomaFacts(map.lomas, footprint, point.location),
   };
 }
 
-function communityFacts(community: Community | null | 'unavailable', statusBook: StatusBookView): CommunityAt {
+function communityAt(community: Community | AmbiguousCommunity | null | 'unavailable', statusBook: StatusBookView): CommunityAt {
   if (community === null || community === 'unavailable') return community;
+  return 'ambiguousAmong' in community ? ambiguousAmong(community.ambiguousAmong) : communityFacts(community, statusBook);
+}
+
+/** The community with its standing as the book gives it (as `result.community.nfip` is joined). */
+function communityFacts(community: Community, statusBook: StatusBookView): CommunityFacts {
   const id = community.communityId;
   // A community without an id cannot be found in the book: as for an id the book lacks, its standing is unknown.
   return {
@@ -121,6 +137,11 @@ function communityFacts(community: Community | null | 'unavailable', statusBook:
     nfip: nfipStandingOf(statusBook.lookup(id ?? '') ?? 'unavailable'),
     mapInStatusBook: mapInStatusBook(statusBook, id),
   };
+}
+
+/** Several communities at a place, none its own; null when there are none (one alone is the place's, said before). */
+function ambiguousAmong(communities: readonly Community[]): AmbiguousCommunityFacts | null {
+  return communities.length > 1 ? { ambiguousAmong: communities.map(({ name, communityId }) => ({ name, number: communityId })) } : null;
 }
 
 function mapInStatusBook(statusBook: StatusBookView, communityId: string | null): boolean | null {

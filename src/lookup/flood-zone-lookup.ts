@@ -9,8 +9,10 @@ export interface CommunityWithNfip extends Community {
 }
 
 /** The whole `result` of a lookup: the determination, the supplementary parts, and the opt-in parts `include` asked for. */
-export interface FloodZoneResult extends Omit<FloodDetermination, 'community'>, OptionalFields {
+export interface FloodZoneResult extends Omit<FloodDetermination, 'community' | 'communitiesAtPoint'>, OptionalFields {
   community: CommunityWithNfip | null;
+  /** Every NFIP community FEMA maps at the point, each with its standing; several where `community` cannot tell which is the point's. */
+  communitiesAtPoint: CommunityWithNfip[] | null;
   /** FEMA's Map Service Center at the queried point (not the rounded one the determination is cached under). */
   femaMapUrl: string;
   /** LOMAs within LOMA_REACH_M, nearest first; null when their query failed. */

@@ -270,7 +270,9 @@ describe('LookupService: the parts of an answer', () => {
     const upstreams = new FakeUpstreams();
     upstreams.failingLayers.add(layer);
     const { body } = await (await lookupServiceOver(upstreams)).lookup(atPoint(HOUSTON, ALL_INCLUDES));
-    expect(body.result).toEqual({ ...(await completeResult()), [field]: null, unavailable: [field] });
+    // The communities at the point are the same layer's: unknown with it.
+    const alsoNull = field === 'community' ? { communitiesAtPoint: null } : {};
+    expect(body.result).toEqual({ ...(await completeResult()), [field]: null, ...alsoNull, unavailable: [field] });
   });
 
   it('no Community Status Book held: community.nfip null and nfipStatus named, the community itself kept', async () => {
@@ -279,6 +281,7 @@ describe('LookupService: the parts of an answer', () => {
     const { body } = await (await lookupServiceOver(upstreams)).lookup(atPoint(HOUSTON));
     expect(body.result.unavailable).toEqual(['nfipStatus']);
     expect(body.result.community).toEqual({ name: 'HOUSTON, CITY OF', communityId: COMMUNITY_ID, nfip: null });
+    expect(body.result.communitiesAtPoint).toEqual([{ name: 'HOUSTON, CITY OF', communityId: COMMUNITY_ID, nfip: null }]);
   });
 
   it.each<[PortCall, AnswerPart]>([

@@ -247,6 +247,7 @@ export class LookupService {
       ...determination,
       // Joined here, not in the cached effective-map piece: a table loaded or refreshed later shows at once.
       community: determination.community && this.withNfipStatus(determination.community),
+      communitiesAtPoint: determination.communitiesAtPoint && determination.communitiesAtPoint.map((community) => this.withNfipStatus(community)),
       // The flood answer is shared by every query rounding to the same point; the map link is this query's own.
       femaMapUrl: femaMapUrl(location),
       lomas,
@@ -255,7 +256,7 @@ export class LookupService {
       unavailable: [],
     };
     const missing: AnswerPart[] = [...unavailable];
-    if (result.community?.nfip === null) missing.push('nfipStatus');
+    if (result.communitiesAtPoint?.some(({ nfip }) => nfip === null)) missing.push('nfipStatus');
     const point = { lat: location.lat, lon: location.lon };
     const context: PartContext = { determination, estimatedBaseFloodElevation, point, locationSource: location.source, countyFips: location.countyFips };
     for (const { part, read } of flood.optional) {

@@ -1,4 +1,4 @@
-import { DISCLAIMER, FLOOD_DATA_NAME, type FloodZoneLookup } from '../lookup/flood-zone-lookup';
+import { DISCLAIMER, FLOOD_DATA_NAME, type CommunityWithNfip, type FloodZoneLookup } from '../lookup/flood-zone-lookup';
 import { ANSWER_PARTS, type AnswerPart } from '../parts/answer-parts';
 import { NOT_LISTED, NOT_LISTED_NOTE } from '../parts/nfip-status/nfip-status';
 import { LENDING_NOTES, coastalBarrierNote, lenderDetermination, nearbyLettersNote } from '../parts/determination/determination';
@@ -10,6 +10,25 @@ import { LOMAS_LISTED, ReportLinks, reportPage } from './report-page';
 import { readerText } from '../../test/support/page-text';
 
 /** A complete answer with every part, as GET /flood-zone?…&include=nearby,preliminary,cbrs,elevation gives it. */
+/** The NFIP community at the point, with its standing. */
+const HOUSTON_COMMUNITY: CommunityWithNfip = {
+  name: 'City of Houston',
+  communityId: '480296',
+  nfip: {
+    listed: true,
+    participating: true,
+    program: 'regular',
+    floodInsuranceAvailable: true,
+    crsClass: 5,
+    sfhaDiscountPercent: 25,
+    nonSfhaDiscountPercent: 10,
+    currentEffectiveMapDate: '2007-06-18',
+    programEntryDate: '1979-09-28',
+    asOf: '2026-11-22',
+    note: 'Federal flood insurance (NFIP) is available: the community participates. Its Community Rating System class 5 gives a 25% discount in the SFHA and 10% outside it.',
+  },
+};
+
 function completeAnswer(): FloodZoneLookup {
   return {
     query: { address: '7400 Buffalo Speedway, Houston, TX 77025', lat: null, lon: null },
@@ -36,23 +55,8 @@ function completeAnswer(): FloodZoneLookup {
       meaning: 'High-risk area (1% annual chance flood) with a base flood elevation determined.',
       guidance: null,
       firmPanel: { panel: '48201C0865L', panelNumber: '0865', suffix: 'L', effectiveDate: '2007-06-18', panelType: 'Countywide, Panel Printed' },
-      community: {
-        name: 'City of Houston',
-        communityId: '480296',
-        nfip: {
-          listed: true,
-          participating: true,
-          program: 'regular',
-          floodInsuranceAvailable: true,
-          crsClass: 5,
-          sfhaDiscountPercent: 25,
-          nonSfhaDiscountPercent: 10,
-          currentEffectiveMapDate: '2007-06-18',
-          programEntryDate: '1979-09-28',
-          asOf: '2026-11-22',
-          note: 'Federal flood insurance (NFIP) is available: the community participates. Its Community Rating System class 5 gives a 25% discount in the SFHA and 10% outside it.',
-        },
-      },
+      community: HOUSTON_COMMUNITY,
+      communitiesAtPoint: [HOUSTON_COMMUNITY],
       lomrs: [{ caseNumber: '19-06-0123P', effectiveDate: '2020-02-14' }],
       zonesAtPoint: [{ floodZone: 'AE', zoneSubtype: null, inSpecialFloodHazardArea: true, staticBaseFloodElevationFt: 38 }],
       femaMapUrl: 'https://msc.fema.gov/portal/search?AddressQuery=29.7%2C-95.43',

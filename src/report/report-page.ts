@@ -5,7 +5,7 @@
  * bytes. No script, no resource loaded at all, inline styles only (the page's Content-Security-Policy allows
  * nothing else), so a saved page is the whole report.
  */
-import type { FirmPanel, Loma } from '../flood-hazard/flood-hazard.types';
+import type { Community, FirmPanel, Loma } from '../flood-hazard/flood-hazard.types';
 import { LOMA_REACH_M } from '../flood-hazard/loma-status';
 import type { FloodZoneLookup, FloodZoneResult } from '../lookup/flood-zone-lookup';
 import { Markup, html, isText } from '../common/markup';
@@ -210,9 +210,15 @@ function communityFact(result: Result): string {
   const community = result.community;
   if (community === null) {
     if (result.unavailable.includes('community')) return couldNotBeChecked('community');
+    const several = result.communitiesAtPoint ?? [];
+    if (several.length > 1) return `Cannot be told: ${several.length} are mapped at the point (${several.map(communityWords).join('; ')})`;
     // Without a digital flood map FEMA maps no community either: unknown, not "none".
     return result.coverage === 'unmapped' ? NO_DIGITAL_MAP : 'None mapped at the point';
   }
+  return communityWords(community);
+}
+
+function communityWords(community: Community): string {
   return [community.name, community.communityId && `community ID ${community.communityId}`].filter(isText).join(', ') || 'Unnamed community';
 }
 

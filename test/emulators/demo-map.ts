@@ -256,7 +256,10 @@ export interface DemoExpectation {
     effectiveDate: string | null;
     panelType: string | null;
   } | null;
+  /** The community at the point: null where none is mapped, or several are (then listed in `communitiesAtPoint`). */
   community: { name: string | null; communityId: string | null } | null;
+  /** Every community mapped at the point, each once, in the layer's order. */
+  communitiesAtPoint: Array<{ name: string | null; communityId: string | null }>;
   /** Effective LOMRs at the point, newest first. */
   lomrs: Array<{ caseNumber: string; effectiveDate: string | null }>;
   /** LOMAs within 100 m, nearest first. */
@@ -857,7 +860,10 @@ interface PlaceSeed {
   lat: number;
   lon: number;
   address?: string;
-  zone: Omit<DemoExpectation, 'firmPanel' | 'community' | 'lomrs' | 'county' | 'countyFips' | 'zcta' | 'groundElevation' | AnswerPartKey>;
+  zone: Omit<
+    DemoExpectation,
+    'firmPanel' | 'community' | 'communitiesAtPoint' | 'lomrs' | 'county' | 'countyFips' | 'zcta' | 'groundElevation' | AnswerPartKey
+  >;
   /** The answer parts where they differ from "nothing around" (no LOMA, no estimate, no coming map, outside CBRS). */
   parts?: Partial<Pick<DemoExpectation, AnswerPartKey>>;
 }
@@ -2469,6 +2475,30 @@ function buildAnswerPartPlaces(
     zctas.push(zctaRecord('66402', 11102, boxAround([p], 3000)));
   }
 
+  // ----- Twin Forks, KS (McPherson County; made-up communities): two political jurisdictions FEMA's data overlaps over
+  // the whole place, an AE square and a house wholly in it; neither community can be told to be the point's or the house's.
+  {
+    const dfirm = '20113C';
+    const p = { lat: 38.45, lon: -97.65 };
+    nfhlArea(b, zctas, [p], {
+      dfirm,
+      jurisdiction: { name1: 'City of Twin Forks', cid: '200720', stFips: '20', coFips: '113' },
+      panel: { pcomm: '113C', panel: '0225', suffix: 'C', eff: utcDate('2010-06-16') },
+      zcta: ['67460', 11103],
+    });
+    b.jurisdiction([boxRing(boxAround([p], 500))], { dfirm, name1: 'McPherson County', cid: '200721', stFips: '20', coFips: '113' });
+    b.zone([squareAt(p, 150)], dfirm, AE(1490));
+    seeds.push({
+      id: 'two-communities-overlap',
+      description: "Twin Forks, KS: an AE (BFE 1490 ft) where two communities overlap in FEMA's map: no community at the point, both listed",
+      ...p,
+      zone: mapped('AE', { sfha: true, risk: 'high', bfe: 1490, datum: 'NAVD88' }),
+    });
+    counties.push(
+      countyRecord({ name: 'McPherson County', basename: 'McPherson', state: '20', county: '113', countyns: '00485021', oid: 2003 }, boxAround([p], 15000)),
+    );
+  }
+
   return {
     preliminary: { serviceName: 'PrelimPending/Prelim_NFHL', layers: [preliminaryAvailability.data, preliminaryZones.data] },
     pending: { serviceName: 'PrelimPending/Pending_NFHL', layers: [pendingAvailability.data, pendingZones.data] },
@@ -2602,6 +2632,7 @@ const DEMO_GROUND: Readonly<Record<string, DemoGround>> = {
   'norfolk-elevation-call-failed': noGround({ valueFt: 7.2, callFailed: true }),
   'norfolk-elevation-null': noGround({ valueFt: null }),
   'emergency-program-ae': lidar(1009.42, 1009.4, vs('static', 1012, -2.6, 'below')),
+  'two-communities-overlap': lidar(1487.31, 1487.3, vs('static', 1490, -2.7, 'below')),
   'emergency-program-x': lidar(1021.37, 1021.4),
   'prairie-hollow-no-nfip-map': lidar(947.06, 947.1),
 };
@@ -2630,7 +2661,14 @@ function expectationFor(map: DemoMap, seed: PlaceSeed): DemoExpectation {
   const { lat, lon } = seed;
   const panels = featuresAt(map.nfhl.firmPanels, lon, lat);
   const panel = panels[0]?.attributes;
-  const jur = featuresAt(map.nfhl.politicalJurisdictions, lon, lat)[0]?.attributes;
+  const communitiesAtPoint = [
+    ...new Map(
+      featuresAt(map.nfhl.politicalJurisdictions, lon, lat).map(({ attributes }) => [
+        attributes.CID,
+        { name: attributes.POL_NAME1 as string, communityId: attributes.CID as string },
+      ]),
+    ).values(),
+  ];
   const lomrs = featuresAt(map.nfhl.lomrs, lon, lat)
     .map((f) => f.attributes)
     .filter((a) => a.STATUS === 'Effective')
@@ -2656,7 +2694,8 @@ function expectationFor(map: DemoMap, seed: PlaceSeed): DemoExpectation {
           panelType: panel.PANEL_TYP as string,
         }
       : null,
-    community: jur ? { name: jur.POL_NAME1 as string, communityId: jur.CID as string } : null,
+    community: communitiesAtPoint.length === 1 ? communitiesAtPoint[0] : null,
+    communitiesAtPoint,
     lomrs,
     county: county ? String(county.NAME) : null,
     countyFips: county ? String(county.GEOID) : null,

@@ -252,6 +252,19 @@ const SPECS: readonly StructureSpec[] = [
     UUID: '{C3E95A27-7D1B-4F60-9B84-2F6A0D3E8C51}',
     STATE_FIPS: '20',
   },
+  {
+    id: 'twin-forks-two-communities',
+    purpose:
+      "A house wholly inside the AE square of the demo place, where the City of Twin Forks (200720) and McPherson County (200721) both cover all of it in FEMA's map: its community cannot be told.",
+    demoPlace: 'two-communities-overlap',
+    ring: rectangleFootprint([-97.65, 38.45], 14, 10),
+    buildId: 20_113_001,
+    occupancy: RESIDENTIAL,
+    address: { PROP_ADDR: '12 FORK RD', PROP_CITY: 'TWIN FORKS', PROP_ST: 'KS', PROP_ZIP: '67460', PROP_CNTY: 'MCPHERSON' },
+    image: ORNL_IMAGE('10400100455B2A01', '2018-09-14'),
+    UUID: '{D4F06B38-8E2C-4A71-AC95-3A7B1E4F9D62}',
+    STATE_FIPS: '20',
+  },
 ];
 
 /** The demo buildings, OBJECTID 1 upwards in this order. */

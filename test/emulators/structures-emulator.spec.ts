@@ -204,8 +204,8 @@ describe('StructuresFeatureServerEmulator: USA Structures as an ArcGIS Online ho
       }
       expect(seen).toEqual(DEMO_STRUCTURES.map((s) => s.feature.attributes.OBJECTID));
       expect(flags).toEqual([true, true, true, false]);
-      const two = (await get('where=1=1&outFields=OBJECTID&returnGeometry=false&resultOffset=9&resultRecordCount=2&f=json')).body;
-      expect(two.features).toEqual([{ attributes: { OBJECTID: 10 } }, { attributes: { OBJECTID: 11 } }]);
+      const two = (await get('where=1=1&outFields=OBJECTID&returnGeometry=false&resultOffset=10&resultRecordCount=2&f=json')).body;
+      expect(two.features).toEqual([{ attributes: { OBJECTID: 11 } }, { attributes: { OBJECTID: 12 } }]);
       expect(two.exceededTransferLimit).toBeUndefined();
     });
   });

@@ -282,8 +282,24 @@ export class FloodDeterminationDto {
   @ApiProperty({ type: FirmPanelDto, nullable: true, description: 'The FIRM panel containing the point, whatever the coverage; null when none does.' })
   firmPanel: FirmPanelDto | null;
 
-  @ApiProperty({ type: CommunityDto, nullable: true, description: 'NFIP community at the point; null when none or unknown.' })
+  @ApiProperty({
+    type: CommunityDto,
+    nullable: true,
+    description:
+      'NFIP community at the point; null when none, unknown, or ambiguous: where FEMA maps two or more communities at the point (on their ' +
+      "shared boundary, or where their polygons overlap) none is taken for the point's, and `communitiesAtPoint` lists them.",
+  })
   community: CommunityDto | null;
+
+  @ApiProperty({
+    type: [CommunityDto],
+    nullable: true,
+    description:
+      'Every NFIP community FEMA maps at the point, each once, in the order FEMA gives them, with its NFIP standing: the one `community` gives, ' +
+      'or the several that make it null (which one the point lies in the floodplain administrator or a determination company decides); [] ' +
+      'when none; null when unknown (`community` in `unavailable`).',
+  })
+  communitiesAtPoint: CommunityDto[] | null;
 
   @ApiProperty({ type: [LomrDto], nullable: true, description: 'Effective Letters of Map Revision at the point, newest first; null when unknown.' })
   lomrs: LomrDto[] | null;

@@ -4,7 +4,9 @@ import { nullableBoolean, nullableDate, nullableString } from '../../common/null
 export class DeterminationCommunityDto {
   @nullableString(
     "The NFIP community's name as FEMA's map gives it: with basis building the community whose political jurisdiction covers the largest share " +
-      "of the footprint, else the point's; null when FEMA maps no community there or its map did not answer.",
+      "of the footprint, else the point's; null when FEMA maps no community there or its map did not answer, and null when two or more are " +
+      'mapped there and none can be told to be its own (covering equal shares of the footprint to the tenth of a percent, or at the point ' +
+      'several at all): a note names them.',
     'City of Houston',
   )
   name: string | null;
@@ -133,9 +135,10 @@ export class DeterminationInsuranceDto {
   program: string | null;
 
   @ApiProperty({
-    enum: ['participating', 'not_participating', 'not_listed', 'nfip_status_unknown', 'coastal_barrier', 'coastal_barrier_unknown'],
+    enum: ['participating', 'not_participating', 'not_listed', 'nfip_status_unknown', 'community_ambiguous', 'coastal_barrier', 'coastal_barrier_unknown'],
     description:
-      "Why: the community participates or does not (the Community Status Book's word), is not in the book, or its standing is unknown; or the " +
+      "Why: the community participates or does not (the Community Status Book's word), is not in the book, or its standing is unknown; " +
+      'several communities are mapped at the building (or the point) and which one it lies in cannot be told (`community_ambiguous`); or the ' +
       'building (or the point) is inside a CBRS unit or OPA, or whether it is could not be checked.',
     example: 'participating',
   })

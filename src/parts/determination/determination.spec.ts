@@ -678,3 +678,82 @@ describe('floodInsuranceRequirement for a point whose coastal barrier was not as
     ]);
   });
 });
+
+describe('lenderDetermination: two communities where the form is judged, neither told to be its own', () => {
+  const AMBIGUOUS = {
+    ambiguousAmong: [
+      { name: 'City of Houston', number: '480296' },
+      { name: 'Harris County', number: '480287' },
+    ],
+  };
+  const NAMED = '(City of Houston, community 480296; Harris County, community 480287)';
+  const DECIDES_WORDS = 'the local floodplain administrator or a flood determination company decides.';
+  const overBuilding = (inSfha: boolean | null, barrier: string) =>
+    determinationOf({ building: buildingWith(inSfha, { community: AMBIGUOUS, coastalBarrier: BARRIERS[barrier] }) });
+  const atPoint = (inSfha: boolean | null) =>
+    determinationOf({ building: { status: 'not_found' }, point: { ...HOUSTON.point, inSfha }, community: AMBIGUOUS, coastalBarrier: OUTSIDE });
+
+  /** Every SFHA answer and barrier: the community's fields, availability and the requirement as the rule says it. */
+  const CASES = SFHA.flatMap((inSfha) => Object.keys(BARRIERS).map((barrier) => [inSfha, barrier] as const));
+  it.each(CASES)('building in SFHA %s, barrier %s: no community named, availability unknown, required false only outside the SFHA', (inSfha, barrier) => {
+    const { determination, unavailable } = overBuilding(inSfha, barrier);
+    expect(determination.community).toEqual({ name: null, number: null, county: 'Harris County', state: 'TX' });
+    expect(determination.insurance).toEqual({
+      available: null,
+      reason: 'community_ambiguous',
+      program: null,
+      coastalBarrier: BARRIERS[barrier] === SYSTEM_UNIT || BARRIERS[barrier] === OPA ? expect.any(Object) : null,
+    });
+    expect(determination.floodInsuranceRequired).toBe(inSfha === false ? false : null);
+    expect(determination.notes.filter((note) => note.startsWith('Two NFIP communities are mapped'))).toHaveLength(1);
+    expect(determination.notes.join(' ')).not.toMatch(/insurance is required|does not participate|participates/);
+    expect(determination.notes).not.toContain(LENDING_NOTES.nfipStatusUnknown);
+    // Ambiguity is not a failed input: nothing is named unavailable for it.
+    expect(unavailable).toEqual(barrier === 'unavailable' ? ['coastalBarrier'] : []);
+  });
+
+  it.each([
+    [
+      'over the building, in the SFHA',
+      () => overBuilding(true, 'outside'),
+      [
+        `Two NFIP communities are mapped over the building's footprint, each over as much of it ${NAMED}: which one the building lies in cannot be ` +
+          "told from FEMA's map, so the form names no community, and its standing in the NFIP and whether federal flood insurance can be bought " +
+          `here, and so whether a lender must require it, are unknown: ${DECIDES_WORDS}`,
+      ],
+    ],
+    [
+      'over the building, outside the SFHA: not required, whichever community it is',
+      () => overBuilding(false, 'outside'),
+      [
+        `Two NFIP communities are mapped over the building's footprint, each over as much of it ${NAMED}: which one the building lies in cannot be ` +
+          "told from FEMA's map, so the form names no community, and its standing in the NFIP and whether federal flood insurance can be bought " +
+          `here are unknown: ${DECIDES_WORDS}`,
+        LENDING_NOTES.outsideSfha,
+      ],
+    ],
+    [
+      'at the point (no building chosen), in the SFHA',
+      () => atPoint(true),
+      [
+        DETERMINATION_NOTES.pointBasis,
+        `Two NFIP communities are mapped at this point ${NAMED}: which one the point lies in cannot be told from FEMA's map, so the form names no ` +
+          'community, and its standing in the NFIP and whether federal flood insurance can be bought here, and so whether a lender must require ' +
+          `it, are unknown: ${DECIDES_WORDS}`,
+      ],
+    ],
+  ] as const)('the note names them: %s', (_what, form, notes) => {
+    expect(form().determination.notes).toEqual(notes);
+  });
+
+  it('at the point, with no map digitised: whether a map exists is not taken from either community', () => {
+    const { determination } = determinationOf({
+      building: { status: 'not_found' },
+      point: { coverage: 'unmapped', inSfha: null, zones: [], panel: null },
+      community: AMBIGUOUS,
+    });
+    expect(determination.map.noNfipMap).toBeNull();
+    expect(determination.community.name).toBeNull();
+    expect(determination.insurance.reason).toBe('community_ambiguous');
+  });
+});

@@ -31,6 +31,9 @@ export type NfipStanding =
   /** No copy of the Status Book could be had. */
   | 'unavailable';
 
+/** The standing the form reads: the community's, or `community_ambiguous` where several are mapped and none can be told to be the place's. */
+export type StandingAtPlace = NfipStanding | 'community_ambiguous';
+
 /** What the standing is read from: a community's NFIP status as the lookup answers it (`result.community.nfip`). */
 export interface NfipStatusFacts {
   listed: boolean;
@@ -60,6 +63,8 @@ export type InsuranceReason =
   | 'not_participating'
   | 'not_listed'
   | 'nfip_status_unknown'
+  /** Several NFIP communities are mapped at the building (or the point) and which one it lies in cannot be told. */
+  | 'community_ambiguous'
   /** Inside a CBRS unit or OPA: it depends on when the building was built or substantially improved. */
   | 'coastal_barrier'
   /** The community participates, but the coastal barrier status could not be checked or was not asked. */
@@ -82,7 +87,7 @@ export interface FloodInsuranceFacts {
   /** Whether the building (or the point) is in the SFHA; null when unknown. */
   inSfha: boolean | null;
   sfhaBasis: SfhaBasis;
-  nfip: NfipStanding;
+  nfip: StandingAtPlace;
   coastalBarrier: CoastalBarrierStanding;
   /** Where the coastal barrier status was read, which its notes name. */
   coastalBarrierPlace: CoastalBarrierPlace;
@@ -111,7 +116,7 @@ export interface FloodInsuranceRequirement {
   notes: string[];
 }
 
-const PARTICIPATING: ReadonlySet<NfipStanding> = new Set(['regular', 'emergency', 'participating']);
+const PARTICIPATING: ReadonlySet<StandingAtPlace> = new Set(['regular', 'emergency', 'participating']);
 
 const DECIDES = 'a flood determination company or the local floodplain administrator decides';
 
@@ -189,6 +194,23 @@ export function coastalBarrierNote(barrier: CoastalBarrierUnit, inSfha: boolean 
   );
 }
 
+/**
+ * Several communities mapped where the form is judged (`point`, or over the building's footprint), none of them its
+ * own: the form names none, and nothing that depends on the community is known.
+ */
+export function ambiguousCommunityNote({ ambiguousAmong }: AmbiguousCommunityFacts, inSfha: boolean | null, place: CoastalBarrierPlace): string {
+  const named = ambiguousAmong.map(({ name, number }) => [name ?? 'unnamed', number && `community ${number}`].filter(Boolean).join(', ')).join('; ');
+  const how = ambiguousAmong.length === 2 ? 'Two' : String(ambiguousAmong.length);
+  const where = place === 'point' ? 'at this point' : "over the building's footprint, each over as much of it";
+  const which = place === 'point' ? 'the point lies in' : 'the building lies in';
+  const lending = inSfha === false ? '' : ', and so whether a lender must require it,';
+  return (
+    `${how} NFIP communities are mapped ${where} (${named}): which one ${which} cannot be told from FEMA's map, so the form names no community, ` +
+    `and its standing in the NFIP and whether federal flood insurance can be bought here${lending} are unknown: the local floodplain administrator ` +
+    'or a flood determination company decides.'
+  );
+}
+
 /** Whether insurance is available and required at a place, with the notes a lender needs. */
 export function floodInsuranceRequirement({ inSfha, sfhaBasis, nfip, coastalBarrier, coastalBarrierPlace }: FloodInsuranceFacts): FloodInsuranceRequirement {
   const participates = PARTICIPATING.has(nfip);
@@ -224,7 +246,8 @@ export function floodInsuranceRequirement({ inSfha, sfhaBasis, nfip, coastalBarr
   };
 }
 
-function availability(nfip: NfipStanding, coastalBarrier: CoastalBarrierStanding): { available: boolean | null; reason: InsuranceReason } {
+function availability(nfip: StandingAtPlace, coastalBarrier: CoastalBarrierStanding): { available: boolean | null; reason: InsuranceReason } {
+  if (nfip === 'community_ambiguous') return { available: null, reason: 'community_ambiguous' };
   if (nfip === 'not_participating') return { available: false, reason: 'not_participating' };
   if (nfip === 'not_listed') return { available: null, reason: 'not_listed' };
   if (nfip === 'unknown' || nfip === 'unavailable') return { available: null, reason: 'nfip_status_unknown' };
@@ -269,8 +292,16 @@ export interface CommunityFacts {
   mapInStatusBook: boolean | null;
 }
 
-/** The community of a place: none where FEMA maps none, `unavailable` when FEMA's political jurisdictions did not answer. */
-export type CommunityAt = CommunityFacts | null | 'unavailable';
+/** Several NFIP communities mapped at the place, none of which can be told to be its own (each as the form would name it). */
+export interface AmbiguousCommunityFacts {
+  ambiguousAmong: ReadonlyArray<{ name: string | null; number: string | null }>;
+}
+
+/**
+ * The community of a place: none where FEMA maps none, ambiguous where it maps several and none can be told to be the
+ * place's, `unavailable` when FEMA's political jurisdictions did not answer.
+ */
+export type CommunityAt = CommunityFacts | AmbiguousCommunityFacts | null | 'unavailable';
 
 /** An effective Letter of Map Revision, as the form names it. */
 export interface LomrFacts {
@@ -518,8 +549,13 @@ function siteOf(site: SiteFacts): Pick<JudgedPlace, 'community' | 'coastalBarrie
 /** Box B5: a map exists where FEMA's digital map or a FIRM panel covers the place, or the Status Book dates one; none only where the book lists none. */
 function noNfipMap({ digital, panelHere, community }: JudgedPlace): boolean | null {
   if (digital || panelHere !== null) return false;
-  const inBook = typeof community === 'object' && community !== null ? community.mapInStatusBook : null;
+  const inBook = communityFactsOf(community)?.mapInStatusBook ?? null;
   return inBook === null ? null : !inBook;
+}
+
+/** The one community of a place; null when there is none, several, or its map did not answer. */
+function communityFactsOf(community: CommunityAt): CommunityFacts | null {
+  return community !== null && typeof community === 'object' && 'nfip' in community ? community : null;
 }
 
 /** Section II of the form, and the inputs it lacked (each named once, in a fixed order). */
@@ -527,11 +563,12 @@ export function lenderDetermination(facts: DeterminationFacts): { determination:
   const { building } = facts;
   const basis = building.status === 'not_found' ? 'point' : 'building';
   const place = judgedPlace(facts);
-  const community = typeof place.community === 'object' ? place.community : null;
+  const community = communityFactsOf(place.community);
+  const ambiguous = place.community !== null && typeof place.community === 'object' && 'ambiguousAmong' in place.community ? place.community : null;
   const requirement = floodInsuranceRequirement({
     inSfha: place.inSfha,
     sfhaBasis: place.sfhaBasis,
-    nfip: community?.nfip ?? 'unknown',
+    nfip: ambiguous ? 'community_ambiguous' : (community?.nfip ?? 'unknown'),
     coastalBarrier: place.coastalBarrier,
     coastalBarrierPlace: place.coastalBarrierPlace,
   });
@@ -540,6 +577,7 @@ export function lenderDetermination(facts: DeterminationFacts): { determination:
 
   const notes = [
     basis === 'point' ? DETERMINATION_NOTES.pointBasis : null,
+    ambiguous ? ambiguousCommunityNote(ambiguous, inSfha, place.coastalBarrierPlace) : null,
     ...requirement.notes,
     !place.digital && place.panelHere ? paperMapNote(place.panelHere) : null,
     letters.letterOfMapChange?.kind === 'LOMA' && inSfha !== false ? lomaNote(letters.letterOfMapChange) : null,

@@ -23,6 +23,8 @@ function insuranceAvailabilityWords(insurance: Insurance): string {
       return "Unknown: the community is not in FEMA's Community Status Book";
     case 'nfip_status_unknown':
       return 'Unknown: whether the community participates is not known';
+    case 'community_ambiguous':
+      return 'Unknown: several NFIP communities are mapped here and which one it lies in cannot be told';
     case 'coastal_barrier': {
       const barrier = insurance.coastalBarrier;
       const unit = [barrier?.unit ?? '(unnamed)', barrier?.type && `(${barrier.type})`].filter(isText).join(' ');
