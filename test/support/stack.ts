@@ -67,6 +67,7 @@ export const RESULT_KEYS = [
   'guidance',
   'firmPanel',
   'community',
+  'communitiesAtPoint',
   'lomrs',
   'zonesAtPoint',
   'femaMapUrl',
@@ -128,6 +129,7 @@ export function expectedResult(place: DemoPlace, include: readonly IncludeItem[]
   return {
     ...flood,
     community: flood.community === null ? null : { ...flood.community, nfip: expectedNfip(flood.community.communityId) },
+    communitiesAtPoint: flood.communitiesAtPoint.map((community) => ({ ...community, nfip: expectedNfip(community.communityId) })),
     isMapped: place.expect.coverage !== 'unmapped',
     femaMapUrl: femaMapUrlOf(place),
     meaning: expect.any(String),

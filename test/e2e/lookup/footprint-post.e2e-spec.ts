@@ -269,7 +269,7 @@ describe('the footprint: 400 INVALID_FOOTPRINT naming the rule it breaks', () =>
     [
       'a bow tie',
       polygon([a, c, b, d, a]),
-      `footprint: its outline crosses itself near [${Number(dc.lon.toFixed(7))}, ${Number(dc.lat.toFixed(7))}]: a ring crosses itself, a hole its outer ring, or one polygon another`,
+      `footprint: its outline crosses itself near [${Number(dc.lon.toFixed(7))}, ${Number(dc.lat.toFixed(7))}]: a ring crosses itself, a hole its outer ring, or one polygon another (rings may touch only at a vertex they share)`,
     ],
     ['over 1 km²', polygon(rectangle(1100, 1000)), 'footprint: its area is 1,100,000 m²; at most 1,000,000 m² (1 km²) is accepted'],
     ['no area', polygon([a, b, a, a]), 'footprint: it encloses no area (less than 0.1 m²): its positions lie on one line, or in one place'],

@@ -131,7 +131,7 @@ describe('NFHL faults (UPSTREAM_TIMEOUT_MS=300, UPSTREAM_RETRIES=1, LOOKUP_DEADL
       const res = await stack.get(pointQuery(dc));
       expect(res.status).toBe(200);
       expect(active.hits).toBeGreaterThan(0);
-      expect(res.body.result).toEqual({ ...expectedResult(dc), community: null, unavailable: ['community'] });
+      expect(res.body.result).toEqual({ ...expectedResult(dc), community: null, communitiesAtPoint: null, unavailable: ['community'] });
       expect(active.hits).toBeLessThanOrEqual(ATTEMPTS);
     });
 
@@ -139,7 +139,7 @@ describe('NFHL faults (UPSTREAM_TIMEOUT_MS=300, UPSTREAM_RETRIES=1, LOOKUP_DEADL
       stack.emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: ['lomrs', 'politicalJurisdictions'] });
       const res = await stack.get(pointQuery(dc));
       expect(res.status).toBe(200);
-      expect(res.body.result).toEqual({ ...expectedResult(dc), lomrs: null, community: null, unavailable: ['community', 'lomrs'] });
+      expect(res.body.result).toEqual({ ...expectedResult(dc), lomrs: null, community: null, communitiesAtPoint: null, unavailable: ['community', 'lomrs'] });
     });
   });
 

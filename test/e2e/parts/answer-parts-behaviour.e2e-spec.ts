@@ -59,7 +59,9 @@ describe('each failed part is null and named in unavailable, the rest intact, HT
     inject(stack);
     const res = await stack.get(withIncludes(nearbyPlace, ALL));
     expect(res.status).toBe(200);
-    expect(res.body.result).toEqual({ ...expectedResult(nearbyPlace, ALL), [part]: null, unavailable: [part] });
+    // The jurisdictions' failure leaves every community at the point unknown, not only the one named.
+    const communities = part === 'community' ? { communitiesAtPoint: null } : {};
+    expect(res.body.result).toEqual({ ...expectedResult(nearbyPlace, ALL), [part]: null, ...communities, unavailable: [part] });
   });
 
   it('LOMAs at a place that has some: a failure is null, never []', async () => {
