@@ -128,4 +128,5 @@ it(`answers a portfolio job over Hudson County (${countyGrid.length} points ${ST
     const { point, envelope } = queriesOf(layer);
     expect({ layer, point: point.length, envelope: envelope.length }).toEqual({ layer, point: points.length, envelope: 0 });
   }
-});
+  // A hang guard, not a speed goal: 818 rows as a job, then each again as a GET, on real polygons (about 80 s idle).
+}, 360_000);
