@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { closedPort } from './redis-server';
 import { sleep } from './stack';
 
+/** How long a start may take before the suite gives up on it: far beyond any start, even on a busy machine. */
+const START_GUARD_MS = 180_000;
+
 /** The production entry point, `node dist/main.js`, run as operators run it (built by `npm test`'s pretest). */
 export class BuiltService {
   readonly lines: string[] = [];
@@ -35,7 +38,10 @@ export class BuiltService {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service = new BuiltService(child, `http://127.0.0.1:${port}`);
-    for (let attempt = 0; attempt < 200; attempt += 1) {
+    // Ready is the event waited for; the bound only keeps a service that never starts from hanging the suite (a
+    // loaded machine can take many seconds to compile and start Nest).
+    const giveUpAt = Date.now() + START_GUARD_MS;
+    while (Date.now() < giveUpAt) {
       if (child.exitCode !== null) throw new Error(`dist/main.js exited with ${child.exitCode}`);
       try {
         if ((await fetch(`${service.url}/health/ready`)).ok) return service;
