@@ -25,11 +25,14 @@ export async function call(base: string, path: string, init: RequestInit = {}): 
 export const submitCsv = (base: string, csv: string, query = '') =>
   call(base, `${JOBS}${query}`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: csv });
 
-/** Waits until the job is no longer queued or running; its last status. */
+/**
+ * Waits until the job is no longer queued or running; its last status. A 503 is asked again as a client told to
+ * retry would: on a busy machine a Redis ping can outlast the endpoints' one-second bound for a moment.
+ */
 export async function finished(base: string, id: string): Promise<any> {
   for (let attempt = 0; attempt < 600; attempt++) {
-    const { body } = await call(base, `${JOBS}/${id}`);
-    if (body.status !== 'queued' && body.status !== 'running') return body;
+    const { status, body } = await call(base, `${JOBS}/${id}`);
+    if (status !== 503 && body.status !== 'queued' && body.status !== 'running') return body;
     await sleep(100);
   }
   throw new Error(`job ${id} did not finish`);
