@@ -55,8 +55,8 @@ const IPV6_BLOCKS: Block[] = [
   v6('fd00:ec2::254', 128, 'metadata'), // AWS over IPv6
   v6('::', 128, 'unspecified'),
   v6('::1', 128, 'loopback'),
-  v6('::', 8, 'reserved'), // the rest of ::/8, once the IPv4 addresses embedded in it are read as such
   v6('64:ff9b:1::', 48, 'private'), // local-use NAT64
+  v6('::', 8, 'reserved'), // the rest of ::/8, once the IPv4 addresses embedded in it are read as such
   v6('100::', 64, 'reserved'),
   v6('2001::', 23, 'reserved'),
   v6('2001:db8::', 32, 'reserved'),
