@@ -61,7 +61,7 @@ describe('webhook delivery to real receivers', () => {
       expect(receiver.received).toHaveLength(1);
       const [request] = receiver.received;
       expect(request).toMatchObject({ method: 'POST', path: '/hook', body });
-      expect(request.headers).toMatchObject({ 'webhook-id': 'evt_01', 'content-type': 'application/json' });
+      expect(request.headers).toMatchObject({ 'webhook-id': 'evt_01', 'content-type': 'application/json', 'user-agent': 'flood-zone-lookup-webhooks' });
       expect(new Webhook(secret).verify(request.body, request.headers as Record<string, string>)).toEqual(JSON.parse(body));
     });
 
