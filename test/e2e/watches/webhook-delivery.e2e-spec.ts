@@ -36,7 +36,9 @@ function sender(options: Partial<WebhookSenderOptions> = {}): WebhookSender {
   return new WebhookSender({ policy: OPEN, timeoutMs: GUARD_MS, maxResponseBytes: 64 * 1024, tls: { ca: RECEIVER_CA }, ...options });
 }
 
-const event = (id: string) => JSON.stringify({ id, watchId: 'w1', locationId: 'loan-1', kind: 'entered_sfha', before: { zone: 'X' }, after: { zone: 'AE' } });
+/** An event as the watches send it; its note is not ASCII, so the signature is checked over UTF-8 bytes, not characters. */
+const event = (id: string) =>
+  JSON.stringify({ id, watchId: 'w1', locationId: 'loan-1', kind: 'entered_sfha', before: { zone: 'X' }, after: { zone: 'AE' }, note: 'Cañon City — 45 days' });
 
 describe('webhook delivery to real receivers', () => {
   const receivers: WebhookReceiver[] = [];
