@@ -3,12 +3,22 @@
  * and compared with the last copy, for what a sweep costs, and never "nothing changed" when a service fails.
  */
 import { HttpService } from '@nestjs/axios';
-import { ConfigService } from '@nestjs/config';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { Test } from '@nestjs/testing';
 import axios from 'axios';
 import { UpstreamUnavailableError } from '../../../src/common/api-error';
-import type { AppConfig } from '../../../src/config/app-config';
+import { type AppConfig, loadAppConfig } from '../../../src/config/app-config';
+import { MetricsModule } from '../../../src/metrics/metrics.module';
+import { ServiceMetrics } from '../../../src/metrics/service-metrics';
 import { FemaMapChangeScout } from '../../../src/watches/map-changes/fema-map-change-scout.client';
-import type { Envelope, MapChangeReport, StatusBookCopy } from '../../../src/watches/map-changes/map-change-scout.port';
+import {
+  MAP_CHANGE_SCOUT,
+  type Envelope,
+  type MapChangeReport,
+  type MapChangeScout,
+  type StatusBookCopy,
+} from '../../../src/watches/map-changes/map-change-scout.port';
+import { MapChangesModule } from '../../../src/watches/map-changes/map-changes.module';
 import { demoPlace, metersToDegrees, RunningEmulators, startEmulators, type Fault, type UpstreamEmulator } from '../../emulators';
 import { upstreamUnderTest } from '../../support/upstream-under-test';
 
@@ -75,6 +85,27 @@ describe('FemaMapChangeScout against the emulators', () => {
     const again = await scout().changesSince(LAST_SWEEP, first.statusBook);
     expect(again).toEqual({ areas: [], communities: [], statusBook: first.statusBook, upstreamCalls: callsReceived() });
     expect(again.upstreamCalls).toBeLessThanOrEqual(50);
+  });
+
+  it('through MapChangesModule, on the upstreams and configuration of the app: the same report, the calls in the metrics of each service', async () => {
+    const config = loadAppConfig(emulators.env);
+    const app = await Test.createTestingModule({
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => ({ ...config })] }),
+        MetricsModule,
+        MapChangesModule,
+      ],
+    }).compile();
+    try {
+      const report = await app.get<MapChangeScout>(MAP_CHANGE_SCOUT).changesSince(LAST_SWEEP, null);
+      expect(report).toEqual(await scout().changesSince(LAST_SWEEP, null));
+      const metrics = await app.get(ServiceMetrics).registry.getSingleMetricAsString('upstream_request_duration_seconds');
+      for (const upstream of ['flood_data', 'flood_data_preliminary', 'flood_data_pending', 'coastal_barrier', 'openfema']) {
+        expect(metrics).toMatch(new RegExp(`upstream_request_duration_seconds_count\\{upstream="${upstream}",outcome="success"\\} [1-9]`));
+      }
+    } finally {
+      await app.close();
+    }
   });
 
   it("asks FEMA's dated layers by effective date in the syntax its services accept, and the coming maps and the Status Book whole", async () => {
