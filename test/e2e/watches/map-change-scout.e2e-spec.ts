@@ -229,6 +229,28 @@ describe('FemaMapChangeScout against the emulators', () => {
     expect((await scout().changesSince(lookback, previous)).areas.map((a) => a.id)).toContain('26-03-0099P');
   });
 
+  it('reads every page of an answer cut at the transfer limit, each page a counted call', async () => {
+    await emulators.close();
+    const onePerPage = { maxRecordCount: 1 };
+    emulators = await startEmulators({ nfhl: onePerPage, preliminary: onePerPage, pending: onePerPage, cbrs: onePerPage });
+    const previous = await lastCopy();
+    const dc = demoPlace('dc-white-house-ae');
+    for (const [caseNo, metres] of [
+      ['26-03-0001P', 0],
+      ['26-03-0002P', 300],
+      ['26-03-0003P', 600],
+    ] as const) {
+      const spot = { lat: dc.lat, lon: dc.lon + metersToDegrees(dc.lat, metres).dLon };
+      await publish(emulators.nfhl, { change: 'lomr', caseNo, effective: '2026-11-20', area: around(spot, 20), zone: { FLD_ZONE: 'X', SFHA_TF: 'F' } });
+    }
+    emulators.resetCalls();
+    const report = await scout().changesSince(LAST_SWEEP, previous);
+    expect(report.areas.map((area) => area.id).sort()).toEqual(['26-03-0001P', '26-03-0002P', '26-03-0003P']);
+    // One LOMR a page; the last page says nothing is left.
+    expect(emulators.nfhl.queryCount('lomrs')).toBe(3);
+    expect(report.upstreamCalls).toBe(callsReceived());
+  });
+
   describe('a failing service is a failure, never "nothing changed"', () => {
     const faults: Array<[string, 'nfhl' | 'preliminary' | 'pending' | 'cbrs' | 'openfema', Fault]> = [
       ['NFHL answers 500', 'nfhl', { kind: 'http-status', status: 500, match: 'query' }],
