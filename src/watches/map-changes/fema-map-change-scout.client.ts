@@ -22,7 +22,7 @@ import type { ChangedArea, ChangedAreaKind, MapChangeReport, MapChangeScout, Sta
 const OUTLINE: Required<GeometryRequest> = { maxAllowableOffset: 0.0005, geometryPrecision: 5 };
 const MARGIN_DEGREES = OUTLINE.maxAllowableOffset + 10 ** -OUTLINE.geometryPrecision;
 
-/** The fields each dated layer is asked for, with the types their layers declare. */
+/** The fields each dated layer is asked for, with the types their layers declare (CBRS's FI_Date aside: a few rows hold it as text). */
 const FIELD_TYPES: Record<string, ArcGisFieldType> = {
   FIRM_PAN: 'string',
   CASE_NO: 'string',
@@ -46,7 +46,7 @@ const COMING_MAP_LAYERS: Record<'availability', LayerSpec> = {
  * CBRS prohibitions carry the date flood insurance became unavailable (`FI_Date`, a date field; a few rows hold it
  * as text, which no date clause matches); a redrawn unit's new areas carry the date of the new map.
  */
-const CBRS_LAYERS = { prohibitions: layerNamed('CBRS Prohibitions') };
+const CBRS_LAYERS = { prohibitions: layerNamed('CBRS Prohibitions', undefined, typesProblem) };
 
 /** The calls of one report, counted as they are sent (retries included). */
 const callsOfReport = new AsyncLocalStorage<{ calls: number }>();
@@ -58,7 +58,8 @@ const callsOfReport = new AsyncLocalStorage<{ calls: number }>();
  * `FI_Date`, and the Community Status Book compared with its last copy. NFHL Availability and the flood zones carry no
  * date: a county's map that becomes effective publishes its panels with their date, and a zone changes only under a
  * new panel or LOMR. Each service is the lookup's own upstream (budget, breaker, byte cap, metrics). A sweep where
- * nothing changed costs one query per layer, one or two Status Book pages, and each service's layer list the first time.
+ * nothing changed costs one query per layer, a Status Book page per 10,000 rows (three for the real book), and each
+ * service's layer list the first time.
  */
 @Injectable()
 export class FemaMapChangeScout implements MapChangeScout {

@@ -262,6 +262,32 @@ describe('FemaMapChangeScout against the emulators', () => {
       ],
       ['the pending map answers 503', 'pending', { kind: 'http-status', status: 503 }],
       ['CBRS answers an ArcGIS error 500 inside HTTP 200', 'cbrs', { kind: 'arcgis-error', code: 500, match: 'query' }],
+      [
+        'NFHL answers a LOMR whose CASE_NO is a number',
+        'nfhl',
+        {
+          kind: 'http-status',
+          status: 200,
+          match: 'LOMRs',
+          body: {
+            features: [
+              {
+                attributes: { CASE_NO: 260412, EFF_DATE: Date.UTC(2026, 10, 20) },
+                geometry: {
+                  rings: [
+                    [
+                      [-77, 38.9],
+                      [-77, 38.91],
+                      [-76.99, 38.91],
+                      [-77, 38.9],
+                    ],
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      ],
       ['OpenFEMA answers 500', 'openfema', { kind: 'http-status', status: 500 }],
       ['OpenFEMA answers malformed JSON', 'openfema', { kind: 'malformed-json' }],
     ];
