@@ -24,7 +24,7 @@ import { DrawingInfo, ExportLimits, ExportRequest, Picture, drawLayer, exportDes
 import { DEMO_MAP, DemoMap, NFHL_DEFAULT_LAYER_IDS, NFHL_LAYER_NAMES, NfhlLayerKey } from './demo-map';
 import { Answer, CallRecord, EmulatorOptions, RequestContext, UpstreamEmulator, escapeHtml, htmlAnswer, jsonAnswer } from './emulator-core';
 import type { Position } from './geometry';
-import type { ArcGisField, ArcGisGeometryType } from './map-data';
+import type { ArcGisFeature, ArcGisField, ArcGisGeometryType } from './map-data';
 
 /** The real services answer at most this many features per query. */
 export const DEFAULT_MAX_RECORD_COUNT = 2000;
@@ -81,6 +81,20 @@ export class ArcGisMapServerEmulator extends UpstreamEmulator {
       wkid: sr.latestWkid ?? sr.wkid ?? 4269,
       maxImageWidth: (service.root.maxImageWidth as number | undefined) ?? MAX_IMAGE_SIDE,
       maxImageHeight: (service.root.maxImageHeight as number | undefined) ?? MAX_IMAGE_SIDE,
+    };
+  }
+
+  /**
+   * Serves `features` on the named layer besides its own (a hostile polygon drawn over a place, as an upstream could
+   * send one) until the returned function is called.
+   */
+  serveAlso(layerName: string, features: readonly ArcGisFeature[]): () => void {
+    const layer = [...this.layersById.values()].find((served) => served.name === layerName);
+    if (!layer) throw new Error(`no layer "${layerName}"`);
+    const data = layer.data;
+    layer.data = { ...data, features: [...data.features, ...features] };
+    return () => {
+      layer.data = data;
     };
   }
 
