@@ -103,7 +103,7 @@ export class AppConfig {
 
   /** Time a polygon task handed to a worker thread may take (waiting included); past it its thread is stopped and replaced. */
   @IntegerIn(100, 600000)
-  POLYGON_DEADLINE_MS = 2000;
+  POLYGON_DEADLINE_MS = 5000;
 
   /** Rows accepted in one POST /flood-zone/batch request. */
   @IntegerIn(1, 100000)
