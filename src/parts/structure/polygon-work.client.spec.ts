@@ -92,9 +92,14 @@ describe('PolygonWork', () => {
   });
 
   it(`refuses a task beyond ${1 + QUEUED_PER_WORKER} a thread at once (busy), before starting it`, async () => {
-    const tasks = Array.from({ length: 2 + QUEUED_PER_WORKER }, () => work.run('areasCovered', crossedMeanders()).catch((error: unknown) => error));
-    const reasons = (await Promise.all(tasks)).map((error) => (error as PolygonWorkRefused).reason);
-    expect(reasons).toEqual([...Array<string>(1 + QUEUED_PER_WORKER).fill('deadline'), 'busy']);
+    const controller = new AbortController();
+    const tasks = Array.from({ length: 2 + QUEUED_PER_WORKER }, () =>
+      work.run('areasCovered', crossedMeanders(), controller.signal).catch((error: unknown) => error),
+    );
+    expect(((await tasks[1 + QUEUED_PER_WORKER]) as PolygonWorkRefused).reason).toBe('busy');
+    controller.abort(new Error('the lookup ended'));
+    expect(await Promise.all(tasks.slice(0, 1 + QUEUED_PER_WORKER))).toEqual(Array(1 + QUEUED_PER_WORKER).fill(new Error('the lookup ended')));
+    expect(await outcomes(metrics)).toEqual({ busy: 1, abandoned: 1 + QUEUED_PER_WORKER });
   });
 
   it('gives the caller its own reason when it stops waiting', async () => {
