@@ -7,7 +7,6 @@ import { FloodHazardPort } from '../../flood-hazard/flood-hazard-port';
 import type { PartRequest } from '../answer-part';
 import { chooseBuilding } from './building-choice';
 import { footprintBox } from './footprint-geometry';
-import { footprintOfRings } from './footprint-zones';
 import { PolygonWork, PolygonWorkRefused } from './polygon-work.client';
 import { BuildingSearch, StructureBuilding, structureAnswer } from './structure-answer';
 import type { Footprint, FootprintFloodZones, FootprintLayers, Structure } from './structure.types';
@@ -55,14 +54,13 @@ export class BuildingSurvey {
     );
     if (!('building' in choice)) return { structure: structureAnswer(choice, null, search), governingPanel: null, complete: true };
     // USA Structures' footprint meets the caller's rules before anything is asked over it or measured of it.
-    const footprint = footprintOfRings(choice.building.rings);
-    const broken = await this.polygons.run('upstreamFootprint', footprint, signal).catch((error: unknown) => {
+    const footprint = await this.polygons.run('upstreamFootprint', choice.building.rings, signal).catch((error: unknown) => {
       if (error instanceof PolygonWorkRefused)
         throw new UpstreamUnavailableError('structures', `the chosen building's footprint was not checked: ${error.message}`);
       throw error;
     });
-    if (broken) throw new UpstreamUnavailableError('structures', `the chosen building's footprint breaks a rule: ${broken}`);
-    return this.measured(choice, footprint, search, signal);
+    if ('broken' in footprint) throw new UpstreamUnavailableError('structures', `the chosen building's footprint breaks a rule: ${footprint.broken}`);
+    return this.measured(choice, footprint.value, search, signal);
   }
 
   private async measured(building: StructureBuilding, footprint: Footprint, search: BuildingSearch, signal: AbortSignal): Promise<BuildingSurveyed> {

@@ -5,7 +5,7 @@
  */
 import { type FootprintCheck, GIVEN_FOOTPRINT_LIMITS, checkFootprint } from './footprint-check';
 import { polygonsOfFootprint } from './footprint-geometry';
-import { BrokenPolygonError, footprintAreasCovered, footprintFloodZones } from './footprint-zones';
+import { BrokenPolygonError, footprintAreasCovered, footprintFloodZones, footprintOfRings } from './footprint-zones';
 import { polygonProblem } from './polygon-rules';
 import type { Footprint, FootprintFloodZones, FootprintLayers } from './structure.types';
 
@@ -21,8 +21,8 @@ export type Measured<T> = { value: T } | BrokenPolygon;
 export interface PolygonTasks {
   /** A caller's footprint as sent (parsed JSON), checked rule by rule. */
   givenFootprint: { input: unknown; output: FootprintCheck };
-  /** An upstream's footprint against the rules a caller's meets: the rule it breaks, if any. */
-  upstreamFootprint: { input: Footprint; output: string | undefined };
+  /** An upstream's footprint from its ArcGIS rings, against the rules a caller's meets. */
+  upstreamFootprint: { input: number[][][]; output: Measured<Footprint> };
   /** The flood zones and panels over a footprint. */
   floodZones: { input: { footprint: Footprint; layers: FootprintLayers }; output: Measured<FootprintFloodZones> };
   /** Square metres of the footprint each polygon covers. */
@@ -49,7 +49,11 @@ function measured<T>(measure: () => T): Measured<T> {
 
 const TASKS: { [K in PolygonTaskKind]: (input: PolygonTasks[K]['input']) => PolygonTasks[K]['output'] } = {
   givenFootprint: (value) => checkFootprint(value),
-  upstreamFootprint: (footprint) => polygonProblem(polygonsOfFootprint(footprint), GIVEN_FOOTPRINT_LIMITS)?.rule,
+  upstreamFootprint: (rings) => {
+    const footprint = footprintOfRings(rings);
+    const broken = polygonProblem(polygonsOfFootprint(footprint), GIVEN_FOOTPRINT_LIMITS);
+    return broken ? { broken: broken.rule } : { value: footprint };
+  },
   floodZones: ({ footprint, layers }) => measured(() => footprintFloodZones(footprint, layers)),
   areasCovered: ({ footprint, polygons }) => measured(() => footprintAreasCovered(footprint, polygons)),
 };

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/app-config';
 import { ServiceMetrics } from '../../metrics/service-metrics';
 import { INLINE_MAX_VERTICES, PolygonWork, PolygonWorkRefused, QUEUED_PER_WORKER, positionsIn } from './polygon-work.client';
 import { type PolygonTasks, runPolygonTask } from './polygon-tasks';
-import type { Footprint, LonLat } from './structure.types';
+import type { LonLat } from './structure.types';
 
 /** A square ring of `vertices` vertices (a multiple of 4), `size` degrees across, at Houston: valid, however many. */
 function square(vertices: number, size = 1e-4): LonLat[] {
@@ -51,6 +51,7 @@ describe('positionsIn', () => {
     ['positions with an altitude', [[[1, 2, 3]], [[4, 5]]], 2],
     ['no positions at all', { type: 'Polygon', coordinates: 'none' }, 0],
     ['nesting deeper than any call stack', JSON.parse(`${'['.repeat(20000)}[1, 2]${']'.repeat(20000)}`), 1],
+    ['a ring longer than any argument list', [Array.from({ length: 300_000 }, (_, i) => [i, i])], 300_000],
   ])('%s', (_what, input, count) => {
     expect(positionsIn(input)).toBe(count);
   });
@@ -70,8 +71,8 @@ describe('PolygonWork', () => {
 
   it(`answers a task of at most ${INLINE_MAX_VERTICES} vertices on the event loop, no thread started`, async () => {
     // The closing position is one more: 997 positions in all.
-    const footprint: Footprint = { type: 'Polygon', coordinates: [square(INLINE_MAX_VERTICES - 4)] };
-    await expect(work.run('upstreamFootprint', footprint)).resolves.toBeUndefined();
+    const ring = square(INLINE_MAX_VERTICES - 4);
+    await expect(work.run('upstreamFootprint', [ring])).resolves.toEqual({ value: { type: 'Polygon', coordinates: [square(INLINE_MAX_VERTICES - 4)] } });
     expect(await outcomes(metrics)).toEqual({});
   });
 
@@ -87,7 +88,7 @@ describe('PolygonWork', () => {
     const refused = await work.run('areasCovered', crossedMeanders()).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(PolygonWorkRefused);
     expect((refused as PolygonWorkRefused).reason).toBe('deadline');
-    await expect(work.run('upstreamFootprint', { type: 'Polygon', coordinates: [square(1200)] })).resolves.toBeUndefined();
+    await expect(work.run('upstreamFootprint', [square(1200)])).resolves.toEqual({ value: { type: 'Polygon', coordinates: [square(1200)] } });
     expect(await outcomes(metrics)).toEqual({ deadline: 1, done: 1 });
   });
 

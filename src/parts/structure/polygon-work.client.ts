@@ -46,18 +46,17 @@ function workerFile(): { filename: string; execArgv: string[] } {
   return extension === '.ts' ? { filename, execArgv: ['--require', 'ts-node/register/transpile-only'] } : { filename, execArgv: [] };
 }
 
-/** How many [lon, lat] positions a task's input holds, wherever they are nested (counted without recursion: any depth). */
+/**
+ * How many [lon, lat] positions a task's input holds, wherever they are nested: counted without recursion and without
+ * spreading (a county's ring of 200,000 positions is no argument list), so at any depth and any size.
+ */
 export function positionsIn(input: unknown): number {
   let count = 0;
   const pending: unknown[] = [input];
   while (pending.length > 0) {
     const value = pending.pop();
-    if (Array.isArray(value)) {
-      if (typeof value[0] === 'number') count += 1;
-      else pending.push(...value);
-    } else if (typeof value === 'object' && value !== null) {
-      pending.push(...Object.values(value));
-    }
+    if (Array.isArray(value) && typeof value[0] === 'number') count += 1;
+    else if (typeof value === 'object' && value !== null) for (const inner of Array.isArray(value) ? value : Object.values(value)) pending.push(inner);
   }
   return count;
 }
