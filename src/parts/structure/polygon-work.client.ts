@@ -23,6 +23,12 @@ export const QUEUED_PER_WORKER = 4;
 /** A worker left idle this long is stopped (a new one starts with the next large polygon). */
 const IDLE_WORKER_MS = 60_000;
 
+/**
+ * How much lower the worker threads' CPU priority is than the event loop's (Linux nice, through piscina's optional
+ * @napi-rs/nice): on a machine of two cores, polygon work takes what the loop leaves, not the other way round.
+ */
+const WORKER_NICENESS = 10;
+
 /** The heap a worker thread may fill: a task that needs more is hostile (its thread dies, and is replaced). */
 const WORKER_HEAP_MB = 256;
 
@@ -88,6 +94,7 @@ export class PolygonWork implements OnModuleDestroy {
       maxThreads: workers,
       idleTimeout: IDLE_WORKER_MS,
       concurrentTasksPerWorker: 1,
+      niceIncrement: WORKER_NICENESS,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
     });
   }
