@@ -95,7 +95,7 @@ export class PolygonWork implements OnModuleDestroy {
       idleTimeout: IDLE_WORKER_MS,
       concurrentTasksPerWorker: 1,
       niceIncrement: WORKER_NICENESS,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 8 },
     });
   }
 
