@@ -20,6 +20,8 @@ describe('loadAppConfig', () => {
       STRUCTURES_BASE_URL: 'https://services2.arcgis.com/FiaPA4ga0iQKduv3/arcgis/rest/services/USA_Structures_View/FeatureServer/0',
       HELD_POLYGONS_MAX_MB: 64,
       STRUCTURE_SEARCH_M: 40,
+      POLYGON_WORKERS: 2,
+      POLYGON_DEADLINE_MS: 5000,
       BATCH_MAX_LOCATIONS: 10000,
       BATCH_MAX_CONCURRENT: 2,
       BATCH_UPLOAD_GRACE_MS: 10000,
@@ -117,6 +119,8 @@ describe('loadAppConfig', () => {
     ['STRUCTURE_SEARCH_M', '40.5', 'Invalid configuration: STRUCTURE_SEARCH_M="40.5": must be an integer from 10 to 100'],
     ['HELD_POLYGONS_MAX_MB', '-1', 'Invalid configuration: HELD_POLYGONS_MAX_MB="-1": must be an integer from 0 to 4096'],
     ['HELD_POLYGONS_MAX_MB', '4097', 'Invalid configuration: HELD_POLYGONS_MAX_MB="4097": must be an integer from 0 to 4096'],
+    ['POLYGON_WORKERS', '0', 'Invalid configuration: POLYGON_WORKERS="0": must be an integer from 1 to 64'],
+    ['POLYGON_DEADLINE_MS', '99', 'Invalid configuration: POLYGON_DEADLINE_MS="99": must be an integer from 100 to 600000'],
   ])('says in one phrase what %s=%s must be', (name, value, message) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(message);
   });

@@ -97,6 +97,14 @@ export class AppConfig {
   @IntegerIn(10, 100)
   STRUCTURE_SEARCH_M = 40;
 
+  /** Worker threads for polygon work of more than 1,000 vertices (checks and clipping), started only when such a polygon comes. */
+  @IntegerIn(1, 64)
+  POLYGON_WORKERS = 2;
+
+  /** Time a polygon task handed to a worker thread may take (waiting included); past it its thread is stopped and replaced. */
+  @IntegerIn(100, 600000)
+  POLYGON_DEADLINE_MS = 5000;
+
   /** Rows accepted in one POST /flood-zone/batch request. */
   @IntegerIn(1, 100000)
   BATCH_MAX_LOCATIONS = 10000;

@@ -65,6 +65,7 @@ const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'A batch is sent as application/json ({"locations": [...]}) or text/csv (a header row naming id, address, lat, lon), not text/plain.',
   NOT_ACCEPTABLE: 'The results are answered as application/x-ndjson, text/csv or application/json (by Accept), not text/html.',
   BATCH_BUSY: 'Too many batches are running; retry after 5 seconds.',
+  POLYGONS_BUSY: 'Too many large footprints are being checked at once; retry after 1 second.',
   JOB_NOT_FOUND: 'No job 3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18: it never existed, was cancelled and deleted, or its results expired.',
   JOB_NOT_FINISHED: 'Job 3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18 is running (4000 of 250000 rows done); ask for its results once its status is completed.',
   JOBS_UNAVAILABLE: 'Portfolio jobs need a Redis: set JOBS_REDIS_URL (or REDIS_URL) to a redis:// URL and restart the service.',

@@ -27,6 +27,7 @@ import { LETTER_OF_MAP_CHANGE_REACH_M } from '../parts/determination/determinati
 import { footprintBox } from '../parts/structure/footprint-geometry';
 import { BrokenPolygonError, SLIVER_SQUARE_METRES, footprintAreaSquareMetres, footprintAreasCovered } from '../parts/structure/footprint-zones';
 import { UpstreamUnavailableError } from '../common/api-error';
+import { PolygonWork, PolygonWorkRefused } from '../parts/structure/polygon-work.client';
 import type { Footprint } from '../parts/structure/structure.types';
 
 /** The CBRS status over a footprint (the point's `result.coastalBarrier` less its note, which speaks of the point). */
@@ -42,16 +43,25 @@ export interface FootprintMapSite {
   lomas: PlacedLoma[] | 'unavailable' | null;
 }
 
+/** Square metres of the footprint each polygon covers, in the order given (footprintAreasCovered, wherever it runs). */
+export type AreasCovered = number[];
+
 /** The polygons covering more than a sliver of the footprint, each with the square metres it covers, in the order given. */
-function covering<F extends { rings: number[][][] }>(footprint: Footprint, polygons: readonly F[]): Array<{ polygon: F; squareMetres: number }> {
-  const areas = footprintAreasCovered(footprint, polygons);
+function covering<F extends { rings: number[][][] }>(polygons: readonly F[], areas: AreasCovered): Array<{ polygon: F; squareMetres: number }> {
   return polygons.map((polygon, i) => ({ polygon, squareMetres: areas[i] })).filter(({ squareMetres }) => squareMetres >= SLIVER_SQUARE_METRES);
 }
 
 /** Inside when any part of the footprint lies in a CBRS unit or OPA (chosen among them as at a point); buffer when any part lies in a buffer zone and none inside. */
-export function coastalBarrierOverFootprint(footprint: Footprint, { prohibitions, buffers }: CoastalBarrierPolygons): FootprintCoastalBarrier {
-  const inside = covering(footprint, prohibitions).map(({ polygon }) => polygon.attributes);
-  const { status, unit, type, floodInsuranceProhibitionDate } = coastalBarrierAt(inside, covering(footprint, buffers).length > 0);
+export function coastalBarrierOverFootprint(
+  footprint: Footprint,
+  { prohibitions, buffers }: CoastalBarrierPolygons,
+  areas: { prohibitions: AreasCovered; buffers: AreasCovered } = {
+    prohibitions: footprintAreasCovered(footprint, prohibitions),
+    buffers: footprintAreasCovered(footprint, buffers),
+  },
+): FootprintCoastalBarrier {
+  const inside = covering(prohibitions, areas.prohibitions).map(({ polygon }) => polygon.attributes);
+  const { status, unit, type, floodInsuranceProhibitionDate } = coastalBarrierAt(inside, covering(buffers, areas.buffers).length > 0);
   return { status, unit, type, floodInsuranceProhibitionDate };
 }
 
@@ -63,10 +73,11 @@ export function coastalBarrierOverFootprint(footprint: Footprint, { prohibitions
 export function communityOverFootprint(
   footprint: Footprint,
   jurisdictions: ReadonlyArray<PolygonFeature<PoliticalJurisdictionAttributes>>,
+  areas: AreasCovered = footprintAreasCovered(footprint, jurisdictions),
 ): Community | AmbiguousCommunity | null {
   const whole = footprintAreaSquareMetres(footprint);
   const byCommunity = new Map<string, { community: Community; squareMetres: number }>();
-  for (const { polygon, squareMetres } of covering(footprint, jurisdictions)) {
+  for (const { polygon, squareMetres } of covering(jurisdictions, areas)) {
     const community = communityOf(polygon.attributes);
     const entry = byCommunity.get(communityKey(community)) ?? { community, squareMetres: 0 };
     entry.squareMetres += squareMetres;
@@ -80,8 +91,12 @@ export function communityOverFootprint(
 }
 
 /** The effective LOMRs whose area covers any part of the footprint, newest first, each case once. */
-export function lomrsOverFootprint(footprint: Footprint, lomrs: ReadonlyArray<PolygonFeature<LomrAttributes>>): Lomr[] {
-  return toLomrs(covering(footprint, lomrs).map(({ polygon }) => polygon.attributes)) ?? [];
+export function lomrsOverFootprint(
+  footprint: Footprint,
+  lomrs: ReadonlyArray<PolygonFeature<LomrAttributes>>,
+  areas: AreasCovered = footprintAreasCovered(footprint, lomrs),
+): Lomr[] {
+  return toLomrs(covering(lomrs, areas).map(({ polygon }) => polygon.attributes)) ?? [];
 }
 
 /**
@@ -105,22 +120,34 @@ export function lomaEnvelopeOf(footprint: Footprint, point: GeoPoint): LonLatBox
 }
 
 /** The CBRS status over the footprint; the map failing rejects (the coastal barrier unavailable). */
-export async function loadCoastalBarrierOver(port: CoastalBarrierPort, footprint: Footprint, signal: AbortSignal): Promise<FootprintCoastalBarrier> {
+export async function loadCoastalBarrierOver(
+  port: CoastalBarrierPort,
+  work: PolygonWork,
+  footprint: Footprint,
+  signal: AbortSignal,
+): Promise<FootprintCoastalBarrier> {
   const polygons = await port.coastalBarrierOver(footprintBox(footprint), signal);
   try {
-    return coastalBarrierOverFootprint(footprint, polygons);
+    const [prohibitions, buffers] = await Promise.all([
+      work.areasCovered(footprint, polygons.prohibitions, signal),
+      work.areasCovered(footprint, polygons.buffers, signal),
+    ]);
+    return coastalBarrierOverFootprint(footprint, polygons, { prohibitions, buffers });
   } catch (error) {
-    if (error instanceof BrokenPolygonError) throw new UpstreamUnavailableError('coastal_barrier', error.message);
+    if (isUnmeasured(error)) throw new UpstreamUnavailableError('coastal_barrier', error.message);
     throw error;
   }
 }
 
-/** What a map layer says over the footprint; 'unavailable' when one of its polygons breaks the polygon rules (never measured). */
-function unlessBroken<T>(measure: () => T): T | 'unavailable' {
+/** A measure not made: a polygon broke the polygon rules, or the polygon work was past its deadline or found the pool full. */
+const isUnmeasured = (error: unknown): error is Error => error instanceof BrokenPolygonError || error instanceof PolygonWorkRefused;
+
+/** What a map layer says over the footprint, from the areas its polygons cover; 'unavailable' when they were not measured. */
+async function unlessUnmeasured<T>(areas: Promise<AreasCovered>, answer: (areas: AreasCovered) => T): Promise<T | 'unavailable'> {
   try {
-    return measure();
+    return answer(await areas);
   } catch (error) {
-    if (error instanceof BrokenPolygonError) return 'unavailable';
+    if (isUnmeasured(error)) return 'unavailable';
     throw error;
   }
 }
@@ -128,6 +155,7 @@ function unlessBroken<T>(measure: () => T): T | 'unavailable' {
 /** FEMA's map around the footprint, its LOMAs read within `lomaEnvelope` when there is one (`lomaEnvelopeOf`); each layer failing alone. */
 export async function loadMapSiteOver(
   port: FloodHazardPort,
+  work: PolygonWork,
   footprint: Footprint,
   lomaEnvelope: LonLatBox | null,
   signal: AbortSignal,
@@ -135,9 +163,17 @@ export async function loadMapSiteOver(
   const { jurisdictions, lomrs, lomas } = await port.footprintSurroundings(footprintBox(footprint), lomaEnvelope, signal);
   const [west, south, east, north] = footprintBox(footprint);
   const centre = { lon: (west + east) / 2, lat: (south + north) / 2 };
+  const [community, lomrsOver] = await Promise.all([
+    jurisdictions === null
+      ? ('unavailable' as const)
+      : unlessUnmeasured(work.areasCovered(footprint, jurisdictions, signal), (areas) => communityOverFootprint(footprint, jurisdictions, areas)),
+    lomrs === null
+      ? ('unavailable' as const)
+      : unlessUnmeasured(work.areasCovered(footprint, lomrs, signal), (areas) => lomrsOverFootprint(footprint, lomrs, areas)),
+  ]);
   return {
-    community: jurisdictions === null ? 'unavailable' : unlessBroken(() => communityOverFootprint(footprint, jurisdictions)),
-    lomrs: lomrs === null ? 'unavailable' : unlessBroken(() => lomrsOverFootprint(footprint, lomrs)),
+    community,
+    lomrs: lomrsOver,
     // Every LOMA read is kept: how far each lies from the footprint is the form's to measure.
     lomas: lomaEnvelope === null ? null : lomas ? placedLomasNear(lomas, centre, Number.POSITIVE_INFINITY) : 'unavailable',
   };

@@ -8,6 +8,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
+  ApiServiceUnavailableResponse,
   ApiQuery,
   ApiResponse,
   ApiTags,
@@ -18,7 +19,8 @@ import {
 import type { Request, Response } from 'express';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto';
 import { QueryParametersGuard, ReadsQueryParameters } from '../common/query-string';
-import { readFootprintLookupRequest } from './dto/footprint-lookup-body';
+import { POLYGONS_BUSY_RETRY_AFTER_SECONDS, readFootprintLookupRequest } from './dto/footprint-lookup-body';
+import { PolygonWork } from '../parts/structure/polygon-work.client';
 import {
   FOOTPRINT_LOOKUP_BODY_CONTENT,
   FootprintLookupDto,
@@ -63,6 +65,7 @@ export class LookupController {
   constructor(
     private readonly lookups: LookupService,
     private readonly answers: AnswerCache,
+    private readonly polygons: PolygonWork,
   ) {}
 
   @Get()
@@ -130,6 +133,12 @@ export class LookupController {
       'positions of numbers in lon/lat; closed rings of at least 4 positions; at most 2,000 vertices; no ring crossing itself or another; some area, at most 1 km²; within 1 km of the location).',
   })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto, description: 'REQUEST_BODY_TOO_LARGE: a body over 256 KiB.' })
+  @ApiServiceUnavailableResponse({
+    type: ErrorEnvelopeDto,
+    description:
+      'POLYGONS_BUSY: the threads checking large footprints (over 1,000 vertices) are all busy and their queue is full; retry after the Retry-After seconds.',
+    headers: { 'Retry-After': { description: `Seconds to wait before retrying (${POLYGONS_BUSY_RETRY_AFTER_SECONDS}).`, schema: { type: 'integer' } } },
+  })
   @ApiUnsupportedMediaTypeResponse({
     type: ErrorEnvelopeDto,
     description: 'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json, or a compressed body (any Content-Encoding but identity).',
@@ -137,7 +146,7 @@ export class LookupController {
   @LookupFailures()
   async lookupWithFootprint(@Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('X-Cache', 'MISS');
-    const query = await readFootprintLookupRequest(req);
+    const query = await readFootprintLookupRequest(req, this.polygons);
     const answer = await this.lookups.lookup(query);
     res.locals.cacheStatus = answer.cacheStatus;
     res.setHeader('X-Cache', answer.cacheStatus);

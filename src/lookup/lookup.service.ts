@@ -19,6 +19,7 @@ import { AnswerPart, INCLUDED_PARTS, IncludeItem, OptionalFields, inDocumentedOr
 import { CoastalBarrierPort } from '../parts/coastal-barrier/coastal-barrier-port';
 import { determinationPart } from '../parts/determination/determination.part';
 import type { BuildingSurveyed } from '../parts/structure/building-survey.client';
+import { PolygonWork } from '../parts/structure/polygon-work.client';
 import { footprintKey } from '../parts/structure/footprint-geometry';
 import type { Footprint } from '../parts/structure/structure.types';
 import { structurePart } from '../parts/structure/structure.part';
@@ -101,6 +102,7 @@ export class LookupService {
     private readonly cache: PieceCache,
     private readonly nfipStatus: NfipStatusPort,
     private readonly coastalBarrier: CoastalBarrierPort,
+    private readonly polygons: PolygonWork,
     config: ConfigService<AppConfig, true>,
     @Inject(BOUND_PARTS) private readonly optionalParts: BoundPart[],
   ) {
@@ -223,8 +225,8 @@ export class LookupService {
   private async readSite(footprint: Footprint, point: GeoPoint, pieces: PieceReader, waitFor: WaitFor): Promise<SiteRead> {
     const key = footprintKey(footprint);
     const lomaEnvelope = lomaEnvelopeOf(footprint, point);
-    const loadBarrier = (signal: AbortSignal) => loadCoastalBarrierOver(this.coastalBarrier, footprint, signal);
-    const loadMap = (signal: AbortSignal) => loadMapSiteOver(this.floodHazard, footprint, lomaEnvelope, signal);
+    const loadBarrier = (signal: AbortSignal) => loadCoastalBarrierOver(this.coastalBarrier, this.polygons, footprint, signal);
+    const loadMap = (signal: AbortSignal) => loadMapSiteOver(this.floodHazard, this.polygons, footprint, lomaEnvelope, signal);
     const [coastalBarrier, map] = await Promise.all([
       unknownOnFailure(pieces.getOrLoad('flood', `building-site:cbrs:${key}`, this.partPolicy, loadBarrier, waitFor('coastal_barrier'))),
       unknownOnFailure(

@@ -8,7 +8,8 @@ import { rowObject } from '../batch/row-answer';
 import { numberAsPlainDecimal } from '../common/json-body';
 import { refuseUnreadParameters } from '../common/query-string';
 import { SERVICE_NAME, SERVICE_VERSION } from '../health/service-description';
-import { readGivenFootprint } from '../lookup/dto/footprint-lookup-body';
+import { checkGivenFootprint } from '../lookup/dto/footprint-lookup-body';
+import { PolygonWork } from '../parts/structure/polygon-work.client';
 import { readLookupLocation, readLookupOptions } from '../lookup/dto/lookup-parameters';
 import type { LocationQuery } from '../lookup/location-query';
 import { LookupService } from '../lookup/lookup.service';
@@ -61,6 +62,7 @@ export class FloodTools {
     private readonly pictures: MapPictureService,
     private readonly batches: BatchLookupService,
     private readonly batchSlots: BatchSlots,
+    private readonly polygons: PolygonWork,
   ) {}
 
   serverFor(requestId: string): McpServer {
@@ -116,7 +118,7 @@ export class FloodTools {
       DETERMINATION_SHAPE,
       async ({ footprint, ...location }) => {
         const query = lookupQuery({ ...location, include: ['determination'] });
-        const given = footprint === undefined ? {} : { footprint: readGivenFootprint(footprint) };
+        const given = footprint === undefined ? {} : { footprint: await checkGivenFootprint(footprint, this.polygons) };
         const { body } = await this.lookups.lookup({ ...query, ...given });
         return structuredAnswer(lookupSummary(body), { ...body.result.determination });
       },

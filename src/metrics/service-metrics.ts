@@ -8,6 +8,7 @@ const CIRCUIT_VALUE: Record<CircuitStateName, number> = { closed: 0, open: 1, ha
 type RequestLabel = 'route' | 'method' | 'status';
 
 export type CacheName = 'flood' | 'geocode' | 'place' | 'picture' | 'held';
+export type PolygonTaskOutcome = 'done' | 'deadline' | 'memory' | 'busy' | 'abandoned' | 'failed';
 export type CacheOutcome = 'hit' | 'miss' | 'stale';
 
 /** Where the job gauges are read from: every job kept in the jobs' Redis, all replicas together. */
@@ -135,6 +136,19 @@ export class ServiceMetrics implements UpstreamObserver {
     registers: [this.registry],
   });
 
+  private readonly polygonTasks = new Gauge({
+    name: 'polygon_tasks_in_pool',
+    help: 'Polygon tasks (checks and clipping of large polygons) handed to the worker threads and not yet settled: running and waiting',
+    registers: [this.registry],
+  });
+
+  private readonly polygonOutcomes = new Counter({
+    name: 'polygon_tasks_total',
+    help: 'Polygon tasks given to the worker threads by outcome: done, deadline (past POLYGON_DEADLINE_MS, its thread stopped), memory (its thread out of heap), busy (refused, the pool full), abandoned, failed',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -177,6 +191,14 @@ export class ServiceMetrics implements UpstreamObserver {
   }
 
   /** A layer answered from held features: one upstream call saved. */
+  polygonTasksInPool(count: number): void {
+    this.polygonTasks.set(count);
+  }
+
+  polygonTaskSettled(outcome: PolygonTaskOutcome): void {
+    this.polygonOutcomes.inc({ outcome });
+  }
+
   heldAnswer(layer: string): void {
     this.heldAnswers.inc({ layer });
   }

@@ -36,7 +36,7 @@ import {
 } from './emulator-core';
 import { PublishableLayer, publishOnMap } from './map-publishing';
 import type { Position } from './geometry';
-import type { ArcGisField, ArcGisGeometryType } from './map-data';
+import type { ArcGisFeature, ArcGisField, ArcGisGeometryType } from './map-data';
 
 /** The real services answer at most this many features per query. */
 export const DEFAULT_MAX_RECORD_COUNT = 2000;
@@ -93,6 +93,20 @@ export class ArcGisMapServerEmulator extends UpstreamEmulator {
       wkid: sr.latestWkid ?? sr.wkid ?? 4269,
       maxImageWidth: (service.root.maxImageWidth as number | undefined) ?? MAX_IMAGE_SIDE,
       maxImageHeight: (service.root.maxImageHeight as number | undefined) ?? MAX_IMAGE_SIDE,
+    };
+  }
+
+  /**
+   * Serves `features` on the named layer besides its own (a hostile polygon drawn over a place, as an upstream could
+   * send one) until the returned function is called.
+   */
+  serveAlso(layerName: string, features: readonly ArcGisFeature[]): () => void {
+    const layer = [...this.layersById.values()].find((served) => served.name === layerName);
+    if (!layer) throw new Error(`no layer "${layerName}"`);
+    const data = layer.data;
+    layer.data = { ...data, features: [...data.features, ...features] };
+    return () => {
+      layer.data = data;
     };
   }
 

@@ -6,6 +6,7 @@ import { BodyLimits, bufferedBody, contentEncodingOf, mediaTypeOf, readBody } fr
 import { refuseUnreadParameters } from '../../common/query-string';
 import { INCLUDE_ITEMS } from '../../parts/answer-parts';
 import { checkFootprint, checkFootprintReach } from '../../parts/structure/footprint-check';
+import { PolygonWork, PolygonWorkRefused } from '../../parts/structure/polygon-work.client';
 import type { Footprint } from '../../parts/structure/structure.types';
 import type { LocationQuery } from '../location-query';
 import { isIncludeItem } from './flood-zone-query.dto';
@@ -45,9 +46,9 @@ const INCLUDE_LIST = `include must be a list of some of ${INCLUDE_ITEMS.join(', 
 /**
  * What POST /flood-zone asks for, from the request: 415 UNSUPPORTED_MEDIA_TYPE for a body that is not JSON or is
  * compressed, 413 REQUEST_BODY_TOO_LARGE past 256 KiB, 400 for malformed JSON (saying where), then readFootprintLookup's
- * rules. Throws ApiError.
+ * rules, and last the footprint, whole (checkGivenFootprint). Throws ApiError.
  */
-export async function readFootprintLookupRequest(req: Request): Promise<LocationQuery & { footprint: Footprint }> {
+export async function readFootprintLookupRequest(req: Request, work: PolygonWork): Promise<LocationQuery & { footprint: Footprint }> {
   const encoding = contentEncodingOf(req);
   if (encoding !== '') throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `The body is sent uncompressed, not with Content-Encoding: ${encoding}.`);
   const mediaType = mediaTypeOf(req);
@@ -55,17 +56,18 @@ export async function readFootprintLookupRequest(req: Request): Promise<Location
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `The body is sent as application/json, not ${mediaType || 'without a Content-Type'}.`);
   }
   const { document, text } = parseJsonBody(await readBody(req, FOOTPRINT_BODY, bufferedBody), invalid);
-  return readFootprintLookup(document, text);
+  const { query, footprint } = readFootprintLookup(document, text);
+  return { ...query, footprint: await checkGivenFootprint(footprint, work) };
 }
 
 /**
  * What POST /flood-zone asks for, from its parsed JSON body (and its text, where numbers are read as written): the
  * same parameters as GET /flood-zone, checked by the same rules in the same order (docs/api.md), then the footprint.
  * Fields first: the body must be an object of known fields (400). Then the location (400, then 422 for a coordinate
- * out of range), `include` (a JSON list) and `radius` (400, 422), and last the footprint (400 INVALID_FOOTPRINT).
- * Where the footprint lies is checked once the location is known (refuseFootprintFarFrom). Throws ApiError.
+ * out of range), `include` (a JSON list) and `radius` (400, 422); the footprint is given back as sent, for
+ * checkGivenFootprint. Where it lies is checked once the location is known (refuseFootprintFarFrom). Throws ApiError.
  */
-export function readFootprintLookup(document: unknown, text: string): LocationQuery & { footprint: Footprint } {
+function readFootprintLookup(document: unknown, text: string): { query: LocationQuery; footprint: unknown } {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw invalid('The JSON body must be an object: {"lat": …, "lon": …, "footprint": {…}}, or {"address": "…", "footprint": {…}}.');
   }
@@ -74,12 +76,40 @@ export function readFootprintLookup(document: unknown, text: string): LocationQu
   const raw = asParameters(body, text);
   const location = readLookupLocation(raw);
   const options = readLookupOptions({ include: includeOf(body.include), radius: raw.radius });
-  return { ...location, ...options, footprint: readGivenFootprint(body.footprint) };
+  return { query: { ...location, ...options }, footprint: body.footprint };
 }
 
 /** A footprint as the caller sent it (a parsed JSON value), checked rule by rule (checkFootprint): 400 INVALID_FOOTPRINT naming the rule it breaks. */
 export function readGivenFootprint(value: unknown): Footprint {
   const checked = checkFootprint(value);
+  if ('problem' in checked) throw invalidFootprint(checked.problem);
+  return checked.footprint;
+}
+
+/** How long a client waits before sending a footprint again when the polygon pool is full. */
+export const POLYGONS_BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * A footprint as the caller sent it, checked whole before anything is asked of an upstream: on the event loop when
+ * small, in a worker thread when large (PolygonWork). 400 INVALID_FOOTPRINT naming the rule it breaks, or saying it
+ * could not be checked within POLYGON_DEADLINE_MS; 503 POLYGONS_BUSY with Retry-After when the polygon pool is full.
+ */
+export async function checkGivenFootprint(value: unknown, work: PolygonWork, signal?: AbortSignal): Promise<Footprint> {
+  const checked = await work.run('givenFootprint', value, signal).catch((error: unknown) => {
+    if (!(error instanceof PolygonWorkRefused)) throw error;
+    if (error.reason === 'busy') {
+      throw new ApiError(
+        503,
+        'POLYGONS_BUSY',
+        `Too many large footprints are being checked at once; retry after ${POLYGONS_BUSY_RETRY_AFTER_SECONDS} second.`,
+        {},
+        { 'Retry-After': String(POLYGONS_BUSY_RETRY_AFTER_SECONDS) },
+      );
+    }
+    throw invalidFootprint(
+      `footprint: it could not be checked within ${error.reason === 'deadline' ? `${work.deadline} ms` : 'the memory a check may take'}, as its rings cross each other a great many times; give its outline without crossings, or with fewer vertices`,
+    );
+  });
   if ('problem' in checked) throw invalidFootprint(checked.problem);
   return checked.footprint;
 }

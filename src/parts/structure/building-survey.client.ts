@@ -6,10 +6,8 @@ import { toFirmPanel } from '../../flood-hazard/classification';
 import { FloodHazardPort } from '../../flood-hazard/flood-hazard-port';
 import type { PartRequest } from '../answer-part';
 import { chooseBuilding } from './building-choice';
-import { GIVEN_FOOTPRINT_LIMITS } from './footprint-check';
-import { footprintBox, polygonsOfFootprint } from './footprint-geometry';
-import { BrokenPolygonError, footprintFloodZones, footprintOfRings } from './footprint-zones';
-import { polygonProblem } from './polygon-rules';
+import { footprintBox } from './footprint-geometry';
+import { PolygonWork, PolygonWorkRefused } from './polygon-work.client';
 import { BuildingSearch, StructureBuilding, structureAnswer } from './structure-answer';
 import type { Footprint, FootprintFloodZones, FootprintLayers, Structure } from './structure.types';
 import { StructuresPort } from './structures-port';
@@ -34,6 +32,7 @@ export class BuildingSurvey {
   constructor(
     private readonly structures: StructuresPort,
     private readonly floodHazard: FloodHazardPort,
+    private readonly polygons: PolygonWork,
     config: ConfigService<AppConfig, true>,
   ) {
     this.searchM = config.get('STRUCTURE_SEARCH_M', { infer: true });
@@ -55,16 +54,19 @@ export class BuildingSurvey {
     );
     if (!('building' in choice)) return { structure: structureAnswer(choice, null, search), governingPanel: null, complete: true };
     // USA Structures' footprint meets the caller's rules before anything is asked over it or measured of it.
-    const footprint = footprintOfRings(choice.building.rings);
-    const broken = polygonProblem(polygonsOfFootprint(footprint), GIVEN_FOOTPRINT_LIMITS);
-    if (broken) throw new UpstreamUnavailableError('structures', `the chosen building's footprint breaks a rule: ${broken.rule}`);
-    return this.measured(choice, footprint, search, signal);
+    const footprint = await this.polygons.run('upstreamFootprint', choice.building.rings, signal).catch((error: unknown) => {
+      if (error instanceof PolygonWorkRefused)
+        throw new UpstreamUnavailableError('structures', `the chosen building's footprint was not checked: ${error.message}`);
+      throw error;
+    });
+    if ('broken' in footprint) throw new UpstreamUnavailableError('structures', `the chosen building's footprint breaks a rule: ${footprint.broken}`);
+    return this.measured(choice, footprint.value, search, signal);
   }
 
   private async measured(building: StructureBuilding, footprint: Footprint, search: BuildingSearch, signal: AbortSignal): Promise<BuildingSurveyed> {
     // The zones over the building are this part's alone: their failure leaves the building without them, named unavailable.
     const layers = await unknownOnFailure(this.floodHazard.footprintLayers(footprintBox(footprint), signal));
-    const zones = layers && zonesOrNone(footprint, layers);
+    const zones = layers && (await this.zonesOrNone(footprint, layers, signal));
     const governing = zones?.governingPanel ? toFirmPanel(zones.governingPanel) : null;
     return {
       structure: structureAnswer(building, zones, search),
@@ -72,14 +74,18 @@ export class BuildingSurvey {
       complete: zones !== null,
     };
   }
-}
 
-/** The zones over the footprint; null when a polygon FEMA drew over it breaks the polygon rules (never measured). */
-function zonesOrNone(footprint: Footprint, layers: FootprintLayers): FootprintFloodZones | null {
-  try {
-    return footprintFloodZones(footprint, layers);
-  } catch (error) {
-    if (error instanceof BrokenPolygonError) return null;
-    throw error;
+  /**
+   * The zones over the footprint; null when a polygon FEMA drew over it breaks the polygon rules (never measured), or
+   * the measure was not done in time or found no room in the polygon pool.
+   */
+  private async zonesOrNone(footprint: Footprint, layers: FootprintLayers, signal: AbortSignal): Promise<FootprintFloodZones | null> {
+    try {
+      const measured = await this.polygons.run('floodZones', { footprint, layers }, signal);
+      return 'value' in measured ? measured.value : null;
+    } catch (error) {
+      if (error instanceof PolygonWorkRefused) return null;
+      throw error;
+    }
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { resilientUpstreamProvider, upstreamHttpModule } from '../../common/upstream/upstream-providers';
 import { FloodHazardModule } from '../../flood-hazard/flood-hazard.module';
 import { BuildingSurvey } from './building-survey.client';
+import { PolygonWork } from './polygon-work.client';
 import { STRUCTURES_UPSTREAM, StructuresClient } from './structures.client';
 import { StructuresPort } from './structures-port';
 
@@ -16,7 +17,8 @@ import { StructuresPort } from './structures-port';
     StructuresClient,
     { provide: StructuresPort, useExisting: StructuresClient },
     BuildingSurvey,
+    PolygonWork,
   ],
-  exports: [StructuresPort, STRUCTURES_UPSTREAM, BuildingSurvey],
+  exports: [StructuresPort, STRUCTURES_UPSTREAM, BuildingSurvey, PolygonWork],
 })
 export class StructureModule {}

@@ -1,0 +1,168 @@
+/**
+ * Scenario 15: hostile polygons. Two clients send POST /flood-zone footprints shaped to cost the most, one after
+ * another without pause: two meanders crossing each other 62,000 times (1,996 vertices) and 1,999-vertex
+ * self-crossing stars. Meanwhile one client asks /health/ready and another makes healthy cold lookups; in rounds,
+ * idle and under attack in A-B-B-A order (interleaved.ts). Printed: the health p99 under attack, the lookups' p50
+ * under attack against idle (the median of the rounds' ratios), and how much more RSS the service (its worker
+ * threads included) reached under attack than idle, beside their goals.
+ */
+import * as http from 'node:http';
+import CheapRuler from 'cheap-ruler';
+import { CENTRE, POINTS } from '../config';
+import { Emulators, Service, expectOk, httpGet, keepAlive, percentile, round } from '../lib';
+import { pointPath } from '../points';
+import { interleave, spreadLabel, spreadText } from '../interleaved';
+import { log, results, row } from '../report';
+
+const S = '15 hostile polygons';
+const HEALTH_P99_GOAL_MS = 50;
+const LOOKUP_P50_GOAL_RATIO = 1.2;
+const RSS_GROWTH_GOAL_MB = 150;
+/** Rounds, each measuring idle and under attack (in A-B-B-A order), and requests of each kind in each. */
+const ROUNDS = 10;
+const SAMPLES_PER_ROUND = 60;
+
+type Position = [number, number];
+const ruler = new CheapRuler(CENTRE.lat, 'meters');
+const at = (eastM: number, northM: number) => ruler.offset([CENTRE.lon, CENTRE.lat], eastM, northM) as Position;
+
+/** A star of `vertices` points (odd), each edge crossing most others. */
+function star(vertices: number, radiusM: number): Position[] {
+  const step = (vertices - 1) / 2;
+  const ring = Array.from<unknown, Position>({ length: vertices }, (_, i) => {
+    const angle = (2 * Math.PI * ((i * step) % vertices)) / vertices;
+    return at(radiusM * Math.cos(angle), radiusM * Math.sin(angle));
+  });
+  return [...ring, ring[0]];
+}
+
+/** A meander of `teeth` teeth over a square `sizeM` across; one up and down and one left and right cross teeth² times. */
+function meander(teeth: number, sizeM: number, across: boolean): Position[] {
+  const half = sizeM / 2;
+  const step = sizeM / teeth;
+  const place = (along: number, side: number) => (across ? at(side, along) : at(along, side));
+  const ring: Position[] = [];
+  for (let i = 0; i < teeth; i++) {
+    const [a, b] = [-half + i * step, -half + i * step + step / 2];
+    ring.push(place(a, -half), place(a, half), place(b, half), place(b, -half));
+  }
+  ring.push(place(half, -half - 1), place(-half, -half - 1), ring[0]);
+  return ring;
+}
+
+const HOSTILE_BODIES = [[meander(249, 60, false), meander(249, 50, true).reverse()], [star(1999, 12)]].map((coordinates) =>
+  JSON.stringify({ lat: CENTRE.lat, lon: CENTRE.lon, footprint: { type: 'Polygon', coordinates } }),
+);
+
+function post(url: string, body: string, agent: http.Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Sequential GETs of `path()`, timed one by one (ms). */
+async function timed(service: Service, agent: http.Agent, path: () => string): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < SAMPLES_PER_ROUND; i++) {
+    const asked = path();
+    const answer = await httpGet(`${service.base}${asked}`, agent);
+    expectOk(answer, asked);
+    ms.push(answer.ms);
+  }
+  return ms;
+}
+
+interface Measured {
+  health: number[];
+  lookups: number[];
+}
+
+export async function hostilePolygons(emulators: Emulators): Promise<void> {
+  log(
+    `${S}: ${ROUNDS} rounds of ${SAMPLES_PER_ROUND} health probes and ${SAMPLES_PER_ROUND} cold lookups, idle and beside 2 clients sending hostile footprints`,
+  );
+  await emulators.setLatency(0);
+  const service = await Service.start(emulators.env, { CACHE_TTL_SECONDS: '0' });
+  const [healthAgent, lookupAgent] = [keepAlive(1), keepAlive(1)];
+  try {
+    // The most RSS seen in the idle blocks and in the attacked ones; growth is over the first idle block's, before any
+    // worker thread started (the threads then stay a minute idle, in every later idle block's RSS).
+    const rssPeak = { idle: 0, attacked: 0 };
+    let rssBeforeAttack: number | undefined;
+    let sampled: keyof typeof rssPeak = 'idle';
+    const sampler = setInterval(() => (rssPeak[sampled] = Math.max(rssPeak[sampled], service.rssMiB())), 100);
+    const statuses: Record<string, number> = {};
+    let attacking = false;
+    const attacker = async (first: number) => {
+      const agent = keepAlive(1);
+      for (let i = first; attacking; i++) {
+        const status = await post(`${service.base}/flood-zone`, HOSTILE_BODIES[i % HOSTILE_BODIES.length], agent);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    };
+    // Health and healthy lookups side by side (each its own client), as the goals speak of them together.
+    const measure = async (variant: 'idle' | 'attacked'): Promise<Measured> => {
+      attacking = variant === 'attacked';
+      if (attacking) rssBeforeAttack ??= rssPeak.idle;
+      sampled = variant;
+      const attackers = attacking ? [attacker(0), attacker(1)] : [];
+      const [health, lookups] = await Promise.all([
+        timed(service, healthAgent, () => '/health/ready'),
+        timed(service, lookupAgent, () => pointPath(POINTS.next())),
+      ]);
+      attacking = false;
+      await Promise.all(attackers);
+      return { health, lookups };
+    };
+    const rounds = await interleave(['idle', 'attacked'] as const, ROUNDS, measure).finally(() => clearInterval(sampler));
+
+    const all = (variant: 'idle' | 'attacked', kind: keyof Measured) => rounds.of(variant).flatMap((m) => m[kind]);
+    const healthP99 = percentile(all('attacked', 'health'), 99);
+    const lookupRatio = rounds.compare('attacked', 'idle', (a, b) => percentile(a.lookups, 50) / percentile(b.lookups, 50), 2);
+    const growthMB = (rssPeak.attacked - (rssBeforeAttack ?? 0)) * 1.048576;
+    const refusedOnly = Object.keys(statuses).every((status) => status === '400' || status === '503');
+    const p50p99 = (ms: number[]) => `${round(percentile(ms, 50), 1)} / ${round(percentile(ms, 99), 1)}`;
+    row(S, 'hostile footprints answered, by status', JSON.stringify(statuses), 'only 400 / 503', refusedOnly);
+    row(S, 'health p50 / p99 ms, idle', p50p99(all('idle', 'health')));
+    row(S, 'health p50 / p99 ms, under attack', p50p99(all('attacked', 'health')), `p99 <= ${HEALTH_P99_GOAL_MS}`, healthP99 <= HEALTH_P99_GOAL_MS);
+    row(S, 'lookup p50 / p99 ms, idle', p50p99(all('idle', 'lookups')));
+    row(S, 'lookup p50 / p99 ms, under attack', p50p99(all('attacked', 'lookups')));
+    row(
+      S,
+      `lookup p50 under attack / idle, ${spreadLabel(ROUNDS)}`,
+      spreadText(lookupRatio),
+      `<= ${LOOKUP_P50_GOAL_RATIO}`,
+      lookupRatio.median <= LOOKUP_P50_GOAL_RATIO,
+    );
+    row(
+      S,
+      'service RSS before any attack / peak idle after one / peak under attack MiB; growth MB',
+      `${rssBeforeAttack} / ${rssPeak.idle} / ${rssPeak.attacked}; ${round(growthMB, 1)}`,
+      `<= ${RSS_GROWTH_GOAL_MB} MB`,
+      growthMB <= RSS_GROWTH_GOAL_MB,
+    );
+    results.hostilePolygons = {
+      rounds: ROUNDS,
+      samplesPerRound: SAMPLES_PER_ROUND,
+      statuses,
+      idle: { healthMs: summary(all('idle', 'health')), lookupMs: summary(all('idle', 'lookups')) },
+      attacked: { healthMs: summary(all('attacked', 'health')), lookupMs: summary(all('attacked', 'lookups')) },
+      lookupP50Ratio: lookupRatio,
+      rssMiB: { beforeAttack: rssBeforeAttack, ...rssPeak },
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
+const summary = (ms: number[]) => ({ p50: round(percentile(ms, 50), 1), p99: round(percentile(ms, 99), 1), max: round(Math.max(...ms), 1) });
