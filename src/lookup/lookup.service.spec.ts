@@ -167,6 +167,7 @@ function portsOver(upstreams: FakeUpstreams) {
     description: 'Census test geocoder',
     geocodeAddress: (_address, signal) => upstreams.call('geocode', signal, () => upstreams.matches),
     describePoint: (_point, signal) => upstreams.call('place', signal, () => PLACE),
+    blockAt: () => Promise.reject(new Error('no building is asked for here')),
   };
   const nfipStatus: NfipStatusPort = {
     lookup: (communityId) => (upstreams.nfipTableHeld && communityId === COMMUNITY_ID ? NFIP : undefined),

@@ -160,8 +160,8 @@ describe('lookupSummary with the building', () => {
           unmappedSharePercent: null,
           firmPanels: null,
           candidates: [
-            { buildId: '1', distanceM: 12, address: null },
-            { buildId: '2', distanceM: 15, address: null },
+            { buildId: '1', distanceM: 12, address: null, buildingInSfha: false },
+            { buildId: '2', distanceM: 15, address: null, buildingInSfha: true },
           ],
         }),
       },

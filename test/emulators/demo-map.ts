@@ -212,6 +212,11 @@ export interface CensusAddressMatch {
   matchedAddress: string;
   tigerLine: { tigerLineId: string; side: 'L' | 'R' };
   addressComponents: AddressComponents;
+  /**
+   * The 2020 census block (GEOID) the geocoder puts the address in: the block on its side of the street, though the
+   * point lies on the street's centre line. Where not given, the block containing the point (if any).
+   */
+  block?: string;
 }
 
 export interface CensusAddressEntry {
@@ -939,6 +944,26 @@ export const DEMO_ADDRESSES = {
   /** Two matches ~40 m apart on opposite sides of the street: counts as one (place `houston-ah`). */
   nearDuplicate: '1800 Shepherd Dr, Houston, TX 77007',
 } as const;
+
+/** A 2020 census block of the demo: its 15-digit GEOID (state, county, tract, block) and its outline ([west, south, east, north]). */
+export interface DemoBlock {
+  geoid: string;
+  box: [number, number, number, number];
+}
+
+/**
+ * The census blocks a demo building's case turns on (structure-footprints.ts names each building's block; a building
+ * standing alone gets a block drawn around it there). A street's centre line is the boundary of the blocks on its two
+ * sides, as in TIGER: the Census geocoder puts an address in the block on its own side.
+ */
+export const DEMO_BLOCKS = {
+  /** West of the street through 5210 W 34th St (lon -95.44955): the X house's block. */
+  houston34thWest: { geoid: '482015301001000', box: [-95.4506, 29.8295, -95.44955, 29.8305] },
+  /** East of that street, the same tract: the house across the street. */
+  houston34thEast: { geoid: '482015301001001', box: [-95.44955, 29.8295, -95.449, 29.8305] },
+  /** Both houses at 200 Mill Ave S, Renton, and the address's point. */
+  rentonMillAve: { geoid: '530330253001012', box: [-122.2017, 47.4823, -122.2011, 47.4834] },
+} as const satisfies Record<string, DemoBlock>;
 
 /**
  * The addresses of demo buildings (structure-footprints.ts) whose case turns on where the Census geocoder puts them:
@@ -2021,7 +2046,8 @@ function buildAnswerPartPlaces(
           zip: '77092',
           tigerLineId: '20160734',
         }),
-      ],
+        // The geocoder puts the address on the X house's side of the street.
+      ].map((match) => ({ ...match, block: DEMO_BLOCKS.houston34thWest.geoid })),
     );
     b.zone([rectangleBeyond(p, 270, 120)], harris, AE_FLOODWAY);
     b.zone([rectangleBeyond(p, 45, 250)], harris, X_SHADED);

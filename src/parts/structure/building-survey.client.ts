@@ -1,18 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { UpstreamUnavailableError, unknownOnFailure } from '../../common/api-error';
+import { CacheableMemory } from 'cacheable';
+import { ApiError, UpstreamUnavailableError, unknownOnFailure } from '../../common/api-error';
 import type { AppConfig } from '../../config/app-config';
 import { toFirmPanel } from '../../flood-hazard/classification';
 import { FloodHazardPort } from '../../flood-hazard/flood-hazard-port';
+import { Geocoder } from '../../geocoding/geocoder';
 import type { PartRequest } from '../answer-part';
-import { chooseBuilding } from './building-choice';
+import { MeasuredCandidate, buildingChosenById, buildingsToPlace, chooseBuilding, interiorPoint } from './building-choice';
 import { GIVEN_FOOTPRINT_LIMITS } from './footprint-check';
-import { footprintBox, polygonsOfFootprint } from './footprint-geometry';
+import { boxOf, footprintBox, polygonsOfFootprint } from './footprint-geometry';
 import { BrokenPolygonError, footprintFloodZones, footprintOfRings } from './footprint-zones';
 import { polygonProblem } from './polygon-rules';
 import { BuildingSearch, StructureBuilding, structureAnswer } from './structure-answer';
-import type { Footprint, FootprintFloodZones, FootprintLayers, Structure } from './structure.types';
+import { structureText } from './structure-values';
+import type { Footprint, FootprintFloodZones, FootprintLayers, Structure, StructureCandidate, StructureFeature } from './structure.types';
 import { StructuresPort } from './structures-port';
+
+/** Buildings whose census block is held: a building does not move, and one street's lookups ask the same few. */
+const BLOCKS_HELD = 10_000;
 
 /** What the building part keeps for a request: the answer, and the panel a determination names. */
 export interface BuildingSurveyed {
@@ -24,41 +30,85 @@ export interface BuildingSurveyed {
 }
 
 /**
- * Finds the building at a request's point (or takes the caller's footprint) and measures the flood zones over the
- * whole footprint: one USA Structures call, then one query of FEMA's zones and panels over the footprint's envelope.
+ * Finds the building at a request's point (or takes the caller's footprint, or the building the caller chose) and
+ * measures the flood zones over the whole footprint: one USA Structures call, the census block of each building near
+ * an address that its tract does not already place (held per building), then one query of FEMA's zones and panels
+ * over the footprint's envelope (or, when no building was chosen, over the listed buildings' envelope).
  */
 @Injectable()
 export class BuildingSurvey {
   private readonly searchM: number;
+  private readonly blocks: CacheableMemory;
 
   constructor(
     private readonly structures: StructuresPort,
     private readonly floodHazard: FloodHazardPort,
+    private readonly geocoder: Geocoder,
     config: ConfigService<AppConfig, true>,
   ) {
     this.searchM = config.get('STRUCTURE_SEARCH_M', { infer: true });
+    this.blocks = new CacheableMemory({ lruSize: BLOCKS_HELD, ttl: config.get('GEOCODE_CACHE_TTL_SECONDS', { infer: true }) * 1000, useClone: false });
   }
 
-  /** The reach a request's building is looked for within: a caller's exact coordinates only name the building they are in. */
+  /** The reach a request's building is looked for within: a caller's exact coordinates only name the building they are in, unless they chose one. */
   reachOf(request: PartRequest): number {
-    return request.matchedAddress === null ? 0 : this.searchM;
+    return request.matchedAddress === null && request.buildId === null ? 0 : this.searchM;
   }
 
   async survey(request: PartRequest, signal: AbortSignal): Promise<BuildingSurveyed> {
     const search: BuildingSearch = { locationSource: request.matchedAddress === null ? 'coordinates' : 'census_geocoder', searchM: this.searchM };
     if (request.footprint) return this.measured({ match: 'given', footprint: request.footprint }, request.footprint, search, signal);
     const buildings = await this.structures.buildingsNear(request.point, this.reachOf(request), signal);
-    const choice = chooseBuilding(
-      buildings,
-      { point: request.point, locationSource: search.locationSource, matchedAddress: request.matchedAddress },
-      this.searchM,
-    );
-    if (!('building' in choice)) return { structure: structureAnswer(choice, null, search), governingPanel: null, complete: true };
+    const choice = request.buildId === null ? await this.chosenFor(buildings, request, signal) : chosenById(buildings, request, this.searchM);
+    if (!('building' in choice)) {
+      const candidates = await this.candidatesOf(choice.candidates, signal);
+      return { structure: structureAnswer({ match: choice.match, candidates }, null, search), governingPanel: null, complete: true };
+    }
     // USA Structures' footprint meets the caller's rules before anything is asked over it or measured of it.
     const footprint = footprintOfRings(choice.building.rings);
     const broken = polygonProblem(polygonsOfFootprint(footprint), GIVEN_FOOTPRINT_LIMITS);
     if (broken) throw new UpstreamUnavailableError('structures', `the chosen building's footprint breaks a rule: ${broken.rule}`);
     return this.measured(choice, footprint, search, signal);
+  }
+
+  /** The building the point stands for, asking the census block of each building near an address that the rule needs. */
+  private async chosenFor(buildings: StructureFeature[], request: PartRequest, signal: AbortSignal) {
+    const at = {
+      point: request.point,
+      locationSource: request.matchedAddress === null ? ('coordinates' as const) : ('census_geocoder' as const),
+      matchedAddress: request.matchedAddress,
+      addressBlock: request.addressBlock,
+    };
+    const placed = await Promise.all(buildingsToPlace(buildings, at, this.searchM).map(async (building) => [building, await this.blockOf(building, signal)] as const));
+    const blocks = new Map<StructureFeature, string | null>(placed);
+    return chooseBuilding(buildings, at, this.searchM, (building) => blocks.get(building));
+  }
+
+  /** The census block of the building's interior point, held per building; null when the geocoder names none or fails (its side then unknown). */
+  private async blockOf(building: StructureFeature, signal: AbortSignal): Promise<string | null> {
+    const buildId = structureText(building.attributes.BUILD_ID);
+    const held = buildId === null ? undefined : this.blocks.get<string | null>(buildId);
+    if (held !== undefined) return held;
+    const block = await unknownOnFailure(this.geocoder.blockAt(interiorPoint(building.rings), signal));
+    if (buildId !== null && block !== null) this.blocks.set(buildId, block);
+    return block;
+  }
+
+  /**
+   * The buildings listed when none was chosen, each with whether it would be in the SFHA: one query of FEMA's zones
+   * over the envelope of them all (never one per building); null for each when it fails or a polygon breaks the rules.
+   */
+  private async candidatesOf(listed: MeasuredCandidate[], signal: AbortSignal): Promise<StructureCandidate[]> {
+    const footprints = listed.map(({ building }) => footprintOfRings(building.rings));
+    const usable = footprints.map((footprint) => polygonProblem(polygonsOfFootprint(footprint), GIVEN_FOOTPRINT_LIMITS) === null);
+    const measurable = footprints.filter((_, index) => usable[index]);
+    const layers = measurable.length === 0 ? null : await unknownOnFailure(this.floodHazard.footprintLayers(boxOf(measurable.flatMap(polygonsOfFootprint)), signal));
+    return listed.map(({ building, distanceM }, index) => ({
+      buildId: structureText(building.attributes.BUILD_ID),
+      distanceM,
+      address: structureText(building.attributes.PROP_ADDR),
+      buildingInSfha: layers && usable[index] ? (zonesOrNone(footprints[index], layers)?.buildingInSfha ?? null) : null,
+    }));
   }
 
   private async measured(building: StructureBuilding, footprint: Footprint, search: BuildingSearch, signal: AbortSignal): Promise<BuildingSurveyed> {
@@ -72,6 +122,19 @@ export class BuildingSurvey {
       complete: zones !== null,
     };
   }
+}
+
+/** The building the caller chose by its BUILD_ID; a 422 when it is not among those within `searchM` of the point. */
+function chosenById(buildings: StructureFeature[], { point, buildId }: PartRequest, searchM: number) {
+  const choice = buildId === null ? null : buildingChosenById(buildings, point, buildId);
+  if (choice === null) {
+    throw new ApiError(
+      422,
+      'BUILDING_NOT_FOUND',
+      `No building ${buildId} of USA Structures lies within ${searchM} m of the location; an answer without buildId lists the buildings near an address.`,
+    );
+  }
+  return choice;
 }
 
 /** The zones over the footprint; null when a polygon FEMA drew over it breaks the polygon rules (never measured). */

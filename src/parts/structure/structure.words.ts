@@ -29,7 +29,8 @@ export const STRUCTURE_COLUMNS: ReadonlyArray<PartColumn<Structure>> = [
 const MATCH_WORDS: Record<Structure['match'], string> = {
   contains: 'The building whose footprint contains the point',
   address: 'The building near the address point that carries its address',
-  nearest: 'The building nearest the address point',
+  nearest: "The building nearest the address point on the address's side of the street",
+  chosen: 'The building chosen with the request (buildId)',
   given: 'The footprint given with the request',
   none: 'No building found at the location',
   ambiguous: 'Several buildings near the address point: none could be chosen',
