@@ -256,10 +256,9 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
       const located = [id, input, 'Match', exactness, m.matchedAddress, `${m.lon},${m.lat}`, m.tigerLine.tigerLineId, m.tigerLine.side];
       if (call.endpoint !== 'addressbatch') return located;
       const county = featuresAt(this.map.census.counties, m.lon, m.lat)[0]?.attributes;
-      // The address's block where the demo has one; elsewhere one fixed tract and block stand in where there is a county.
-      const block = this.blockOfAddress(m)?.attributes;
-      if (block) return [...located, String(block.STATE), String(block.COUNTY), String(block.TRACT), String(block.BLOCK)];
-      return county ? [...located, String(county.STATE), String(county.COUNTY), '000100', '1000'] : [...located, '', '', '', ''];
+      // The address's block, as the one-line answer names it.
+      const block = county && this.blockOfAddress(m)?.attributes;
+      return block ? [...located, String(block.STATE), String(block.COUNTY), String(block.TRACT), String(block.BLOCK)] : [...located, '', '', '', ''];
     });
     out.reverse();
     return {
@@ -273,8 +272,19 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
 
   /** The block the geocoder puts an address in: the one on its side of the street where the demo says so, else the one at its point. */
   blockOfAddress(match: CensusAddressMatch): CensusArea | undefined {
-    if (match.block === undefined) return featuresAt(this.blocks, match.lon, match.lat)[0];
+    if (match.block === undefined) return this.blockAt(match.lon, match.lat);
     return this.blocks.find((block) => block.attributes.GEOID === match.block);
+  }
+
+  /**
+   * The block at a point: a demo block, else, in a county, one stand-in block of one stand-in tract (000100, block 1000)
+   * drawn around the point, so that the batch's FIPS columns and the one-line answer's block always agree.
+   */
+  private blockAt(lon: number, lat: number): CensusArea | undefined {
+    const found = featuresAt(this.blocks, lon, lat)[0];
+    if (found) return found;
+    const county = featuresAt(this.map.census.counties, lon, lat)[0]?.attributes;
+    return county && blockRecords([{ geoid: `${String(county.STATE)}${String(county.COUNTY)}0001001000`, box: [lon, lat, lon, lat] }])[0];
   }
 
   /** Geographies at a point for the requested layers (keyed by layer name, in request order); `block` replaces the point's own. */
@@ -283,7 +293,7 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
     const county = featuresAt(this.map.census.counties, lon, lat)[0];
     for (const layer of layers) {
       if (layer === CENSUS_LAYERS.blocks.name) {
-        const found = block ?? featuresAt(this.blocks, lon, lat)[0];
+        const found = block ?? this.blockAt(lon, lat);
         out[layer] = found ? [{ ...found.attributes }] : [];
       }
       if (layer === CENSUS_LAYERS.counties.name) out[layer] = county ? [{ ...county.attributes }] : [];

@@ -26,6 +26,8 @@ export interface DemoStructure {
   demoPlace: string;
   /** The point a geocoder gives for its address, where the case turns on it ([lon, lat]). */
   streetPoint?: Position;
+  /** Its address as the Census emulator knows it, where it does (not a layer field: PROP_ADDR is null, as in the real data). */
+  address?: string;
   /** The 2020 census block its interior stands in (what the Census emulator answers for a point inside it). */
   block: DemoBlock;
   feature: ArcGisFeature;
@@ -37,6 +39,7 @@ interface StructureSpec {
   purpose: string;
   demoPlace: string;
   streetPoint?: Position;
+  address?: string;
   ring: Ring;
   buildId: number;
   occupancy: { OCC_CLS: string; PRIM_OCC: string; SEC_OCC: string | null };
@@ -104,6 +107,7 @@ function structure(spec: StructureSpec, objectId: number): DemoStructure {
     purpose: spec.purpose,
     demoPlace: spec.demoPlace,
     ...(spec.streetPoint ? { streetPoint: spec.streetPoint } : {}),
+    ...(spec.address ? { address: spec.address } : {}),
     block,
     feature: {
       attributes: {
@@ -170,6 +174,7 @@ const SPECS: readonly StructureSpec[] = [
     purpose:
       'A house wholly inside the small X unshaded polygon 6430134 (50 m square around the demo place); the street point of its address lies in AE polygon 6430135, 36 m east of the house (within the 40 m a building is looked for).',
     demoPlace: 'houston-nearby-hazards',
+    address: DEMO_BUILDING_ADDRESSES.houstonXHouse.address,
     streetPoint: [DEMO_BUILDING_ADDRESSES.houstonXHouse.lon, DEMO_BUILDING_ADDRESSES.houstonXHouse.lat],
     ring: rectangleFootprint([-95.45, 29.83], 14, 11),
     buildId: 48_020_001,
@@ -184,6 +189,7 @@ const SPECS: readonly StructureSpec[] = [
     id: 'houston-floodway-house',
     purpose: 'A house wholly inside the AE FLOODWAY polygon 6430101, around the demo place and its address.',
     demoPlace: 'houston-ae-floodway',
+    address: '2100 Memorial Dr, Houston, TX 77007',
     ring: rectangleFootprint([-95.39, 29.763], 16, 12),
     buildId: 48_020_002,
     occupancy: RESIDENTIAL,
@@ -212,6 +218,7 @@ const SPECS: readonly StructureSpec[] = [
     id: 'renton-main-house',
     purpose: "The first of two houses at one address (200 MILL AVE S), wholly inside the X shaded polygon 6430130, 7.5 m west of the address's point.",
     demoPlace: 'renton-x-shaded',
+    address: '200 Mill Ave S, Renton, WA 98057',
     ring: rectangleFootprint([-122.2013, 47.483], 14, 10),
     buildId: 53_030_001,
     occupancy: RESIDENTIAL,
@@ -226,6 +233,7 @@ const SPECS: readonly StructureSpec[] = [
     purpose:
       "The second house at the same address (200 MILL AVE S), 23 m south of the first (centre to centre), in the same census block and also in the X shaded polygon 6430130: 14 m from the address's point against the first's 7.5 m, so no house can be chosen (ambiguous).",
     demoPlace: 'renton-x-shaded',
+    address: '200 Mill Ave S, Renton, WA 98057',
     ring: rectangleFootprint([-122.2013, 47.48275], 9, 9),
     buildId: 53_030_002,
     occupancy: RESIDENTIAL,
@@ -239,6 +247,7 @@ const SPECS: readonly StructureSpec[] = [
     id: 'sacramento-house',
     purpose: 'A house wholly inside the A99 polygon 6430116, at the demo place and its address; an outbuilding stands 3.5 m east of it.',
     demoPlace: 'sacramento-a99',
+    address: '2000 Natomas Park Dr, Sacramento, CA 95833',
     ring: rectangleFootprint([-121.5131, 38.64], 20, 12),
     buildId: 6_067_001,
     occupancy: RESIDENTIAL,
@@ -252,6 +261,7 @@ const SPECS: readonly StructureSpec[] = [
     id: 'sacramento-outbuilding',
     purpose: 'An outbuilding (OUTBLDG "Y", unclassified) 3.5 m east of the house at the same address, also inside the A99 polygon 6430116.',
     demoPlace: 'sacramento-a99',
+    address: '2000 Natomas Park Dr, Sacramento, CA 95833',
     ring: rectangleFootprint([-121.512893, 38.64], 9, 7),
     buildId: 6_067_002,
     occupancy: UNCLASSIFIED,
