@@ -321,10 +321,14 @@ function censusCoordinate(value: number, degreesDigits: number): string {
  * (fixtures/census/pablotron-geographies-oneline-census2020.json: numbers as text or empty where the vintage has none).
  */
 function blockRecords(blocks: readonly DemoBlock[]): CensusArea[] {
-  const byGeoid = new Map<string, DemoBlock[]>();
-  for (const block of blocks) byGeoid.set(block.geoid, [...(byGeoid.get(block.geoid) ?? []), block]);
-  return [...byGeoid.entries()].map(([geoid, boxes], index) => {
-    const rings = boxes.map(({ box: [west, south, east, north] }) => rectRing(west, south, east, north));
+  // A block named by several buildings is drawn as one box around them all (overlapping rings would make holes).
+  const byGeoid = new Map<string, DemoBlock['box']>();
+  for (const { geoid, box } of blocks) {
+    const known = byGeoid.get(geoid) ?? box;
+    byGeoid.set(geoid, [Math.min(known[0], box[0]), Math.min(known[1], box[1]), Math.max(known[2], box[2]), Math.max(known[3], box[3])]);
+  }
+  return [...byGeoid.entries()].map(([geoid, [west, south, east, north]], index) => {
+    const rings = [rectRing(west, south, east, north)];
     const bbox = bboxOfRings(rings);
     const [lat, lon] = [censusCoordinate((bbox.ymin + bbox.ymax) / 2, 2), censusCoordinate((bbox.xmin + bbox.xmax) / 2, 3)];
     const block = geoid.slice(11);

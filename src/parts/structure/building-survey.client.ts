@@ -25,7 +25,7 @@ export interface BuildingSurveyed {
   structure: Structure;
   /** The FIRM panel covering the largest share of the footprint; null when there is none or it is unknown. */
   governingPanel: { panel: string; effectiveDate: string | null } | null;
-  /** False when the building was found but the flood zones over it could not be read. */
+  /** False when the building was found but the flood zones over it (or over the buildings listed) could not be read. */
   complete: boolean;
 }
 
@@ -61,8 +61,8 @@ export class BuildingSurvey {
     const buildings = await this.structures.buildingsNear(request.point, this.reachOf(request), signal);
     const choice = request.buildId === null ? await this.chosenFor(buildings, request, signal) : chosenById(buildings, request, this.searchM);
     if (!('building' in choice)) {
-      const candidates = await this.candidatesOf(choice.candidates, signal);
-      return { structure: structureAnswer({ match: choice.match, candidates }, null, search), governingPanel: null, complete: true };
+      const { candidates, complete } = await this.candidatesOf(choice.candidates, signal);
+      return { structure: structureAnswer({ match: choice.match, candidates }, null, search), governingPanel: null, complete };
     }
     // USA Structures' footprint meets the caller's rules before anything is asked over it or measured of it.
     const footprint = footprintOfRings(choice.building.rings);
@@ -98,17 +98,21 @@ export class BuildingSurvey {
    * The buildings listed when none was chosen, each with whether it would be in the SFHA: one query of FEMA's zones
    * over the envelope of them all (never one per building); null for each when it fails or a polygon breaks the rules.
    */
-  private async candidatesOf(listed: MeasuredCandidate[], signal: AbortSignal): Promise<StructureCandidate[]> {
+  private async candidatesOf(listed: MeasuredCandidate[], signal: AbortSignal): Promise<{ candidates: StructureCandidate[]; complete: boolean }> {
     const footprints = listed.map(({ building }) => footprintOfRings(building.rings));
-    const usable = footprints.map((footprint) => polygonProblem(polygonsOfFootprint(footprint), GIVEN_FOOTPRINT_LIMITS) === null);
+    const usable = footprints.map((footprint) => !polygonProblem(polygonsOfFootprint(footprint), GIVEN_FOOTPRINT_LIMITS));
     const measurable = footprints.filter((_, index) => usable[index]);
-    const layers = measurable.length === 0 ? null : await unknownOnFailure(this.floodHazard.footprintLayers(boxOf(measurable.flatMap(polygonsOfFootprint)), signal));
-    return listed.map(({ building, distanceM }, index) => ({
+    const zones = measurable.length === 0 ? null : await unknownOnFailure(this.floodHazard.zonesOver(boxOf(measurable.flatMap(polygonsOfFootprint)), signal));
+    // Panels are not read for a building not chosen: whether it is in the SFHA needs the zones alone.
+    const layers = zones && { zones, panels: [] };
+    const candidates = listed.map(({ building, distanceM }, index) => ({
       buildId: structureText(building.attributes.BUILD_ID),
       distanceM,
       address: structureText(building.attributes.PROP_ADDR),
       buildingInSfha: layers && usable[index] ? (zonesOrNone(footprints[index], layers)?.buildingInSfha ?? null) : null,
     }));
+    // The zones not read, the answer is kept no longer than an incomplete one and names the building part unavailable.
+    return { candidates, complete: measurable.length === 0 || layers !== null };
   }
 
   private async measured(building: StructureBuilding, footprint: Footprint, search: BuildingSearch, signal: AbortSignal): Promise<BuildingSurveyed> {
