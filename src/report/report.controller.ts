@@ -79,7 +79,9 @@ export class ReportController {
   @ApiResponse({ status: 404, ...pageOfError('ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS listing the matches, each linked to its own report.') })
   @ApiResponse({
     status: 422,
-    ...pageOfError('COORDINATES_OUT_OF_RANGE, RADIUS_OUT_OF_RANGE, or IMAGE_SIZE_OUT_OF_RANGE: span outside [100, 5000].'),
+    ...pageOfError(
+      'COORDINATES_OUT_OF_RANGE, RADIUS_OUT_OF_RANGE, BUILDING_NOT_FOUND (no building with that buildId within reach), or IMAGE_SIZE_OUT_OF_RANGE: span outside [100, 5000].',
+    ),
   })
   @ApiResponse({ status: 429, ...pageOfError('RATE_LIMITED, only where rate limiting is configured; see Retry-After.') })
   @ApiResponse({ status: 502, ...pageOfError('UPSTREAM_UNAVAILABLE: FEMA or the Census geocoder failed. Retry after a few seconds.') })

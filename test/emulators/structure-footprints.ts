@@ -75,10 +75,6 @@ function round7(v: number): number {
   return Number(v.toFixed(7));
 }
 
-function round2(v: number): number {
-  return Number(v.toFixed(2));
-}
-
 /** A single-precision value as the layer writes it: seven significant digits. */
 function single(v: number): number {
   return Number(v.toPrecision(7));

@@ -182,9 +182,8 @@ describe('StructuresFeatureServerEmulator: USA Structures as an ArcGIS Online ho
 
     it('finds the buildings an envelope touches, narrowed by an equality where and cut to outFields', async () => {
       expect(idsOf((await get(`${sacramento}&outFields=OBJECTID`)).body)).toEqual(['sacramento-house', 'sacramento-outbuilding']);
-      const sameBlock = (
-        await get(`${sacramento}&where=${encodeURIComponent("CENSUSCODE = '06067000100'")}&outFields=PROP_ADDR,OUTBLDG&returnGeometry=false`)
-      ).body;
+      const sameBlock = (await get(`${sacramento}&where=${encodeURIComponent("CENSUSCODE = '06067000100'")}&outFields=PROP_ADDR,OUTBLDG&returnGeometry=false`))
+        .body;
       expect(sameBlock.features).toEqual([{ attributes: { PROP_ADDR: null, OUTBLDG: null } }, { attributes: { PROP_ADDR: null, OUTBLDG: 'Yes' } }]);
       expect(sameBlock.fields.map((f: Json) => f.name)).toEqual(['PROP_ADDR', 'OUTBLDG']);
       const outbuildings = (await get(`where=${encodeURIComponent("OUTBLDG = 'Yes'")}&outFields=OBJECTID&returnGeometry=false&f=json`)).body;
@@ -422,7 +421,10 @@ describe('the demo buildings in startEmulators() and offline mode', () => {
     expect(match.addressComponents).toMatchObject({ preDirection: 'W', streetName: '34TH', suffixType: 'ST' });
     expect(await buildingsNear(streetPoint)).toEqual(['houston-x-house-ae-street-point', 'houston-across-the-street']);
     expect(houstonHouse.feature.attributes.PROP_ADDR).toBeNull();
-    expect([houstonHouse.block.geoid, demoStructure('houston-across-the-street').block.geoid]).toEqual([DEMO_BLOCKS.houston34thWest.geoid, DEMO_BLOCKS.houston34thEast.geoid]);
+    expect([houstonHouse.block.geoid, demoStructure('houston-across-the-street').block.geoid]).toEqual([
+      DEMO_BLOCKS.houston34thWest.geoid,
+      DEMO_BLOCKS.houston34thEast.geoid,
+    ]);
     // the point answer there is AE, the house is wholly in X
     expect(featuresAt(DEMO_MAP.nfhl.floodHazardZones, ...streetPoint).map((z) => z.attributes.FLD_ZONE)).toEqual(['AE']);
   });

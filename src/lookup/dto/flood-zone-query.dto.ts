@@ -133,7 +133,7 @@ const BUILD_ID_MESSAGE = 'buildId must be a USA Structures BUILD_ID: a whole num
 /** `buildId`: the building chosen among those near the location, as GET /flood-zone, its report and its picture read it. */
 export const BUILD_ID_PARAMETER = {
   description:
-    "The building to answer for: a USA Structures BUILD_ID (as `result.structure.buildId` or `candidates` name it) of a building within reach of the location " +
+    'The building to answer for: a USA Structures BUILD_ID (as `result.structure.buildId` or `candidates` name it) of a building within reach of the location ' +
     '(STRUCTURE_SEARCH_M, 40 m by default, for coordinates too). The answer is then for that building (`result.structure.match` `chosen`; include=structure ' +
     'is implied); a building not within reach is answered 422 BUILDING_NOT_FOUND. Digits only, given once.',
   type: String,

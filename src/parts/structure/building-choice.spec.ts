@@ -65,7 +65,11 @@ const COORDINATES: BuildingSearchPoint = { point: POINT, locationSource: 'coordi
 const sideOfStreet = (building: StructureFeature): string => (interiorPoint(building.rings).lon > POINT.lon ? EAST : WEST);
 
 /** The choice in short: its match and the chosen building's BUILD_ID and distance, or its candidates' BUILD_IDs and distances. */
-function choose(buildings: StructureFeature[], at: BuildingSearchPoint = ADDRESS, blockOf: (building: StructureFeature) => string | null = sideOfStreet): unknown {
+function choose(
+  buildings: StructureFeature[],
+  at: BuildingSearchPoint = ADDRESS,
+  blockOf: (building: StructureFeature) => string | null = sideOfStreet,
+): unknown {
   const choice = chooseBuilding(buildings, at, SEARCH_M, blockOf);
   return 'building' in choice
     ? [choice.match, choice.building.attributes.BUILD_ID, choice.distanceM]
@@ -167,13 +171,21 @@ describe('chooseBuilding: (2) the one footprint carrying the address', () => {
   });
 });
 
-describe('chooseBuilding: (3) the nearest footprint on the address\'s side of the street (its census block)', () => {
+describe("chooseBuilding: (3) the nearest footprint on the address's side of the street (its census block)", () => {
   it.each([
     ['alone within reach', [at(12.34, 0, { BUILD_ID: 1 }), westOf(40.5, { BUILD_ID: 2 })], ['nearest', 1, 12.3]],
     ['over a nearer one across the street', [westOf(1, { BUILD_ID: 2 }), eastOf(15, { BUILD_ID: 1 })], ['nearest', 1, 15]],
-    ['with the next house on its side exactly 10 m farther', [eastOf(5, { BUILD_ID: 1 }), at(5, 5 + Math.sqrt(200), { BUILD_ID: 2 }), westOf(6, { BUILD_ID: 3 })], ['nearest', 1, 5]],
+    [
+      'with the next house on its side exactly 10 m farther',
+      [eastOf(5, { BUILD_ID: 1 }), at(5, 5 + Math.sqrt(200), { BUILD_ID: 2 }), westOf(6, { BUILD_ID: 3 })],
+      ['nearest', 1, 5],
+    ],
     ['beside its shed 3 m farther (a shed is no second house)', [eastOf(5, { BUILD_ID: 1 }), at(5, 12, { BUILD_ID: 9, OUTBLDG: 'Yes' })], ['nearest', 1, 5]],
-    ['beside an outbuilding as near (it is never chosen over a main building)', [at(5, 0, { BUILD_ID: 9, OUTBLDG: 'Y' }), at(5, 0.001, { BUILD_ID: 1 })], ['nearest', 1, 5]],
+    [
+      'beside an outbuilding as near (it is never chosen over a main building)',
+      [at(5, 0, { BUILD_ID: 9, OUTBLDG: 'Y' }), at(5, 0.001, { BUILD_ID: 1 })],
+      ['nearest', 1, 5],
+    ],
     [
       'across a tract boundary from the other (CENSUSCODE, its block never asked)',
       [westOf(1, { BUILD_ID: 2, CENSUSCODE: '26109960200' }), eastOf(20, { BUILD_ID: 1, CENSUSCODE: TRACT })],
@@ -183,7 +195,7 @@ describe('chooseBuilding: (3) the nearest footprint on the address\'s side of th
     expect(choose(buildings)).toEqual(expected);
   });
 
-  it('lists two houses on the address\'s side within 10 m of each other, the one across the street too: ambiguous', () => {
+  it("lists two houses on the address's side within 10 m of each other, the one across the street too: ambiguous", () => {
     expect(choose([eastOf(5, { BUILD_ID: 1 }), westOf(2, { BUILD_ID: 3 }), at(5, 12, { BUILD_ID: 2 })])).toEqual([
       'ambiguous',
       [
@@ -205,8 +217,8 @@ describe('chooseBuilding: (3) the nearest footprint on the address\'s side of th
   });
 
   it.each([
-    ['the address\'s block is unknown', { ...ADDRESS, addressBlock: null }, sideOfStreet],
-    ['the nearest building\'s block is unknown', ADDRESS, (building: StructureFeature) => (building.attributes.BUILD_ID === 1 ? null : sideOfStreet(building))],
+    ["the address's block is unknown", { ...ADDRESS, addressBlock: null }, sideOfStreet],
+    ["the nearest building's block is unknown", ADDRESS, (building: StructureFeature) => (building.attributes.BUILD_ID === 1 ? null : sideOfStreet(building))],
   ])('lists the buildings when %s: the sides cannot be told', (_case, point, blockOf) => {
     expect(choose([eastOf(5, { BUILD_ID: 1 }), westOf(30, { BUILD_ID: 2 })], point, blockOf)).toEqual([
       'ambiguous',
@@ -245,7 +257,12 @@ describe('buildingsToPlace: the buildings whose census block the choice needs', 
   const ids = (buildings: StructureFeature[]) => buildings.map((found) => found.attributes.BUILD_ID);
 
   it('names every building within reach its tract does not already place, nearest first', () => {
-    const buildings = [westOf(30, { BUILD_ID: 2 }), eastOf(3, { BUILD_ID: 1, CENSUSCODE: TRACT }), westOf(2, { BUILD_ID: 3, CENSUSCODE: '26109960200' }), eastOf(41, { BUILD_ID: 4 })];
+    const buildings = [
+      westOf(30, { BUILD_ID: 2 }),
+      eastOf(3, { BUILD_ID: 1, CENSUSCODE: TRACT }),
+      westOf(2, { BUILD_ID: 3, CENSUSCODE: '26109960200' }),
+      eastOf(41, { BUILD_ID: 4 }),
+    ];
     expect(ids(buildingsToPlace(buildings, ADDRESS, SEARCH_M))).toEqual([1, 2]);
   });
 
@@ -264,9 +281,12 @@ describe('isOutbuilding: OUTBLDG in every spelling the data uses', () => {
     expect(isOutbuilding(value)).toBe(true);
   });
 
-  it.each([[null], [undefined], [''], [' '], ['N'], ['No'], ['0'], ['F'], ['false'], [false], [0], ['-99999'], ['<Null>']])('%j is a main building', (value) => {
-    expect(isOutbuilding(value)).toBe(false);
-  });
+  it.each([[null], [undefined], [''], [' '], ['N'], ['No'], ['0'], ['F'], ['false'], [false], [0], ['-99999'], ['<Null>']])(
+    '%j is a main building',
+    (value) => {
+      expect(isOutbuilding(value)).toBe(false);
+    },
+  );
 });
 
 describe('interiorPoint: a point inside the footprint', () => {

@@ -162,7 +162,12 @@ export function buildingsToPlace(buildings: StructureFeature[], at: BuildingSear
  * every building within reach across the street, listed) or ambiguous (the sides cannot be told, or two houses
  * within NEAREST_LEAD_M of each other on the address's side), with the nearest buildings listed.
  */
-export function chooseBuilding(buildings: StructureFeature[], at: BuildingSearchPoint, searchM: number, blockOf: BlockOfBuilding = () => undefined): BuildingChoice {
+export function chooseBuilding(
+  buildings: StructureFeature[],
+  at: BuildingSearchPoint,
+  searchM: number,
+  blockOf: BlockOfBuilding = () => undefined,
+): BuildingChoice {
   const measured = measuredFrom(buildings, at.point);
   const decided = decidedWithoutBlocks(measured, at, searchM);
   if (decided !== null) return decided;

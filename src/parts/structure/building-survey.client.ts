@@ -79,7 +79,9 @@ export class BuildingSurvey {
       matchedAddress: request.matchedAddress,
       addressBlock: request.addressBlock,
     };
-    const placed = await Promise.all(buildingsToPlace(buildings, at, this.searchM).map(async (building) => [building, await this.blockOf(building, signal)] as const));
+    const placed = await Promise.all(
+      buildingsToPlace(buildings, at, this.searchM).map(async (building) => [building, await this.blockOf(building, signal)] as const),
+    );
     const blocks = new Map<StructureFeature, string | null>(placed);
     return chooseBuilding(buildings, at, this.searchM, (building) => blocks.get(building));
   }

@@ -86,7 +86,7 @@ function noBuildingNote(match: 'none' | 'ambiguous', candidates: number, { locat
   if (candidates > 0) {
     return (
       `No building was chosen: every building footprint within ${searchM} m of the address's point stands across the street from the address ` +
-      "(outside its census block), so the answer is for the point alone and those buildings are listed (choose one with buildId)."
+      '(outside its census block), so the answer is for the point alone and those buildings are listed (choose one with buildId).'
     );
   }
   if (locationSource === 'coordinates') {

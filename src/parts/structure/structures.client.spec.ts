@@ -14,7 +14,21 @@ import type { GeoPoint } from '../../flood-hazard/flood-hazard.types';
 import type { StructureFeature } from './structure.types';
 import { StructuresClient } from './structures.client';
 
-const FIELDS = ['BUILD_ID', 'OCC_CLS', 'PRIM_OCC', 'PROP_ADDR', 'PROP_CITY', 'PROP_ZIP', 'SQMETERS', 'HEIGHT', 'IMAGE_DATE', 'SOURCE', 'OUTBLDG', 'CENSUSCODE', 'FIPS'];
+const FIELDS = [
+  'BUILD_ID',
+  'OCC_CLS',
+  'PRIM_OCC',
+  'PROP_ADDR',
+  'PROP_CITY',
+  'PROP_ZIP',
+  'SQMETERS',
+  'HEIGHT',
+  'IMAGE_DATE',
+  'SOURCE',
+  'OUTBLDG',
+  'CENSUSCODE',
+  'FIPS',
+];
 
 const renton = demoPlace('renton-x-shaded');
 const rentonPoint: GeoPoint = { lat: renton.lat, lon: renton.lon };

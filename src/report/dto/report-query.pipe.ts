@@ -1,6 +1,13 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { refuseUnreadParameters } from '../../common/query-string';
-import { BUILDING_PARAMETERS, LOCATION_PARAMETERS, OPTION_PARAMETERS, readBuildId, readLookupLocation, readLookupOptions } from '../../lookup/dto/lookup-parameters';
+import {
+  BUILDING_PARAMETERS,
+  LOCATION_PARAMETERS,
+  OPTION_PARAMETERS,
+  readBuildId,
+  readLookupLocation,
+  readLookupOptions,
+} from '../../lookup/dto/lookup-parameters';
 import type { LocationQuery } from '../../lookup/location-query';
 import { readPictureSize } from '../../map-picture/dto/map-picture-query.pipe';
 import { determinationPart } from '../../parts/determination/determination.part';
