@@ -261,7 +261,7 @@ describe('GET /flood-zone/map: the picture of a place', () => {
       const p = await picture(stack, `${addressQuery(address).split('?')[1]}&span=150`);
       const { body } = await stack.get(`${addressQuery(address)}&include=nearby,structure&radius=75`);
       expect(body.result.structure).toMatchObject({
-        match: 'address',
+        match: 'nearest',
         buildingInSfha: false,
         zones: [expect.objectContaining({ floodZone: 'X', sharePercent: 100 })],
       });
