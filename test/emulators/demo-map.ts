@@ -1572,7 +1572,7 @@ function buildAll(): BuiltDemo {
       [
         'renton-x-shaded',
         X_SHADED,
-        'Renton, WA: X shaded (0.2 PCT ANNUAL CHANCE FLOOD HAZARD)',
+        'Renton, WA: X shaded (0.2 PCT ANNUAL CHANCE FLOOD HAZARD); its address names two houses 7.5 m and 14 m from its point: with include=structure, ambiguous',
         mapped('X', { subtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', sfha: false, risk: 'moderate' }),
         '200 Mill Ave S, Renton, WA 98057',
         '200',
