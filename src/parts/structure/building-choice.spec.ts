@@ -1,4 +1,7 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import CheapRuler from 'cheap-ruler';
+import { metresToRings } from '../../common/arcgis-rings';
 import { BuildingSearchPoint, buildingChosenById, buildingsToPlace, chooseBuilding, interiorPoint, isOutbuilding } from './building-choice';
 import type { StructureAttributes, StructureFeature } from './structure.types';
 
@@ -324,5 +327,63 @@ describe('buildingChosenById: the building the caller chose', () => {
 
   it.each([['17235207'], ['017235205'], ['']])('finds no building %j', (buildId) => {
     expect(buildingChosenById(buildings, POINT, buildId)).toBeNull();
+  });
+});
+
+describe('chooseBuilding on real recorded footprints (USA Structures, east Midtown Atlanta, PROP_ADDR null on every one)', () => {
+  /** The recorded answer (test/emulators/fixtures/structures/), its Web Mercator rings in lon/lat. */
+  const recorded = (
+    JSON.parse(fs.readFileSync(path.join(__dirname, '../../../test/emulators/fixtures/structures/usa-structures-query-atlanta-2024.json'), 'utf8')) as {
+      features: Array<{ attributes: Record<string, unknown>; geometry: { rings: number[][][] } }>;
+    }
+  ).features.map(({ attributes, geometry }): StructureFeature => ({
+    attributes: attributes as unknown as StructureAttributes,
+    rings: geometry.rings.map((ring) =>
+      ring.map(([x, y]) => [(x / 6378137) * (180 / Math.PI), (2 * Math.atan(Math.exp(y / 6378137)) - Math.PI / 2) * (180 / Math.PI)]),
+    ),
+  }));
+  const byId = (buildId: number) => recorded.find((found) => found.attributes.BUILD_ID === buildId) as StructureFeature;
+  // Two houses 61 m apart, centre to centre, in tracts 13121001301 and 13121001302 (their CENSUSCODEs as recorded):
+  // the tract line between them runs along the street that parts them.
+  const west = byId(17241963);
+  const east = byId(17241706);
+
+  /** A point on the line between the two houses' interiors, `share` of the way from the west one (the street's centre line lies between). */
+  function between(share: number): GeoPointLike {
+    const [a, b] = [interiorPoint(west.rings), interiorPoint(east.rings)];
+    return { lat: a.lat + share * (b.lat - a.lat), lon: a.lon + share * (b.lon - a.lon) };
+  }
+  type GeoPointLike = { lat: number; lon: number };
+  const metresTo = (point: GeoPointLike, found: StructureFeature) => metresToRings(new CheapRuler(point.lat, 'meters'), point, found.rings);
+
+  it.each([
+    // Blind to the sides, the two east houses as near each other leave it ambiguous.
+    ['the west house, its point nearer the east one: the west house', 0.62, 'west', ['nearest', 17241963], ['ambiguous']],
+    // 17241870, 14.9 m from the east house, stands in its tract too: two houses as near, neither is taken. Blind to the
+    // sides, the west house across the street would have been taken.
+    ['the east house, its point nearer the west one: none, its neighbour as near', 0.38, 'east', ['ambiguous'], ['nearest', 17241963]],
+  ] as const)('an address of %s; never the house across the street', (_case, share, side, expected, blindly) => {
+    const point = between(share);
+    const own = side === 'west' ? west : east;
+    const across = side === 'west' ? east : west;
+    // As the geocoder places it: on the street, nearer the house across it, both within reach.
+    expect(metresTo(point, across)).toBeLessThan(metresTo(point, own));
+    expect(metresTo(point, own)).toBeLessThanOrEqual(SEARCH_M);
+    const tract = String(own.attributes.CENSUSCODE);
+    const at: BuildingSearchPoint = {
+      point,
+      locationSource: 'census_geocoder',
+      matchedAddress: '1 MYRTLE ST NE, ATLANTA, GA, 30308',
+      addressBlock: `${tract}1000`,
+    };
+    // Only the houses of the address's tract need their block asked; here they stand in the address's block.
+    const toPlace = buildingsToPlace(recorded, at, SEARCH_M);
+    expect(toPlace.map((found) => found.attributes.CENSUSCODE)).toEqual(toPlace.map(() => tract));
+    const choice = chooseBuilding(recorded, at, SEARCH_M, (found) => (toPlace.includes(found) ? at.addressBlock : undefined));
+    expect('building' in choice ? [choice.match, choice.building.attributes.BUILD_ID] : [choice.match]).toEqual(expected);
+    // Without the blocks and tracts (the nearest rule alone).
+    const withoutTracts = recorded.map((found) => ({ ...found, attributes: { ...found.attributes, CENSUSCODE: null } }));
+    const blind = chooseBuilding(withoutTracts, at, SEARCH_M, () => at.addressBlock);
+    expect('building' in blind ? [blind.match, blind.building.attributes.BUILD_ID] : [blind.match]).toEqual(blindly);
   });
 });
