@@ -509,6 +509,9 @@ describe("the building and the lender's form, end to end", () => {
       expect(report.status).toBe(200);
       expect(report.text).toContain('USA Structures building 53030002');
       expect(report.text).toContain('The building chosen with the request (buildId)');
+      // Without it, the page lists the buildings near the address, each with how to choose it.
+      const listed = await get(`/flood-zone/report?${RENTON}`);
+      expect(listed.text).toContain('USA Structures building 53030002, 14 m away: outside the SFHA (buildId=53030002)');
       const missing = await get(`/flood-zone/report?${RENTON}&buildId=99999999`);
       expect(missing.status).toBe(422);
       const picture = await get(`/flood-zone/map?${RENTON}&buildId=99999999`);
