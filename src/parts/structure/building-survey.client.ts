@@ -7,7 +7,7 @@ import { toFirmPanel } from '../../flood-hazard/classification';
 import { FloodHazardPort } from '../../flood-hazard/flood-hazard-port';
 import { Geocoder } from '../../geocoding/geocoder';
 import type { PartRequest } from '../answer-part';
-import { MeasuredCandidate, buildingChosenById, buildingsToPlace, chooseBuilding, interiorPoint } from './building-choice';
+import { BuildingChoice, MeasuredCandidate, buildingChosenById, buildingsToPlace, chooseBuilding, interiorPoint } from './building-choice';
 import { GIVEN_FOOTPRINT_LIMITS } from './footprint-check';
 import { boxOf, footprintBox, polygonsOfFootprint } from './footprint-geometry';
 import { BrokenPolygonError, footprintFloodZones, footprintOfRings } from './footprint-zones';
@@ -59,10 +59,11 @@ export class BuildingSurvey {
     const search: BuildingSearch = { locationSource: request.matchedAddress === null ? 'coordinates' : 'census_geocoder', searchM: this.searchM };
     if (request.footprint) return this.measured({ match: 'given', footprint: request.footprint }, request.footprint, search, signal);
     const buildings = await this.structures.buildingsNear(request.point, this.reachOf(request), signal);
-    const choice = request.buildId === null ? await this.chosenFor(buildings, request, signal) : chosenById(buildings, request, this.searchM);
+    const { choice, sidesRead } = request.buildId === null ? await this.chosenFor(buildings, request, signal) : chosenById(buildings, request, this.searchM);
     if (!('building' in choice)) {
       const { candidates, complete } = await this.candidatesOf(choice.candidates, signal);
-      return { structure: structureAnswer({ match: choice.match, candidates }, null, search), governingPanel: null, complete };
+      // A building's block unread leaves the choice open this time only: the answer is kept as an incomplete one.
+      return { structure: structureAnswer({ match: choice.match, candidates }, null, search), governingPanel: null, complete: complete && sidesRead };
     }
     // USA Structures' footprint meets the caller's rules before anything is asked over it or measured of it.
     const footprint = footprintOfRings(choice.building.rings);
@@ -71,8 +72,11 @@ export class BuildingSurvey {
     return this.measured(choice, footprint, search, signal);
   }
 
-  /** The building the point stands for, asking the census block of each building near an address that the rule needs. */
-  private async chosenFor(buildings: StructureFeature[], request: PartRequest, signal: AbortSignal) {
+  /**
+   * The building the point stands for, asking the census block of each building near an address that the rule needs;
+   * `sidesRead` is false when the geocoder failed for one of them.
+   */
+  private async chosenFor(buildings: StructureFeature[], request: PartRequest, signal: AbortSignal): Promise<{ choice: BuildingChoice; sidesRead: boolean }> {
     const at = {
       point: request.point,
       locationSource: request.matchedAddress === null ? ('coordinates' as const) : ('census_geocoder' as const),
@@ -82,18 +86,27 @@ export class BuildingSurvey {
     const placed = await Promise.all(
       buildingsToPlace(buildings, at, this.searchM).map(async (building) => [building, await this.blockOf(building, signal)] as const),
     );
-    const blocks = new Map<StructureFeature, string | null>(placed);
-    return chooseBuilding(buildings, at, this.searchM, (building) => blocks.get(building));
+    const blocks = new Map<StructureFeature, string | null | undefined>(placed);
+    const choice = chooseBuilding(buildings, at, this.searchM, (building) => blocks.get(building));
+    return { choice, sidesRead: placed.every(([, block]) => block !== undefined) };
   }
 
-  /** The census block of the building's interior point, held per building; null when the geocoder names none or fails (its side then unknown). */
-  private async blockOf(building: StructureFeature, signal: AbortSignal): Promise<string | null> {
+  /**
+   * The census block of the building's interior point, held per building: null when the geocoder names none, undefined
+   * when it failed (either way its side is unknown).
+   */
+  private async blockOf(building: StructureFeature, signal: AbortSignal): Promise<string | null | undefined> {
     const buildId = structureText(building.attributes.BUILD_ID);
-    const held = buildId === null ? undefined : this.blocks.get<string | null>(buildId);
+    const held = buildId === null ? undefined : this.blocks.get<string>(buildId);
     if (held !== undefined) return held;
-    const block = await unknownOnFailure(this.geocoder.blockAt(interiorPoint(building.rings), signal));
-    if (buildId !== null && block !== null) this.blocks.set(buildId, block);
-    return block;
+    try {
+      const block = await this.geocoder.blockAt(interiorPoint(building.rings), signal);
+      if (buildId !== null && block !== null) this.blocks.set(buildId, block);
+      return block;
+    } catch (error) {
+      if (error instanceof UpstreamUnavailableError) return undefined;
+      throw error;
+    }
   }
 
   /**
@@ -131,7 +144,7 @@ export class BuildingSurvey {
 }
 
 /** The building the caller chose by its BUILD_ID; a 422 when it is not among those within `searchM` of the point. */
-function chosenById(buildings: StructureFeature[], { point, buildId }: PartRequest, searchM: number) {
+function chosenById(buildings: StructureFeature[], { point, buildId }: PartRequest, searchM: number): { choice: BuildingChoice; sidesRead: true } {
   const choice = buildId === null ? null : buildingChosenById(buildings, point, buildId);
   if (choice === null) {
     throw new ApiError(
@@ -140,7 +153,7 @@ function chosenById(buildings: StructureFeature[], { point, buildId }: PartReque
       `No building ${buildId} of USA Structures lies within ${searchM} m of the location; an answer without buildId lists the buildings near an address.`,
     );
   }
-  return choice;
+  return { choice, sidesRead: true };
 }
 
 /** The zones over the footprint; null when a polygon FEMA drew over it breaks the polygon rules (never measured). */

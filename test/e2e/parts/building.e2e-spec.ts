@@ -555,6 +555,29 @@ describe("the building and the lender's form, end to end", () => {
       }
     });
 
+    it("a building's census block unread (the geocoder failing): its side unknown, none chosen, kept no longer than an incomplete answer", async () => {
+      // Two houses 6 m and 15 m from the White House's address point, in its stand-in tract: each one's block must be asked.
+      const tract = '11001000100';
+      emulators.structures.structures = [...DEMO_STRUCTURES, houseBeside('dc-white-house-ae', 71, 6, tract), houseBeside('dc-white-house-ae', 72, -19, tract)];
+      emulators.census.injectFault({ kind: 'http-status', status: 500, match: (call: CallRecord) => call.endpoint === 'coordinates' });
+      try {
+        const res = await get(`/flood-zone?address=${encodeURIComponent(demoPlace('dc-white-house-ae').address as string)}&include=structure`);
+        expect(res.status).toBe(200);
+        expect(res.body.result.structure).toMatchObject({
+          match: 'ambiguous',
+          candidates: [
+            { buildId: '71', distanceM: 2, buildingInSfha: true },
+            { buildId: '72', distanceM: 15, buildingInSfha: true },
+          ],
+        });
+        expect(res.body.result.unavailable).toEqual(['structure']);
+        const maxAge = Number(/^public, max-age=(\d+)$/.exec(res.headers.get('cache-control') ?? '')?.[1]);
+        expect(maxAge).toBeLessThanOrEqual(60);
+      } finally {
+        emulators.structures.structures = DEMO_STRUCTURES;
+      }
+    });
+
     it("say null, never false, when FEMA's zones over them fail, and the building part is named unavailable", async () => {
       // Two houses beside a demo address no building stands at, in its census block (its tract).
       const tract = '53033000100';
