@@ -22,8 +22,8 @@ export class StructureZoneDto {
 }
 
 export class StructureCandidateDto {
-  @ApiProperty({ description: "USA Structures' BUILD_ID.", example: '26010001' })
-  buildId: string;
+  @nullableString("USA Structures' BUILD_ID, to choose it with `buildId`; null when the layer gives none.", '26010001')
+  buildId: string | null;
 
   @ApiProperty({ description: 'Metres from the point to the footprint, one decimal.', example: 12.4 })
   distanceM: number;
