@@ -58,6 +58,8 @@ const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   METHOD_NOT_ALLOWED: 'Method PUT is not allowed on /flood-zone; use GET.',
   COORDINATES_OUT_OF_RANGE: 'lat must be between -90 and 90',
   RADIUS_OUT_OF_RANGE: 'radius must be between 10 and 2000 metres',
+  BUILDING_NOT_FOUND:
+    'No building 13001234 of USA Structures lies within 40 m of the location; the buildings within reach are listed in result.structure.candidates of an answer without buildId.',
   IMAGE_SIZE_OUT_OF_RANGE: 'width must be a whole number of pixels from 200 to 1600',
   RATE_LIMITED: 'Too many requests: at most 60 per minute from one client. Retry after 42 seconds.',
   INVALID_BATCH: 'The JSON body is malformed at line 1, column 14.',

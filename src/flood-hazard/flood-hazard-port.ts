@@ -46,6 +46,12 @@ export abstract class FloodHazardPort {
   abstract footprintLayers(bbox: LonLatBox, deadline: AbortSignal): Promise<FootprintLayers>;
 
   /**
+   * Every Flood Hazard Zones polygon intersecting an envelope, with its exact geometry: one query for several
+   * footprints at once (the buildings listed when none could be chosen). Its failure is the building part's alone.
+   */
+  abstract zonesOver(bbox: LonLatBox, deadline: AbortSignal): Promise<ZonePolygonFeature[]>;
+
+  /**
    * Every Political Jurisdictions and LOMRs polygon intersecting a footprint's envelope, with its exact geometry, and the
    * LOMAs within `lomaBox` when one is given, all asked at once; each query failing alone (null).
    */

@@ -252,6 +252,15 @@ export class NfhlClient extends FloodHazardPort {
     });
   }
 
+  zonesOver(bbox: LonLatBox, deadline: AbortSignal): Promise<ZonePolygonFeature[]> {
+    return this.failingAlone(async () =>
+      (await this.map.queryEnvelope<FloodHazardZoneAttributes>('zones', FOOTPRINT_ZONE_FIELDS, bbox, EXACT_GEOMETRY, deadline)).map((feature) => ({
+        attributes: feature.attributes,
+        rings: positionListsOf(feature, 'rings', this.upstream.name),
+      })),
+    );
+  }
+
   footprintSurroundings(bbox: LonLatBox, lomaBox: LonLatBox | null, deadline: AbortSignal): Promise<FootprintSurroundings> {
     return this.upstream.operation(async () => {
       const within = async <T>(layer: 'jurisdictions' | 'lomrs') =>

@@ -70,6 +70,8 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
         county: 'District of Columbia',
         countyFips: '11001',
         zip: '20500',
+        // state, county, tract and block columns: the address's 2020 census block
+        block: '110010001001000',
       },
     });
   });
@@ -177,6 +179,7 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
         county: 'Fairfax County',
         countyFips: '51059',
         zip: '22046',
+        block: '510594714011007',
       },
     });
     expect(answers.get('2000')).toMatchObject({ kind: 'match', match: { county: 'Benton County', countyFips: '41003', zip: '97330' } });
@@ -218,7 +221,15 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
     );
     expect(answers.get('new')).toEqual({
       kind: 'match',
-      match: { matchedAddress: '1 MAIN ST, SOMEWHERE, ZZ, 99999', lat: 40.25, lon: -100.5, county: null, countyFips: '99999', zip: '99999' },
+      match: {
+        matchedAddress: '1 MAIN ST, SOMEWHERE, ZZ, 99999',
+        lat: 40.25,
+        lon: -100.5,
+        county: null,
+        countyFips: '99999',
+        zip: '99999',
+        block: '999990001001000',
+      },
     });
     expect(answers.get('lost')).toEqual({ kind: 'failed' });
   });
@@ -296,6 +307,7 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
           county: 'Ponce Municipio',
           countyFips: '72113',
           zip: '00730',
+          block: '721130001001000',
         },
       });
       expect(answers.get('r0')).toEqual({ kind: 'match', match: (await oneLine.geocodeAddress('100 Calle Peña, Ponce, PR 00730', never))[0] });

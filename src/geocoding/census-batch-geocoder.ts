@@ -123,11 +123,11 @@ function parseBatchAnswer(text: string): Map<string, BatchGeocode> {
     throw new UpstreamFailure('malformed CSV answer', false);
   }
   const answers = new Map<string, BatchGeocode>();
-  for (const [id, , kind, , matchedAddress, coordinates, , , state, county] of records) {
+  for (const [id, , kind, , matchedAddress, coordinates, , , state, county, tract, block] of records) {
     if (kind === 'No_Match') answers.set(id, NO_MATCH);
     else if (kind === 'Tie') answers.set(id, TIE);
     else if (kind === 'Match') {
-      const match = toAddressMatch(matchedAddress, coordinates, state, county);
+      const match = toAddressMatch(matchedAddress, coordinates, { state, county, tract, block });
       if (match) answers.set(id, { kind: 'match', match });
     }
   }
@@ -137,8 +137,7 @@ function parseBatchAnswer(text: string): Map<string, BatchGeocode> {
 function toAddressMatch(
   matchedAddress: string | undefined,
   coordinates: string | undefined,
-  state: string | undefined,
-  county: string | undefined,
+  { state, county, tract, block }: Partial<Record<'state' | 'county' | 'tract' | 'block', string>>,
 ): AddressMatch | undefined {
   const [lon, lat] = (coordinates ?? '').split(',').map((part) => (part.trim() === '' ? NaN : Number(part)));
   if (matchedAddress === undefined || !Number.isFinite(lat) || !Number.isFinite(lon) || !isOnEarth({ lat, lon })) return undefined;
@@ -150,7 +149,14 @@ function toAddressMatch(
     county: countyFips === null ? null : countyName(countyFips),
     countyFips,
     zip: zipOf(matchedAddress),
+    block: blockGeoid(countyFips, tract, block),
   };
+}
+
+/** The block's 15-digit GEOID from its columns (county FIPS, 6-digit tract, 4-digit block); null when one is missing. */
+function blockGeoid(countyFips: string | null, tract: string | undefined, block: string | undefined): string | null {
+  const geoid = `${countyFips ?? ''}${tract ?? ''}${block ?? ''}`;
+  return /^\d{15}$/.test(geoid) ? geoid : null;
 }
 
 /**

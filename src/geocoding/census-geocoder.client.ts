@@ -11,6 +11,8 @@ import { AddressMatch, Geocoder, PlaceArea } from './geocoder';
 export const CENSUS_UPSTREAM = Symbol('CENSUS_UPSTREAM');
 
 const ZCTA_LAYER = '2020 Census ZIP Code Tabulation Areas';
+/** The census blocks (its name in the Current vintage); the answer's key is matched by `Census Blocks` alone, as vintages prefix it. */
+const BLOCK_LAYER = '2020 Census Blocks';
 
 /** Where the Census geocoder is and which releases it matches against (both clients ask the same). */
 export interface CensusRelease {
@@ -49,7 +51,8 @@ export class CensusGeocoderClient extends Geocoder {
   geocodeAddress(address: string, deadline: AbortSignal): Promise<AddressMatch[]> {
     return this.upstream.operation(() =>
       this.upstream.request(async (signal) => {
-        const result = await this.result('geographies/onelineaddress', { address, layers: 'Counties' }, signal);
+        // The block tells the building on the address's side of the street from the one across it.
+        const result = await this.result('geographies/onelineaddress', { address, layers: `Counties,${BLOCK_LAYER}` }, signal);
         const matches = result.addressMatches;
         if (!Array.isArray(matches)) throw new UpstreamFailure('answer without addressMatches', false);
         return matches.map(toAddressMatch);
@@ -72,6 +75,19 @@ export class CensusGeocoderClient extends Geocoder {
             countyFips: text(county?.GEOID),
             zip: text(zcta?.ZCTA5) ?? text(zcta?.GEOID),
           };
+        }, deadline),
+      'geocoder_point',
+    );
+  }
+
+  /** On the point's circuit: a building's block is asked as a point's county is. */
+  blockAt(point: GeoPoint, deadline: AbortSignal): Promise<string | null> {
+    return this.upstream.operation(
+      () =>
+        this.upstream.request(async (signal) => {
+          const params = { x: String(point.lon), y: String(point.lat), layers: BLOCK_LAYER };
+          const result = await this.result('geographies/coordinates', params, signal, true);
+          return blockOf(isRecord(result.geographies) ? result.geographies : {});
         }, deadline),
       'geocoder_point',
     );
@@ -114,7 +130,14 @@ function toAddressMatch(match: unknown): AddressMatch {
     county: text(county?.NAME),
     countyFips: text(county?.GEOID),
     zip: text(components.zip),
+    block: blockOf(geographies),
   };
+}
+
+/** The 15-digit GEOID of the block a geographies answer names; null when it names none. */
+function blockOf(geographies: Record<string, unknown>): string | null {
+  const block = text(layerRecord(geographies, 'Census Blocks')?.GEOID);
+  return block !== null && /^\d{15}$/.test(block) ? block : null;
 }
 
 /**

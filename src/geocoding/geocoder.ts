@@ -9,6 +9,11 @@ export interface PlaceArea {
 
 export interface AddressMatch extends GeoPoint, PlaceArea {
   matchedAddress: string;
+  /**
+   * The 2020 census block (15-digit GEOID) the geocoder put the address in: the block on the address's side of the
+   * street, though the point lies on the street's centre line. Missing or null when the geocoder did not say.
+   */
+  block?: string | null;
 }
 
 /** Turns addresses into points and points into county/ZIP. The use case sees this, never HTTP. */
@@ -21,4 +26,7 @@ export abstract class Geocoder {
 
   /** County and ZIP Code Tabulation Area containing a point; nulls outside coverage. */
   abstract describePoint(point: GeoPoint, deadline: AbortSignal): Promise<PlaceArea>;
+
+  /** The 2020 census block (15-digit GEOID) containing a point; null outside coverage. */
+  abstract blockAt(point: GeoPoint, deadline: AbortSignal): Promise<string | null>;
 }

@@ -77,6 +77,9 @@ describe('answerKey', () => {
       point(1, 2, ['nearby'], 600),
       { kind: 'address', address: 'a b', include: new Set(), radiusM: 500 } as LocationQuery,
       { kind: 'address', address: 'a  b', include: new Set(), radiusM: 500 } as LocationQuery,
+      // the building chosen
+      { ...point(1, 2), buildId: '53030001' },
+      { ...point(1, 2), buildId: '53030002' },
     ].map(answerKey);
     expect(new Set(keys).size).toBe(keys.length);
   });

@@ -19,7 +19,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export function answerKey(query: LocationQuery): string {
   const location = query.kind === 'address' ? `a:${query.address}` : `p:${query.lat},${query.lon}`;
-  return `${location}|${[...query.include].sort().join(',')}|${query.radiusM}`;
+  return `${location}|${[...query.include].sort().join(',')}|${query.radiusM}|${query.buildId ?? ''}`;
 }
 
 /**

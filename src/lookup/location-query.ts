@@ -10,6 +10,8 @@ export interface LookupOptions {
   radiusM: number;
   /** The building's (or parcel's) footprint the caller gave (POST /flood-zone), already checked; the building is then not looked for. */
   footprint?: Footprint;
+  /** The USA Structures building the caller chose (BUILD_ID), within reach of the location; the building is then not chosen for the point. */
+  buildId?: string;
 }
 
 /** What a lookup is asked for, once every parameter is valid. */

@@ -48,7 +48,9 @@ const LookupFailures = () =>
     ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS with `candidates`.' }),
     ApiUnprocessableEntityResponse({
       type: ErrorEnvelopeDto,
-      description: 'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90] or lon outside [-180, 180]; RADIUS_OUT_OF_RANGE: radius outside [10, 2000].',
+      description:
+        'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90] or lon outside [-180, 180]; RADIUS_OUT_OF_RANGE: radius outside [10, 2000]; ' +
+        'BUILDING_NOT_FOUND: no building with that buildId within reach of the location.',
     }),
     ApiTooManyRequestsResponse({ type: ErrorEnvelopeDto, description: 'RATE_LIMITED, only where rate limiting is configured; see Retry-After.' }),
     ApiBadGatewayResponse({

@@ -151,6 +151,7 @@ function portsOver(upstreams: FakeUpstreams) {
     pointData: (_point, signal, bfeLinesWanted) => upstreams.call('effectiveMap', signal, () => upstreams.effectiveMap(bfeLinesWanted)),
     zonePolygonsNear: (_point, _radiusM, signal) => upstreams.call('nearbyZones', signal, (): ZonePolygonFeature[] => []),
     footprintLayers: () => Promise.reject(new Error('no building is asked for here')),
+    zonesOver: () => Promise.reject(new Error('no building is asked for here')),
     footprintSurroundings: () => Promise.reject(new Error('no building is asked for here')),
     exportFloodZones: () => Promise.reject(new Error('a lookup draws no map')),
   };
@@ -167,6 +168,7 @@ function portsOver(upstreams: FakeUpstreams) {
     description: 'Census test geocoder',
     geocodeAddress: (_address, signal) => upstreams.call('geocode', signal, () => upstreams.matches),
     describePoint: (_point, signal) => upstreams.call('place', signal, () => PLACE),
+    blockAt: () => Promise.reject(new Error('no building is asked for here')),
   };
   const nfipStatus: NfipStatusPort = {
     lookup: (communityId) => (upstreams.nfipTableHeld && communityId === COMMUNITY_ID ? NFIP : undefined),

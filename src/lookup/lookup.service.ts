@@ -177,7 +177,7 @@ export class LookupService {
     const load = (signal: AbortSignal) => geocode(address, signal);
     const geocoded = await addressMatches(pieces, this.geocodePolicy, address, load, waitFor('geocoder'));
     const match = singlePlace(geocoded.piece.value);
-    const [flood] = await Promise.all([this.floodAt(match, match.matchedAddress, options, pieces, waitFor), nfipTable]);
+    const [flood] = await Promise.all([this.floodAt(match, match, options, pieces, waitFor), nfipTable]);
     return this.answer({ address, lat: null, lon: null }, locationOf(match.matchedAddress, match, match, 'census_geocoder'), flood, [geocoded]);
   }
 
@@ -195,14 +195,22 @@ export class LookupService {
   /**
    * Every part of the flood answer at a point, all asked at once, each its own cached piece (by the
    * point rounded to 6 decimals, about 0.1 m): the effective map, then the parts `include` asks for.
+   * `address` is the geocoder's match for an address, null for coordinates.
    */
-  private async floodAt(point: GeoPoint, matchedAddress: string | null, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
+  private async floodAt(point: GeoPoint, address: AddressMatch | null, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
     // The footprint must lie near the location, known here for an address too (once geocoded): else a 400, asking nothing.
     if (options.footprint) refuseFootprintFarFrom(options.footprint, point);
     const rounded = roundPoint(point);
-    const request: PartRequest = { point: rounded, radiusM: options.radiusM, matchedAddress, footprint: options.footprint ?? null };
-    // A footprint given is a building to answer for; the lender's form reads the building and the coastal barrier.
-    const include = withImpliedParts(options.footprint ? [...options.include, structurePart.include] : options.include);
+    const request: PartRequest = {
+      point: rounded,
+      radiusM: options.radiusM,
+      matchedAddress: address?.matchedAddress ?? null,
+      addressBlock: address?.block ?? null,
+      footprint: options.footprint ?? null,
+      buildId: options.buildId ?? null,
+    };
+    // A footprint given, or a building chosen, is a building to answer for; the lender's form reads the building and the coastal barrier.
+    const include = withImpliedParts(options.footprint || options.buildId ? [...options.include, structurePart.include] : options.include);
     const loadEffective: PieceLoad<EffectiveMapPiece> = (signal, layers) => loadEffectiveMap(this.floodHazard, rounded, signal, layers);
     const asked = this.optionalParts.filter((part) => include.has(part.include));
     const optionalReads = asked.map((part) => this.readOptional(part, request, pieces, waitFor));

@@ -70,7 +70,7 @@ export class MapPictureController {
       `building from USA Structures outlined, "${USA_STRUCTURES_SOURCE}" after the maps). The point is the centre of the picture: the pixel at column ` +
       '⌊width/2⌋, row ⌊height/2⌋ (from 0 at the top left) and those around it inside the ring show the zone the answer names there, as FEMA draws ' +
       'it (a floodway hatched, with a line through that pixel), in the colour of its legend entry. A point without ' +
-      'a digital flood map gets a picture saying so. Location parameters and their errors as GET /flood-zone; any other parameter (include and radius too) is refused. ' +
+      'a digital flood map gets a picture saying so. Location parameters and their errors as GET /flood-zone, and buildId to outline the building chosen; any other parameter (include and radius too) is refused. ' +
       'Informational only.',
   })
   @ApiQuery({ type: MapPictureQueryDto })
@@ -92,6 +92,7 @@ export class MapPictureController {
     type: ErrorEnvelopeDto,
     description:
       'COORDINATES_OUT_OF_RANGE: lat outside [-90, 90] or lon outside [-180, 180], or lat beyond ±85.051128 (no Web Mercator map reaches it); ' +
+      'BUILDING_NOT_FOUND: no building with that buildId within reach of the location; ' +
       'IMAGE_SIZE_OUT_OF_RANGE: width or height outside [200, 1600] pixels, or span outside [100, 5000] metres.',
   })
   @ApiTooManyRequestsResponse({ type: ErrorEnvelopeDto, description: 'RATE_LIMITED, only where rate limiting is configured; see Retry-After.' })

@@ -30,10 +30,10 @@ function nearbyRadiusM(spanM: number): number {
   return Math.min(2000, Math.max(10, Math.round(spanM / 2)));
 }
 
-/** Every parameter that shapes a picture's bytes: the place (an address normalised, as geocoding reads it) and the frame. */
+/** Every parameter that shapes a picture's bytes: the place (an address normalised, as geocoding reads it), the building chosen and the frame. */
 function pictureKey(query: MapPictureQuery): string {
   const place = query.kind === 'address' ? `a:${normaliseAddress(query.address)}` : `p:${query.lat},${query.lon}`;
-  return `${place}|${query.width}x${query.height}|${query.spanM}`;
+  return `${place}|${query.buildId ?? ''}|${query.width}x${query.height}|${query.spanM}`;
 }
 
 function placeWords(location: FloodZoneLookup['location']): string {

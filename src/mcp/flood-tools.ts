@@ -10,7 +10,8 @@ import { refuseUnreadParameters } from '../common/query-string';
 import { SERVICE_NAME, SERVICE_VERSION } from '../health/service-description';
 import { checkGivenFootprint } from '../lookup/dto/footprint-lookup-body';
 import { PolygonWork } from '../parts/structure/polygon-work.client';
-import { readLookupLocation, readLookupOptions } from '../lookup/dto/lookup-parameters';
+import { ApiError } from '../common/api-error';
+import { readBuildId, readLookupLocation, readLookupOptions } from '../lookup/dto/lookup-parameters';
 import type { LocationQuery } from '../lookup/location-query';
 import { LookupService } from '../lookup/lookup.service';
 import { readMapPictureQuery } from '../map-picture/dto/map-picture-query.pipe';
@@ -34,21 +35,21 @@ import {
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true } as const;
 
 type LocationArguments = { address?: string; lat?: number; lon?: number };
-type LookupArguments = LocationArguments & { include?: IncludeItem[]; radius?: number };
+type LookupArguments = LocationArguments & { include?: IncludeItem[]; radius?: number; buildId?: string };
 
 /** A number as the text a query string would carry, so that the GET rules check it unchanged. */
 const asText = (value: number | undefined): string | undefined => (value === undefined ? undefined : String(numberAsPlainDecimal(value)));
 
 /** The tool's arguments as GET /flood-zone's parameters (only those given). */
-function asParameters({ address, lat, lon, include, radius }: LookupArguments): Record<string, string> {
-  const parameters = { address, lat: asText(lat), lon: asText(lon), include: include?.join(','), radius: asText(radius) };
+function asParameters({ address, lat, lon, include, radius, buildId }: LookupArguments): Record<string, string> {
+  const parameters = { address, lat: asText(lat), lon: asText(lon), include: include?.join(','), radius: asText(radius), buildId };
   return Object.fromEntries(Object.entries(parameters).filter(([, value]) => value !== undefined)) as Record<string, string>;
 }
 
 /** The lookup a tool asks for, checked by GET /flood-zone's rules in their order (400, then 422). */
 function lookupQuery(args: LookupArguments): LocationQuery {
   const parameters = asParameters(args);
-  return { ...readLookupLocation(parameters), ...readLookupOptions(parameters) };
+  return { ...readLookupLocation(parameters), ...readLookupOptions(parameters), ...readBuildId(parameters) };
 }
 
 /**
@@ -117,6 +118,9 @@ export class FloodTools {
       },
       DETERMINATION_SHAPE,
       async ({ footprint, ...location }) => {
+        if (footprint !== undefined && location.buildId !== undefined) {
+          throw new ApiError(400, 'INVALID_PARAMETERS', 'Give footprint or buildId, not both: each names the building to answer for.');
+        }
         const query = lookupQuery({ ...location, include: ['determination'] });
         const given = footprint === undefined ? {} : { footprint: await checkGivenFootprint(footprint, this.polygons) };
         const { body } = await this.lookups.lookup({ ...query, ...given });

@@ -160,13 +160,30 @@ describe('lookupSummary with the building', () => {
           unmappedSharePercent: null,
           firmPanels: null,
           candidates: [
-            { buildId: '1', distanceM: 12, address: null },
-            { buildId: '2', distanceM: 15, address: null },
+            { buildId: '1', distanceM: 12, address: null, buildingInSfha: false },
+            { buildId: '2', distanceM: 15, address: null, buildingInSfha: true },
           ],
         }),
       },
       'census_geocoder',
       `Building: none chosen among 2 buildings near the address point. At the address point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
+    ],
+    [
+      'every building near the address across the street',
+      {
+        ...SHADED_X,
+        structure: building({
+          match: 'none',
+          distanceM: null,
+          buildId: null,
+          zones: null,
+          unmappedSharePercent: null,
+          firmPanels: null,
+          candidates: [{ buildId: '1', distanceM: 6, address: null, buildingInSfha: true }],
+        }),
+      },
+      'census_geocoder',
+      `Building: none on the address's side of the street; 1 across it near the address point. At the address point: coverage mapped, ${SHADED_X_POINT}. Unavailable: nothing.`,
     ],
   ])('%s', (_case, fields, source, summary) => {
     expect(lookupSummary(answerOf(fields, source))).toBe(summary);

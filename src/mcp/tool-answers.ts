@@ -16,6 +16,9 @@ const zoneName = (zone: { floodZone: string; zoneSubtype: string | null }) => [z
 function buildingLine({ structure, unavailable }: Pick<FloodZoneResult, 'structure' | 'unavailable'>): string | undefined {
   const headline = buildingHeadline(structure, unavailable.includes('structure'));
   if (headline) return headline.words;
+  if (structure?.match === 'none' && structure.candidates.length > 0) {
+    return `Building: none on the address's side of the street; ${structure.candidates.length} across it near the address point`;
+  }
   if (structure?.match === 'none') return 'Building: none found at the location';
   if (structure?.match === 'ambiguous') return `Building: none chosen among ${structure.candidates.length} buildings near the address point`;
   return undefined;

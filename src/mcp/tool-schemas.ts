@@ -62,10 +62,21 @@ function pictureSize(name: PictureParameter, what: string) {
     .meta(within(min, max, `${what} in ${unit}, ${min} to ${max} (default ${fallback}).`));
 }
 
-export const LOOKUP_SHAPE = { ...LOCATION_SHAPE, include: INCLUDE, radius: RADIUS };
+/** The building chosen among those near the location, as GET /flood-zone's buildId. */
+const BUILD_ID = z
+  .string()
+  .regex(/^\d{1,12}$/)
+  .optional()
+  .describe(
+    'A USA Structures BUILD_ID (result.structure.buildId or one of result.structure.candidates) of a building within 40 m of the location: the answer is ' +
+      'then for that building. Not with footprint.',
+  );
+
+export const LOOKUP_SHAPE = { ...LOCATION_SHAPE, include: INCLUDE, radius: RADIUS, buildId: BUILD_ID };
 
 export const DETERMINATION_SHAPE = {
   ...LOCATION_SHAPE,
+  buildId: BUILD_ID,
   footprint: z
     .record(z.string(), z.unknown())
     .optional()

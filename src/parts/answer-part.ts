@@ -38,8 +38,12 @@ export interface PartRequest {
   radiusM: number;
   /** The Census geocoder's matched address when the point was geocoded from an address; null for coordinates. */
   matchedAddress: string | null;
+  /** The census block the geocoder put the address in (its side of the street); null for coordinates or when not said. */
+  addressBlock: string | null;
   /** The footprint the caller gave; null when none was. */
   footprint: Footprint | null;
+  /** The USA Structures BUILD_ID the caller chose the building by; null when none was. */
+  buildId: string | null;
 }
 
 /** What the rest of the answer tells an opt-in part's rule when it reads its data for one lookup. */

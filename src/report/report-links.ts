@@ -36,6 +36,7 @@ export function jsonAnswerUrl(query: LocationQuery): string {
     ...locationParameters(query),
     ...(include.length > 0 ? [`include=${include.join(',')}`] : []),
     ...(query.include.has('nearby') && query.radiusM !== RADIUS_DEFAULT_M ? [`radius=${query.radiusM}`] : []),
+    ...(query.buildId === undefined ? [] : [`buildId=${query.buildId}`]),
   ];
   return `${LOOKUP_PATH}?${parameters.join('&')}`;
 }
@@ -44,10 +45,10 @@ export function jsonAnswerUrl(query: LocationQuery): string {
  * The map picture of the report's location, as GET /flood-zone/map would be asked for it (so both share one
  * picture); null beyond the latitudes a Web Mercator map shows (no US place is).
  */
-export function pictureQueryOf(query: LookupLocation & { spanM: number }): MapPictureQuery | null {
+export function pictureQueryOf(query: LookupLocation & { spanM: number; buildId?: string }): MapPictureQuery | null {
   const location: LookupLocation = query.kind === 'point' ? { kind: 'point', lat: query.lat, lon: query.lon } : { kind: 'address', address: query.address };
   if (location.kind === 'point' && Math.abs(location.lat) > WEB_MERCATOR_MAX_LAT) return null;
-  return { ...location, ...PICTURE_SIZE, spanM: query.spanM };
+  return { ...location, ...(query.buildId === undefined ? {} : { buildId: query.buildId }), ...PICTURE_SIZE, spanM: query.spanM };
 }
 
 /** The report of one match of an ambiguous address: the request's own parameters with the match's point instead of the address. */

@@ -48,7 +48,7 @@ export class ReportController {
       "and lending as section II of FEMA's Standard Flood Hazard Determination Form " +
       '(result.determination, always asked for: the community, the map panel and letter of map change, the zones, whether federal flood insurance ' +
       'is available and whether the mandatory purchase requirement applies, for the building when one was found, with its notes), elevations, ' +
-      'letters of map change, nearby hazards, coming map changes, coastal barriers, the building and its footprint on the picture, the ' +
+      'letters of map change, nearby hazards, coming map changes, coastal barriers, the building and its footprint on the picture (or, where none was chosen, the buildings near the address, each with whether it is in the SFHA and its buildId), the ' +
       "sources with their dates (the building's data credited, FEMA/ORNL USA Structures, CC BY 4.0) and the disclaimer, with links to the JSON answer and to FEMA's Map Service Center. A part that could not be checked " +
       `says so. No script, no resource loaded (Content-Security-Policy: ${REPORT_PAGE_POLICY}). Informational only.`,
   })
@@ -79,7 +79,9 @@ export class ReportController {
   @ApiResponse({ status: 404, ...pageOfError('ADDRESS_NOT_FOUND, or AMBIGUOUS_ADDRESS listing the matches, each linked to its own report.') })
   @ApiResponse({
     status: 422,
-    ...pageOfError('COORDINATES_OUT_OF_RANGE, RADIUS_OUT_OF_RANGE, or IMAGE_SIZE_OUT_OF_RANGE: span outside [100, 5000].'),
+    ...pageOfError(
+      'COORDINATES_OUT_OF_RANGE, RADIUS_OUT_OF_RANGE, BUILDING_NOT_FOUND (no building with that buildId within reach), or IMAGE_SIZE_OUT_OF_RANGE: span outside [100, 5000].',
+    ),
   })
   @ApiResponse({ status: 429, ...pageOfError('RATE_LIMITED, only where rate limiting is configured; see Retry-After.') })
   @ApiResponse({ status: 502, ...pageOfError('UPSTREAM_UNAVAILABLE: FEMA or the Census geocoder failed. Retry after a few seconds.') })

@@ -1,11 +1,15 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { CENSUS_BATCH_MAX_ROWS, CensusGeocoderEmulator } from './census-emulator';
-import { DEMO_ADDRESSES, DEMO_MAP, DEMO_PLACES, DemoMap, demoPlace } from './demo-map';
+import { DEMO_ADDRESSES, DEMO_BLOCKS, DEMO_BUILDING_ADDRESSES, DEMO_MAP, DEMO_PLACES, DemoMap, demoPlace } from './demo-map';
+import { demoStructure } from './structure-footprints';
 
 type Json = Record<string, any>;
 
 const STD = 'benchmark=Public_AR_Current&vintage=Current_Current&format=json';
+const FIXTURES = path.join(__dirname, 'fixtures');
 
 describe('Census geocoder emulator', () => {
   let census: CensusGeocoderEmulator;
@@ -91,6 +95,43 @@ describe('Census geocoder emulator', () => {
     expect(Object.keys(countiesOnly.result.geographies)).toEqual(['Counties']);
     const defaults = (await get(`/geographies/coordinates?x=${dc.lon}&y=${dc.lat}&${STD}`)).json();
     expect(defaults.result.geographies.States[0]).toMatchObject({ STUSAB: 'DC', GEOID: '11' });
+  });
+
+  describe('2020 census blocks', () => {
+    /** A recorded one-line answer naming the 2020 block (fixtures/census/, Census2020 vintage): the record's fields, in order. */
+    const RECORDED_BLOCK = (JSON.parse(fs.readFileSync(path.join(FIXTURES, 'pablotron-geographies-oneline-census2020.json'), 'utf8')) as Json).result
+      .addressMatches[0].geographies['Census Blocks'][0];
+    const blockAt = async (lon: number, lat: number) =>
+      (await get(`/geographies/coordinates?x=${lon}&y=${lat}&${STD}&layers=${encodeURIComponent('2020 Census Blocks')}`)).json().result.geographies[
+        '2020 Census Blocks'
+      ];
+
+    it("answers a building's interior point with its block, in the fields and spellings of a recorded block record", async () => {
+      const { bbox } = demoStructure('houston-x-house-ae-street-point').feature;
+      const [block] = await blockAt((bbox.xmin + bbox.xmax) / 2, (bbox.ymin + bbox.ymax) / 2);
+      expect(Object.keys(block)).toEqual(Object.keys(RECORDED_BLOCK));
+      expect(block).toMatchObject({ GEOID: '482015301001000', STATE: '48', COUNTY: '201', TRACT: '530100', BLOCK: '1000', BLKGRP: '1', NAME: 'Block 1000' });
+      expect(block.INTPTLAT).toMatch(/^[+-]\d{2}\.\d{7}$/);
+      expect(block.INTPTLON).toMatch(/^[+-]\d{3}\.\d{7}$/);
+      const across = demoStructure('houston-across-the-street').feature.bbox;
+      expect((await blockAt((across.xmin + across.xmax) / 2, (across.ymin + across.ymax) / 2)).map((b: Json) => b.GEOID)).toEqual([
+        DEMO_BLOCKS.houston34thEast.geoid,
+      ]);
+    });
+
+    it("puts an address on the street's centre line in the block of its own side, and the batch names the same block", async () => {
+      const { address } = DEMO_BUILDING_ADDRESSES.houstonXHouse;
+      const [match] = (await oneline(address, `&${STD}&layers=${encodeURIComponent('Counties,2020 Census Blocks')}`)).json().result.addressMatches;
+      expect(match.geographies['2020 Census Blocks'].map((b: Json) => b.GEOID)).toEqual([DEMO_BLOCKS.houston34thWest.geoid]);
+      const form = new FormData();
+      form.append('addressFile', new Blob([`1,${address.replace(/,/g, '')},,,`], { type: 'text/csv' }), 'batch.csv');
+      form.append('benchmark', 'Public_AR_Current');
+      form.append('vintage', 'Current_Current');
+      const rows = parse(await (await fetch(`${census.baseUrl}/geographies/addressbatch`, { method: 'POST', body: form })).text(), {
+        relax_column_count: true,
+      }) as string[][];
+      expect(rows[0].slice(8)).toEqual(['48', '201', '530100', '1000']);
+    });
   });
 
   it('answers empty layers outside the US', async () => {

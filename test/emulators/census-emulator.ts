@@ -25,8 +25,9 @@ import { stringify } from 'csv-stringify/sync';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Answer, CallRecord, EmulatorOptions, RequestContext, UpstreamEmulator, escapeHtml, htmlAnswer, jsonAnswer } from './emulator-core';
-import { CensusAddressEntry, CensusAddressMatch, DEMO_MAP, DemoMap, featuresAt } from './demo-map';
-import type { Position } from './geometry';
+import { CensusAddressEntry, CensusAddressMatch, CensusArea, DEMO_BLOCKS, DEMO_MAP, DemoBlock, DemoMap, featuresAt } from './demo-map';
+import { type Position, bboxOfRings, rectRing } from './geometry';
+import { DEMO_STRUCTURES } from './structure-footprints';
 
 export const CENSUS_BASE_PATH = '/geocoder';
 
@@ -35,6 +36,8 @@ export interface CensusEmulatorOptions extends EmulatorOptions {
   map?: DemoMap;
   /** Default /geocoder. */
   basePath?: string;
+  /** The 2020 census blocks served; default the demo buildings' blocks and DEMO_BLOCKS. */
+  blocks?: readonly DemoBlock[];
 }
 
 interface Benchmark {
@@ -69,9 +72,10 @@ export const CENSUS_LAYERS = {
   states: { id: '80', name: 'States' },
   counties: { id: '82', name: 'Counties' },
   zcta: { id: '2', name: '2020 Census ZIP Code Tabulation Areas' },
+  blocks: { id: '10', name: '2020 Census Blocks' },
 } as const;
 type LayerName = (typeof CENSUS_LAYERS)[keyof typeof CENSUS_LAYERS]['name'];
-const ALL_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name, CENSUS_LAYERS.zcta.name];
+const ALL_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name, CENSUS_LAYERS.zcta.name, CENSUS_LAYERS.blocks.name];
 const DEFAULT_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name];
 
 /** The most rows the real batch service takes in one file. */
@@ -94,6 +98,8 @@ type Geographies = Record<string, unknown[]>;
 /** The Census geocoder emulator. */
 export class CensusGeocoderEmulator extends UpstreamEmulator {
   readonly map: DemoMap;
+  /** The 2020 census blocks, one record each (a block drawn in several boxes has a ring per box). */
+  readonly blocks: CensusArea[];
   private readonly addressIndex = new Map<string, CensusAddressEntry>();
   /** Rows of every batch call answered (a faulted call is not read), in arrival order; cleared by resetCalls(). */
   readonly batchRowsPerCall: number[] = [];
@@ -101,6 +107,7 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
   private constructor(options: CensusEmulatorOptions) {
     super(options.basePath ?? CENSUS_BASE_PATH, options);
     this.map = options.map ?? DEMO_MAP;
+    this.blocks = blockRecords(options.blocks ?? [...Object.values(DEMO_BLOCKS), ...DEMO_STRUCTURES.map((structure) => structure.block)]);
     for (const entry of this.map.census.addresses) {
       for (const spelling of entry.spellings) this.addressIndex.set(normaliseAddress(spelling), entry);
     }
@@ -171,8 +178,8 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
     const { benchmark, vintage } = selected;
     const layers = geographies ? parseLayers(params.layers) : [];
     const failing = ctx.fault?.kind === 'layer-error' ? ctx.fault : undefined;
-    const geographiesAt = (lon: number, lat: number): Geographies => {
-      const g = this.geographiesAt(lon, lat, layers);
+    const geographiesAt = (lon: number, lat: number, block?: CensusArea): Geographies => {
+      const g = this.geographiesAt(lon, lat, layers, block);
       if (failing) {
         for (const name of Object.keys(g)) {
           if (!failing.layers || failing.layers.some((s) => name.toLowerCase().includes(s.toLowerCase()))) {
@@ -203,7 +210,7 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
       geographies
         ? {
             tigerLine: m.tigerLine,
-            geographies: geographiesAt(m.lon, m.lat),
+            geographies: geographiesAt(m.lon, m.lat, this.blockOfAddress(m)),
             coordinates: { x: m.lon, y: m.lat },
             addressComponents: m.addressComponents,
             matchedAddress: m.matchedAddress,
@@ -249,8 +256,9 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
       const located = [id, input, 'Match', exactness, m.matchedAddress, `${m.lon},${m.lat}`, m.tigerLine.tigerLineId, m.tigerLine.side];
       if (call.endpoint !== 'addressbatch') return located;
       const county = featuresAt(this.map.census.counties, m.lon, m.lat)[0]?.attributes;
-      // The demo map has no tracts or blocks: one fixed pair stands in where there is a county.
-      return county ? [...located, String(county.STATE), String(county.COUNTY), '000100', '1000'] : [...located, '', '', '', ''];
+      // The address's block, as the one-line answer names it.
+      const block = county && this.blockOfAddress(m)?.attributes;
+      return block ? [...located, String(block.STATE), String(block.COUNTY), String(block.TRACT), String(block.BLOCK)] : [...located, '', '', '', ''];
     });
     out.reverse();
     return {
@@ -262,11 +270,32 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
     };
   }
 
-  /** Geographies at a point for the requested layers (keyed by layer name, in request order). */
-  geographiesAt(lon: number, lat: number, layers: LayerName[] = DEFAULT_LAYERS): Geographies {
+  /** The block the geocoder puts an address in: the one on its side of the street where the demo says so, else the one at its point. */
+  blockOfAddress(match: CensusAddressMatch): CensusArea | undefined {
+    if (match.block === undefined) return this.blockAt(match.lon, match.lat);
+    return this.blocks.find((block) => block.attributes.GEOID === match.block);
+  }
+
+  /**
+   * The block at a point: a demo block, else, in a county, one stand-in block of one stand-in tract (000100, block 1000)
+   * drawn around the point, so that the batch's FIPS columns and the one-line answer's block always agree.
+   */
+  private blockAt(lon: number, lat: number): CensusArea | undefined {
+    const found = featuresAt(this.blocks, lon, lat)[0];
+    if (found) return found;
+    const county = featuresAt(this.map.census.counties, lon, lat)[0]?.attributes;
+    return county && blockRecords([{ geoid: `${String(county.STATE)}${String(county.COUNTY)}0001001000`, box: [lon, lat, lon, lat] }])[0];
+  }
+
+  /** Geographies at a point for the requested layers (keyed by layer name, in request order); `block` replaces the point's own. */
+  geographiesAt(lon: number, lat: number, layers: LayerName[] = DEFAULT_LAYERS, block?: CensusArea): Geographies {
     const out: Geographies = {};
     const county = featuresAt(this.map.census.counties, lon, lat)[0];
     for (const layer of layers) {
+      if (layer === CENSUS_LAYERS.blocks.name) {
+        const found = block ?? this.blockAt(lon, lat);
+        out[layer] = found ? [{ ...found.attributes }] : [];
+      }
       if (layer === CENSUS_LAYERS.counties.name) out[layer] = county ? [{ ...county.attributes }] : [];
       else if (layer === CENSUS_LAYERS.states.name) {
         const state = county ? this.map.census.states[String(county.attributes.STATE)] : undefined;
@@ -279,6 +308,61 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
     }
     return out;
   }
+}
+
+/** Census's way of writing an internal point's coordinate: signed, zero-padded, seven decimals ("+38.8864783", "-077.1988848"). */
+function censusCoordinate(value: number, degreesDigits: number): string {
+  const [whole, fraction] = Math.abs(value).toFixed(7).split('.');
+  return `${value < 0 ? '-' : '+'}${whole.padStart(degreesDigits, '0')}.${fraction}`;
+}
+
+/**
+ * The blocks as the geocoder's `Census Blocks` layer answers them, with the fields and spellings of a recorded answer
+ * (fixtures/census/pablotron-geographies-oneline-census2020.json: numbers as text or empty where the vintage has none).
+ */
+function blockRecords(blocks: readonly DemoBlock[]): CensusArea[] {
+  // A block named by several buildings is drawn as one box around them all (overlapping rings would make holes).
+  const byGeoid = new Map<string, DemoBlock['box']>();
+  for (const { geoid, box } of blocks) {
+    const known = byGeoid.get(geoid) ?? box;
+    byGeoid.set(geoid, [Math.min(known[0], box[0]), Math.min(known[1], box[1]), Math.max(known[2], box[2]), Math.max(known[3], box[3])]);
+  }
+  return [...byGeoid.entries()].map(([geoid, [west, south, east, north]], index) => {
+    const rings = [rectRing(west, south, east, north)];
+    const bbox = bboxOfRings(rings);
+    const [lat, lon] = [censusCoordinate((bbox.ymin + bbox.ymax) / 2, 2), censusCoordinate((bbox.xmin + bbox.xmax) / 2, 3)];
+    const block = geoid.slice(11);
+    return {
+      rings,
+      bbox,
+      attributes: {
+        SUFFIX: '',
+        POP100: '',
+        GEOID: geoid,
+        CENTLAT: lat,
+        BLOCK: block,
+        AREAWATER: 0,
+        STATE: geoid.slice(0, 2),
+        BASENAME: block,
+        OID: 210701008500000 + index,
+        LSADC: 'BK',
+        INTPTLAT: lat,
+        FUNCSTAT: 'S',
+        NAME: `Block ${block}`,
+        OBJECTID: 3076000 + index,
+        TRACT: geoid.slice(5, 11),
+        CENTLON: lon,
+        BLKGRP: block.slice(0, 1),
+        AREALAND: 134472,
+        HU100: '',
+        INTPTLON: lon,
+        MTFCC: 'G5040',
+        LWBLKTYP: 'L',
+        UR: '',
+        COUNTY: geoid.slice(2, 5),
+      },
+    };
+  });
 }
 
 function findBenchmark(v: string): Benchmark | undefined {

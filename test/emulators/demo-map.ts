@@ -212,6 +212,11 @@ export interface CensusAddressMatch {
   matchedAddress: string;
   tigerLine: { tigerLineId: string; side: 'L' | 'R' };
   addressComponents: AddressComponents;
+  /**
+   * The 2020 census block (GEOID) the geocoder puts the address in: the block on its side of the street, though the
+   * point lies on the street's centre line. Where not given, the block containing the point (if any).
+   */
+  block?: string;
 }
 
 export interface CensusAddressEntry {
@@ -941,6 +946,26 @@ export const DEMO_ADDRESSES = {
   nearDuplicate: '1800 Shepherd Dr, Houston, TX 77007',
 } as const;
 
+/** A 2020 census block of the demo: its 15-digit GEOID (state, county, tract, block) and its outline ([west, south, east, north]). */
+export interface DemoBlock {
+  geoid: string;
+  box: [number, number, number, number];
+}
+
+/**
+ * The census blocks a demo building's case turns on (structure-footprints.ts names each building's block; a building
+ * standing alone gets a block drawn around it there). A street's centre line is the boundary of the blocks on its two
+ * sides, as in TIGER: the Census geocoder puts an address in the block on its own side.
+ */
+export const DEMO_BLOCKS = {
+  /** West of the street through 5210 W 34th St (lon -95.44955): the X house's block. */
+  houston34thWest: { geoid: '482015301001000', box: [-95.4506, 29.8295, -95.44955, 29.8305] },
+  /** East of that street, the same tract: the house across the street. */
+  houston34thEast: { geoid: '482015301001001', box: [-95.44955, 29.8295, -95.449, 29.8305] },
+  /** Both houses at 200 Mill Ave S, Renton, and the address's point. */
+  rentonMillAve: { geoid: '530330253001012', box: [-122.2017, 47.4823, -122.2011, 47.4834] },
+} as const satisfies Record<string, DemoBlock>;
+
 /**
  * The addresses of demo buildings (structure-footprints.ts) whose case turns on where the Census geocoder puts them:
  * not on a demo place, but on a street point beside the building.
@@ -1548,7 +1573,7 @@ function buildAll(): BuiltDemo {
       [
         'renton-x-shaded',
         X_SHADED,
-        'Renton, WA: X shaded (0.2 PCT ANNUAL CHANCE FLOOD HAZARD)',
+        'Renton, WA: X shaded (0.2 PCT ANNUAL CHANCE FLOOD HAZARD); its address names two houses 7.5 m and 14 m from its point: with include=structure, ambiguous',
         mapped('X', { subtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', sfha: false, risk: 'moderate' }),
         '200 Mill Ave S, Renton, WA 98057',
         '200',
@@ -2022,7 +2047,8 @@ function buildAnswerPartPlaces(
           zip: '77092',
           tigerLineId: '20160734',
         }),
-      ],
+        // The geocoder puts the address on the X house's side of the street.
+      ].map((match) => ({ ...match, block: DEMO_BLOCKS.houston34thWest.geoid })),
     );
     b.zone([rectangleBeyond(p, 270, 120)], harris, AE_FLOODWAY);
     b.zone([rectangleBeyond(p, 45, 250)], harris, X_SHADED);

@@ -333,3 +333,40 @@ export function thinVertices(line: Position[], offset: number, minVertices: numb
 export function pathsToGeoJson(paths: Position[][]): { type: 'LineString' | 'MultiLineString'; coordinates: unknown } {
   return paths.length === 1 ? { type: 'LineString', coordinates: paths[0] } : { type: 'MultiLineString', coordinates: paths };
 }
+
+/**
+ * The U.S. National Grid reference of a WGS84 point to the metre ("16S GC 43729 40061"), as USA Structures' USNG field
+ * writes it: the UTM zone and latitude band, the 100 km square's two letters, then easting and northing within it.
+ * UTM by the usual series (Snyder, Map Projections, eq. 8-9 to 8-12), good to a millimetre within a zone.
+ */
+export function usngOf(lon: number, lat: number): string {
+  const a = 6378137;
+  const f = 1 / 298.257223563;
+  const e2 = f * (2 - f);
+  const ep2 = e2 / (1 - e2);
+  const k0 = 0.9996;
+  const zone = Math.floor((lon + 180) / 6) + 1;
+  const phi = (lat * Math.PI) / 180;
+  const lambda0 = (((zone - 1) * 6 - 180 + 3) * Math.PI) / 180;
+  const n = a / Math.sqrt(1 - e2 * Math.sin(phi) ** 2);
+  const t = Math.tan(phi) ** 2;
+  const c = ep2 * Math.cos(phi) ** 2;
+  const A = Math.cos(phi) * ((lon * Math.PI) / 180 - lambda0);
+  const m =
+    a *
+    ((1 - e2 / 4 - (3 * e2 ** 2) / 64 - (5 * e2 ** 3) / 256) * phi -
+      ((3 * e2) / 8 + (3 * e2 ** 2) / 32 + (45 * e2 ** 3) / 1024) * Math.sin(2 * phi) +
+      ((15 * e2 ** 2) / 256 + (45 * e2 ** 3) / 1024) * Math.sin(4 * phi) -
+      ((35 * e2 ** 3) / 3072) * Math.sin(6 * phi));
+  const easting = k0 * n * (A + ((1 - t + c) * A ** 3) / 6 + ((5 - 18 * t + t ** 2 + 72 * c - 58 * ep2) * A ** 5) / 120) + 500000;
+  const northing =
+    k0 * (m + n * Math.tan(phi) * (A ** 2 / 2 + ((5 - t + 9 * c + 4 * c ** 2) * A ** 4) / 24 + ((61 - 58 * t + t ** 2 + 600 * c - 330 * ep2) * A ** 6) / 720)) +
+    (lat < 0 ? 10000000 : 0);
+  const band = 'CDEFGHJKLMNPQRSTUVWXX'[Math.floor((lat + 80) / 8)];
+  const columns = ['ABCDEFGH', 'JKLMNPQR', 'STUVWXYZ'][(zone - 1) % 3];
+  const rows = 'ABCDEFGHJKLMNPQRSTUV';
+  const column = columns[Math.floor(easting / 100000) - 1];
+  const row = rows[(Math.floor(northing / 100000) + (zone % 2 === 0 ? 5 : 0)) % 20];
+  const within = (metres: number) => String(Math.floor(metres % 100000)).padStart(5, '0');
+  return `${zone}${band} ${column}${row} ${within(easting)} ${within(northing)}`;
+}

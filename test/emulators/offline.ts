@@ -286,10 +286,9 @@ function extrasOf(p: DemoPlace, include: string[]): string {
 
 /** The address of a building as the Census emulator knows it (its first spelling), if it does. */
 function geocodedAddressOf(building: DemoStructure): string | undefined {
-  const { PROP_ADDR, PROP_CITY, PROP_ST, PROP_ZIP } = building.feature.attributes;
-  if (PROP_ADDR === null) return undefined;
-  const written = normaliseAddress(`${String(PROP_ADDR)}, ${String(PROP_CITY)}, ${String(PROP_ST)} ${String(PROP_ZIP)}`);
-  return DEMO_MAP.census.addresses.find((entry) => entry.spellings.some((spelling) => normaliseAddress(spelling) === written))?.spellings[0];
+  const { address } = building;
+  if (address === undefined) return undefined;
+  return DEMO_MAP.census.addresses.find((entry) => entry.spellings.some((spelling) => normaliseAddress(spelling) === normaliseAddress(address)))?.spellings[0];
 }
 
 /**

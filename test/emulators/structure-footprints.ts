@@ -3,14 +3,18 @@
  * an outer ring) placed against the demo flood map of demo-map.ts, one building per case the building answer
  * part has to handle. The zone polygons they are measured against are demo-map.ts's own (ids in `purpose`).
  *
- * Attribute values are chosen for the demo (fixtures/structures/SOURCES.md says which are known of the real
- * layer): ORNL footprints carry no HEIGHT, an NGA one does; `-99999` stands for "no data" where the real layer
- * writes it; OUTBLDG is null on a house, "Y" on an outbuilding. SQMETERS / SQFEET are each footprint's own
- * ground area; Shape__Area / Shape__Length are its area and perimeter in Web Mercator metres, as a hosted layer
- * in Web Mercator keeps them.
+ * Attributes follow the real recorded answer (fixtures/structures/usa-structures-query-atlanta-2024.json, see
+ * SOURCES.md): its fields in its order; PROP_ADDR, PROP_CITY and PROP_ZIP null as on all its 1,258 buildings (so no
+ * demo building is found by its address: an address's building is chosen by its census block); PROP_ST the state's
+ * full name; FIPS the county, CENSUSCODE the tract of the building's census block (each building stands in one of
+ * the Census emulator's blocks); USNG, LONGITUDE and LATITUDE of its centre; SQMETERS, SQFEET and HEIGHT single
+ * precision (seven significant digits); UUID lower case in braces; ORNL footprints without HEIGHT ("Automated"), NGA
+ * ones with a LiDAR height ("Unverified"). OUTBLDG is null on a house, as on every recorded building; an outbuilding
+ * carries "Yes" (the flag's real spelling is not recorded; the client reads every spelling). Shape__Area /
+ * Shape__Length are its area and perimeter in Web Mercator metres, as a hosted layer in Web Mercator keeps them.
  */
-import { Position, Ring, areaAndLength, bboxOfRings, lonLatToWebMercator, metersToDegrees, rectRing } from './geometry';
-import { DEMO_BUILDING_ADDRESSES, utcDate } from './demo-map';
+import { Position, Ring, areaAndLength, bboxOfRings, lonLatToWebMercator, metersToDegrees, rectRing, usngOf } from './geometry';
+import { DEMO_BLOCKS, DEMO_BUILDING_ADDRESSES, type DemoBlock, utcDate } from './demo-map';
 import type { ArcGisFeature } from './map-data';
 
 export interface DemoStructure {
@@ -22,6 +26,10 @@ export interface DemoStructure {
   demoPlace: string;
   /** The point a geocoder gives for its address, where the case turns on it ([lon, lat]). */
   streetPoint?: Position;
+  /** Its address as the Census emulator knows it, where it does (not a layer field: PROP_ADDR is null, as in the real data). */
+  address?: string;
+  /** The 2020 census block its interior stands in (what the Census emulator answers for a point inside it). */
+  block: DemoBlock;
   feature: ArcGisFeature;
 }
 
@@ -31,10 +39,14 @@ interface StructureSpec {
   purpose: string;
   demoPlace: string;
   streetPoint?: Position;
+  address?: string;
   ring: Ring;
   buildId: number;
   occupancy: { OCC_CLS: string; PRIM_OCC: string; SEC_OCC: string | null };
-  address: { PROP_ADDR: string | null; PROP_CITY: string | null; PROP_ST: string; PROP_ZIP: string | null; PROP_CNTY: string };
+  /** Its state's full name (PROP_ST). */
+  state: string;
+  /** Its block: one of DEMO_BLOCKS, or a 15-digit GEOID for a block drawn around the building alone. */
+  block: DemoBlock | string;
   outbuilding?: boolean;
   /** NGA footprints carry a LiDAR height (metres); ORNL ones never do. */
   ngaHeightM?: number;
@@ -63,39 +75,65 @@ function round7(v: number): number {
   return Number(v.toFixed(7));
 }
 
-function round2(v: number): number {
-  return Number(v.toFixed(2));
+/** A single-precision value as the layer writes it: seven significant digits. */
+function single(v: number): number {
+  return Number(v.toPrecision(7));
+}
+
+/** Metres a block drawn around one building reaches beyond it. */
+const BLOCK_MARGIN_M = 10;
+
+/** The building's own block, drawn around it, when it stands in none of DEMO_BLOCKS. */
+function blockAround(geoid: string, ring: Ring): DemoBlock {
+  const { xmin, ymin, xmax, ymax } = bboxOfRings([ring]);
+  const { dLon, dLat } = metersToDegrees(ymin, BLOCK_MARGIN_M);
+  return { geoid, box: [xmin - dLon, ymin - dLat, xmax + dLon, ymax + dLat] };
 }
 
 function structure(spec: StructureSpec, objectId: number): DemoStructure {
   const rings = [spec.ring];
-  const sqMetres = round2(groundAreaSquareMetres(spec.ring));
+  const sqMetres = groundAreaSquareMetres(spec.ring);
   const mercator = areaAndLength([spec.ring.map(([x, y]) => lonLatToWebMercator(x, y))]);
+  const block = typeof spec.block === 'string' ? blockAround(spec.block, spec.ring) : spec.block;
+  const bbox = bboxOfRings(rings);
+  const [lon, lat] = [(bbox.xmin + bbox.xmax) / 2, (bbox.ymin + bbox.ymax) / 2];
+  const nga = spec.ngaHeightM !== undefined;
   return {
     id: spec.id,
     purpose: spec.purpose,
     demoPlace: spec.demoPlace,
     ...(spec.streetPoint ? { streetPoint: spec.streetPoint } : {}),
+    ...(spec.address ? { address: spec.address } : {}),
+    block,
     feature: {
       attributes: {
         OBJECTID: objectId,
         BUILD_ID: spec.buildId,
         ...spec.occupancy,
-        ...spec.address,
-        OUTBLDG: spec.outbuilding ? 'Y' : null,
-        HEIGHT: spec.ngaHeightM ?? null,
-        SQMETERS: sqMetres,
-        SQFEET: round2(sqMetres * SQUARE_FEET_PER_SQUARE_METRE),
+        PROP_ADDR: null,
+        PROP_CITY: null,
+        PROP_ST: spec.state,
+        PROP_ZIP: null,
+        OUTBLDG: spec.outbuilding ? 'Yes' : null,
+        HEIGHT: nga ? single(spec.ngaHeightM as number) : null,
+        SQMETERS: single(sqMetres),
+        SQFEET: single(sqMetres * SQUARE_FEET_PER_SQUARE_METRE),
         H_ADJ_ELEV: null,
         L_ADJ_ELEV: null,
-        PROD_DATE: utcDate(spec.ngaHeightM === undefined ? '2022-06-21' : '2023-03-14'),
-        SOURCE: spec.ngaHeightM === undefined ? 'ORNL' : 'NGA',
+        FIPS: block.geoid.slice(0, 5),
+        CENSUSCODE: block.geoid.slice(0, 11),
+        PROD_DATE: utcDate(nga ? '2023-03-14' : '2022-06-21'),
+        SOURCE: nga ? 'NGA' : 'ORNL',
+        USNG: usngOf(lon, lat),
+        LONGITUDE: Number(lon.toFixed(9)),
+        LATITUDE: Number(lat.toFixed(9)),
         ...spec.image,
-        VAL_METHOD: spec.ngaHeightM === undefined ? 'Automated' : '-99999',
-        UUID: spec.UUID,
+        VAL_METHOD: nga ? 'Unverified' : 'Automated',
+        REMARKS: null,
+        UUID: spec.UUID.toLowerCase(),
         STATE_FIPS: spec.STATE_FIPS,
-        Shape__Area: round2(mercator.area),
-        Shape__Length: round2(mercator.length),
+        Shape__Area: mercator.area,
+        Shape__Length: mercator.length,
       },
       rings,
       bbox: bboxOfRings(rings),
@@ -103,13 +141,14 @@ function structure(spec: StructureSpec, objectId: number): DemoStructure {
   };
 }
 
-const RESIDENTIAL = { OCC_CLS: 'Residential', PRIM_OCC: 'Single Family Dwelling', SEC_OCC: '-99999' };
-const UNCLASSIFIED = { OCC_CLS: 'Unclassified', PRIM_OCC: 'Unclassified', SEC_OCC: '-99999' };
+const RESIDENTIAL = { OCC_CLS: 'Residential', PRIM_OCC: 'Single Family Dwelling', SEC_OCC: null };
+const UNCLASSIFIED = { OCC_CLS: 'Unclassified', PRIM_OCC: 'Unclassified', SEC_OCC: null };
 const ORNL_IMAGE = (name: string, day: string) => ({ IMAGE_NAME: name, IMAGE_DATE: utcDate(day) });
 
 // Menominee, MI: the AE polygon 6430122 lies inside the X shaded polygon 6430121; its west edge is at lon -87.587273.
 const MENOMINEE_AE_WEST_EDGE = -87.587273;
 const menomineeMetre = metersToDegrees(45.1, 1).dLon;
+const houstonMetre = metersToDegrees(DEMO_BUILDING_ADDRESSES.houstonXHouse.lat, 1).dLon;
 
 const SPECS: readonly StructureSpec[] = [
   {
@@ -120,7 +159,8 @@ const SPECS: readonly StructureSpec[] = [
     ring: rectangleFootprint([MENOMINEE_AE_WEST_EDGE - 1.8 * menomineeMetre, 45.1], 18, 12),
     buildId: 26_010_001,
     occupancy: RESIDENTIAL,
-    address: { PROP_ADDR: '140 1ST ST', PROP_CITY: 'MENOMINEE', PROP_ST: 'MI', PROP_ZIP: '49858', PROP_CNTY: 'MENOMINEE' },
+    state: 'Michigan',
+    block: '261090001001001',
     image: ORNL_IMAGE('104001005B7E3400', '2019-08-02'),
     UUID: '{6E4C1B72-0F3A-4D8E-9B15-2A7C3E8D1F04}',
     STATE_FIPS: '26',
@@ -130,11 +170,13 @@ const SPECS: readonly StructureSpec[] = [
     purpose:
       'A house wholly inside the small X unshaded polygon 6430134 (50 m square around the demo place); the street point of its address lies in AE polygon 6430135, 36 m east of the house (within the 40 m a building is looked for).',
     demoPlace: 'houston-nearby-hazards',
+    address: DEMO_BUILDING_ADDRESSES.houstonXHouse.address,
     streetPoint: [DEMO_BUILDING_ADDRESSES.houstonXHouse.lon, DEMO_BUILDING_ADDRESSES.houstonXHouse.lat],
     ring: rectangleFootprint([-95.45, 29.83], 14, 11),
     buildId: 48_020_001,
     occupancy: RESIDENTIAL,
-    address: { PROP_ADDR: '5210 W 34TH ST', PROP_CITY: 'HOUSTON', PROP_ST: 'TX', PROP_ZIP: '77092', PROP_CNTY: 'HARRIS' },
+    state: 'Texas',
+    block: DEMO_BLOCKS.houston34thWest,
     image: ORNL_IMAGE('1040010041C2B700', '2018-11-20'),
     UUID: '{B0D3F6A1-57C2-4E19-8A6F-C94E21D07B35}',
     STATE_FIPS: '48',
@@ -143,10 +185,12 @@ const SPECS: readonly StructureSpec[] = [
     id: 'houston-floodway-house',
     purpose: 'A house wholly inside the AE FLOODWAY polygon 6430101, around the demo place and its address.',
     demoPlace: 'houston-ae-floodway',
+    address: '2100 Memorial Dr, Houston, TX 77007',
     ring: rectangleFootprint([-95.39, 29.763], 16, 12),
     buildId: 48_020_002,
     occupancy: RESIDENTIAL,
-    address: { PROP_ADDR: '2100 MEMORIAL DR', PROP_CITY: 'HOUSTON', PROP_ST: 'TX', PROP_ZIP: '77007', PROP_CNTY: 'HARRIS' },
+    state: 'Texas',
+    block: '482010001001002',
     image: ORNL_IMAGE('1040010041C2B700', '2018-11-20'),
     UUID: '{3A91E0C7-2B64-4F3D-A8D2-61F5B9C4E720}',
     STATE_FIPS: '48',
@@ -159,7 +203,8 @@ const SPECS: readonly StructureSpec[] = [
     ring: rectangleFootprint([-77.029579, 38.899], 20, 15),
     buildId: 11_001_001,
     occupancy: UNCLASSIFIED,
-    address: { PROP_ADDR: null, PROP_CITY: null, PROP_ST: 'DC', PROP_ZIP: null, PROP_CNTY: 'DISTRICT OF COLUMBIA' },
+    state: 'District of Columbia',
+    block: '110010001001003',
     ngaHeightM: 14.2,
     image: { IMAGE_NAME: '-99999', IMAGE_DATE: null },
     UUID: '{F27A4D90-8C1E-4B63-95A0-7D3E6C2B18F9}',
@@ -167,24 +212,29 @@ const SPECS: readonly StructureSpec[] = [
   },
   {
     id: 'renton-main-house',
-    purpose: 'The first of two houses at one address (200 MILL AVE S), wholly inside the X shaded polygon 6430130.',
+    purpose: "The first of two houses at one address (200 MILL AVE S), wholly inside the X shaded polygon 6430130, 7.5 m west of the address's point.",
     demoPlace: 'renton-x-shaded',
+    address: '200 Mill Ave S, Renton, WA 98057',
     ring: rectangleFootprint([-122.2013, 47.483], 14, 10),
     buildId: 53_030_001,
     occupancy: RESIDENTIAL,
-    address: { PROP_ADDR: '200 MILL AVE S', PROP_CITY: 'RENTON', PROP_ST: 'WA', PROP_ZIP: '98057', PROP_CNTY: 'KING' },
+    state: 'Washington',
+    block: DEMO_BLOCKS.rentonMillAve,
     image: ORNL_IMAGE('10400100487A6C00', '2019-05-16'),
     UUID: '{9C5B2E18-A4F7-4D02-B3C6-0E81D7F5A294}',
     STATE_FIPS: '53',
   },
   {
     id: 'renton-second-house',
-    purpose: 'The second house at the same address (200 MILL AVE S), 50 m south-east of the first (centre to centre), also in the X shaded polygon 6430130.',
+    purpose:
+      "The second house at the same address (200 MILL AVE S), 23 m south of the first (centre to centre), in the same census block and also in the X shaded polygon 6430130: 14 m from the address's point against the first's 7.5 m, so no house can be chosen (ambiguous).",
     demoPlace: 'renton-x-shaded',
-    ring: rectangleFootprint([-122.201, 47.4826], 9, 9),
+    address: '200 Mill Ave S, Renton, WA 98057',
+    ring: rectangleFootprint([-122.2013, 47.48275], 9, 9),
     buildId: 53_030_002,
     occupancy: RESIDENTIAL,
-    address: { PROP_ADDR: '200 MILL AVE S', PROP_CITY: 'RENTON', PROP_ST: 'WA', PROP_ZIP: '98057', PROP_CNTY: 'KING' },
+    state: 'Washington',
+    block: DEMO_BLOCKS.rentonMillAve,
     image: ORNL_IMAGE('10400100487A6C00', '2019-05-16'),
     UUID: '{D4E8A3B6-19F0-4C7A-8E25-B6C1F09D3A47}',
     STATE_FIPS: '53',
@@ -193,10 +243,12 @@ const SPECS: readonly StructureSpec[] = [
     id: 'sacramento-house',
     purpose: 'A house wholly inside the A99 polygon 6430116, at the demo place and its address; an outbuilding stands 3.5 m east of it.',
     demoPlace: 'sacramento-a99',
+    address: '2000 Natomas Park Dr, Sacramento, CA 95833',
     ring: rectangleFootprint([-121.5131, 38.64], 20, 12),
     buildId: 6_067_001,
     occupancy: RESIDENTIAL,
-    address: { PROP_ADDR: '2000 NATOMAS PARK DR', PROP_CITY: 'SACRAMENTO', PROP_ST: 'CA', PROP_ZIP: '95833', PROP_CNTY: 'SACRAMENTO' },
+    state: 'California',
+    block: '060670001001004',
     image: ORNL_IMAGE('1040010037F95D00', '2018-03-09'),
     UUID: '{27B6F9C3-E5D1-4A48-9F73-1C0A8E6B5D92}',
     STATE_FIPS: '06',
@@ -205,10 +257,12 @@ const SPECS: readonly StructureSpec[] = [
     id: 'sacramento-outbuilding',
     purpose: 'An outbuilding (OUTBLDG "Y", unclassified) 3.5 m east of the house at the same address, also inside the A99 polygon 6430116.',
     demoPlace: 'sacramento-a99',
+    address: '2000 Natomas Park Dr, Sacramento, CA 95833',
     ring: rectangleFootprint([-121.512893, 38.64], 9, 7),
     buildId: 6_067_002,
     occupancy: UNCLASSIFIED,
-    address: { PROP_ADDR: '2000 NATOMAS PARK DR', PROP_CITY: 'SACRAMENTO', PROP_ST: 'CA', PROP_ZIP: '95833', PROP_CNTY: 'SACRAMENTO' },
+    state: 'California',
+    block: '060670001001004',
     outbuilding: true,
     image: ORNL_IMAGE('1040010037F95D00', '2018-03-09'),
     UUID: '{E1A07C4D-6B38-4F95-A2E4-93D5B17C0F68}',
@@ -221,7 +275,8 @@ const SPECS: readonly StructureSpec[] = [
     ring: rectangleFootprint([-81.4626, 30.6697], 15, 10),
     buildId: 12_089_001,
     occupancy: RESIDENTIAL,
-    address: { PROP_ADDR: '3200 S FLETCHER AVE', PROP_CITY: 'FERNANDINA BEACH', PROP_ST: 'FL', PROP_ZIP: '32034', PROP_CNTY: 'NASSAU' },
+    state: 'Florida',
+    block: '120890001001005',
     image: ORNL_IMAGE('104001003E8B4900', '2018-06-27'),
     UUID: '{58C2D7E0-3F19-4B6A-8C4D-A0E9F2B71C36}',
     STATE_FIPS: '12',
@@ -234,7 +289,8 @@ const SPECS: readonly StructureSpec[] = [
     ring: rectangleFootprint([-79.92469, 32.7765], 17, 11),
     buildId: 45_019_001,
     occupancy: RESIDENTIAL,
-    address: { PROP_ADDR: '52 TRADD ST', PROP_CITY: 'CHARLESTON', PROP_ST: 'SC', PROP_ZIP: '29401', PROP_CNTY: 'CHARLESTON' },
+    state: 'South Carolina',
+    block: '450190001001006',
     image: ORNL_IMAGE('1040010039A1E800', '2018-02-11'),
     UUID: '{A6F31B85-C2E7-4D90-B15A-4E8C6D29F073}',
     STATE_FIPS: '45',
@@ -247,7 +303,8 @@ const SPECS: readonly StructureSpec[] = [
     ring: rectangleFootprint([-96.2889, 39.0167], 16, 12),
     buildId: 20_197_001,
     occupancy: RESIDENTIAL,
-    address: { PROP_ADDR: '410 CREEK RD', PROP_CITY: 'WILLOW CREEK', PROP_ST: 'KS', PROP_ZIP: '66401', PROP_CNTY: 'WABAUNSEE' },
+    state: 'Kansas',
+    block: '201970001001007',
     image: ORNL_IMAGE('10400100455B2A00', '2018-09-14'),
     UUID: '{C3E95A27-7D1B-4F60-9B84-2F6A0D3E8C51}',
     STATE_FIPS: '20',
@@ -260,10 +317,25 @@ const SPECS: readonly StructureSpec[] = [
     ring: rectangleFootprint([-97.65, 38.45], 14, 10),
     buildId: 20_113_001,
     occupancy: RESIDENTIAL,
-    address: { PROP_ADDR: '12 FORK RD', PROP_CITY: 'TWIN FORKS', PROP_ST: 'KS', PROP_ZIP: '67460', PROP_CNTY: 'MCPHERSON' },
+    state: 'Kansas',
+    block: '201130001001008',
     image: ORNL_IMAGE('10400100455B2A01', '2018-09-14'),
     UUID: '{D4F06B38-8E2C-4A71-AC95-3A7B1E4F9D62}',
     STATE_FIPS: '20',
+  },
+  {
+    id: 'houston-across-the-street',
+    purpose:
+      "A house across the street from 5210 W 34TH ST: 7 m east of the address's point on the street's centre line (the X house is 36.5 m west), in the AE polygon 6430135 and in another census block of the same tract. The nearest building, yet never the address's.",
+    demoPlace: 'houston-nearby-hazards',
+    ring: rectangleFootprint([DEMO_BUILDING_ADDRESSES.houstonXHouse.lon + 12 * houstonMetre, DEMO_BUILDING_ADDRESSES.houstonXHouse.lat], 10, 10),
+    buildId: 48_020_003,
+    occupancy: RESIDENTIAL,
+    state: 'Texas',
+    block: DEMO_BLOCKS.houston34thEast,
+    image: ORNL_IMAGE('1040010041C2B700', '2018-11-20'),
+    UUID: '{7F2A9C41-3B8E-4D16-A5C7-E09B14D62F83}',
+    STATE_FIPS: '48',
   },
 ];
 

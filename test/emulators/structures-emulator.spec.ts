@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import { readFixture } from './arcgis-emulator';
-import { DEMO_BUILDING_ADDRESSES, DEMO_CBRS, DEMO_MAP, demoPlace, featuresAt } from './demo-map';
+import { DEMO_BLOCKS, DEMO_BUILDING_ADDRESSES, DEMO_CBRS, DEMO_MAP, demoPlace, featuresAt } from './demo-map';
 import { lonLatToWebMercator, polygonIntersectsPoint, shapeDistanceMeters, type Position, type Ring } from './geometry';
 import { DEMO_STRUCTURES, demoStructure, groundAreaSquareMetres } from './structure-footprints';
 import { type RunningEmulators, exampleUrls, startEmulators } from './offline';
@@ -56,24 +56,31 @@ describe('StructuresFeatureServerEmulator: USA Structures as an ArcGIS Online ho
         'PROP_CITY',
         'PROP_ST',
         'PROP_ZIP',
-        'PROP_CNTY',
         'OUTBLDG',
         'HEIGHT',
         'SQMETERS',
         'SQFEET',
         'H_ADJ_ELEV',
         'L_ADJ_ELEV',
+        'FIPS',
+        'CENSUSCODE',
         'PROD_DATE',
         'SOURCE',
+        'USNG',
+        'LONGITUDE',
+        'LATITUDE',
         'IMAGE_NAME',
         'IMAGE_DATE',
         'VAL_METHOD',
+        'REMARKS',
         'UUID',
         'STATE_FIPS',
         'Shape__Area',
         'Shape__Length',
       ]);
-      expect(layer.fields.find((f: Json) => f.name === 'HEIGHT')).toMatchObject({ type: 'esriFieldTypeSingle', alias: 'Height (meters)' });
+      // The real recording's fields, their types and lengths, in its order (a layer document adds nullable and editable).
+      const recorded = readFixture('structures/usa-structures-query-atlanta-2024.json');
+      expect(layer.fields.map(({ nullable: _nullable, editable: _editable, ...asAnswered }: Json) => asAnswered)).toEqual(recorded.fields);
     });
 
     it('orders the layer document as a recorded ArcGIS Online hosted view layer does, with its query capabilities', async () => {
@@ -99,11 +106,11 @@ describe('StructuresFeatureServerEmulator: USA Structures as an ArcGIS Online ho
 
   describe('buffered point queries', () => {
     it('finds exactly the buildings within the distance, measured to each footprint, and their rings round-trip', async () => {
-      // the Renton demo place is 7.52 m from the main house and 29.63 m from the second one
+      // the Renton demo place is 7.52 m from the main house and 14.0 m from the second one
       const near = await get(around([renton.lon, renton.lat], 10));
       expect(near.status).toBe(200);
       expect(idsOf(near.body)).toEqual(['renton-main-house']);
-      const wider = (await get(around([renton.lon, renton.lat], 30))).body;
+      const wider = (await get(around([renton.lon, renton.lat], 15))).body;
       expect(idsOf(wider)).toEqual(['renton-main-house', 'renton-second-house']);
       for (const feature of wider.features as Json[]) {
         const structure = DEMO_STRUCTURES.find((s) => s.feature.attributes.OBJECTID === feature.attributes.OBJECTID);
@@ -116,8 +123,8 @@ describe('StructuresFeatureServerEmulator: USA Structures as an ArcGIS Online ho
 
     it('measures from a street point outside the footprint to its nearest edge (36.41 m here), not to its centre', async () => {
       expect(shapeDistanceMeters(houstonHouse.feature, ...streetPoint)).toBeCloseTo(36.41, 2);
-      expect(idsOf((await get(around(streetPoint, 36))).body)).toEqual([]);
-      expect(idsOf((await get(around(streetPoint, 36.5))).body)).toEqual(['houston-x-house-ae-street-point']);
+      expect(idsOf((await get(around(streetPoint, 36))).body)).toEqual(['houston-across-the-street']);
+      expect(idsOf((await get(around(streetPoint, 36.5))).body)).toEqual(['houston-x-house-ae-street-point', 'houston-across-the-street']);
     });
 
     it('answers in the hosted shape of a recorded ArcGIS Online answer: its members in its order, its field entries', async () => {
@@ -175,22 +182,18 @@ describe('StructuresFeatureServerEmulator: USA Structures as an ArcGIS Online ho
 
     it('finds the buildings an envelope touches, narrowed by an equality where and cut to outFields', async () => {
       expect(idsOf((await get(`${sacramento}&outFields=OBJECTID`)).body)).toEqual(['sacramento-house', 'sacramento-outbuilding']);
-      const sameAddress = (
-        await get(`${sacramento}&where=${encodeURIComponent("PROP_ADDR = '2000 NATOMAS PARK DR'")}&outFields=PROP_ADDR,OUTBLDG&returnGeometry=false`)
-      ).body;
-      expect(sameAddress.features).toEqual([
-        { attributes: { PROP_ADDR: '2000 NATOMAS PARK DR', OUTBLDG: null } },
-        { attributes: { PROP_ADDR: '2000 NATOMAS PARK DR', OUTBLDG: 'Y' } },
-      ]);
-      expect(sameAddress.fields.map((f: Json) => f.name)).toEqual(['PROP_ADDR', 'OUTBLDG']);
-      const outbuildings = (await get(`where=${encodeURIComponent("OUTBLDG = 'Y'")}&outFields=OBJECTID&returnGeometry=false&f=json`)).body;
+      const sameBlock = (await get(`${sacramento}&where=${encodeURIComponent("CENSUSCODE = '06067000100'")}&outFields=PROP_ADDR,OUTBLDG&returnGeometry=false`))
+        .body;
+      expect(sameBlock.features).toEqual([{ attributes: { PROP_ADDR: null, OUTBLDG: null } }, { attributes: { PROP_ADDR: null, OUTBLDG: 'Yes' } }]);
+      expect(sameBlock.fields.map((f: Json) => f.name)).toEqual(['PROP_ADDR', 'OUTBLDG']);
+      const outbuildings = (await get(`where=${encodeURIComponent("OUTBLDG = 'Yes'")}&outFields=OBJECTID&returnGeometry=false&f=json`)).body;
       expect(idsOf(outbuildings)).toEqual(['sacramento-outbuilding']);
     });
 
     it('counts with returnCountOnly, whatever maxRecordCount is', async () => {
       emulator.maxRecordCount = 2;
       expect((await get('where=1=1&returnCountOnly=true&f=json')).body).toEqual({ count: DEMO_STRUCTURES.length });
-      expect((await get(`where=${encodeURIComponent("PROP_ADDR = '200 MILL AVE S'")}&returnCountOnly=true&f=json`)).body).toEqual({ count: 2 });
+      expect((await get(`where=${encodeURIComponent("CENSUSCODE = '53033025300'")}&returnCountOnly=true&f=json`)).body).toEqual({ count: 2 });
     });
 
     it('pages with resultOffset / resultRecordCount; exceededTransferLimit until the last page', async () => {
@@ -203,9 +206,9 @@ describe('StructuresFeatureServerEmulator: USA Structures as an ArcGIS Online ho
         flags.push(page.exceededTransferLimit === true);
       }
       expect(seen).toEqual(DEMO_STRUCTURES.map((s) => s.feature.attributes.OBJECTID));
-      expect(flags).toEqual([true, true, true, false]);
-      const two = (await get('where=1=1&outFields=OBJECTID&returnGeometry=false&resultOffset=10&resultRecordCount=2&f=json')).body;
-      expect(two.features).toEqual([{ attributes: { OBJECTID: 11 } }, { attributes: { OBJECTID: 12 } }]);
+      expect(flags).toEqual([true, true, true, true, false]);
+      const two = (await get('where=1=1&outFields=OBJECTID&returnGeometry=false&resultOffset=11&resultRecordCount=2&f=json')).body;
+      expect(two.features).toEqual([{ attributes: { OBJECTID: 12 } }, { attributes: { OBJECTID: 13 } }]);
       expect(two.exceededTransferLimit).toBeUndefined();
     });
   });
@@ -275,7 +278,7 @@ describe('StructuresFeatureServerEmulator: USA Structures as an ArcGIS Online ho
       const res = await query();
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual(UNABLE_TO_PERFORM_QUERY);
-      expect(idsOf((await get(around(streetPoint, 45))).body)).toEqual(['houston-x-house-ae-street-point']);
+      expect(idsOf((await get(around(streetPoint, 45))).body)).toEqual(['houston-x-house-ae-street-point', 'houston-across-the-street']);
       expect(emulator.calls.map((c) => c.fault)).toEqual(['arcgis-error', undefined]);
     });
 
@@ -410,14 +413,18 @@ describe('the demo buildings in startEmulators() and offline mode', () => {
     );
   const pointOf = (match: Json): Position => [match.coordinates.x, match.coordinates.y];
 
-  it("geocodes the X house's address to its street point in the AE, from where the house alone is within 40 m and bears that address", async () => {
+  it("geocodes the X house's address to its street point in the AE, in the X house's block, with a house across the street nearer", async () => {
     const [match, ...others] = await geocode(DEMO_BUILDING_ADDRESSES.houstonXHouse.address);
     expect(others).toEqual([]);
     expect(pointOf(match)).toEqual(streetPoint);
     expect(match.matchedAddress).toBe('5210 W 34TH ST, HOUSTON, TX, 77092');
     expect(match.addressComponents).toMatchObject({ preDirection: 'W', streetName: '34TH', suffixType: 'ST' });
-    expect(await buildingsNear(streetPoint)).toEqual(['houston-x-house-ae-street-point']);
-    expect(houstonHouse.feature.attributes.PROP_ADDR).toBe('5210 W 34TH ST');
+    expect(await buildingsNear(streetPoint)).toEqual(['houston-x-house-ae-street-point', 'houston-across-the-street']);
+    expect(houstonHouse.feature.attributes.PROP_ADDR).toBeNull();
+    expect([houstonHouse.block.geoid, demoStructure('houston-across-the-street').block.geoid]).toEqual([
+      DEMO_BLOCKS.houston34thWest.geoid,
+      DEMO_BLOCKS.houston34thEast.geoid,
+    ]);
     // the point answer there is AE, the house is wholly in X
     expect(featuresAt(DEMO_MAP.nfhl.floodHazardZones, ...streetPoint).map((z) => z.attributes.FLD_ZONE)).toEqual(['AE']);
   });
@@ -426,7 +433,7 @@ describe('the demo buildings in startEmulators() and offline mode', () => {
     const at = async (address: string) => buildingsNear(pointOf((await geocode(address))[0]));
     // inside the floodway house
     expect(await at('2100 Memorial Dr, Houston, TX 77007')).toEqual(['houston-floodway-house']);
-    // two houses at one address, 7.52 m and 29.63 m away
+    // two houses at one address, 7.52 m and 14.0 m away
     expect(await at('200 Mill Ave S, Renton, WA 98057')).toEqual(['renton-main-house', 'renton-second-house']);
     // inside the house, its outbuilding 13.48 m away
     expect(await at('2000 Natomas Park Dr, Sacramento, CA 95833')).toEqual(['sacramento-house', 'sacramento-outbuilding']);

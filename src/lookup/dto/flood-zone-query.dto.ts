@@ -16,6 +16,8 @@ export const LON_MAX_DEGREES = 180;
 export const RADIUS_DEFAULT_M = 500;
 export const RADIUS_MIN_M = 10;
 export const RADIUS_MAX_M = 2000;
+/** A USA Structures BUILD_ID: a whole number (the layer's integer field), at most this many digits. */
+export const BUILD_ID = /^\d{1,12}$/;
 
 /** Names of the range checks; they decide 422 rather than 400 (an out-of-range value is well formed, only not allowed). */
 export const RANGE_CONSTRAINTS = new Set(['magnitudeAtMost', 'wholeWithin']);
@@ -126,6 +128,18 @@ export const RADIUS_PARAMETER = {
   ...numberOrText({ type: 'integer', minimum: RADIUS_MIN_M, maximum: RADIUS_MAX_M }),
 };
 
+const BUILD_ID_MESSAGE = 'buildId must be a USA Structures BUILD_ID: a whole number of at most 12 digits, given once';
+
+/** `buildId`: the building chosen among those near the location, as GET /flood-zone, its report and its picture read it. */
+export const BUILD_ID_PARAMETER = {
+  description:
+    'The building to answer for: a USA Structures BUILD_ID (as `result.structure.buildId` or `candidates` name it) of a building within reach of the location ' +
+    '(STRUCTURE_SEARCH_M, 40 m by default, for coordinates too). The answer is then for that building (`result.structure.match` `chosen`; include=structure ' +
+    'is implied); a building not within reach is answered 422 BUILDING_NOT_FOUND. Digits only, given once.',
+  type: String,
+  example: '17235205',
+};
+
 /**
  * GET /flood-zone parameters, as the query string gives them: text, or an array when repeated. Give
  * `address`, or both `lat` and `lon`. Unknown extra parameters are ignored (clients add cache busters).
@@ -179,4 +193,10 @@ export class FloodZoneQueryDto {
   @Matches(WHOLE_NUMBER, { message: 'radius must be a whole number of metres (digits only)' })
   @WholeWithin(RADIUS_MIN_M, RADIUS_MAX_M, { message: `radius must be between ${RADIUS_MIN_M} and ${RADIUS_MAX_M} metres` })
   radius?: unknown;
+
+  @ApiPropertyOptional(BUILD_ID_PARAMETER)
+  @ValidateIf((query: FloodZoneQueryDto) => query.buildId !== undefined)
+  @IsString({ message: onceAs('buildId', BUILD_ID_MESSAGE) })
+  @Matches(BUILD_ID, { message: BUILD_ID_MESSAGE })
+  buildId?: unknown;
 }

@@ -3,6 +3,7 @@ import { ApiError } from '../../common/api-error';
 import { refuseBracketedParameters } from '../../common/query-string';
 import {
   ADDRESS_MAX_LENGTH,
+  BUILD_ID,
   FloodZoneQueryDto,
   LAT_MAX_DEGREES,
   LON_MAX_DEGREES,
@@ -29,6 +30,8 @@ const invalid = (message: string) => new ApiError(400, 'INVALID_PARAMETERS', mes
 export const LOCATION_PARAMETERS: readonly Parameter[] = ['address', 'lat', 'lon'];
 /** The parameters readLookupOptions reads. */
 export const OPTION_PARAMETERS: readonly Parameter[] = ['include', 'radius'];
+/** The parameter readBuildId reads: the building chosen, for an endpoint answering for one location. */
+export const BUILDING_PARAMETERS: readonly Parameter[] = ['buildId'];
 
 /**
  * The message of a rejected parameter, from the DTO's class-validator rules (which also describe the
@@ -91,13 +94,21 @@ export function readLookupOptions(raw: RawQuery): LookupOptions {
   return { include, radiusM: Number(radius) };
 }
 
+/** The building the caller chose (`buildId`, checked after the options): a BUILD_ID, or none. Throws ApiError. */
+export function readBuildId(raw: RawQuery): { buildId?: string } {
+  const { buildId } = raw;
+  if (buildId === undefined) return {};
+  if (typeof buildId !== 'string' || !BUILD_ID.test(buildId)) throw invalid(problemWith(raw, 'buildId', 'format'));
+  return { buildId };
+}
+
 /**
  * GET /flood-zone's query (and the cached path's): a name with brackets refused first (other unknown names are let
- * go), then the location and the options by their rules, in their order. Throws ApiError.
+ * go), then the location, the options and the building chosen by their rules, in their order. Throws ApiError.
  */
 export function readLookupQuery(raw: RawQuery): LocationQuery {
-  refuseBracketedParameters(raw, [...LOCATION_PARAMETERS, ...OPTION_PARAMETERS]);
-  return { ...readLookupLocation(raw), ...readLookupOptions(raw) };
+  refuseBracketedParameters(raw, [...LOCATION_PARAMETERS, ...OPTION_PARAMETERS, ...BUILDING_PARAMETERS]);
+  return { ...readLookupLocation(raw), ...readLookupOptions(raw), ...readBuildId(raw) };
 }
 
 /** The query of an endpoint that takes the options alone (the batch): a name with brackets refused first, then the options. Throws ApiError. */

@@ -6,7 +6,7 @@ const pipe = new MapPictureQueryPipe();
 /** A query, and the status, code and message it is refused with. */
 type Refusal = [Record<string, unknown>, number, string, string];
 
-const READS = 'this endpoint reads only address, lat, lon, width, height and span.';
+const READS = 'this endpoint reads only address, lat, lon, buildId, width, height and span.';
 const bracketed = (name: string) => `a name with brackets is not ${name} (give ${name} once, without brackets); ${READS}`;
 
 function refusal(raw: Record<string, unknown>): { status: number; code: string; message: string } {
@@ -42,12 +42,30 @@ describe('MapPictureQueryPipe', () => {
       { lat: '85.051128', lon: '0' },
       { kind: 'point', lat: 85.051128, lon: 0, width: 800, height: 600, spanM: 600 },
     ],
+    [
+      { address: '200 Mill Ave S', buildId: '53030002' },
+      { kind: 'address', address: '200 Mill Ave S', buildId: '53030002', width: 800, height: 600, spanM: 600 },
+    ],
   ])('%j is %j', (raw, query) => {
     expect(pipe.transform(raw)).toEqual(query);
   });
 
   it.each<Refusal>([
     [{}, 400, 'INVALID_PARAMETERS', 'Give an address, or both lat and lon.'],
+    [
+      { lat: '1', lon: '1', buildId: '5a' },
+      400,
+      'INVALID_PARAMETERS',
+      'buildId must be a USA Structures BUILD_ID: a whole number of at most 12 digits, given once',
+    ],
+    [{ lat: '1', lon: '1', buildId: ['1', '2'] }, 400, 'INVALID_PARAMETERS', 'buildId is repeated; give it once'],
+    // the building is checked before the picture's size
+    [
+      { lat: '1', lon: '1', buildId: '', width: '9' },
+      400,
+      'INVALID_PARAMETERS',
+      'buildId must be a USA Structures BUILD_ID: a whole number of at most 12 digits, given once',
+    ],
     [{ address: 'x', lat: '1' }, 400, 'INVALID_PARAMETERS', 'Give either address, or lat and lon, not both.'],
     [{ lat: '1' }, 400, 'INVALID_PARAMETERS', 'lat and lon must be given together.'],
     [{ lat: 'abc', lon: '1' }, 400, 'INVALID_PARAMETERS', 'lat must be a plain decimal number such as 38.8987, given once'],

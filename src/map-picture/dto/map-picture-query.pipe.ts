@@ -2,13 +2,13 @@ import { Injectable, PipeTransform } from '@nestjs/common';
 import { ApiError } from '../../common/api-error';
 import { refuseUnreadParameters } from '../../common/query-string';
 import { WHOLE_NUMBER, compareMagnitude } from '../../lookup/dto/flood-zone-query.dto';
-import { LOCATION_PARAMETERS, readLookupLocation } from '../../lookup/dto/lookup-parameters';
+import { BUILDING_PARAMETERS, LOCATION_PARAMETERS, readBuildId, readLookupLocation } from '../../lookup/dto/lookup-parameters';
 import type { LookupLocation } from '../../lookup/location-query';
 import { PictureFrame, WEB_MERCATOR_MAX_LAT } from '../map-area';
 import { PICTURE_LIMITS, PictureParameter } from './map-picture-query.dto';
 
-/** What a picture is asked for: where, and the frame around it. */
-export type MapPictureQuery = LookupLocation & PictureFrame;
+/** What a picture is asked for: where, the building chosen there (if one was), and the frame around it. */
+export type MapPictureQuery = LookupLocation & PictureFrame & { buildId?: string };
 
 /** A point Web Mercator can draw: within 85.05° of the equator (every US place is). */
 export function assertDrawable(lat: number): void {
@@ -36,19 +36,20 @@ export function readPictureSize(raw: Record<string, unknown>, name: PictureParam
   return Number(value);
 }
 
-/** Every parameter GET /flood-zone/map reads: the location, and the picture's size and span. */
-const MAP_PICTURE_PARAMETERS = [...LOCATION_PARAMETERS, ...(Object.keys(PICTURE_LIMITS) as PictureParameter[])];
+/** Every parameter GET /flood-zone/map reads: the location, the building chosen, and the picture's size and span. */
+const MAP_PICTURE_PARAMETERS = [...LOCATION_PARAMETERS, ...BUILDING_PARAMETERS, ...(Object.keys(PICTURE_LIMITS) as PictureParameter[])];
 
 /**
  * Checks GET /flood-zone/map parameters: none it does not read (400), the location exactly as GET /flood-zone checks
- * it (400, then 422), a point Web Mercator can draw, then `width`, `height` and `span`. The first rule broken decides
- * the answer.
+ * it (400, then 422), a point Web Mercator can draw, `buildId` as GET /flood-zone checks it, then `width`, `height`
+ * and `span`. The first rule broken decides the answer.
  */
 export function readMapPictureQuery(raw: Record<string, unknown>): MapPictureQuery {
   refuseUnreadParameters(raw, MAP_PICTURE_PARAMETERS);
   const location = readLookupLocation(raw);
   if (location.kind === 'point') assertDrawable(location.lat);
-  return { ...location, width: readPictureSize(raw, 'width'), height: readPictureSize(raw, 'height'), spanM: readPictureSize(raw, 'span') };
+  const building = readBuildId(raw);
+  return { ...location, ...building, width: readPictureSize(raw, 'width'), height: readPictureSize(raw, 'height'), spanM: readPictureSize(raw, 'span') };
 }
 
 /** GET /flood-zone/map parameters, checked by readMapPictureQuery. */

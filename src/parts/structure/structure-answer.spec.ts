@@ -92,6 +92,7 @@ describe('structureAnswer: a building chosen among USA Structures footprints', (
   it.each([
     ['address', 23.4],
     ['nearest', 12.3],
+    ['chosen', 31.7],
   ] as const)('gives the distance of a building chosen as %s', (match, distanceM) => {
     expect(structureAnswer({ match, building: house(), distanceM }, STRADDLING, SEARCH)).toMatchObject({ match, distanceM, buildId: '26010001' });
   });
@@ -211,8 +212,8 @@ describe('structureAnswer: a footprint given by the caller', () => {
 
 describe('structureAnswer: no building chosen', () => {
   const candidates = [
-    { buildId: '1', distanceM: 5, address: '144 1ST ST' },
-    { buildId: '2', distanceM: 9.2, address: null },
+    { buildId: '1', distanceM: 5, address: '144 1ST ST', buildingInSfha: true },
+    { buildId: '2', distanceM: 9.2, address: null, buildingInSfha: null },
   ];
 
   it.each([
@@ -232,7 +233,13 @@ describe('structureAnswer: no building chosen', () => {
       'an address with several buildings near',
       { match: 'ambiguous', candidates },
       { locationSource: 'census_geocoder', searchM: 40 },
-      "No building was chosen: several building footprints lie within 40 m of the address's point, none of them alone carries the address and the nearest is not 10 m nearer than the next, so the answer is for the point alone and the nearest buildings are listed.",
+      "No building was chosen: several building footprints lie within 40 m of the address's point, none of them alone carries the address, and which stands on the address's side of the street cannot be told, or two houses there lie within 10 m of each other; so the answer is for the point alone and the nearest buildings are listed (choose one with buildId).",
+    ],
+    [
+      'an address with every building near across the street',
+      { match: 'none', candidates },
+      { locationSource: 'census_geocoder', searchM: 40 },
+      "No building was chosen: every building footprint within 40 m of the address's point stands across the street from the address (outside its census block), so the answer is for the point alone and those buildings are listed (choose one with buildId).",
     ],
   ] as Array<[string, StructureBuilding, BuildingSearch, string]>)('%s: every building and zone field null, and why', (_case, building, search, note) => {
     expect(structureAnswer(building, STRADDLING, search)).toEqual({

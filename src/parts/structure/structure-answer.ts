@@ -7,13 +7,19 @@ import { formatNfhlDate, roundToTenth } from '../../flood-hazard/nfhl-values';
 import { type BuildingChoice, type BuildingSearchPoint, NEAREST_LEAD_M } from './building-choice';
 import { footprintAreaSquareMetres, footprintOfRings, wholeSquareFeet } from './footprint-zones';
 import { structureNumber, structureText } from './structure-values';
-import type { Footprint, FootprintFloodZones, Structure, StructureFeature } from './structure.types';
+import type { Footprint, FootprintFloodZones, Structure, StructureCandidate, StructureFeature } from './structure.types';
 
 export const USA_STRUCTURES_SOURCE = 'FEMA/ORNL USA Structures (CC BY 4.0)';
 export const GIVEN_FOOTPRINT_SOURCE = 'Footprint given by the caller';
 
-/** The building the answer is for: as chosen among USA Structures' footprints, or the footprint the caller gave. */
-export type StructureBuilding = BuildingChoice | { match: 'given'; footprint: Footprint };
+/** A building found among USA Structures' footprints. */
+export type FoundBuilding = Extract<BuildingChoice, { building: StructureFeature }>;
+
+/**
+ * The building the answer is for: as chosen among USA Structures' footprints, or the footprint the caller gave; or none,
+ * with the buildings near the point listed.
+ */
+export type StructureBuilding = FoundBuilding | { match: 'none' | 'ambiguous'; candidates: StructureCandidate[] } | { match: 'given'; footprint: Footprint };
 
 /** How the building was looked for, which the note names when none could be chosen. */
 export interface BuildingSearch {
@@ -69,11 +75,18 @@ function zonesNote(zones: FootprintFloodZones | null, footprint: string): string
 }
 
 /** Why no building could be chosen, in one sentence. */
-function noBuildingNote(match: 'none' | 'ambiguous', { locationSource, searchM }: BuildingSearch): string {
+function noBuildingNote(match: 'none' | 'ambiguous', candidates: number, { locationSource, searchM }: BuildingSearch): string {
   if (match === 'ambiguous') {
     return (
-      `No building was chosen: several building footprints lie within ${searchM} m of the address's point, none of them alone carries the address ` +
-      `and the nearest is not ${NEAREST_LEAD_M} m nearer than the next, so the answer is for the point alone and the nearest buildings are listed.`
+      `No building was chosen: several building footprints lie within ${searchM} m of the address's point, none of them alone carries the address, ` +
+      `and which stands on the address's side of the street cannot be told, or two houses there lie within ${NEAREST_LEAD_M} m of each other; so ` +
+      'the answer is for the point alone and the nearest buildings are listed (choose one with buildId).'
+    );
+  }
+  if (candidates > 0) {
+    return (
+      `No building was chosen: every building footprint within ${searchM} m of the address's point stands across the street from the address ` +
+      '(outside its census block), so the answer is for the point alone and those buildings are listed (choose one with buildId).'
     );
   }
   if (locationSource === 'coordinates') {
@@ -99,7 +112,7 @@ function heightMetres(value: number | null): number | null {
   return height === null ? null : Math.round(height * 100) / 100;
 }
 
-function foundBuilding(building: StructureFeature, match: 'contains' | 'address' | 'nearest', distanceM: number, zones: FootprintFloodZones | null): Structure {
+function foundBuilding({ building, match, distanceM }: FoundBuilding, zones: FootprintFloodZones | null): Structure {
   const footprint = footprintOfRings(building.rings);
   const { attributes } = building;
   return {
@@ -138,7 +151,8 @@ export function structureAnswer(building: StructureBuilding, zones: FootprintFlo
     case 'contains':
     case 'address':
     case 'nearest':
-      return foundBuilding(building.building, building.match, building.distanceM, zones);
+    case 'chosen':
+      return foundBuilding(building, zones);
     case 'given':
       return {
         ...NO_BUILDING,
@@ -159,7 +173,7 @@ export function structureAnswer(building: StructureBuilding, zones: FootprintFlo
         ...zoneFields(null),
         candidates: building.candidates,
         source: USA_STRUCTURES_SOURCE,
-        note: noBuildingNote(building.match, search),
+        note: noBuildingNote(building.match, building.candidates.length, search),
         footprint: null,
       };
   }

@@ -22,14 +22,21 @@ export class StructureZoneDto {
 }
 
 export class StructureCandidateDto {
-  @ApiProperty({ description: "USA Structures' BUILD_ID.", example: '26010001' })
-  buildId: string;
+  @nullableString("USA Structures' BUILD_ID, to choose it with `buildId`; null when the layer gives none.", '26010001')
+  buildId: string | null;
 
   @ApiProperty({ description: 'Metres from the point to the footprint, one decimal.', example: 12.4 })
   distanceM: number;
 
-  @nullableString("The building's address in USA Structures (PROP_ADDR), null when it has none.", '140 1ST ST')
+  @nullableString("The building's address in USA Structures (PROP_ADDR), null when it has none (as on whole cities).", '140 1ST ST')
   address: string | null;
+
+  @nullableBoolean(
+    'Whether this building would be in the SFHA, from the flood zones over its footprint (one query for all the candidates): true when any part ' +
+      'is, false when all of it is mapped and outside, null when unknown.',
+    false,
+  )
+  buildingInSfha: boolean | null;
 }
 
 export class FootprintDto {
@@ -55,11 +62,13 @@ export class FootprintDto {
 
 export class StructureDto {
   @ApiProperty({
-    enum: ['contains', 'address', 'nearest', 'given', 'none', 'ambiguous'],
+    enum: ['contains', 'address', 'nearest', 'chosen', 'given', 'none', 'ambiguous'],
     description:
       'How the building was found: its footprint contains the point; the one building near a geocoded point with its address; the nearest near a ' +
-      'geocoded point with no other within 10 m more; the footprint the caller gave; none within reach; or several (see `candidates`). With ' +
-      '`none` and `ambiguous` every building field, `zones` and `buildingInSfha` are null.',
+      "geocoded point standing in the address's census block (its side of the street) with no other house there within 10 m more; the building " +
+      'the caller chose with `buildId`; the footprint the caller gave; none within reach (or every building within reach across the street, listed ' +
+      'in `candidates`); or several that cannot be told apart (see `candidates`). With `none` and `ambiguous` every building field, `zones` and ' +
+      '`buildingInSfha` are null.',
     example: 'contains',
   })
   match: string;
@@ -117,7 +126,13 @@ export class StructureDto {
   })
   firmPanels: string[] | null;
 
-  @ApiProperty({ type: StructureCandidateDto, isArray: true, description: 'With `ambiguous`: up to 5 buildings within reach, nearest first; else empty.' })
+  @ApiProperty({
+    type: StructureCandidateDto,
+    isArray: true,
+    description:
+      'With `ambiguous` (or `none` when the buildings within reach all stand across the street): up to 5 buildings within reach, nearest first, ' +
+      'any of which can be chosen with `buildId`; else empty.',
+  })
   candidates: StructureCandidateDto[];
 
   @nullableString('Where the footprint comes from.', 'FEMA/ORNL USA Structures (CC BY 4.0)')

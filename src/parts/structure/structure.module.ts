@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { resilientUpstreamProvider, upstreamHttpModule } from '../../common/upstream/upstream-providers';
 import { FloodHazardModule } from '../../flood-hazard/flood-hazard.module';
+import { GeocodingModule } from '../../geocoding/geocoding.module';
 import { BuildingSurvey } from './building-survey.client';
 import { PolygonWork } from './polygon-work.client';
 import { STRUCTURES_UPSTREAM, StructuresClient } from './structures.client';
@@ -8,10 +9,11 @@ import { StructuresPort } from './structures-port';
 
 /**
  * FEMA/ORNL USA Structures: its own upstream (`structures`) with its own resilience policies; and the survey of a building,
- * which measures FEMA's flood zones over its footprint.
+ * which places buildings near an address in their census block (the Census geocoder) and measures FEMA's flood zones over
+ * its footprint.
  */
 @Module({
-  imports: [upstreamHttpModule(), FloodHazardModule],
+  imports: [upstreamHttpModule(), FloodHazardModule, GeocodingModule],
   providers: [
     resilientUpstreamProvider(STRUCTURES_UPSTREAM, 'structures'),
     StructuresClient,

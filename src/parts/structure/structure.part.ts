@@ -17,9 +17,12 @@ export const structurePart = optionalPart({
   upstream: 'structures',
   module: StructureModule,
   port: BuildingSurvey,
-  // A geocoded point's building is chosen by its address too; a given footprint is answered for itself wherever it is.
-  cacheKey: ({ point, matchedAddress, footprint }) =>
-    footprint ? `structure:given:${pointKey(point)}:${footprintKey(footprint)}` : `structure:${pointKey(point)}:${matchedAddress ?? ''}`,
+  // A geocoded point's building is chosen by its address and its block too, or by the caller's buildId; a given footprint is answered for itself wherever it is.
+  cacheKey: ({ point, matchedAddress, addressBlock, footprint, buildId }) => {
+    if (footprint) return `structure:given:${pointKey(point)}:${footprintKey(footprint)}`;
+    if (buildId !== null) return `structure:chosen:${pointKey(point)}:${buildId}`;
+    return `structure:${pointKey(point)}:${matchedAddress ?? ''}:${addressBlock ?? ''}`;
+  },
   load: (survey, request, signal) => survey.survey(request, signal),
   read: (surveyed) => surveyed.structure,
   incomplete: (surveyed) => !surveyed.complete,

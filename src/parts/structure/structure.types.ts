@@ -29,8 +29,12 @@ export interface StructureAttributes {
   /** Epoch milliseconds (UTC), as ArcGIS gives a date field. */
   IMAGE_DATE: number | null;
   SOURCE: string | null;
-  /** "Y" on an outbuilding (a shed, a garage), null or "N" on a main building. */
-  OUTBLDG?: string | null;
+  /** Marks an outbuilding (a shed, a garage); the data spells it many ways (Y/N, Yes/No, 1/0, true/false, blank, null). */
+  OUTBLDG?: string | number | boolean | null;
+  /** The 11-digit census tract the building lies in. */
+  CENSUSCODE?: string | null;
+  /** The 5-digit county FIPS code of the building. */
+  FIPS?: string | null;
 }
 
 /** A building as USA Structures returned it: its attributes and its polygon (ArcGIS `rings`, [lon, lat], outSR 4326). */
@@ -40,14 +44,16 @@ export interface StructureFeature {
 }
 
 /** How the building was found. */
-export type StructureMatch = 'contains' | 'address' | 'nearest' | 'given' | 'none' | 'ambiguous';
+export type StructureMatch = 'contains' | 'address' | 'nearest' | 'chosen' | 'given' | 'none' | 'ambiguous';
 
-/** A building near the point when none could be chosen (`ambiguous`). */
+/** A building near the point when none could be chosen (`ambiguous`, or `none` when those within reach stand across the street). */
 export interface StructureCandidate {
   /** BUILD_ID; null when the layer gives none. */
   buildId: string | null;
   distanceM: number;
   address: string | null;
+  /** Whether this building would be in the SFHA (the zones over its footprint); null when unknown. */
+  buildingInSfha: boolean | null;
 }
 
 /** One flood zone over the footprint: polygons of one zone, subtype and BFE summed. */

@@ -1,4 +1,4 @@
-import { STRUCTURE_COLUMNS, sfhaSharePercent, zoneShares } from './structure.words';
+import { STRUCTURE_COLUMNS, STRUCTURE_ON_REPORT, candidateWords, sfhaSharePercent, zoneShares } from './structure.words';
 import type { Structure, StructureZone } from './structure.types';
 
 const zone = (floodZone: string, inSpecialFloodHazardArea: boolean, sharePercent: number): StructureZone => ({
@@ -65,5 +65,39 @@ describe('the building columns of the CSV answers', () => {
   it('the SFHA share sums the SFHA zones, to one decimal', () => {
     expect(sfhaSharePercent(building([zone('VE', true, 10.15), zone('AE', true, 20.1), zone('X', false, 69.75)], 0, true))).toBe(30.3);
     expect(zoneShares([zone('VE', true, 10.15), zone('AE', true, 20.1)])).toBe('VE 10.2; AE 20.1');
+  });
+});
+
+describe('the buildings listed on the report when none was chosen', () => {
+  it.each([
+    [
+      { buildId: '53030001', distanceM: 7.5, address: null, buildingInSfha: false },
+      'USA Structures building 53030001, 7.5 m away: outside the SFHA (buildId=53030001)',
+    ],
+    [
+      { buildId: '53030002', distanceM: 14, address: '202 MILL AVE S', buildingInSfha: true },
+      'USA Structures building 53030002, 202 MILL AVE S, 14 m away: in the SFHA (buildId=53030002)',
+    ],
+    [{ buildId: null, distanceM: 3, address: null, buildingInSfha: null }, 'USA Structures building without a BUILD_ID, 3 m away: in the SFHA: unknown'],
+  ])('%j: %s', (candidate, words) => {
+    expect(candidateWords(candidate)).toBe(words);
+  });
+
+  it('are listed under the words of the match, before the note', () => {
+    const ambiguous: Structure = {
+      ...building(null, null, null),
+      match: 'ambiguous',
+      distanceM: null,
+      buildId: null,
+      occupancy: null,
+      primaryOccupancy: null,
+      footprintAreaSqFt: null,
+      candidates: [{ buildId: '53030001', distanceM: 7.5, address: null, buildingInSfha: false }],
+      note: 'No building was chosen.',
+    };
+    expect(STRUCTURE_ON_REPORT.content(ambiguous, 'mapped').html.replace(/\s+/g, ' ')).toBe(
+      '<p>Several buildings near the address point: none could be chosen.</p> ' +
+        '<ul class="candidates"> <li>USA Structures building 53030001, 7.5 m away: outside the SFHA (buildId=53030001)</li> </ul> <p class="small">No building was chosen.</p>',
+    );
   });
 });

@@ -1,7 +1,7 @@
 /** The building on the report page and in the CSV answer. Pure: the same structure always gives the same words. */
 import { html } from '../../common/markup';
 import type { PartColumn, ReportSection } from '../answer-part';
-import type { Structure, StructureZone } from './structure.types';
+import type { Structure, StructureCandidate, StructureZone } from './structure.types';
 
 /** `AE 19.0; X 81.0`: each zone over the footprint with its share, in the answer's order. */
 export function zoneShares(zones: readonly StructureZone[]): string {
@@ -29,11 +29,21 @@ export const STRUCTURE_COLUMNS: ReadonlyArray<PartColumn<Structure>> = [
 const MATCH_WORDS: Record<Structure['match'], string> = {
   contains: 'The building whose footprint contains the point',
   address: 'The building near the address point that carries its address',
-  nearest: 'The building nearest the address point',
+  nearest: "The building nearest the address point on the address's side of the street",
+  chosen: 'The building chosen with the request (buildId)',
   given: 'The footprint given with the request',
   none: 'No building found at the location',
   ambiguous: 'Several buildings near the address point: none could be chosen',
 };
+
+/** Whether a listed building would be in the SFHA, in words: unknown is never "no". */
+const CANDIDATE_SFHA: Record<string, string> = { true: 'in the SFHA', false: 'outside the SFHA', null: 'in the SFHA: unknown' };
+
+/** "USA Structures building 53030001, 7.5 m away: outside the SFHA": one listed building, and how to choose it. */
+export function candidateWords({ buildId, distanceM, address, buildingInSfha }: StructureCandidate): string {
+  const name = [`USA Structures building ${buildId ?? 'without a BUILD_ID'}`, address].filter((part) => part !== null).join(', ');
+  return `${name}, ${distanceM} m away: ${CANDIDATE_SFHA[String(buildingInSfha)]}${buildId === null ? '' : ` (buildId=${buildId})`}`;
+}
 
 export const STRUCTURE_ON_REPORT: ReportSection<Structure> = {
   title: () => 'The building',
@@ -61,8 +71,14 @@ export const STRUCTURE_ON_REPORT: ReportSection<Structure> = {
             )}
           </table>`
         : '';
+    const candidates =
+      structure.candidates.length > 0
+        ? html`<ul class="candidates">
+            ${structure.candidates.map((candidate) => html`<li>${candidateWords(candidate)}</li>`)}
+          </ul>`
+        : '';
     return html`<p>${MATCH_WORDS[structure.match]}${facts.length > 0 ? `: ${facts.join(', ')}` : ''}.</p>
-      ${zones}
+      ${zones}${candidates}
       <p class="small">${structure.note}</p>`;
   },
 };

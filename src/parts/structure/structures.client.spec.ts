@@ -14,7 +14,21 @@ import type { GeoPoint } from '../../flood-hazard/flood-hazard.types';
 import type { StructureFeature } from './structure.types';
 import { StructuresClient } from './structures.client';
 
-const FIELDS = ['BUILD_ID', 'OCC_CLS', 'PRIM_OCC', 'PROP_ADDR', 'PROP_CITY', 'PROP_ZIP', 'SQMETERS', 'HEIGHT', 'IMAGE_DATE', 'SOURCE', 'OUTBLDG'];
+const FIELDS = [
+  'BUILD_ID',
+  'OCC_CLS',
+  'PRIM_OCC',
+  'PROP_ADDR',
+  'PROP_CITY',
+  'PROP_ZIP',
+  'SQMETERS',
+  'HEIGHT',
+  'IMAGE_DATE',
+  'SOURCE',
+  'OUTBLDG',
+  'CENSUSCODE',
+  'FIPS',
+];
 
 const renton = demoPlace('renton-x-shaded');
 const rentonPoint: GeoPoint = { lat: renton.lat, lon: renton.lon };
@@ -60,7 +74,7 @@ describe('StructuresClient against the USA Structures emulator', () => {
           distance: '30',
           units: 'esriSRUnit_Meter',
           spatialRel: 'esriSpatialRelIntersects',
-          outFields: 'BUILD_ID,OCC_CLS,PRIM_OCC,PROP_ADDR,PROP_CITY,PROP_ZIP,SQMETERS,HEIGHT,IMAGE_DATE,SOURCE,OUTBLDG',
+          outFields: 'BUILD_ID,OCC_CLS,PRIM_OCC,PROP_ADDR,PROP_CITY,PROP_ZIP,SQMETERS,HEIGHT,IMAGE_DATE,SOURCE,OUTBLDG,CENSUSCODE,FIPS',
           returnGeometry: 'true',
           outSR: '4326',
           f: 'json',
@@ -75,7 +89,9 @@ describe('StructuresClient against the USA Structures emulator', () => {
     const atHouse = { lat: (sacramento.ymin + sacramento.ymax) / 2, lon: (sacramento.xmin + sacramento.xmax) / 2 };
     const [house, outbuilding] = await client().buildingsNear(atHouse, 20, deadline());
     expect([house, outbuilding]).toEqual([asReturned('sacramento-house'), asReturned('sacramento-outbuilding')]);
-    expect([house.attributes.OUTBLDG, outbuilding.attributes.OUTBLDG, outbuilding.attributes.OCC_CLS]).toEqual([null, 'Y', 'Unclassified']);
+    expect([house.attributes.OUTBLDG, outbuilding.attributes.OUTBLDG, outbuilding.attributes.OCC_CLS]).toEqual([null, 'Yes', 'Unclassified']);
+    // the building's tract and county, as the real layer gives them on every building
+    expect([house.attributes.CENSUSCODE, house.attributes.FIPS]).toEqual(['06067000100', '06067']);
     const dc = demoStructure('dc-partly-unmapped').feature.bbox;
     const [building] = await client().buildingsNear({ lat: (dc.ymin + dc.ymax) / 2, lon: (dc.xmin + dc.xmax) / 2 }, 10, deadline());
     expect(building.attributes).toMatchObject({ PROP_ADDR: null, HEIGHT: 14.2, SOURCE: 'NGA', IMAGE_DATE: null, OUTBLDG: null });

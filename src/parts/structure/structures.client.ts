@@ -10,7 +10,10 @@ import { StructuresPort } from './structures-port';
 
 export const STRUCTURES_UPSTREAM = Symbol('STRUCTURES_UPSTREAM');
 
-/** What a building is chosen, described and measured by; OUTBLDG keeps a shed from being taken for the house. */
+/**
+ * What a building is chosen, described and measured by; OUTBLDG keeps a shed from being taken for the house, CENSUSCODE
+ * (its tract) tells a building across a tract boundary from the address's side, FIPS is its county.
+ */
 const STRUCTURE_FIELDS: ReadonlyArray<keyof StructureAttributes> = [
   'BUILD_ID',
   'OCC_CLS',
@@ -23,6 +26,8 @@ const STRUCTURE_FIELDS: ReadonlyArray<keyof StructureAttributes> = [
   'IMAGE_DATE',
   'SOURCE',
   'OUTBLDG',
+  'CENSUSCODE',
+  'FIPS',
 ];
 
 /**

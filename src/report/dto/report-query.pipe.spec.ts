@@ -14,7 +14,7 @@ function refusal(raw: Record<string, unknown>): { status: number; code: string; 
   throw new Error('accepted');
 }
 
-const READS = 'this endpoint reads only address, lat, lon, include, radius and span.';
+const READS = 'this endpoint reads only address, lat, lon, include, radius, buildId and span.';
 const bracketed = (name: string) => `a name with brackets is not ${name} (give ${name} once, without brackets); ${READS}`;
 
 describe('ReportQueryPipe', () => {

@@ -1,6 +1,13 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { refuseUnreadParameters } from '../../common/query-string';
-import { LOCATION_PARAMETERS, OPTION_PARAMETERS, readLookupLocation, readLookupOptions } from '../../lookup/dto/lookup-parameters';
+import {
+  BUILDING_PARAMETERS,
+  LOCATION_PARAMETERS,
+  OPTION_PARAMETERS,
+  readBuildId,
+  readLookupLocation,
+  readLookupOptions,
+} from '../../lookup/dto/lookup-parameters';
 import type { LocationQuery } from '../../lookup/location-query';
 import { readPictureSize } from '../../map-picture/dto/map-picture-query.pipe';
 import { determinationPart } from '../../parts/determination/determination.part';
@@ -10,11 +17,11 @@ import { EVERY_PART } from './report-query.dto';
 export type ReportQuery = LocationQuery & { spanM: number };
 
 /** Every parameter GET /flood-zone/report reads: those of GET /flood-zone, and the span of its picture. */
-const REPORT_PARAMETERS = [...LOCATION_PARAMETERS, ...OPTION_PARAMETERS, 'span'];
+const REPORT_PARAMETERS = [...LOCATION_PARAMETERS, ...OPTION_PARAMETERS, ...BUILDING_PARAMETERS, 'span'];
 
 /**
  * GET /flood-zone/report parameters: none it does not read (400), then in the order GET /flood-zone checks its own (the
- * location, `include`, `radius`), then `span` exactly as GET /flood-zone/map checks it. The lender's form
+ * location, `include`, `radius`, `buildId`), then `span` exactly as GET /flood-zone/map checks it. The lender's form
  * (`determination`) is always asked for, with the parts it reads. The first rule broken decides the
  * answer, with the status and message GET /flood-zone (for `span`, GET /flood-zone/map) gives.
  */
@@ -26,6 +33,6 @@ export class ReportQueryPipe implements PipeTransform<Record<string, unknown>, R
     const options = readLookupOptions(raw.include === undefined ? { ...raw, include: EVERY_PART } : raw);
     // Its words on insurance and lending are the lender's form's, whatever else `include` names.
     const include = new Set([...options.include, determinationPart.include]);
-    return { ...location, ...options, include, spanM: readPictureSize(raw, 'span') };
+    return { ...location, ...options, include, ...readBuildId(raw), spanM: readPictureSize(raw, 'span') };
   }
 }

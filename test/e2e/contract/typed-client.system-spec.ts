@@ -211,7 +211,7 @@ describe('a typed client generated from /openapi.json', () => {
     expect(source).toContain('"/flood-zone"');
   });
 
-  it('documents the lookup parameters address, lat, lon, include and radius as query parameters', () => {
+  it('documents the lookup parameters address, lat, lon, include, radius and buildId as query parameters', () => {
     const parameters = (document.paths['/flood-zone']?.get?.parameters ?? []) as Array<{
       name: string;
       in: string;
@@ -220,7 +220,14 @@ describe('a typed client generated from /openapi.json', () => {
     const typeOf = ({ schema }: (typeof parameters)[number]) => schema?.type ?? schema?.anyOf?.map(({ type }) => type);
     const query = Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, typeOf(p)]));
     // A number or text: a validating gateway then forwards malformed text, which the service answers 400 itself.
-    expect(query).toEqual({ address: 'string', lat: ['number', 'string'], lon: ['number', 'string'], include: 'array', radius: ['integer', 'string'] });
+    expect(query).toEqual({
+      address: 'string',
+      lat: ['number', 'string'],
+      lon: ['number', 'string'],
+      include: 'array',
+      radius: ['integer', 'string'],
+      buildId: 'string',
+    });
   });
 
   it('declares include as an array of its parts (include=nearby,cbrs) and radius with no default a client would send', () => {

@@ -116,7 +116,7 @@ describe('POST /mcp: the tools for AI agents', () => {
       expect(tool.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true });
     }
     const floodZone = tools.find((tool) => tool.name === 'flood_zone')!;
-    expect(Object.keys(floodZone.inputSchema.properties ?? {}).sort()).toEqual(['address', 'include', 'lat', 'lon', 'radius']);
+    expect(Object.keys(floodZone.inputSchema.properties ?? {}).sort()).toEqual(['address', 'buildId', 'include', 'lat', 'lon', 'radius']);
     // every tool that answers with structuredContent declares its shape; the picture answers with an image
     expect(
       tools
@@ -268,11 +268,15 @@ describe('POST /mcp: the tools for AI agents', () => {
   });
 
   it.each<[string, Record<string, unknown>, string]>([
-    ['flood_zone', { lat: dc.lat, lon: dc.lon, latitude: 1 }, 'Unknown argument "latitude": this tool reads only address, lat, lon, include and radius.'],
+    [
+      'flood_zone',
+      { lat: dc.lat, lon: dc.lon, latitude: 1 },
+      'Unknown argument "latitude": this tool reads only address, lat, lon, include, radius and buildId.',
+    ],
     [
       'flood_determination',
       { lat: dc.lat, lon: dc.lon, include: ['cbrs'] },
-      'Unknown argument "include": this tool reads only address, lat, lon and footprint.',
+      'Unknown argument "include": this tool reads only address, lat, lon, buildId and footprint.',
     ],
     ['flood_map', { lat: dc.lat, lon: dc.lon, format: 'jpeg' }, 'Unknown argument "format": this tool reads only address, lat, lon, width, height and span.'],
     [
@@ -281,12 +285,27 @@ describe('POST /mcp: the tools for AI agents', () => {
       'Unknown argument "columns": this tool reads only locations, include and radius.',
     ],
     // an unknown argument is refused first, as REST refuses an unknown parameter before reading the others
-    ['flood_zone', { lat: 91, lon: dc.lon, span: 300 }, 'Unknown argument "span": this tool reads only address, lat, lon, include and radius.'],
+    ['flood_zone', { lat: 91, lon: dc.lon, span: 300 }, 'Unknown argument "span": this tool reads only address, lat, lon, include, radius and buildId.'],
   ])('%s refuses an argument it does not read, by name, as REST refuses one', async (name, args, message) => {
     const result = await call(name, args);
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(textOf(result).split('\n')[0]).toBe(`INVALID_PARAMETERS: ${message}`);
+  });
+
+  it('flood_zone and flood_determination take buildId: the building chosen, a 422 tool error for one not within reach, as REST', async () => {
+    const renton = { address: '200 Mill Ave S, Renton, WA 98057' };
+    const listed = await call('flood_zone', { ...renton, include: ['structure'] });
+    expect((listed.structuredContent as any).result.structure.match).toBe('ambiguous');
+    const chosen = await call('flood_zone', { ...renton, buildId: '53030002' });
+    expect((chosen.structuredContent as any).result.structure).toMatchObject({ match: 'chosen', buildId: '53030002', buildingInSfha: false });
+    const form = await call('flood_determination', { ...renton, buildId: '53030001' });
+    expect(form.structuredContent).toMatchObject({ basis: 'building', buildingInSfha: false });
+    const missing = await call('flood_determination', { ...renton, buildId: '99999999' });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing).split('\n')[0]).toBe(
+      'BUILDING_NOT_FOUND: No building 99999999 of USA Structures lies within 40 m of the location; an answer without buildId lists the buildings near an address.',
+    );
   });
 
   it.each([

@@ -11,8 +11,8 @@ const dc = demoPlace('dc-white-house-ae');
 const AT = `lat=${dc.lat}&lon=${dc.lon}`;
 const JOB = '/flood-zone/jobs/3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18';
 
-const PICTURE_READS = 'this endpoint reads only address, lat, lon, width, height and span.';
-const REPORT_READS = 'this endpoint reads only address, lat, lon, include, radius and span.';
+const PICTURE_READS = 'this endpoint reads only address, lat, lon, buildId, width, height and span.';
+const REPORT_READS = 'this endpoint reads only address, lat, lon, include, radius, buildId and span.';
 const bracketed = (name: string, reads: string) => `a name with brackets is not ${name} (give ${name} once, without brackets); ${reads}`;
 
 let stack: Stack;
@@ -61,7 +61,7 @@ describe('GET /flood-zone/map', () => {
 });
 
 describe('GET /flood-zone: unknown names let go, bracketed ones refused as everywhere', () => {
-  const LOOKUP_READS = 'this endpoint reads only address, lat, lon, include and radius.';
+  const LOOKUP_READS = 'this endpoint reads only address, lat, lon, include, radius and buildId.';
 
   it.each([
     [`lat[]=${dc.lat}&lon=${dc.lon}`, `Unknown parameter "lat[]": ${bracketed('lat', LOOKUP_READS)}`],

@@ -261,7 +261,7 @@ describe('GET /flood-zone/map: the picture of a place', () => {
       const p = await picture(stack, `${addressQuery(address).split('?')[1]}&span=150`);
       const { body } = await stack.get(`${addressQuery(address)}&include=nearby,structure&radius=75`);
       expect(body.result.structure).toMatchObject({
-        match: 'address',
+        match: 'nearest',
         buildingInSfha: false,
         zones: [expect.objectContaining({ floodZone: 'X', sharePercent: 100 })],
       });
@@ -346,7 +346,7 @@ describe('GET /flood-zone/map: the picture of a place', () => {
     const dc = demoPlace('dc-white-house-ae');
     const extra = await stack.get(`/flood-zone/map?lat=${dc.lat}&lon=${dc.lon}&include=elevation&radius=5`);
     expectErrorEnvelope(extra, 400, 'INVALID_PARAMETERS');
-    expect(extra.body.error).toBe('Unknown parameter "include": this endpoint reads only address, lat, lon, width, height and span.');
+    expect(extra.body.error).toBe('Unknown parameter "include": this endpoint reads only address, lat, lon, buildId, width, height and span.');
   });
 });
 

@@ -1,6 +1,8 @@
 import type { CallRecord, Fault } from '../../emulators/emulator-core';
 import { DEMO_STRUCTURES, RunningEmulators, demoStructure, startEmulators } from '../../emulators';
-import { type Position, bboxOfRings } from '../../emulators/geometry';
+import { demoPlace } from '../../emulators/demo-map';
+import { type Position, bboxOfRings, metersToDegrees } from '../../emulators/geometry';
+import { type DemoStructure, rectangleFootprint } from '../../emulators/structure-footprints';
 import { apiGet, type ApiResponse } from '../../support/api-client';
 import { RunningApp, startApp } from '../../support/app-harness';
 
@@ -118,38 +120,48 @@ describe("the building and the lender's form, end to end", () => {
       });
     });
 
-    it('a house wholly in X found by its address, whose street point 36.5 m away is in AE: the point says AE, the building is outside the SFHA', async () => {
-      const { res, structure, determination } = await lookUp(`${byAddress('5210 W 34th St, Houston, TX 77092')}&include=determination`);
-      expect([res.body.result.floodZone, res.body.result.inSpecialFloodHazardArea]).toEqual(['AE', true]);
-      expect(structure).toEqual({
-        match: 'address',
-        distanceM: 36.5,
-        buildId: '48020001',
-        occupancy: 'Residential',
-        primaryOccupancy: 'Single Family Dwelling',
-        footprintAreaSqFt: 1652,
-        heightM: null,
-        imageDate: '2018-11-20',
-        zones: wholly('X', 'AREA OF MINIMAL FLOOD HAZARD', false, null, 1652),
-        unmappedSharePercent: 0,
-        buildingInSfha: false,
-        highestBfeFt: null,
-        firmPanels: ['48201C0655L'],
-        candidates: [],
-        source: SOURCE,
-        note: "The building's footprint lies wholly outside the SFHA, in zone X.",
-      });
-      expect(determination).toEqual({
-        basis: 'building',
-        community: HOUSTON,
-        map: { noNfipMap: false, digital: true, panel: '48201C0655L', panelEffectiveDate: '2007-06-18', letterOfMapChange: null, nearbyLetters: [] },
-        floodZones: ['X'],
-        insurance: REGULAR,
-        buildingInSfha: false,
-        floodInsuranceRequired: false,
-        notes: [NOT_REQUIRED],
-      });
-    });
+    it(
+      "a house wholly in X on its address's side of the street, 36.5 m from the street point in AE, with a house across the street 7 m away: " +
+        'the address chooses its own side, the point says AE, the building is outside the SFHA',
+      async () => {
+        emulators.census.resetCalls();
+        const { res, structure, determination } = await lookUp(`${byAddress('5210 W 34th St, Houston, TX 77092')}&include=determination`);
+        expect([res.body.result.floodZone, res.body.result.inSpecialFloodHazardArea]).toEqual(['AE', true]);
+        // the block of each building near the address, asked at a point inside it (both stand in the address's tract)
+        expect(emulators.census.calls.filter((call) => call.endpoint === 'coordinates').map((call) => call.query.layers)).toEqual([
+          '2020 Census Blocks',
+          '2020 Census Blocks',
+        ]);
+        expect(structure).toEqual({
+          match: 'nearest',
+          distanceM: 36.5,
+          buildId: '48020001',
+          occupancy: 'Residential',
+          primaryOccupancy: 'Single Family Dwelling',
+          footprintAreaSqFt: 1652,
+          heightM: null,
+          imageDate: '2018-11-20',
+          zones: wholly('X', 'AREA OF MINIMAL FLOOD HAZARD', false, null, 1652),
+          unmappedSharePercent: 0,
+          buildingInSfha: false,
+          highestBfeFt: null,
+          firmPanels: ['48201C0655L'],
+          candidates: [],
+          source: SOURCE,
+          note: "The building's footprint lies wholly outside the SFHA, in zone X.",
+        });
+        expect(determination).toEqual({
+          basis: 'building',
+          community: HOUSTON,
+          map: { noNfipMap: false, digital: true, panel: '48201C0655L', panelEffectiveDate: '2007-06-18', letterOfMapChange: null, nearbyLetters: [] },
+          floodZones: ['X'],
+          insurance: REGULAR,
+          buildingInSfha: false,
+          floodInsuranceRequired: false,
+          notes: [NOT_REQUIRED],
+        });
+      },
+    );
 
     it('a house in the floodway: wholly AE FLOODWAY, with no static BFE, so insurance is required', async () => {
       const { structure, determination } = await lookUp(`${inside('houston-floodway-house')}&include=determination`);
@@ -222,27 +234,36 @@ describe("the building and the lender's form, end to end", () => {
       });
     });
 
-    it('two houses at one address, 7.5 m and 29.6 m from its point: the address names both, so the nearer is taken, being over 10 m nearer', async () => {
+    it('two houses at one address, 7.5 m and 14 m from its point, on its side of the street: none is chosen, both are listed with their SFHA answer', async () => {
+      emulators.nfhl.resetCalls();
       const { structure, determination } = await lookUp(`${byAddress('200 Mill Ave S, Renton, WA 98057')}&include=determination`);
+      // whether each is in the SFHA: ONE query of FEMA's zones over all their footprints, never one per building, and no panels
+      expect(emulators.nfhl.calls.filter(overTheFootprint).map((call) => call.layerName)).toEqual(['Flood Hazard Zones']);
       expect(structure).toEqual({
-        match: 'nearest',
-        distanceM: 7.5,
-        buildId: '53030001',
-        occupancy: 'Residential',
-        primaryOccupancy: 'Single Family Dwelling',
-        footprintAreaSqFt: 1507,
+        match: 'ambiguous',
+        distanceM: null,
+        buildId: null,
+        occupancy: null,
+        primaryOccupancy: null,
+        footprintAreaSqFt: null,
         heightM: null,
-        imageDate: '2019-05-16',
-        zones: wholly('X', '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', false, null, 1507),
-        unmappedSharePercent: 0,
-        buildingInSfha: false,
+        imageDate: null,
+        zones: null,
+        unmappedSharePercent: null,
+        buildingInSfha: null,
         highestBfeFt: null,
-        firmPanels: ['53033C0977G'],
-        candidates: [],
+        firmPanels: null,
+        candidates: [
+          { buildId: '53030001', distanceM: 7.5, address: null, buildingInSfha: false },
+          { buildId: '53030002', distanceM: 14, address: null, buildingInSfha: false },
+        ],
         source: SOURCE,
-        note: "The building's footprint lies wholly outside the SFHA, in zone X.",
+        note:
+          "No building was chosen: several building footprints lie within 40 m of the address's point, none of them alone carries the address, and which " +
+          "stands on the address's side of the street cannot be told, or two houses there lie within 10 m of each other; so the answer is for the point " +
+          'alone and the nearest buildings are listed (choose one with buildId).',
       });
-      expect(determination).toMatchObject({ basis: 'building', buildingInSfha: false, floodInsuranceRequired: false, notes: [NOT_REQUIRED] });
+      expect(determination).toMatchObject({ basis: 'point', buildingInSfha: false, floodInsuranceRequired: false });
     });
 
     it('a house with its outbuilding 13.5 m away at the same address: the house is chosen', async () => {
@@ -401,6 +422,188 @@ describe("the building and the lender's form, end to end", () => {
     });
   });
 
+  describe('choosing a building: buildId', () => {
+    const RENTON = byAddress('200 Mill Ave S, Renton, WA 98057');
+
+    it('the second house at an address that names two: answered for it (match chosen), its distance from the point, and the form for it', async () => {
+      const { structure, determination } = await lookUp(`${RENTON}&buildId=53030002&include=determination`);
+      expect(structure).toMatchObject({
+        match: 'chosen',
+        distanceM: 14,
+        buildId: '53030002',
+        occupancy: 'Residential',
+        zones: [expect.objectContaining({ floodZone: 'X', zoneSubtype: '0.2 PCT ANNUAL CHANCE FLOOD HAZARD', sharePercent: 100 })],
+        buildingInSfha: false,
+        candidates: [],
+        note: "The building's footprint lies wholly outside the SFHA, in zone X.",
+      });
+      expect(determination).toMatchObject({ basis: 'building', buildingInSfha: false, floodInsuranceRequired: false, notes: [NOT_REQUIRED] });
+    });
+
+    it('implies include=structure, and is taken near coordinates too (they name no building of their own)', async () => {
+      const res = await get(`/flood-zone?lat=47.4829&lon=-122.201149&buildId=53030001`);
+      expect(res.status).toBe(200);
+      expect(res.body.result.structure).toMatchObject({ match: 'chosen', distanceM: 7.5, buildId: '53030001', buildingInSfha: false });
+    });
+
+    it('the house across the street from an address: chosen by its BUILD_ID, it is answered for, in AE', async () => {
+      const { structure } = await lookUp(`${byAddress('5210 W 34th St, Houston, TX 77092')}&buildId=48020003&include=structure`);
+      expect(structure).toMatchObject({
+        match: 'chosen',
+        distanceM: 7,
+        buildId: '48020003',
+        buildingInSfha: true,
+        zones: [expect.objectContaining({ floodZone: 'AE' })],
+      });
+    });
+
+    it('is part of the answer: the same address without it, then with it, then with another, are three answers', async () => {
+      const plain = await get(`/flood-zone?${RENTON}&include=structure`);
+      const first = await get(`/flood-zone?${RENTON}&include=structure&buildId=53030001`);
+      const second = await get(`/flood-zone?${RENTON}&include=structure&buildId=53030002`);
+      expect([plain, first, second].map((res) => [res.status, res.body.result.structure.match, res.body.result.structure.buildId])).toEqual([
+        [200, 'ambiguous', null],
+        [200, 'chosen', '53030001'],
+        [200, 'chosen', '53030002'],
+      ]);
+      const again = await get(`/flood-zone?${RENTON}&include=structure&buildId=53030002`);
+      expect([again.headers.get('x-cache'), again.body.result.structure.buildId]).toEqual(['HIT', '53030002']);
+    });
+
+    it.each([
+      ['a building of another place', `${RENTON}&buildId=48020001`],
+      ['no building at all', `${RENTON}&buildId=99999999`],
+      ['coordinates with no building within 40 m', 'lat=38.898754&lon=-77.03535&buildId=53030001'],
+    ])('422 BUILDING_NOT_FOUND for %s, in the error envelope, naming the id and the reach', async (_case, query) => {
+      const res = await get(`/flood-zone?${query}`);
+      const buildId = new URLSearchParams(query).get('buildId');
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        error: `No building ${buildId} of USA Structures lies within 40 m of the location; an answer without buildId lists the buildings near an address.`,
+        statusCode: 422,
+        code: 'BUILDING_NOT_FOUND',
+        requestId: expect.any(String),
+      });
+    });
+
+    it.each([
+      ['not a number', 'buildId=abc', 'buildId must be a USA Structures BUILD_ID: a whole number of at most 12 digits, given once'],
+      ['empty', 'buildId=', 'buildId must be a USA Structures BUILD_ID: a whole number of at most 12 digits, given once'],
+      ['a sign', 'buildId=-5', 'buildId must be a USA Structures BUILD_ID: a whole number of at most 12 digits, given once'],
+      ['13 digits', 'buildId=1234567890123', 'buildId must be a USA Structures BUILD_ID: a whole number of at most 12 digits, given once'],
+      ['repeated', 'buildId=1&buildId=2', 'buildId is repeated; give it once'],
+      [
+        'bracketed',
+        'buildId[]=53030001',
+        'Unknown parameter "buildId[]": a name with brackets is not buildId (give buildId once, without brackets); this endpoint reads only address, lat, lon, include, radius and buildId.',
+      ],
+    ])('400 INVALID_PARAMETERS for a buildId %s, asking nothing', async (_case, parameter, message) => {
+      emulators.structures.resetCalls();
+      const res = await get(`/flood-zone?${RENTON}&${parameter}`);
+      expect([res.status, res.body.code, res.body.error]).toEqual([400, 'INVALID_PARAMETERS', message]);
+      expect(emulators.structures.queryCount()).toBe(0);
+    });
+
+    it('the report and the map picture take it too: the report answers for that building, the picture 422s on one not within reach', async () => {
+      const report = await get(`/flood-zone/report?${RENTON}&buildId=53030002`);
+      expect(report.status).toBe(200);
+      expect(report.text).toContain('USA Structures building 53030002');
+      expect(report.text).toContain('The building chosen with the request (buildId)');
+      // Without it, the page lists the buildings near the address, each with how to choose it.
+      const listed = await get(`/flood-zone/report?${RENTON}`);
+      expect(listed.text).toContain('USA Structures building 53030002, 14 m away: outside the SFHA (buildId=53030002)');
+      const missing = await get(`/flood-zone/report?${RENTON}&buildId=99999999`);
+      expect(missing.status).toBe(422);
+      const picture = await get(`/flood-zone/map?${RENTON}&buildId=99999999`);
+      expect([picture.status, picture.body.code]).toEqual([422, 'BUILDING_NOT_FOUND']);
+      const bad = await get(`/flood-zone/map?${RENTON}&buildId=x1`);
+      expect([bad.status, bad.body.code, bad.body.error]).toEqual([
+        400,
+        'INVALID_PARAMETERS',
+        'buildId must be a USA Structures BUILD_ID: a whole number of at most 12 digits, given once',
+      ]);
+    });
+  });
+
+  describe('the buildings listed when none is chosen', () => {
+    /** A house `eastM` metres east of a demo place (its west wall 4 m nearer), in tract `tract` (the stand-in block's is 53033000100). */
+    const houseBeside = (placeId: string, buildId: number, eastM: number, tract: string): DemoStructure => {
+      const place = demoPlace(placeId);
+      const house = demoStructure('renton-main-house');
+      const rings = [rectangleFootprint([place.lon + eastM * metersToDegrees(place.lat, 1).dLon, place.lat], 8, 8)];
+      const attributes = { ...house.feature.attributes, OBJECTID: buildId, BUILD_ID: buildId, CENSUSCODE: tract };
+      return { ...house, id: `beside-${buildId}`, feature: { attributes, rings, bbox: bboxOfRings(rings) } };
+    };
+
+    it("every house near an address across the street (another tract): none is chosen, they are listed, with each one's SFHA answer", async () => {
+      emulators.structures.structures = [...DEMO_STRUCTURES, houseBeside('renton-ae-floodway', 81, 9, '53033000200')];
+      try {
+        const res = await get(`/flood-zone?address=${encodeURIComponent(demoPlace('renton-ae-floodway').address as string)}&include=structure`);
+        expect(res.status).toBe(200);
+        expect(res.body.result.structure).toMatchObject({
+          match: 'none',
+          buildId: null,
+          buildingInSfha: null,
+          candidates: [{ buildId: '81', distanceM: 5, address: null, buildingInSfha: true }],
+          note:
+            "No building was chosen: every building footprint within 40 m of the address's point stands across the street from the address (outside its " +
+            'census block), so the answer is for the point alone and those buildings are listed (choose one with buildId).',
+        });
+        expect(res.body.result.unavailable).toEqual([]);
+      } finally {
+        emulators.structures.structures = DEMO_STRUCTURES;
+      }
+    });
+
+    it("a building's census block unread (the geocoder failing): its side unknown, none chosen, kept no longer than an incomplete answer", async () => {
+      // Two houses 6 m and 15 m from the White House's address point, in its stand-in tract: each one's block must be asked.
+      const tract = '11001000100';
+      emulators.structures.structures = [...DEMO_STRUCTURES, houseBeside('dc-white-house-ae', 71, 6, tract), houseBeside('dc-white-house-ae', 72, -19, tract)];
+      emulators.census.injectFault({ kind: 'http-status', status: 500, match: (call: CallRecord) => call.endpoint === 'coordinates' });
+      try {
+        const res = await get(`/flood-zone?address=${encodeURIComponent(demoPlace('dc-white-house-ae').address as string)}&include=structure`);
+        expect(res.status).toBe(200);
+        expect(res.body.result.structure).toMatchObject({
+          match: 'ambiguous',
+          candidates: [
+            { buildId: '71', distanceM: 2, buildingInSfha: true },
+            { buildId: '72', distanceM: 15, buildingInSfha: true },
+          ],
+        });
+        expect(res.body.result.unavailable).toEqual(['structure']);
+        const maxAge = Number(/^public, max-age=(\d+)$/.exec(res.headers.get('cache-control') ?? '')?.[1]);
+        expect(maxAge).toBeLessThanOrEqual(60);
+      } finally {
+        emulators.structures.structures = DEMO_STRUCTURES;
+      }
+    });
+
+    it("say null, never false, when FEMA's zones over them fail, and the building part is named unavailable", async () => {
+      // Two houses beside a demo address no building stands at, in its census block (its tract).
+      const tract = '53033000100';
+      emulators.structures.structures = [...DEMO_STRUCTURES, houseBeside('renton-x-unshaded', 91, 6, tract), houseBeside('renton-x-unshaded', 92, -9, tract)];
+      const grady = demoPlace('renton-x-unshaded');
+      emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: overTheFootprint });
+      try {
+        const res = await get(`/flood-zone?address=${encodeURIComponent(grady.address as string)}&include=structure`);
+        expect(res.status).toBe(200);
+        expect(res.body.result.structure).toMatchObject({
+          match: 'ambiguous',
+          candidates: [
+            { buildId: '91', distanceM: 2, address: null, buildingInSfha: null },
+            { buildId: '92', distanceM: 5, address: null, buildingInSfha: null },
+          ],
+        });
+        expect(res.body.result.unavailable).toEqual(['structure']);
+        // kept no longer than an incomplete answer (the seconds left, never more than 60)
+        const maxAge = Number(/^public, max-age=(\d+)$/.exec(res.headers.get('cache-control') ?? '')?.[1]);
+        expect(maxAge).toBeLessThanOrEqual(60);
+      } finally {
+        emulators.structures.structures = DEMO_STRUCTURES;
+      }
+    });
+  });
+
   describe('failures', () => {
     it('the zone and panel query over the footprint failing: the building without its zones, named unavailable, kept a minute', async () => {
       // The building's piece is kept a minute from when its first part was read: a clock standing still keeps the retry from taking a second off.
@@ -501,7 +704,9 @@ describe("the building and the lender's form, end to end", () => {
         expect(res.body.result.floodZone).toBe('AE');
         expect(res.body.result.structure).toBeNull();
         expect(res.body.result.unavailable).toEqual(['structure']);
-        expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+        // kept no longer than an incomplete answer (the seconds left, never more than 60)
+        const maxAge = Number(/^public, max-age=(\d+)$/.exec(res.headers.get('cache-control') ?? '')?.[1]);
+        expect(maxAge).toBeLessThanOrEqual(60);
         expect(emulators.nfhl.calls.filter(overTheFootprint).length).toBe(before);
       });
     });

@@ -346,7 +346,7 @@ describe('the banner leads with the building, then names the point "at the addre
     const { structure, inSpecialFloodHazardArea, floodZone, determination } = json.body.result;
     expect({ point: [floodZone, inSpecialFloodHazardArea], match: structure.match, building: structure.buildingInSfha, basis: determination.basis }).toEqual({
       point: ['AE', true],
-      match: 'address',
+      match: 'nearest',
       building: false,
       basis: 'building',
     });
