@@ -108,7 +108,14 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
     const write = emptyWrite(true);
     const locations = answers.map((answer): WatchedLocation => {
       const located = placeOf(answer);
-      const location: WatchedLocation = { id: String(answer.id), ...located, communities: null, fingerprint: null, footprint: footprints[answer.index], problem: 0 };
+      const location: WatchedLocation = {
+        id: String(answer.id),
+        ...located,
+        communities: null,
+        fingerprint: null,
+        footprint: footprints[answer.index],
+        problem: 0,
+      };
       if (isLookup(answer)) {
         const print = fingerprintOf(answer.body as WatchedAnswer);
         location.fingerprint = keep(write, print);
@@ -136,7 +143,10 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
       if (due.length === 0) return true;
       const answers = await this.answer(watchId, due.map(rowOfLocation), options);
       if (answers === undefined) return false;
-      const before = await this.store.fingerprints(watchId, due.flatMap((location) => (location.fingerprint ? [location.fingerprint] : [])));
+      const before = await this.store.fingerprints(
+        watchId,
+        due.flatMap((location) => (location.fingerprint ? [location.fingerprint] : [])),
+      );
       const write = emptyWrite(false);
       const now = new Date();
       const changed = new Map<string, WatchedLocation>();
@@ -275,7 +285,13 @@ function isDue(location: WatchedLocation, sweep: SweepState, full: boolean): boo
 }
 
 /** The event of a change; its date FEMA's where the fingerprint tells it, else the latest of the changed areas around the location. */
-function eventOf(watchId: string, location: WatchedLocation, change: NonNullable<ReturnType<typeof fingerprintChange>>, now: Date, sweep: SweepState): Omit<WatchEvent, 'id'> {
+function eventOf(
+  watchId: string,
+  location: WatchedLocation,
+  change: NonNullable<ReturnType<typeof fingerprintChange>>,
+  now: Date,
+  sweep: SweepState,
+): Omit<WatchEvent, 'id'> {
   const { lat, lon } = location;
   const areaDates =
     lat === null || lon === null

@@ -72,8 +72,7 @@ export function watchStatusView(
   lastSweepAt: string | null,
 ): WatchStatusView {
   const swept = record.lastSweepAt ?? lastSweepAt;
-  const nextSweepAt =
-    record.status === 'stopped' ? null : new Date((swept ? Date.parse(swept) : Date.parse(record.createdAt)) + sweepIntervalMs).toISOString();
+  const nextSweepAt = record.status === 'stopped' ? null : new Date((swept ? Date.parse(swept) : Date.parse(record.createdAt)) + sweepIntervalMs).toISOString();
   return {
     id: record.id,
     name: record.name,

@@ -179,7 +179,17 @@ export interface SweepState {
 }
 
 /** The fields of a watch's hash that are numbers. */
-const COUNTS = ['total', 'answered', 'unanswerable', 'chunks', 'chunksToBaseline', 'delivered', 'deliveryAttemptsFailed', 'abandoned', 'webhookFailures'] as const;
+const COUNTS = [
+  'total',
+  'answered',
+  'unanswerable',
+  'chunks',
+  'chunksToBaseline',
+  'delivered',
+  'deliveryAttemptsFailed',
+  'abandoned',
+  'webhookFailures',
+] as const;
 
 /**
  * The watches' data in the jobs Redis: a hash per watch, its locations by chunk (a JSON array per chunk, each
@@ -193,20 +203,12 @@ export class WatchStore {
   /** Opens a watch whose input chunks and ids are stored: from now on its chunks are baselined and it is swept. */
   async open(record: WatchRecord): Promise<void> {
     const keys = keysOf(record.id);
-    await this.redis
-      .multi()
-      .hset(keys.hash, toHash(record))
-      .zadd(INDEX, Date.parse(record.createdAt), record.id)
-      .exec();
+    await this.redis.multi().hset(keys.hash, toHash(record)).zadd(INDEX, Date.parse(record.createdAt), record.id).exec();
   }
 
-  /** Stores a chunk of input rows to baseline; expires unless the watch opens (an upload that died halfway). */
+  /** Stores a chunk of input rows to baseline (compressed, as a job's). */
   async storeInput(id: string, chunk: number, rows: unknown[]): Promise<void> {
-    await this.redis.set(keysOf(id).input(chunk), await packRows(rows), 'EX', STOPPED_TTL_SECONDS);
-  }
-
-  async persistInput(id: string, chunk: number): Promise<void> {
-    await this.redis.persist(keysOf(id).input(chunk));
+    await this.redis.set(keysOf(id).input(chunk), await packRows(rows));
   }
 
   async inputRows(id: string, chunk: number): Promise<unknown[] | undefined> {
@@ -254,7 +256,19 @@ export class WatchStore {
   /** New chunks stored are to be baselined: the watch is baselining again until they are answered. */
   async queueChunks(id: string, chunks: number, locations: number): Promise<void> {
     const keys = keysOf(id);
-    await this.redis.multi().hincrby(keys.hash, 'chunksToBaseline', chunks).hincrby(keys.hash, 'total', locations).hset(keys.hash, 'status', 'baselining').exec();
+    await this.redis
+      .multi()
+      .hincrby(keys.hash, 'chunksToBaseline', chunks)
+      .hincrby(keys.hash, 'total', locations)
+      .hset(keys.hash, 'status', 'baselining')
+      .exec();
+  }
+
+  /** Locations watched by all watches (the metrics' gauge). */
+  async watchedLocations(): Promise<number> {
+    let total = 0;
+    for (const id of await this.watchIds()) total += Number((await this.redis.hget(keysOf(id).hash, 'total')) ?? 0);
+    return total;
   }
 
   async watchIds(): Promise<string[]> {
@@ -321,7 +335,18 @@ export class WatchStore {
     const { content, locations } = await this.locations(id, chunk);
     const kept = locations.filter((location) => location.id !== locationId);
     const outcome = Number(
-      await this.redis.eval(REMOVE_LOCATION, 4, keys.hash, keys.ids, keys.locations(chunk), keys.removed, locationId, content, JSON.stringify(kept.map(packLocation)), chunkField),
+      await this.redis.eval(
+        REMOVE_LOCATION,
+        4,
+        keys.hash,
+        keys.ids,
+        keys.locations(chunk),
+        keys.removed,
+        locationId,
+        content,
+        JSON.stringify(kept.map(packLocation)),
+        chunkField,
+      ),
     );
     return outcome === 1 ? 'removed' : outcome === 0 ? 'conflict' : 'not_found';
   }
@@ -331,12 +356,7 @@ export class WatchStore {
     const keys = keysOf(id);
     const record = await this.record(id);
     if (!record) return;
-    await this.redis
-      .multi()
-      .hset(keys.hash, 'status', 'stopped', 'stoppedAt', now.toISOString())
-      .expire(keys.hash, STOPPED_TTL_SECONDS)
-      .zrem(INDEX, id)
-      .exec();
+    await this.redis.multi().hset(keys.hash, 'status', 'stopped', 'stoppedAt', now.toISOString()).expire(keys.hash, STOPPED_TTL_SECONDS).zrem(INDEX, id).exec();
     const doomed = [keys.ids, keys.removed, keys.grid, keys.communities, keys.fingerprints, keys.events];
     for (let chunk = 0; chunk < record.chunks; chunk++) doomed.push(keys.locations(chunk), keys.input(chunk));
     for (let start = 0; start < doomed.length; start += 500) await this.redis.unlink(...doomed.slice(start, start + 500));

@@ -61,7 +61,11 @@ export class WatchSweeper extends WorkerHost implements OnApplicationBootstrap, 
     void this.redis.accepted.then(async () => {
       if (this.drain.stopping.aborted) return;
       try {
-        await this.sweeps.upsertJobScheduler(SWEEP_SCHEDULER, { every: this.intervalMs }, { name: 'sweep', data: {}, opts: { attempts: 10, backoff: { type: 'exponential', delay: 5000 } } });
+        await this.sweeps.upsertJobScheduler(
+          SWEEP_SCHEDULER,
+          { every: this.intervalMs },
+          { name: 'sweep', data: {}, opts: { attempts: 10, backoff: { type: 'exponential', delay: 5000 } } },
+        );
       } catch (error) {
         this.logger.error({ err: error }, 'the sweep schedule could not be set; it is set again at the next start');
       }
