@@ -44,7 +44,7 @@ export async function readWatchBody(req: Request, maxRows: number, locationsOnly
   if (encoding !== '') throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `A watch body is sent uncompressed, not with Content-Encoding: ${encoding}.`);
   const mediaType = mediaTypeOf(req);
   try {
-    if (mediaType === 'application/json') return await readJsonWatch(await readBody(req, limits(), bufferedBody), maxRows, locationsOnly);
+    if (mediaType === 'application/json') return readJsonWatch(await readBody(req, limits(), bufferedBody), maxRows, locationsOnly);
     if (mediaType === 'text/csv') {
       const records = await readBody(req, limits(), (body) => readCsvLocations(body, maxRows, noNotes()));
       return { ...queryOptions(req.query as Record<string, unknown>, locationsOnly), fromJob: null, rows: watchRows(records, (n) => `line ${n + 2}`) };

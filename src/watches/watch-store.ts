@@ -179,17 +179,8 @@ export interface SweepState {
 }
 
 /** The fields of a watch's hash that are numbers. */
-const COUNTS = [
-  'total',
-  'answered',
-  'unanswerable',
-  'chunks',
-  'chunksToBaseline',
-  'delivered',
-  'deliveryAttemptsFailed',
-  'abandoned',
-  'webhookFailures',
-] as const;
+type CountField =
+  'total' | 'answered' | 'unanswerable' | 'chunks' | 'chunksToBaseline' | 'delivered' | 'deliveryAttemptsFailed' | 'abandoned' | 'webhookFailures';
 
 /**
  * The watches' data in the jobs Redis: a hash per watch, its locations by chunk (a JSON array per chunk, each
@@ -454,7 +445,7 @@ function toHash(record: WatchRecord): Record<string, string> {
 }
 
 function fromHash(hash: Record<string, string>): WatchRecord {
-  const count = (field: (typeof COUNTS)[number]) => Number(hash[field] ?? 0);
+  const count = (field: CountField) => Number(hash[field] ?? 0);
   return {
     id: hash.id,
     name: hash.name ?? null,
