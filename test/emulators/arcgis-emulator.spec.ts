@@ -144,6 +144,39 @@ describe('NFHL MapServer emulator', () => {
     expect((await get(`${nfhl.baseUrl}/28/query?where=${encodeURIComponent('NOPE = 1')}&f=json`)).json().error.message).toBe('Failed to execute query.');
   });
 
+  it("compares a date field with standardized SQL's date and timestamp literals (UTC), and refuses any other date syntax", async () => {
+    const panelsFrom = async (where: string) => {
+      const answer = (await get(`${nfhl.baseUrl}/3/query?where=${encodeURIComponent(where)}&outFields=FIRM_PAN,EFF_DATE&returnGeometry=false&f=json`)).json();
+      return answer.error ? answer.error.message : (answer.features as Json[]).map((f) => f.attributes.FIRM_PAN as string).sort();
+    };
+    const dated = DEMO_MAP.nfhl.firmPanels.filter((p) => typeof p.attributes.EFF_DATE === 'number');
+    const day = dated[0].attributes.EFF_DATE as number;
+    const onOrAfter = dated
+      .filter((p) => (p.attributes.EFF_DATE as number) >= day)
+      .map((p) => p.attributes.FIRM_PAN as string)
+      .sort();
+    const after = dated
+      .filter((p) => (p.attributes.EFF_DATE as number) > day)
+      .map((p) => p.attributes.FIRM_PAN as string)
+      .sort();
+    const iso = new Date(day).toISOString().slice(0, 10);
+    expect(onOrAfter.length).toBeGreaterThan(after.length);
+    expect(await panelsFrom(`EFF_DATE >= timestamp '${iso} 00:00:00'`)).toEqual(onOrAfter);
+    expect(await panelsFrom(`EFF_DATE >= DATE '${iso}'`)).toEqual(onOrAfter);
+    expect(await panelsFrom(`EFF_DATE > timestamp '${iso} 00:00:00'`)).toEqual(after);
+    expect(await panelsFrom(`EFF_DATE >= timestamp '${iso} 00:00:01'`)).toEqual(after);
+    expect(await panelsFrom(`(EFF_DATE = date '${iso}') AND DFIRM_ID IS NOT NULL`)).toEqual(
+      dated
+        .filter((p) => p.attributes.EFF_DATE === day)
+        .map((p) => p.attributes.FIRM_PAN as string)
+        .sort(),
+    );
+    // A database's own syntax, a day the calendar lacks, a text field compared with a date: the real server's failure.
+    for (const refused of [`EFF_DATE >= '${iso}'`, `EFF_DATE >= {ts '${iso} 00:00:00'}`, "EFF_DATE >= date '2025-02-30'", `FIRM_PAN >= date '${iso}'`]) {
+      expect(await panelsFrom(refused)).toBe('Failed to execute query.');
+    }
+  });
+
   it('finds both polygons of a seam and all three of an overlap', async () => {
     const seam = demoPlace('houston-seam');
     const s = (await get(`${nfhl.baseUrl}/28/query?geometry=${seam.lon},${seam.lat}&${POINT_QUERY}&outFields=FLD_ZONE,ZONE_SUBTY&f=json`)).json();

@@ -22,7 +22,19 @@ import * as path from 'node:path';
 import { QueryableLayer, QuerySettings, invalidParams, queryFocus, queryLayer } from './arcgis-query';
 import { DrawingInfo, ExportLimits, ExportRequest, Picture, drawLayer, exportDescription, exportFocus, layerDrawn, parseExportRequest } from './map-export';
 import { DEMO_MAP, DemoMap, NFHL_DEFAULT_LAYER_IDS, NFHL_LAYER_NAMES, NfhlLayerKey } from './demo-map';
-import { Answer, CallRecord, EmulatorOptions, RequestContext, UpstreamEmulator, escapeHtml, htmlAnswer, jsonAnswer } from './emulator-core';
+import {
+  Answer,
+  CallRecord,
+  EmulatorOptions,
+  PublishRefused,
+  Published,
+  RequestContext,
+  UpstreamEmulator,
+  escapeHtml,
+  htmlAnswer,
+  jsonAnswer,
+} from './emulator-core';
+import { PublishableLayer, publishOnMap } from './map-publishing';
 import type { Position } from './geometry';
 import type { ArcGisField, ArcGisGeometryType } from './map-data';
 
@@ -141,6 +153,24 @@ export class ArcGisMapServerEmulator extends UpstreamEmulator {
     if (!layer) return missing();
     const body = this.queryBody(layer, ctx.params, f);
     return jsonAnswer(body, 200, f === 'geojson' ? 'application/geo+json;charset=UTF-8' : undefined, pretty);
+  }
+
+  /** Publishes a map change in this MapServer's layers (map-publishing.ts); from then on it serves its own copy of each layer changed. */
+  protected publishChange(input: unknown): Published {
+    return publishOnMap({ layer: (matches, label) => this.publishableLayer(matches, label) }, input);
+  }
+
+  private publishableLayer(matches: (name: string) => boolean, label: string): PublishableLayer {
+    const served = [...this.layersById.values()].find((layer) => matches(layer.name));
+    if (!served) throw new PublishRefused(`this map has no layer ${label}`);
+    return {
+      features: served.data.features,
+      fieldNames: served.data.fields.filter((field) => field.type !== 'esriFieldTypeGeometry').map((field) => field.name),
+      replace: (features) => {
+        const { geometryType, fields, displayField } = served.data;
+        served.data = { geometryType, fields, displayField, features };
+      },
+    };
   }
 
   /** The answer of a layer's query operation (`f` is json, pjson or geojson); a FeatureServer shapes it its own way. */

@@ -321,8 +321,10 @@ function geoJsonGeometry(shape: Shape, out: GeometryOutput): unknown {
 type WhereTest = (a: Record<string, unknown>) => boolean;
 
 /**
- * A small SQL subset: `1=1`, `FIELD = 'text'`, `FIELD = 123`, `FIELD <> ...`, `FIELD IS [NOT] NULL`, joined by AND.
- * Returns null for "no filter", 'invalid' for anything else (the real server answers "Failed to execute query.").
+ * A small SQL subset: `1=1`, `FIELD = 'text'`, `FIELD = 123`, `FIELD <> ...`, `FIELD IS [NOT] NULL`, and a date field
+ * compared (`=`, `<>`, `<`, `<=`, `>`, `>=`) with the only date literals standardized queries accept, `date 'yyyy-mm-dd'`
+ * and `timestamp 'yyyy-mm-dd hh:mm:ss'` (UTC, as the layers' dates), joined by AND. Returns null for "no filter",
+ * 'invalid' for anything else (the real server answers "Failed to execute query.").
  */
 function parseWhere(raw: string | undefined, fields: Map<string, ArcGisField>): WhereTest | null | 'invalid' {
   if (raw === undefined || raw.trim() === '') return null;
@@ -341,6 +343,16 @@ function parseWhere(raw: string | undefined, fields: Map<string, ArcGisField>): 
       tests.push((a) => (a[fd.name] === null || a[fd.name] === undefined) !== not);
       continue;
     }
+    m = /^([A-Za-z_][\w.()]*)\s*(=|<>|<=|>=|<|>)\s*(date|timestamp)\s*'([^']*)'$/i.exec(c);
+    if (m) {
+      const fd = fields.get(m[1].toLowerCase());
+      const at = dateLiteral(m[3], m[4]);
+      if (fd?.type !== 'esriFieldTypeDate' || at === null) return 'invalid';
+      const compare = DATE_COMPARISONS[m[2]];
+      // A row without a date (null, or text where a date belongs) matches no comparison, as SQL's NULL.
+      tests.push((a) => typeof a[fd.name] === 'number' && compare(a[fd.name] as number, at));
+      continue;
+    }
     m = /^([A-Za-z_][\w.()]*)\s*(=|<>|!=)\s*(?:'((?:[^']|'')*)'|(-?\d+(?:\.\d+)?))$/.exec(c);
     if (m) {
       const fd = fields.get(m[1].toLowerCase());
@@ -353,4 +365,30 @@ function parseWhere(raw: string | undefined, fields: Map<string, ArcGisField>): 
     return 'invalid';
   }
   return (a) => tests.every((t) => t(a));
+}
+
+const DATE_COMPARISONS: Readonly<Record<string, (value: number, literal: number) => boolean>> = {
+  '=': (v, l) => v === l,
+  '<>': (v, l) => v !== l,
+  '<': (v, l) => v < l,
+  '<=': (v, l) => v <= l,
+  '>': (v, l) => v > l,
+  '>=': (v, l) => v >= l,
+};
+
+/** Epoch ms of `date 'yyyy-mm-dd'` or `timestamp 'yyyy-mm-dd hh:mm:ss'` (UTC); null for any other text or a day the calendar lacks. */
+function dateLiteral(keyword: string, text: string): number | null {
+  const pattern = keyword.toLowerCase() === 'date' ? /^(\d{4})-(\d{2})-(\d{2})$/ : /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+  const m = pattern.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1).map(Number);
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  const back = new Date(ms);
+  const exact =
+    back.getUTCDate() === day &&
+    back.getUTCMonth() === month - 1 &&
+    back.getUTCHours() === hour &&
+    back.getUTCMinutes() === minute &&
+    back.getUTCSeconds() === second;
+  return exact ? ms : null;
 }

@@ -410,7 +410,8 @@ function gfid(): string {
   return `0f1e2d3c-4b5a-4697-8877-${guidCounter.toString(16).padStart(12, '0')}`;
 }
 
-const ZONE_DEFAULTS: Attributes = {
+/** A zone polygon's attributes before its zone is said: no zone, no BFE, no depth (the layer's "none" values). */
+export const ZONE_DEFAULTS: Attributes = {
   STUDY_TYP: 'NP',
   ZONE_SUBTY: null,
   SFHA_TF: 'F',

@@ -158,6 +158,12 @@ export interface RequestContext {
   contentType?: string;
 }
 
+/** Why a map change cannot be published (see map-publishing.ts). */
+export class PublishRefused extends Error {}
+
+/** What a published map change did, as `POST /_emulator/publish` answers it. */
+export type Published = Record<string, string | number | null>;
+
 /** The reserved path of the control endpoint on every emulator port; calls to it are never logged or faulted. */
 export const CONTROL_PATH = '/_emulator';
 
@@ -573,7 +579,7 @@ export abstract class UpstreamEmulator {
       res.end(text);
     };
     const method = req.method ?? 'GET';
-    const allowed: Record<string, string[]> = { '': ['GET'], '/faults': ['POST', 'DELETE'], '/latency': ['PUT'], '/calls': ['DELETE'] };
+    const allowed: Record<string, string[]> = { '': ['GET'], '/faults': ['POST', 'DELETE'], '/latency': ['PUT'], '/calls': ['DELETE'], '/publish': ['POST'] };
     const faultId = /^\/faults\/(\d+)$/.exec(route);
     const methods = faultId ? ['DELETE'] : allowed[route];
     if (!methods) {
@@ -620,6 +626,8 @@ export abstract class UpstreamEmulator {
       const cleared = this.activeFaults.length;
       this.clearFaults();
       send(200, { cleared });
+    } else if (route === '/publish') {
+      this.publishAnswer(input, send);
     } else if (route === '/latency') {
       const ms = (input as { ms?: unknown } | null)?.ms;
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
@@ -631,6 +639,26 @@ export abstract class UpstreamEmulator {
     } else {
       this.resetCalls();
       send(200, { calls: 0 });
+    }
+  }
+
+  /**
+   * Publishes a map change in the emulator's data (map-publishing.ts), as FEMA would: what it did, or undefined when
+   * this emulator holds no data that changes. Throws PublishRefused for a change its data cannot take.
+   */
+  protected publishChange(_input: unknown): Published | undefined {
+    return undefined;
+  }
+
+  /** `POST /_emulator/publish`: 201 with what was published, 400 with why not, 404 from an emulator that publishes nothing. */
+  private publishAnswer(input: unknown, send: (status: number, value: unknown) => void): void {
+    try {
+      const published = this.publishChange(input);
+      if (published === undefined) send(404, { error: 'this emulator publishes no map changes' });
+      else send(201, { published });
+    } catch (error) {
+      if (!(error instanceof PublishRefused)) throw error;
+      send(400, { error: error.message });
     }
   }
 

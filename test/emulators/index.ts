@@ -14,5 +14,6 @@ export * from './community-status-book';
 export * from './openfema-emulator';
 export * from './structure-footprints';
 export * from './structures-emulator';
+export * from './map-publishing';
 export { startEmulators, exampleUrls } from './offline';
 export type { StartEmulatorsOptions, RunningEmulators, ServiceEmulatorOptions } from './offline';

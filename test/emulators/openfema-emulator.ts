@@ -14,7 +14,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Answer, CallRecord, EmulatorOptions, RequestContext, UpstreamEmulator, escapeHtml, htmlAnswer, jsonAnswer } from './emulator-core';
+import { Answer, CallRecord, EmulatorOptions, Published, RequestContext, UpstreamEmulator, escapeHtml, htmlAnswer, jsonAnswer } from './emulator-core';
+import { publishOnStatusBook } from './map-publishing';
 import { CommunityStatusBookRow, DEMO_COMMUNITY_STATUS_BOOK } from './community-status-book';
 
 export const OPENFEMA_BASE_PATH = '/api/open';
@@ -60,6 +61,13 @@ export class OpenFemaEmulator extends UpstreamEmulator {
   /** The rows served now. */
   get rows(): readonly CommunityStatusBookRow[] {
     return this.table;
+  }
+
+  /** A community suspended or reinstated (map-publishing.ts): its row as the next refresh shows it. */
+  protected publishChange(input: unknown): Published {
+    const { rows, published } = publishOnStatusBook(this.table, input);
+    this.table = rows;
+    return published;
   }
 
   /** Replaces the table, as FEMA's daily refresh does. */

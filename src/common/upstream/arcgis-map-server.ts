@@ -143,19 +143,20 @@ export class ArcGisMapServer<L extends string> {
     geometry: GeometryRequest,
     deadline: AbortSignal,
   ): Promise<Array<ArcGisFeature<T>>> {
-    const params: Record<string, string> = {
+    const params = {
       geometry: envelope.join(','),
       geometryType: 'esriGeometryEnvelope',
       inSR: '4326',
       spatialRel: 'esriSpatialRelIntersects',
       outFields: outFields.join(','),
-      returnGeometry: 'true',
-      outSR: '4326',
-      f: 'json',
+      ...geometryOutput(geometry),
     };
-    if (geometry.geometryPrecision !== undefined) params.geometryPrecision = String(geometry.geometryPrecision);
-    if (geometry.maxAllowableOffset !== undefined) params.maxAllowableOffset = String(geometry.maxAllowableOffset);
     return (await this.allPages(layer, deadline, params)) as Array<ArcGisFeature<T>>;
+  }
+
+  /** The layer's features that match an attribute clause (`where`, standardized SQL), with their geometry in WGS84, every page of them. */
+  async queryWhere<T>(layer: L, outFields: string[], where: string, geometry: GeometryRequest, deadline: AbortSignal): Promise<Array<ArcGisFeature<T>>> {
+    return (await this.allPages(layer, deadline, { where, outFields: outFields.join(','), ...geometryOutput(geometry) })) as Array<ArcGisFeature<T>>;
   }
 
   /**
@@ -248,6 +249,14 @@ export class ArcGisMapServer<L extends string> {
     const entries = Object.entries<LayerSpec>(this.layers).map(([layer, spec]) => [layer, find(spec) ?? spec.fallbackId]);
     return Object.fromEntries(entries) as Partial<Record<L, number>>;
   }
+}
+
+/** The parameters that ask for features' geometry in WGS84 as `geometry` says, in JSON. */
+function geometryOutput(geometry: GeometryRequest): Record<string, string> {
+  const params: Record<string, string> = { returnGeometry: 'true', outSR: '4326', f: 'json' };
+  if (geometry.geometryPrecision !== undefined) params.geometryPrecision = String(geometry.geometryPrecision);
+  if (geometry.maxAllowableOffset !== undefined) params.maxAllowableOffset = String(geometry.maxAllowableOffset);
+  return params;
 }
 
 /** Why an export's answer is not a picture, judged as `arcgisBody` judges an answer: a page or an ArcGIS 5xx is an outage. */

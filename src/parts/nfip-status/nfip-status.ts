@@ -192,14 +192,14 @@ function listedNote(participating: boolean | null, program: NfipProgram | null, 
 }
 
 /** The id as published, trimmed and upper-cased; null when there is none. */
-function communityKey(value: unknown): string | null {
+export function communityKey(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
   const id = String(value).trim().toUpperCase();
   return id === '' ? null : id;
 }
 
 /** The six-digit community number an id starts with ("480287" of "480287#" or "480287B"); null when it does not start with six digits. */
-function sixDigits(id: string): string | null {
+export function sixDigits(id: string): string | null {
   return /^\d{6}/.test(id) ? id.slice(0, 6) : null;
 }
 
