@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BeforeApplicationShutdown, Inject, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, Job, Queue } from 'bullmq';
@@ -42,7 +42,7 @@ export class WatchSweeper extends WorkerHost implements OnApplicationBootstrap, 
     @InjectQueue(WATCH_SWEEP_QUEUE) private readonly sweeps: Queue<SweepOrder>,
     @InjectQueue(WATCH_WORK_QUEUE) private readonly work: Queue<WatchWorkOrder>,
     config: ConfigService<AppConfig, true>,
-    @Optional() @Inject(MAP_CHANGE_SCOUT) private readonly scout?: MapChangeScout,
+    @Inject(MAP_CHANGE_SCOUT) private readonly scout: MapChangeScout,
   ) {
     super();
     this.intervalMs = config.get('WATCH_SWEEP_INTERVAL_SECONDS', { infer: true }) * 1000;
@@ -111,9 +111,9 @@ export class WatchSweeper extends WorkerHost implements OnApplicationBootstrap, 
   private async plan(forcedFull: boolean, last: { at: string | null; statusBook: unknown }): Promise<SweepState> {
     const now = Date.now();
     const since = new Date((last.at ? Date.parse(last.at) : now) - this.lookbackMs);
-    const report = this.scout ? await this.scout.changesSince(since, last.statusBook as StatusBookCopy | null) : null;
-    const areas = (report?.areas ?? []).map((area) => ({ envelope: area.envelope, effectiveDate: area.effectiveDate }));
-    const communities = (report?.communities ?? []).map((community) => community.communityId);
+    const report = await this.scout.changesSince(since, last.statusBook as StatusBookCopy | null);
+    const areas = report.areas.map((area) => ({ envelope: area.envelope, effectiveDate: area.effectiveDate }));
+    const communities = report.communities.map((community) => community.communityId);
     const cells = new Set<string>();
     let everywhere = false;
     for (const area of areas) {
@@ -135,9 +135,9 @@ export class WatchSweeper extends WorkerHost implements OnApplicationBootstrap, 
       full: forcedFull,
       areas,
       communities,
-      statusBook: report?.statusBook ?? last.statusBook,
+      statusBook: report.statusBook,
       plan,
-      upstreamCalls: report?.upstreamCalls ?? 0,
+      upstreamCalls: report.upstreamCalls,
     };
     await this.store.beginSweep(state);
     this.logger.log(

@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../config/app-config';
 import { JobsRedis } from '../jobs/jobs-redis';
+import { MapChangesModule } from './map-changes/map-changes.module';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { WatchChunkWorker } from './watch-chunk-worker';
 import { WatchDeliverer } from './watch-deliverer';
@@ -27,7 +28,7 @@ const DELIVERY_MAX_RESPONSE_BYTES = 64 * 1024;
  */
 @Module({})
 export class WatchesModule {
-  static forRoot(config: AppConfig, jobs: DynamicModule, mapChanges: DynamicModule | Array<DynamicModule | (new () => unknown)> = []): DynamicModule {
+  static forRoot(config: AppConfig, jobs: DynamicModule): DynamicModule {
     const url = config.JOBS_REDIS_URL ?? config.REDIS_URL;
     if (!url) {
       return { module: WatchesModule, imports: [jobs], controllers: [WatchesController], providers: [{ provide: Watches, useClass: UnavailableWatches }] };
@@ -37,7 +38,7 @@ export class WatchesModule {
       module: WatchesModule,
       imports: [
         jobs,
-        ...(Array.isArray(mapChanges) ? mapChanges : [mapChanges]),
+        MapChangesModule,
         BullModule.registerQueue(
           {
             name: WATCH_WORK_QUEUE,

@@ -67,10 +67,10 @@ async function watchUntil(id: string, done: (status: any) => boolean): Promise<a
   throw new Error(`watch ${id} never reached the state waited for`);
 }
 
-/** Runs one sweep (a full re-check) through the sweep queue and waits until the watch says it was swept after it. */
-async function sweep(id: string): Promise<any> {
+/** Runs one sweep (a full re-check unless `full` is false) through the sweep queue and waits until the watch says it was swept after it. */
+async function sweep(id: string, full = true): Promise<any> {
   const before = (await call(stack.url, `${WATCHES}/${id}`)).body.lastSweepAt;
-  await sweeps.add('sweep', { full: true });
+  await sweeps.add('sweep', { full });
   return watchUntil(id, (status) => status.lastSweepAt !== null && status.lastSweepAt !== before);
 }
 
@@ -165,6 +165,56 @@ it('baselines a watch, then a sweep writes exactly one event for the one locatio
   expect(status.deliveries).toEqual({ delivered: 1, failedAttempts: 0, abandoned: 0, pending: 0 });
   expect(status.webhook).toEqual(expect.objectContaining({ lastSuccessAt: expect.any(String), failures: 0, nextRetryAt: null }));
   expect(status.events).toBe(1);
+});
+
+/** Publishes a map change on an emulator, as FEMA publishes one (POST /_emulator/publish). */
+async function publish(emulatorBaseUrl: string, change: Record<string, unknown>): Promise<void> {
+  const answer = await fetch(`${new URL(emulatorBaseUrl).origin}/_emulator/publish`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(change),
+  });
+  expect(answer.status).toBe(201);
+}
+
+it('re-checks, in a sweep that is not a full re-check, only the locations inside what FEMA published: a LOMR takes one of them out of the SFHA', async () => {
+  const sacramento = place('sacramento-ar');
+  const farAway = place('toa-baja-ae');
+  const created = await post(WATCHES, {
+    locations: [
+      { id: 'levee', ...sacramento },
+      { id: 'pr', ...farAway },
+    ],
+  });
+  const { id } = created.body;
+  await watchUntil(id, (status) => status.status === 'watching');
+  const near = (point: { lat: number; lon: number }) => (c: { point?: number[] }) =>
+    c.point !== undefined && Math.abs(c.point[0] - point.lon) < 0.001 && Math.abs(c.point[1] - point.lat) < 0.001;
+
+  const d = 0.0004;
+  await publish(stack.emulators.nfhl.baseUrl, {
+    change: 'lomr',
+    caseNo: '26-09-0417P',
+    effective: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
+    area: [sacramento.lon - d, sacramento.lat - d, sacramento.lon + d, sacramento.lat + d],
+    zone: { FLD_ZONE: 'X', ZONE_SUBTY: 'AREA OF MINIMAL FLOOD HAZARD', SFHA_TF: 'F' },
+  });
+  stack.emulators.resetCalls();
+  await sweep(id, false);
+
+  // The place far from the change was not asked again; the one inside it was.
+  expect(stack.emulators.nfhl.callsMatching().filter(near(farAway))).toEqual([]);
+  expect(stack.emulators.nfhl.callsMatching().filter(near(sacramento)).length).toBeGreaterThan(0);
+  const { body } = await call(stack.url, `${WATCHES}/${id}/events`);
+  expect(body.events).toEqual([
+    expect.objectContaining({
+      locationId: 'levee',
+      kind: 'left_sfha',
+      before: expect.objectContaining({ zones: ['AR'], inSfha: true }),
+      after: expect.objectContaining({ zones: ['X'], inSfha: false }),
+      effectiveDate: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
+    }),
+  ]);
 });
 
 it('adds and removes locations, and stops a watch, deleting its data', async () => {
