@@ -430,7 +430,8 @@ export class WatchStore {
     const all = [keys.hash, keys.ids, keys.grid, keys.communities, keys.fingerprints, keys.events];
     for (let chunk = 0; chunk < record.chunks; chunk++) all.push(keys.locations(chunk));
     let bytes = 0;
-    for (const key of all) bytes += Number((await this.redis.memory('USAGE', key)) ?? 0);
+    // SAMPLES 0: every element counted, not an estimate from a few.
+    for (const key of all) bytes += Number((await this.redis.memory('USAGE', key, 'SAMPLES', 0)) ?? 0);
     return bytes;
   }
 }
