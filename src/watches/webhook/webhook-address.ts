@@ -21,9 +21,12 @@ const KIND_WORDS: Record<Exclude<AddressKind, 'public'>, string> = {
   reserved: 'a reserved address',
 };
 
-interface Block {
+interface Prefix {
   bytes: number[];
   bits: number;
+}
+
+interface Block extends Prefix {
   kind: AddressKind;
 }
 
@@ -55,8 +58,8 @@ const IPV6_BLOCKS: Block[] = [
   v6('fd00:ec2::254', 128, 'metadata'), // AWS over IPv6
   v6('::', 128, 'unspecified'),
   v6('::1', 128, 'loopback'),
-  v6('::', 8, 'reserved'), // the rest of ::/8, once the IPv4 addresses embedded in it are read as such
   v6('64:ff9b:1::', 48, 'private'), // local-use NAT64
+  v6('::', 8, 'reserved'), // the rest of ::/8, once the IPv4 addresses embedded in it are read as such
   v6('100::', 64, 'reserved'),
   v6('2001::', 23, 'reserved'),
   v6('2001:db8::', 32, 'reserved'),
@@ -67,14 +70,14 @@ const IPV6_BLOCKS: Block[] = [
 ];
 
 /** Where an IPv6 address carries an IPv4 one that a gateway or the kernel would reach instead: mapped, compatible, NAT64, 6to4. */
-const IPV4_CARRIERS: { block: Block; offset: number }[] = [
-  { block: v6('::ffff:0:0', 96, 'reserved'), offset: 12 },
-  { block: v6('::', 96, 'reserved'), offset: 12 },
-  { block: v6('64:ff9b::', 96, 'reserved'), offset: 12 },
-  { block: v6('2002::', 16, 'reserved'), offset: 2 },
+const IPV4_CARRIERS: { prefix: Prefix; offset: number }[] = [
+  { prefix: { bytes: ipv6Bytes('::ffff:0:0'), bits: 96 }, offset: 12 },
+  { prefix: { bytes: ipv6Bytes('::'), bits: 96 }, offset: 12 },
+  { prefix: { bytes: ipv6Bytes('64:ff9b::'), bits: 96 }, offset: 12 },
+  { prefix: { bytes: ipv6Bytes('2002::'), bits: 16 }, offset: 2 },
 ];
 
-function within(bytes: number[], block: Block): boolean {
+function within(bytes: number[], block: Prefix): boolean {
   for (let bit = 0; bit < block.bits; bit += 8) {
     const mask = block.bits - bit >= 8 ? 0xff : (0xff << (8 - (block.bits - bit))) & 0xff;
     if ((bytes[bit / 8] & mask) !== (block.bytes[bit / 8] & mask)) return false;
@@ -113,7 +116,7 @@ export function addressKind(address: string): AddressKind {
   const isExact = (block: Block) => block.bits === 128 && within(bytes, block);
   const exact = IPV6_BLOCKS.find(isExact);
   if (exact) return exact.kind;
-  const carrier = IPV4_CARRIERS.find(({ block }) => within(bytes, block));
+  const carrier = IPV4_CARRIERS.find(({ prefix }) => within(bytes, prefix));
   if (carrier) return kindOfIpv4(bytes.slice(carrier.offset, carrier.offset + 4));
   return IPV6_BLOCKS.find((block) => within(bytes, block))?.kind ?? 'public';
 }
