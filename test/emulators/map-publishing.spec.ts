@@ -5,7 +5,9 @@
 import { demoPlace, utcDate } from './demo-map';
 import type { UpstreamEmulator } from './emulator-core';
 import { metersToDegrees } from './geometry';
-import { RunningEmulators, startEmulators } from './offline';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EMULATOR_PORTS, RunningEmulators, startEmulators } from './offline';
 
 type Json = Record<string, any>;
 
@@ -192,6 +194,31 @@ describe('emulators publishing map changes (POST /_emulator/publish)', () => {
     const answer = await publish(emulator, change);
     expect(answer.status).toBe(status);
     expect(answer.body.error).toMatch(reason);
+  });
+
+  it('publishes every change docs/offline.md shows, on the emulator of the port it names, as its comments say', async () => {
+    const text = fs.readFileSync(path.join(__dirname, '../../docs/offline.md'), 'utf8');
+    const shown = [...text.matchAll(/curl -s -X POST localhost:(\d+)\/_emulator\/publish -H "\$J" -d '([^']+)'/g)];
+    expect(shown.map(([, port]) => port)).toEqual(['4010', '4010', '4030', '4030', '4011', '4011', '4013']);
+    const fresh = await startEmulators();
+    try {
+      for (const [, port, body] of shown) {
+        const key = EMULATOR_PORTS.find((e) => e.port === Number(port))!.key;
+        const answer = await publish(fresh[key], JSON.parse(body));
+        expect([key, answer.status]).toEqual([key, 201]);
+        if (answer.body.published.change === 'lomr') {
+          expect(await attributesAt(fresh.nfhl.baseUrl, 28, { lat: 38.8988, lon: -77.0354 }, 'FLD_ZONE')).toEqual([{ FLD_ZONE: 'X' }]);
+        }
+      }
+      expect(await attributesAt(fresh.nfhl.baseUrl, 3, demoPlace('houston-a'), 'FIRM_PAN,EFF_DATE')).toEqual([
+        { FIRM_PAN: '48201C0690M', EFF_DATE: utcDate('2026-12-04') },
+      ]);
+      expect(await attributesAt(fresh.nfhl.baseUrl, 28, demoPlace('houston-a'), 'FLD_ZONE,STATIC_BFE')).toEqual([{ FLD_ZONE: 'AE', STATIC_BFE: 44 }]);
+      const moved = { lat: 30.6697, lon: -81.4313 };
+      expect(await attributesAt(fresh.cbrs.baseUrl, fresh.cbrs.layerId('CBRS Prohibitions'), moved, 'Unit')).toEqual([{ Unit: 'FL-05' }]);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('takes POST only', async () => {

@@ -142,7 +142,7 @@ function portFromEnv(name: string, fallback: number): number {
   return n;
 }
 
-interface EmulatorPort {
+export interface EmulatorPort {
   key: 'nfhl' | 'preliminary' | 'pending' | 'cbrs' | 'census' | 'elevation' | 'openfema' | 'basemap' | 'structures';
   label: string;
   variable: string;
@@ -150,7 +150,7 @@ interface EmulatorPort {
 }
 
 /** Each emulator's fixed port in offline mode, and the variable that moves it. */
-const EMULATOR_PORTS: readonly EmulatorPort[] = [
+export const EMULATOR_PORTS: readonly EmulatorPort[] = [
   { key: 'nfhl', label: 'NFHL MapServer emulator', variable: 'NFHL_EMULATOR_PORT', port: 4010 },
   { key: 'preliminary', label: 'FEMA preliminary MapServer emulator', variable: 'PRELIMINARY_EMULATOR_PORT', port: 4011 },
   { key: 'pending', label: 'FEMA pending MapServer emulator', variable: 'PENDING_EMULATOR_PORT', port: 4012 },

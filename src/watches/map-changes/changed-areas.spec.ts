@@ -18,7 +18,7 @@ describe('effectiveSince: the date clause FEMA accepts', () => {
     ['late in the day in UTC: the whole day', '2026-07-31T23:59:59Z', "EFF_DATE >= timestamp '2026-07-31 00:00:00'"],
     ['a day in the evening in New York is the next day in UTC', '2026-07-31T22:30:00-04:00', "EFF_DATE >= timestamp '2026-08-01 00:00:00'"],
   ])('%s', (_, since, clause) => {
-    expect(effectiveSince('EFF_DATE', new Date(since))).toBe(clause);
+    expect(effectiveSince('EFF_DATE', new Date(since))).toBe(`${clause} AND EFF_DATE < timestamp '9999-01-01 00:00:00'`);
   });
 });
 

@@ -18,10 +18,12 @@ export interface DatedFeature {
 
 /**
  * The clause of the features whose `field` falls on or after the UTC day of `since`, in the standardized SQL
- * FEMA's ArcGIS services accept (`timestamp 'yyyy-mm-dd hh:mm:ss'`; a database's own date syntax is refused).
+ * FEMA's ArcGIS services accept (`timestamp 'yyyy-mm-dd hh:mm:ss'`; a database's own date syntax is refused). NFHL
+ * writes 9999-09-09 for "no date", which is after every day: such features are left out, or every sweep would
+ * find them again.
  */
 export function effectiveSince(field: string, since: Date): string {
-  return `${field} >= timestamp '${utcDay(since)} 00:00:00'`;
+  return `${field} >= timestamp '${utcDay(since)} 00:00:00' AND ${field} < timestamp '9999-01-01 00:00:00'`;
 }
 
 function utcDay(date: Date): string {
