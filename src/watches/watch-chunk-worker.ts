@@ -2,10 +2,17 @@ import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nest
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, Job, Queue } from 'bullmq';
 import { BatchLookupService } from '../batch/batch-lookup.service';
-import { CsvRecord } from '../batch/batch-row';
+import { BatchMemo } from '../batch/batch-memo';
+import { CsvRecord, readBatchRow } from '../batch/batch-row';
+import { PieceCache, type PieceReader } from '../cache/piece-cache';
+import { errorAnswerOf } from '../common/filters/api-exception.filter';
+import { pointKey, roundPoint } from '../common/geo-point';
+import { Geocoder, type PlaceArea } from '../geocoding/geocoder';
+import { LOOKUP_PATH } from '../lookup/answer-cache';
+import { LookupService } from '../lookup/lookup.service';
 import { isLookup, type RowAnswer } from '../batch/row-answer';
 import { DrainState } from '../common/drain-state';
-import { asJobWork } from '../common/upstream/resilient-upstream';
+import { asBatchWork, asJobWork } from '../common/upstream/resilient-upstream';
 import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
 import { CountedCallBudget } from '../jobs/counted-call-budget';
 import { isRedisOutage, JobsRedis } from '../jobs/jobs-redis';
@@ -23,6 +30,8 @@ import { ChunkWrite, fingerprintKey, SweepState, WatchedLocation, WatchStore } f
 const WORK_LOCK_MS = 5000;
 /** Chunks answered at once by one replica. */
 const WORK_CONCURRENCY = 2;
+/** Locations of a chunk answered again at once (each waits on FEMA most of its time; the budget paces the calls). */
+const RECHECK_CONCURRENCY = 8;
 /** A chunk written by someone else meanwhile (a location removed, the same chunk taken twice) is read and answered again this often at most. */
 const WRITE_TRIES = 5;
 
@@ -44,6 +53,9 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
   constructor(
     private readonly store: WatchStore,
     private readonly batches: BatchLookupService,
+    private readonly lookups: LookupService,
+    private readonly geocoder: Geocoder,
+    private readonly cache: PieceCache,
     private readonly budget: UpstreamCallBudget,
     private readonly drain: DrainState,
     private readonly metrics: ServiceMetrics,
@@ -118,6 +130,7 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
       };
       if (isLookup(answer)) {
         const print = fingerprintOf(answer.body as WatchedAnswer);
+        location.place = placeText(answer.body.location);
         location.fingerprint = keep(write, print);
         location.communities = communitiesOf(answer.body as WatchedAnswer);
         write.counts.answered = (write.counts.answered ?? 0) + 1;
@@ -141,7 +154,7 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
       const { content, locations } = await this.store.locations(watchId, chunk);
       const due = locations.filter((location) => isDue(location, sweep, full));
       if (due.length === 0) return true;
-      const answers = await this.answer(watchId, due.map(rowOfLocation), options);
+      const answers = await this.answerAgain(watchId, due, options);
       if (answers === undefined) return false;
       const before = await this.store.fingerprints(
         watchId,
@@ -156,13 +169,26 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
         const print = fingerprintOf(answer.body as WatchedAnswer);
         const old = location.fingerprint ? before.get(location.fingerprint) : undefined;
         const kept = old ? mergedFingerprint(old, print) : print;
-        const updated: WatchedLocation = { ...location, lat: answer.body.location.lat, lon: answer.body.location.lon, address: undefined, problem: 0 };
+        const updated: WatchedLocation = {
+          ...location,
+          lat: answer.body.location.lat,
+          lon: answer.body.location.lon,
+          place: location.place ?? placeText(answer.body.location),
+          address: undefined,
+          problem: 0,
+        };
         updated.fingerprint = keep(write, kept);
         updated.communities = communitiesOf(answer.body as WatchedAnswer) ?? location.communities;
         if (!old) write.counts.answered = (write.counts.answered ?? 0) + 1;
         const change = old ? fingerprintChange(old, print) : null;
         if (change) write.events.push(eventOf(watchId, location, change, now, sweep));
-        if (updated.fingerprint !== location.fingerprint || updated.communities !== location.communities || location.problem || location.address) {
+        if (
+          updated.fingerprint !== location.fingerprint ||
+          updated.communities !== location.communities ||
+          updated.place !== location.place ||
+          location.problem ||
+          location.address
+        ) {
           index(write, updated);
           changed.set(location.id, updated);
         }
@@ -208,6 +234,60 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
     return answers.length === total ? answers : undefined;
   }
 
+  /**
+   * The locations' answers again, each as GET answers it at the location's point, within the jobs' budget, through the
+   * shared cache (one load per piece for the chunk). The place of each point (county, ZIP) is the one its first answer
+   * gave: no geocoder is asked, but for a location never placed (its address is geocoded then). Undefined when the
+   * service stops before all are answered.
+   */
+  private async answerAgain(watchId: string, locations: WatchedLocation[], options: LookupOptions): Promise<RowAnswer[] | undefined> {
+    const known = new Map<string, PlaceArea>();
+    for (const location of locations) {
+      if (location.lat !== null && location.lon !== null && location.place)
+        known.set(pointKey(roundPoint({ lat: location.lat, lon: location.lon })), placeOfText(location.place));
+    }
+    const memo = new BatchMemo(this.cache);
+    const pieces: PieceReader = {
+      getOrLoad: (name, key, policy, load, wait) => {
+        const place = name === 'place' ? known.get(key) : undefined;
+        if (place === undefined) return memo.getOrLoad(name, key, policy, load, wait);
+        const now = Date.now();
+        return Promise.resolve({ piece: { value: place as never, storedAt: now, freshUntil: now }, status: 'HIT' });
+      },
+    };
+    const rows = locations.map(rowOfLocation);
+    const cancelled = new AbortController();
+    const stop = () => cancelled.abort();
+    this.drain.overdue.addEventListener('abort', stop, { once: true });
+    const budget = new CountedCallBudget(this.budget, (upstream) => this.metrics.jobUpstreamCalled(upstream));
+    const answers: RowAnswer[] = [];
+    let next = 0;
+    const answerRows = async () => {
+      while (next < rows.length && !this.drain.stopping.aborted) {
+        const index = next++;
+        const { id, asked, query, error } = readBatchRow(rows[index], options);
+        try {
+          if (!query) throw error;
+          const { body } = await this.lookups.lookup(query, {
+            geocode: (address, signal) => this.geocoder.geocodeAddress(address, signal),
+            pieces,
+            cancelled: cancelled.signal,
+          });
+          answers.push({ index, id, asked, status: 200, body });
+        } catch (failure) {
+          const { status, body } = errorAnswerOf(failure, { id: `watch-${watchId}`, method: 'GET', path: LOOKUP_PATH });
+          answers.push({ index, id, asked, status, body });
+        }
+      }
+    };
+    try {
+      await asBatchWork(() => asJobWork(budget, () => Promise.all(Array.from({ length: RECHECK_CONCURRENCY }, answerRows))));
+    } finally {
+      this.drain.overdue.removeEventListener('abort', stop);
+    }
+    return answers.length === rows.length ? answers.sort((a, b) => a.index - b.index) : undefined;
+  }
+
   /** A chunk that failed for good leaves the sweep's count all the same (the next sweep tries it again). */
   private async failed(order: Job<WatchWorkOrder> | undefined, error: Error): Promise<void> {
     if (!order) return;
@@ -242,6 +322,14 @@ function placeOf(answer: RowAnswer): Pick<WatchedLocation, 'lat' | 'lon' | 'addr
   const lon = answer.asked.lon === undefined ? NaN : Number(answer.asked.lon);
   if (Number.isFinite(lat) && Number.isFinite(lon)) return { lat, lon };
   return { lat: null, lon: null, address: answer.status >= 500 ? answer.asked.address : undefined };
+}
+
+/** A point's place as kept: "countyFips|zip|county" (a county name has no '|'). */
+const placeText = (place: PlaceArea) => `${place.countyFips ?? ''}|${place.zip ?? ''}|${place.county ?? ''}`;
+
+function placeOfText(text: string): PlaceArea {
+  const [countyFips, zip, ...county] = text.split('|');
+  return { countyFips: countyFips || null, zip: zip || null, county: county.join('|') || null };
 }
 
 /** The NFIP communities at the answer's place (comma-separated CIDs), for the community index. */

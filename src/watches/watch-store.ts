@@ -42,32 +42,34 @@ export interface WatchedLocation {
   lon: number | null;
   communities: string | null;
   fingerprint: string | null;
+  /** Where the point is, as the first answer said ("countyFips|zip|county"): a re-check asks no geocoder for it. */
+  place?: string;
   footprint: unknown;
   problem: number;
   /** The address of a location never placed (its geocoding failed upstream), to try again; else undefined. */
   address?: string;
 }
 
-type StoredLocation = [string, number | null, number | null, string | null, string | null, unknown?, number?, string?];
+type StoredLocation = [string, number | null, number | null, string | null, string | null, string?, unknown?, number?, string?];
 
 /** The short array of a location: its optional trailing fields only when it has them. */
 function packLocation(l: WatchedLocation): StoredLocation {
   const stored: StoredLocation = [l.id, l.lat, l.lon, l.communities, l.fingerprint];
-  if (l.problem || l.footprint || l.address) stored.push(l.footprint ?? 0);
-  if (l.problem || l.address) stored.push(l.problem);
-  if (l.address) stored.push(l.address);
-  return stored;
+  const trailing: unknown[] = [l.place ?? '', l.footprint ?? 0, l.problem, l.address ?? ''];
+  while (trailing.length > 0 && !trailing[trailing.length - 1]) trailing.pop();
+  return [...stored, ...trailing] as StoredLocation;
 }
 
-const unpackLocation = ([id, lat, lon, communities, fingerprint, footprint, problem, address]: StoredLocation): WatchedLocation => ({
+const unpackLocation = ([id, lat, lon, communities, fingerprint, place, footprint, problem, address]: StoredLocation): WatchedLocation => ({
   id,
   lat,
   lon,
   communities,
   fingerprint,
+  place: place || undefined,
   footprint: footprint || undefined,
   problem: problem ?? 0,
-  address: address ?? undefined,
+  address: address || undefined,
 });
 
 /** The key a fingerprint is kept under: locations that share one (a street in one zone) store it once. */

@@ -2,7 +2,10 @@ import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../config/app-config';
+import { PieceCacheModule } from '../cache/piece-cache.module';
+import { GeocodingModule } from '../geocoding/geocoding.module';
 import { JobsRedis } from '../jobs/jobs-redis';
+import { LookupModule } from '../lookup/lookup.module';
 import { MapChangesModule } from './map-changes/map-changes.module';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { WatchChunkWorker } from './watch-chunk-worker';
@@ -39,6 +42,9 @@ export class WatchesModule {
       imports: [
         jobs,
         MapChangesModule,
+        GeocodingModule,
+        PieceCacheModule,
+        LookupModule,
         BullModule.registerQueue(
           {
             name: WATCH_WORK_QUEUE,

@@ -125,7 +125,11 @@ it('baselines a watch, then a sweep writes exactly one event for the one locatio
   availability.features = availability.features.filter((feature) => !covering.includes(feature));
 
   const delivered = new Promise<void>((resolve) => deliveryWaiters.push(resolve));
+  stack.emulators.resetCalls();
   await sweep(id);
+  // Every location answered again (a full re-check), none of them asking the geocoder where it is.
+  expect(stack.emulators.nfhl.callsMatching().filter((c) => c.layerName === 'Flood Hazard Zones').length).toBeGreaterThanOrEqual(3);
+  expect(stack.emulators.census.callsMatching()).toEqual([]);
   const { body: page } = await call(stack.url, `${WATCHES}/${id}/events`);
   expect(page.events).toEqual([
     {
@@ -202,7 +206,8 @@ it('re-checks, in a sweep that is not a full re-check, only the locations inside
   stack.emulators.resetCalls();
   await sweep(id, false);
 
-  // The place far from the change was not asked again; the one inside it was.
+  // The place far from the change was not asked again; the one inside it was, at its point, without the geocoder.
+  expect(stack.emulators.census.callsMatching()).toEqual([]);
   expect(stack.emulators.nfhl.callsMatching().filter(near(farAway))).toEqual([]);
   expect(stack.emulators.nfhl.callsMatching().filter(near(sacramento)).length).toBeGreaterThan(0);
   const { body } = await call(stack.url, `${WATCHES}/${id}/events`);
