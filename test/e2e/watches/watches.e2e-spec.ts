@@ -222,6 +222,58 @@ it('re-checks, in a sweep that is not a full re-check, only the locations inside
   ]);
 });
 
+it("delays only its own watch's deliveries when a receiver answers 500 or hangs: the other watch's event is delivered meanwhile", async () => {
+  const failing: string[] = [];
+  const hanging: Array<() => void> = [];
+  let hangingAsked!: () => void;
+  const hangingReached = new Promise<void>((resolve) => (hangingAsked = resolve));
+  const other = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.url === '/fails') {
+        failing.push(String(req.headers['webhook-id']));
+        res.writeHead(500).end('down for maintenance');
+      } else {
+        hanging.push(() => res.destroy());
+        hangingAsked();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  try {
+    const a99 = place('sacramento-a99');
+    const watchTo = async (url: string) => (await post(WATCHES, { locations: [{ id: 'a99', ...a99 }], webhook: { url } })).body.id as string;
+    const [fails, hangs, works] = [await watchTo(`${otherUrl}/fails`), await watchTo(`${otherUrl}/hangs`), await watchTo(receiverUrl)];
+    for (const id of [fails, hangs, works]) await watchUntil(id, (status) => status.status === 'watching');
+    const d = 0.0004;
+    await publish(stack.emulators.nfhl.baseUrl, {
+      change: 'lomr',
+      caseNo: '26-09-0533P',
+      effective: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
+      area: [a99.lon - d, a99.lat - d, a99.lon + d, a99.lat + d],
+      zone: { FLD_ZONE: 'X', ZONE_SUBTY: 'AREA OF MINIMAL FLOOD HAZARD', SFHA_TF: 'F' },
+    });
+    const before = received.length;
+    const delivered = new Promise<void>((resolve) => deliveryWaiters.push(resolve));
+    await sweeps.add('sweep', {});
+    await delivered;
+    await hangingReached;
+    // The working receiver got its watch's event while the hanging one still holds its request.
+    expect(received.slice(before).map(({ body }) => JSON.parse(body).watchId)).toEqual([works]);
+    expect(hanging).toHaveLength(1);
+    const failed = await watchUntil(fails, (status) => status.webhook.failures === 1);
+    expect(failed.deliveries).toEqual({ delivered: 0, failedAttempts: 1, abandoned: 0, pending: 1 });
+    expect(failed.webhook.lastError).toContain('500');
+    // The first retry within a minute of the failure.
+    expect(Date.parse(failed.webhook.nextRetryAt) - Date.now()).toBeLessThanOrEqual(60_000);
+    expect(failing).toHaveLength(1);
+  } finally {
+    hanging.forEach((hangUp) => hangUp());
+    await new Promise((resolve) => other.close(resolve));
+  }
+});
+
 it('adds and removes locations, and stops a watch, deleting its data', async () => {
   const csv = `id,lat,lon\nhou,${place('houston-nearby-hazards').lat},${place('houston-nearby-hazards').lon}\n`;
   const created = await post(`${WATCHES}?name=From%20CSV`, csv, 'text/csv');
