@@ -9,6 +9,10 @@ const WATCHES_PATH = '/flood-zone/watches';
 /** How often `watch events --follow` asks for new events. */
 export const WATCH_FOLLOW_POLL_MS = 5000;
 
+/** How many "ask again later" answers in a row `watch events --follow` rides out, each after its Retry-After. */
+const FOLLOW_UNAVAILABLE_RETRIES = 24;
+const askAgainLater = (response: Response) => (response.status === 429 || response.status === 503) && response.headers.has('retry-after');
+
 const watchUrl = (api: FloodZoneApi, id: string, rest = '') => `${api.baseUrl}${WATCHES_PATH}/${encodeURIComponent(id)}${rest}`;
 
 /** A refused request as the command's failure: a 400/413/415/422 about the input is a bad argument (2), anything else 1. */
@@ -56,7 +60,7 @@ export async function createWatch(
 
 /** `watch status ID`: the watch's status document as JSON. */
 export async function showWatchStatus(id: string, api: FloodZoneApi, stdout: Writable): Promise<number> {
-  const response = await api.request(watchUrl(api, id));
+  const response = await api.request(watchUrl(api, id), {});
   if (!response.ok) throw await refused(response);
   stdout.write(`${JSON.stringify(await response.json(), null, 2)}\n`);
   return 0;
@@ -83,7 +87,12 @@ export async function watchEvents(
   let cursor = after ?? null;
   for (;;) {
     const query = cursor === null ? '?limit=1000' : `?limit=1000&after=${encodeURIComponent(cursor)}`;
-    const response = await api.request(watchUrl(api, id, `/events${query}`));
+    // Following, a service that says "later" (its jobs Redis away) is asked again after its Retry-After.
+    const response = await api.requestPatiently(
+      watchUrl(api, id, `/events${query}`),
+      {},
+      { retries: follow ? FOLLOW_UNAVAILABLE_RETRIES : 0, later: askAgainLater },
+    );
     if (!response.ok) throw await refused(response);
     const page = (await response.json()) as { events: unknown[]; next: string | null };
     for (const event of page.events) stdout.write(`${JSON.stringify(event)}\n`);
