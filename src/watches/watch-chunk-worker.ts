@@ -19,6 +19,7 @@ import { isRedisOutage, JobsRedis } from '../jobs/jobs-redis';
 import type { LookupOptions } from '../lookup/location-query';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { withImpliedParts, type IncludeItem } from '../parts/answer-parts';
+import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
 import { fingerprintChange, fingerprintOf, mergedFingerprint, type WatchedAnswer, type WatchFingerprint } from './watch-fingerprint';
 import { gridCellOf, inEnvelope } from './watch-grid';
 import { WatchMetrics } from './watch-metrics';
@@ -56,6 +57,7 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
     private readonly lookups: LookupService,
     private readonly geocoder: Geocoder,
     private readonly cache: PieceCache,
+    private readonly nfip: NfipStatusPort,
     private readonly budget: UpstreamCallBudget,
     private readonly drain: DrainState,
     private readonly metrics: ServiceMetrics,
@@ -150,6 +152,8 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
   /** Answers again the chunk's locations the sweep asks for, writing an event for each whose fingerprint changed. */
   private async recheck(watchId: string, chunk: number, options: LookupOptions, sweep: SweepState, hasWebhook: boolean): Promise<boolean> {
     const full = sweep.plan.find((entry) => entry.watchId === watchId)?.full ?? sweep.full;
+    // Communities changed in FEMA's table since this replica's copy: the copy is renewed first, or their answers would not change.
+    if (sweep.communities.length > 0) await this.nfip.heldSince(Date.parse(sweep.startedAt));
     for (let attempt = 0; attempt < WRITE_TRIES; attempt++) {
       const { content, locations } = await this.store.locations(watchId, chunk);
       const due = locations.filter((location) => isDue(location, sweep, full));

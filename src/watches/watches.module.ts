@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../config/app-config';
 import { PieceCacheModule } from '../cache/piece-cache.module';
+import { CommunityStatusModule } from '../community-status/community-status.module';
 import { GeocodingModule } from '../geocoding/geocoding.module';
 import { JobsRedis } from '../jobs/jobs-redis';
 import { LookupModule } from '../lookup/lookup.module';
@@ -45,6 +46,7 @@ export class WatchesModule {
         GeocodingModule,
         PieceCacheModule,
         LookupModule,
+        CommunityStatusModule,
         BullModule.registerQueue(
           {
             name: WATCH_WORK_QUEUE,

@@ -274,6 +274,39 @@ it("delays only its own watch's deliveries when a receiver answers 500 or hangs:
   }
 });
 
+it("answers again, when FEMA's Status Book says a community was suspended, only that community's locations: nfip_status_changed", async () => {
+  const dc = place('dc-white-house-ae');
+  const sacramento = place('sacramento-x-levee');
+  const { id } = (
+    await post(WATCHES, {
+      locations: [
+        { id: 'dc', ...dc },
+        { id: 'sac', ...sacramento },
+      ],
+    })
+  ).body;
+  await watchUntil(id, (status) => status.status === 'watching');
+  // A sweep keeps a copy of the Status Book, which the next one compares with.
+  await sweep(id, false);
+
+  await publish(stack.emulators.openfema.baseUrl, { change: 'community_suspended', communityId: '110001', effective: new Date().toISOString().slice(0, 10) });
+  stack.emulators.resetCalls();
+  await sweep(id, false);
+
+  const near = (point: { lat: number; lon: number }) => (c: { point?: number[] }) =>
+    c.point !== undefined && Math.abs(c.point[0] - point.lon) < 0.001 && Math.abs(c.point[1] - point.lat) < 0.001;
+  expect(stack.emulators.nfhl.callsMatching().filter(near(sacramento))).toEqual([]);
+  const { body } = await call(stack.url, `${WATCHES}/${id}/events`);
+  expect(body.events).toEqual([
+    expect.objectContaining({
+      locationId: 'dc',
+      kind: 'nfip_status_changed',
+      before: expect.objectContaining({ nfipParticipating: true }),
+      after: expect.objectContaining({ nfipParticipating: false }),
+    }),
+  ]);
+});
+
 it('adds and removes locations, and stops a watch, deleting its data', async () => {
   const csv = `id,lat,lon\nhou,${place('houston-nearby-hazards').lat},${place('houston-nearby-hazards').lon}\n`;
   const created = await post(`${WATCHES}?name=From%20CSV`, csv, 'text/csv');
