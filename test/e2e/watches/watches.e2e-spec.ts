@@ -112,8 +112,14 @@ it('baselines a watch, then a sweep writes exactly one event for the one locatio
   );
   expect(JSON.stringify(watching)).not.toContain(webhook.secret);
 
-  // A sweep where nothing changed writes nothing.
-  await sweep(id);
+  // A sweep where nothing changed answers nobody again and writes nothing: its cost is its questions to FEMA.
+  stack.emulators.resetCalls();
+  await sweep(id, false);
+  const everyCall = Object.values(stack.emulators).flatMap((emulator) =>
+    typeof emulator === 'object' && 'callsMatching' in emulator ? emulator.callsMatching() : [],
+  );
+  expect(everyCall.length).toBeLessThanOrEqual(50);
+  expect(stack.emulators.nfhl.callsMatching().filter((c) => c.layerName === 'Flood Hazard Zones' && c.point !== undefined)).toEqual([]);
   expect((await call(stack.url, `${WATCHES}/${id}/events`)).body).toEqual({ watchId: id, events: [], next: null });
 
   // FEMA withdraws the preliminary map over Charleston.
@@ -169,6 +175,11 @@ it('baselines a watch, then a sweep writes exactly one event for the one locatio
   expect(status.deliveries).toEqual({ delivered: 1, failedAttempts: 0, abandoned: 0, pending: 0 });
   expect(status.webhook).toEqual(expect.objectContaining({ lastSuccessAt: expect.any(String), failures: 0, nextRetryAt: null }));
   expect(status.events).toBe(1);
+  const metrics = (await call(stack.url, '/metrics')).text;
+  expect(metrics).toMatch(/^watch_events_total\{kind="map_change_withdrawn"\} 1$/m);
+  expect(metrics).toMatch(/^watch_deliveries_total\{outcome="delivered"\} 1$/m);
+  expect(metrics).toMatch(/^watch_sweeps_total\{outcome="completed"\} [3-9]$/m);
+  expect(metrics).toMatch(/^watched_locations 3$/m);
 });
 
 /** Publishes a map change on an emulator, as FEMA publishes one (POST /_emulator/publish). */
