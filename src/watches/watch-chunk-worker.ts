@@ -12,7 +12,7 @@ import { LOOKUP_PATH } from '../lookup/answer-cache';
 import { LookupService } from '../lookup/lookup.service';
 import { isLookup, type RowAnswer } from '../batch/row-answer';
 import { DrainState } from '../common/drain-state';
-import { asBatchWork, asJobWork } from '../common/upstream/resilient-upstream';
+import { asAnsweredSince, asBatchWork, asJobWork } from '../common/upstream/resilient-upstream';
 import { UpstreamCallBudget } from '../common/upstream/upstream-call-budget';
 import { CountedCallBudget } from '../jobs/counted-call-budget';
 import { isRedisOutage, JobsRedis } from '../jobs/jobs-redis';
@@ -158,7 +158,7 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
       const { content, locations } = await this.store.locations(watchId, chunk);
       const due = locations.filter((location) => isDue(location, sweep, full));
       if (due.length === 0) return true;
-      const answers = await this.answerAgain(watchId, due, options);
+      const answers = await this.answerAgain(watchId, due, options, Date.parse(sweep.startedAt));
       if (answers === undefined) return false;
       const before = await this.store.fingerprints(
         watchId,
@@ -239,12 +239,12 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
   }
 
   /**
-   * The locations' answers again, each as GET answers it at the location's point, within the jobs' budget, through the
-   * shared cache (one load per piece for the chunk). The place of each point (county, ZIP) is the one its first answer
+   * The locations' answers again, each as GET answers it at the location's point, within the jobs' budget, from what
+   * was fetched since `since` (the sweep's start: the cache is read, and refreshed, but nothing older is taken). The place of each point (county, ZIP) is the one its first answer
    * gave: no geocoder is asked, but for a location never placed (its address is geocoded then). Undefined when the
    * service stops before all are answered.
    */
-  private async answerAgain(watchId: string, locations: WatchedLocation[], options: LookupOptions): Promise<RowAnswer[] | undefined> {
+  private async answerAgain(watchId: string, locations: WatchedLocation[], options: LookupOptions, since: number): Promise<RowAnswer[] | undefined> {
     const known = new Map<string, PlaceArea>();
     for (const location of locations) {
       if (location.lat !== null && location.lon !== null && location.place)
@@ -285,7 +285,8 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
       }
     };
     try {
-      await asBatchWork(() => asJobWork(budget, () => Promise.all(Array.from({ length: RECHECK_CONCURRENCY }, answerRows))));
+      // Nothing fetched before the sweep began is read: a cached piece or held square may be what FEMA changed.
+      await asAnsweredSince(since, () => asBatchWork(() => asJobWork(budget, () => Promise.all(Array.from({ length: RECHECK_CONCURRENCY }, answerRows)))));
     } finally {
       this.drain.overdue.removeEventListener('abort', stop);
     }
