@@ -89,6 +89,8 @@ export class WatchSweeper extends WorkerHost implements OnApplicationBootstrap, 
     try {
       let state = await this.store.sweepInProgress();
       if (!state) {
+        // No watch, no question to FEMA.
+        if ((await this.store.watchIds()).length === 0) return;
         const last = await this.store.lastSweep();
         // A sweep that began after this one was asked for already answered it.
         if (!order.data.full && last.at !== null && Date.parse(last.at) >= order.timestamp) return;
