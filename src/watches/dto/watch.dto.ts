@@ -1,5 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { nullableDate, nullableString } from '../../common/nullable-api-property';
+import { nullableString } from '../../common/nullable-api-property';
+
+/** A time (ISO 8601, UTC), or null. */
+const nullableTime = (description: string, example: string | null) => ApiProperty({ type: String, nullable: true, format: 'date-time', description, example });
 import { FINGERPRINT_FIELDS, WATCH_EVENT_KINDS, type WatchEventKind } from '../watch-fingerprint';
 
 const ID = { description: "The watch's id (a UUID), as in its Location.", example: '7c9e6679-7425-40de-944b-e07fc1f90ae7' };
@@ -63,11 +66,11 @@ export class WatchDeliveriesDto {
 export class WatchWebhookStateDto {
   @ApiProperty({ example: 'https://servicing.example.com/flood-events' })
   url: string;
-  @nullableDate('When the receiver last answered 2xx.', '2026-11-28T06:00:04.112Z')
+  @nullableTime('When the receiver last answered 2xx.', '2026-11-28T06:00:04.112Z')
   lastSuccessAt: string | null;
   @ApiProperty({ description: 'Failed attempts in a row for the event being delivered (0 when all is well).', example: 0 })
   failures: number;
-  @nullableDate('When the failed event is sent again.', null)
+  @nullableTime('When the failed event is sent again.', null)
   nextRetryAt: string | null;
   @nullableString('Why the last attempt failed.', null)
   lastError: string | null;
@@ -85,11 +88,11 @@ export class WatchStatusDto {
   createdAt: string;
   @ApiProperty({ type: WatchLocationCountsDto })
   locations: WatchLocationCountsDto;
-  @nullableDate('When the last sweep that covered this watch began.', '2026-11-28T06:00:00.000Z')
+  @nullableTime('When the last sweep that covered this watch began.', '2026-11-28T06:00:00.000Z')
   lastSweepAt: string | null;
-  @nullableDate('When the next sweep is due (null once stopped).', '2026-11-29T06:00:00.000Z')
+  @nullableTime('When the next sweep is due (null once stopped).', '2026-11-29T06:00:00.000Z')
   nextSweepAt: string | null;
-  @nullableDate('When every location was last answered again (the baseline counts).', '2026-11-27T06:05:00.000Z')
+  @nullableTime('When every location was last answered again (the baseline counts).', '2026-11-27T06:05:00.000Z')
   lastFullCheckAt: string | null;
   @ApiProperty({ description: 'Events written so far.', example: 14 })
   events: number;
