@@ -73,7 +73,8 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   WATCH_SWEEP_INTERVAL_SECONDS:
     'How often the watches (`/flood-zone/watches`) ask FEMA what changed (a sweep, one replica at a time); only the locations inside what changed are answered again.',
   WATCH_LOOKBACK_DAYS: 'How far before the last sweep a change’s effective date is looked for: FEMA often publishes a change after its effective date.',
-  WATCH_FULL_RECHECK_DAYS: 'How often every location of a watch is answered again at the job budget, so that a change FEMA published without a date is still found.',
+  WATCH_FULL_RECHECK_DAYS:
+    'How often every location of a watch is answered again at the job budget, so that a change FEMA published without a date is still found.',
   WATCH_MAX_LOCATIONS: 'Locations in one watch; more is a `413` `BATCH_TOO_LARGE`.',
   WATCH_WEBHOOK_ALLOW_PRIVATE:
     'Let watch webhooks reach loopback, private, link-local and metadata addresses. For tests and private networks only: on a public deployment it lets anyone make the service call inside its network.',
