@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { BeforeApplicationShutdown, Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
@@ -17,6 +18,8 @@ const SWEEP_LOCK_MS = 30_000;
 /** How often a sweep looks whether its re-checks are done. */
 const SWEEP_POLL_MS = 500;
 const DAY_MS = 86_400_000;
+/** The scout asks FEMA's services many queries at once, on one signal. */
+const SCOUT_LISTENERS = 100;
 
 /**
  * The sweeps: every WATCH_SWEEP_INTERVAL_SECONDS (a BullMQ job scheduler every replica upserts, so one job per
@@ -113,7 +116,10 @@ export class WatchSweeper extends WorkerHost implements OnApplicationBootstrap, 
   private async plan(forcedFull: boolean, last: { at: string | null; statusBook: unknown }): Promise<SweepState> {
     const now = Date.now();
     const since = new Date((last.at ? Date.parse(last.at) : now) - this.lookbackMs);
-    const report = await this.scout.changesSince(since, last.statusBook as StatusBookCopy | null);
+    // The scout's questions stop when the service stops; each of its many queries listens to this one signal.
+    const signal = this.drain.stopping;
+    setMaxListeners(SCOUT_LISTENERS, signal);
+    const report = await this.scout.changesSince(since, last.statusBook as StatusBookCopy | null, signal);
     const areas = report.areas.map((area) => ({ envelope: area.envelope, effectiveDate: area.effectiveDate }));
     const communities = report.communities.map((community) => community.communityId);
     const cells = new Set<string>();
