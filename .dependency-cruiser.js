@@ -18,6 +18,8 @@ const PURE_RULES = {
     '^src/map-picture/map-area\\.ts$',
     '^src/map-picture/map-legend\\.ts$',
     '^src/report/plain-words\\.ts$',
+    '^src/watches/watch-fingerprint\\.ts$',
+    '^src/watches/watch-grid\\.ts$',
   ],
   pathNot: ['(\\.client|-port|\\.module|\\.part|\\.dto|\\.spec)\\.ts$'],
 };

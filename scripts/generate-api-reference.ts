@@ -74,6 +74,15 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   JOB_UPSTREAM_RATE_PER_SECOND:
     "Calls per second per upstream service (NFHL, preliminary, pending, CBRS, Census, elevation) of all portfolio jobs on all replicas together, kept in the jobs' Redis (calls are spaced evenly at 90% of it). Interactive lookups do not count against it and keep their own half of each upstream.",
   JOB_TTL_HOURS: "How long a finished job's status and results are kept in Redis.",
+  WATCH_SWEEP_INTERVAL_SECONDS:
+    'How often the watches (`/flood-zone/watches`) ask FEMA what changed (a sweep, one replica at a time); only the locations inside what changed are answered again.',
+  WATCH_LOOKBACK_DAYS: 'How far before the last sweep a change’s effective date is looked for: FEMA often publishes a change after its effective date.',
+  WATCH_FULL_RECHECK_DAYS:
+    'How often every location of a watch is answered again at the job budget, so that a change FEMA published without a date is still found.',
+  WATCH_MAX_LOCATIONS: 'Locations in one watch; more is a `413` `BATCH_TOO_LARGE`.',
+  WATCH_WEBHOOK_ALLOW_PRIVATE:
+    'Let watch webhooks reach loopback, private, link-local and metadata addresses. For tests and private networks only: on a public deployment it lets anyone make the service call inside its network.',
+  WATCH_WEBHOOK_ALLOW_HTTP: 'Let watch webhooks be plain `http://`. For tests and private networks only.',
   RATE_LIMIT_PER_MINUTE:
     'Requests per minute per client IP; over it, a `429` `RATE_LIMITED` with `Retry-After`. `0` disables. `/health`, `/health/ready` and `/metrics` are never limited.',
   TRUST_PROXY:

@@ -12,11 +12,14 @@ import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ReportModule } from './report/report.module';
+import { WatchesModule } from './watches/watches.module';
 
 /** The application, built from an already validated configuration (so tests can run several side by side). */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
+    // One jobs module for the jobs and the watches, which share its Redis and budget.
+    const jobs = JobsModule.forRoot(config);
     return {
       module: AppModule,
       imports: [
@@ -27,7 +30,8 @@ export class AppModule {
         LookupModule,
         MapPictureModule,
         BatchModule,
-        JobsModule.forRoot(config),
+        jobs,
+        WatchesModule.forRoot(config, jobs),
         ReportModule,
         ...(config.MCP_ENABLED ? [McpModule] : []),
         RateLimitModule.forRoot(config),

@@ -6,7 +6,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Cache } from 'cache-manager';
 import { UpstreamUnavailableError } from '../common/api-error';
 import { pause } from '../common/pause';
-import { asLookup, inJobWork, lookupTimeLeft } from '../common/upstream/resilient-upstream';
+import { asLookup, earliestAnswerTime, inJobWork, lookupTimeLeft } from '../common/upstream/resilient-upstream';
 import type { TimeLeft } from '../common/upstream/upstream-call-budget';
 import { CacheName, ServiceMetrics } from '../metrics/service-metrics';
 import { PieceLoadLocks } from './piece-load-locks';
@@ -141,7 +141,7 @@ export class PieceCache {
   async getOrLoad<T>(name: CacheName, key: string, policy: CachePolicy<T>, load: PieceLoad<T>, wait: PieceWait): Promise<CacheRead<T>> {
     const cacheKey = `${name}:${key}`;
     const cached = policy.ttlSeconds > 0 ? await this.read<T>(cacheKey) : undefined;
-    if (cached && taken(cached, policy)) {
+    if (cached && taken(cached, policy) && cached.storedAt >= earliestAnswerTime()) {
       this.metrics.cacheLookup(name, 'hit');
       return { piece: cached, status: 'HIT' };
     }

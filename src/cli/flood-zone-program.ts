@@ -7,6 +7,7 @@ import { CommandFailure, ROWS_FAILED_STATUS } from './command-failure';
 import { DEFAULT_SERVICE_URL, FloodZoneApi, ServiceOptions } from './flood-zone-api';
 import { lookUpFloodZone } from './flood-zone-lookup-command';
 import { cancelJob, jobProgressBar, showJobStatus, submitJob, waitForJob } from './portfolio-job-commands';
+import { createWatch, showWatchStatus, stopWatch, watchEvents } from './watch-commands';
 import { screenPortfolio } from './portfolio-screening';
 import { progressBar } from './screening-progress';
 
@@ -150,6 +151,42 @@ export async function runFloodZoneCli(argv: string[], io: CommandIo): Promise<nu
     .argument('<id>', "the job's id")
     .action(async (id: string, options: ServiceOptions) => {
       status = await cancelJob(id, FloodZoneApi.fromOptions(options), io.stdout);
+    });
+
+  const watch = program
+    .command('watch')
+    .description('Life-of-loan watches (POST /flood-zone/watches): locations swept for changes of FEMA’s answer, with an event feed and a signed webhook.');
+  withServiceUrl(watch.command('create'), io.env)
+    .description(
+      "Create a watch of a completed job's rows (--from-job) or of a CSV of locations (--input; columns as for a job, each row with an id); prints the watch " +
+        "as JSON, with the webhook's signing secret, shown this once.",
+    )
+    .option('--from-job <id>', 'a completed portfolio job')
+    .option('--input <file>', 'a CSV file of locations')
+    .option('--webhook <url>', 'the https URL that receives each event, signed')
+    .option('--name <name>', "the watch's name")
+    .action(async (options: ServiceOptions & { fromJob?: string; input?: string; webhook?: string; name?: string }) => {
+      status = await createWatch(options, FloodZoneApi.fromOptions(options), io.stdout);
+    });
+  withServiceUrl(watch.command('status'), io.env)
+    .description("Print a watch's status (locations, sweeps, events, deliveries, webhook) as JSON.")
+    .argument('<id>', "the watch's id")
+    .action(async (id: string, options: ServiceOptions) => {
+      status = await showWatchStatus(id, FloodZoneApi.fromOptions(options), io.stdout);
+    });
+  withServiceUrl(watch.command('events'), io.env)
+    .description("Print a watch's events in order, one JSON line each; --follow keeps printing new ones as sweeps find them (stop it with Ctrl-C).")
+    .argument('<id>', "the watch's id")
+    .option('--after <event>', 'start after this event id')
+    .option('--follow', 'keep waiting for new events')
+    .action(async (id: string, options: ServiceOptions & { after?: string; follow?: boolean }) => {
+      status = await watchEvents(id, FloodZoneApi.fromOptions(options), io.stdout, { after: options.after, follow: options.follow });
+    });
+  withServiceUrl(watch.command('stop'), io.env)
+    .description('Stop a watch: no more sweeps or deliveries, and its data is deleted.')
+    .argument('<id>', "the watch's id")
+    .action(async (id: string, options: ServiceOptions) => {
+      status = await stopWatch(id, FloodZoneApi.fromOptions(options), io.stdout);
     });
 
   try {

@@ -203,6 +203,20 @@ describe('CommunityStatusBook: the table held, loaded in the background and refr
     expect(held.lookup('480000')).toMatchObject({ crsClass: 5 });
   });
 
+  it("heldSince: a table downloaded before the time asked is downloaded again at once (a watch's sweep found the book changed); one since is kept", async () => {
+    const held = start(24);
+    await held.loadInProgress();
+    const downloaded = Date.now();
+    await held.heldSince(downloaded - 1000);
+    expect(openfema.callCount()).toBe(3);
+
+    openfema.setRows(numbered(30, '10'));
+    await held.heldSince(Date.now() + 1);
+    // 30 rows in pages of 10: four more calls.
+    expect(openfema.callCount()).toBe(7);
+    expect(held.lookup('480029')).toMatchObject({ listed: true });
+  });
+
   it('refreshes every COMMUNITY_STATUS_REFRESH_HOURS: not before, and the new table replaces the old', async () => {
     const held = start(6);
     await held.loadInProgress();

@@ -78,6 +78,16 @@ export class CommunityStatusBook extends NfipStatusPort implements OnModuleInit,
     return this.loading ?? Promise.resolve();
   }
 
+  async heldSince(at: number): Promise<void> {
+    if (this.downloadedAt >= at) return;
+    await this.loadInProgress();
+    if (this.downloadedAt >= at) return;
+    this.loading ??= this.download().finally(() => {
+      this.loading = undefined;
+    });
+    await this.loading;
+  }
+
   private load(): Promise<void> {
     this.loading ??= this.refresh().finally(() => {
       this.loading = undefined;

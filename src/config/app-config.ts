@@ -190,6 +190,32 @@ export class AppConfig {
   @IntegerIn(1, 8760)
   JOB_TTL_HOURS = 48;
 
+  /** How often the watches ask FEMA what changed (a sweep), in seconds. */
+  @IntegerIn(60, 604800)
+  WATCH_SWEEP_INTERVAL_SECONDS = 86400;
+
+  /** How far before the last sweep a change's effective date is looked for (FEMA publishes changes late). */
+  @IntegerIn(0, 3650)
+  WATCH_LOOKBACK_DAYS = 120;
+
+  /** How often every location of a watch is answered again, whatever FEMA said changed. */
+  @IntegerIn(1, 365)
+  WATCH_FULL_RECHECK_DAYS = 30;
+
+  /** Locations in one watch. */
+  @IntegerIn(1, 1000000)
+  WATCH_MAX_LOCATIONS = 1000000;
+
+  /** Webhooks may reach loopback, private and link-local addresses (tests and private networks only). */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'must be true or false' })
+  WATCH_WEBHOOK_ALLOW_PRIVATE = false;
+
+  /** Webhooks may be plain http:// (tests and private networks only). */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'must be true or false' })
+  WATCH_WEBHOOK_ALLOW_HTTP = false;
+
   @IntegerFrom(0)
   RATE_LIMIT_PER_MINUTE = 0;
 

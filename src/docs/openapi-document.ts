@@ -38,6 +38,12 @@ const RATE_LIMITED_OPERATIONS = new Set([
   'getJob',
   'cancelJob',
   'getJobResults',
+  'createWatch',
+  'getWatch',
+  'stopWatch',
+  'addWatchLocations',
+  'removeWatchLocation',
+  'getWatchEvents',
 ]);
 
 /**
@@ -70,6 +76,10 @@ const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   POLYGONS_BUSY: 'Too many large footprints are being checked at once; retry after 1 second.',
   JOB_NOT_FOUND: 'No job 3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18: it never existed, was cancelled and deleted, or its results expired.',
   JOB_NOT_FINISHED: 'Job 3f2b9c1e-7a4d-4e8b-9c61-0d5e2a7b4f18 is running (4000 of 250000 rows done); ask for its results once its status is completed.',
+  INVALID_WATCH: 'locations[3].id: every watched location needs an id (the events name it).',
+  WEBHOOK_URL_REFUSED: 'webhook.url is refused: its host resolves to 10.0.0.7, a private address',
+  WATCH_NOT_FOUND: 'No watch 7c9e6679-7425-40de-944b-e07fc1f90ae7: it never existed, or it was stopped and deleted.',
+  LOCATION_NOT_FOUND: 'Watch 7c9e6679-7425-40de-944b-e07fc1f90ae7 has no location "loan-000123".',
   JOBS_UNAVAILABLE: 'Portfolio jobs need a Redis: set JOBS_REDIS_URL (or REDIS_URL) to a redis:// URL and restart the service.',
   UPSTREAM_UNAVAILABLE: 'FEMA National Flood Hazard Layer is unavailable or returned an error; no answer can be given. Retry shortly.',
   INTERNAL_ERROR: 'Internal error. The request id identifies it in the logs.',
@@ -106,6 +116,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl?: stri
     )
     .setVersion(API_VERSION)
     .addTag('flood zone', 'The lookup')
+    .addTag('watches', 'Life of the loan: locations watched for changes of FEMA’s answer, with an event feed and a signed webhook')
     .addTag('operations', 'Probes, metrics and documents')
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addServer(publicBaseUrl ? publicBaseUrl.replace(/\/+$/, '') : '/', publicBaseUrl ? 'This deployment' : 'The origin serving this document');
@@ -132,6 +143,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl?: stri
   // Filled, not the empty object DocumentBuilder leaves: whoever runs a deployment answers for it, through its documentation.
   const base = publicBaseUrl?.replace(/\/+$/, '');
   document.info.contact = { name: 'The operators of this deployment', ...(base ? { url: `${base}${DOCS_PATH}` } : {}) };
+  declareWatchWebhook(document);
   declareMalformedRequests(document);
   declareSharedHeaders(document);
   declareErrorExamples(document);
@@ -139,6 +151,41 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl?: stri
 }
 
 type Operation = { operationId?: string; responses: Record<string, Json> };
+
+/** The request the service sends a watch's webhook for each event (OpenAPI 3.1 `webhooks`): the event, signed by the Standard Webhooks scheme. */
+export function declareWatchWebhook(document: OpenAPIObject): void {
+  const header = (name: string, description: string, example: string) => ({
+    name,
+    in: 'header' as const,
+    required: true,
+    description,
+    schema: { type: 'string' },
+    example,
+  });
+  (document as OpenAPIObject & { webhooks?: Json }).webhooks = {
+    watchEvent: {
+      post: {
+        tags: ['watches'],
+        operationId: 'receiveWatchEvent',
+        summary: "One event of a watch, POSTed to the watch's webhook URL",
+        description:
+          'Sent once per event, in order per watch, at least once (the same webhook-id when sent again), retried with exponential backoff (the first retry within a minute) ' +
+          'for 3 days until the receiver answers 2xx. Verify the signature with a Standard Webhooks library and the secret shown when the watch was created (docs/webhooks.md).',
+        parameters: [
+          header('webhook-id', "The event's id (as its `id`): the same on every attempt.", '1764309600123-0'),
+          header('webhook-timestamp', 'When this attempt was signed, in seconds since 1970.', '1764309603'),
+          header(
+            'webhook-signature',
+            'v1, then the base64 HMAC-SHA256 of `id.timestamp.body` with the secret.',
+            'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+          ),
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WatchEventDto' } } } },
+        responses: { '200': { description: 'Any 2xx acknowledges the event; anything else (a redirect too) is a failure, retried.' } },
+      },
+    },
+  };
+}
 
 /**
  * The edge answers a request that is not valid HTTP/1.1 (no Host header) before any route, so every operation can

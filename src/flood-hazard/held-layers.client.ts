@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { CachePolicy, PieceCache } from '../cache/piece-cache';
 import type { GeoPoint, LonLatBox } from '../common/geo-point';
-import { inJobWork } from '../common/upstream/resilient-upstream';
+import { earliestAnswerTime, inJobWork } from '../common/upstream/resilient-upstream';
 import type { AppConfig } from '../config/app-config';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { tileAt } from './held-layer';
@@ -87,7 +87,7 @@ export class HeldLayers {
     const tile = tileAt(point.lon, point.lat, way.sizeDeg, way.marginDeg);
     const key = `${layer}/${tile.key}`;
     const held = this.heldSquare(key);
-    if (held) return this.answered(layer, held, way, point, fetchedAt) ?? pointQuery();
+    if (held && held.storedAt >= earliestAnswerTime()) return this.answered(layer, held, way, point, fetchedAt) ?? pointQuery();
     if (!inJobWork() || !this.denseEnough(key, way.pointsBeforeFetch)) return pointQuery();
     const fetched = await this.fetchSquare(key, tile.envelope, way, deadline);
     return (fetched && this.answered(layer, fetched, way, point, fetchedAt)) ?? pointQuery();
@@ -138,7 +138,7 @@ export class HeldLayers {
       });
       // Fetched meanwhile for another row of this process.
       const already = this.heldSquare(key);
-      if (already) return already;
+      if (already && already.storedAt >= earliestAnswerTime()) return already;
       const { held, bytes } = way.hold(read.piece.value);
       const square: HeldSquare = { held, bytes, storedAt: read.piece.storedAt, freshUntil: read.piece.storedAt + this.ttlMs };
       if (bytes > this.maxBytes * LARGEST_SHARE) {

@@ -98,6 +98,23 @@ const ENDPOINTS: Record<string, CatalogueEntry> = {
     methods: ['GET'],
     note: "A completed job's answers, every row in input order as the batch answers them (NDJSON, JSON or CSV by Accept); 409 JOB_NOT_FINISHED before then.",
   },
+  '/flood-zone/watches': {
+    methods: ['POST'],
+    note:
+      'Life-of-loan watches: locations (JSON or CSV as the batch reads them, each with an id) or a completed job, answered once, then swept every ' +
+      'WATCH_SWEEP_INTERVAL_SECONDS for what FEMA changed; each change is an event in the feed and, with a webhook, POSTed signed (Standard Webhooks). ' +
+      '201 with the watch, its Location and the webhook secret (shown once). Needs the jobs Redis; without one, 503 JOBS_UNAVAILABLE.',
+  },
+  '/flood-zone/watches/{id}': {
+    methods: ['GET', 'DELETE'],
+    note: 'GET: where the watch stands (status, locations, sweeps, events, deliveries, webhook); DELETE: stops it and deletes its data. Unknown: 404 WATCH_NOT_FOUND.',
+  },
+  '/flood-zone/watches/{id}/locations': { methods: ['POST'], note: 'Adds locations to the watch (as at creation); 202.' },
+  '/flood-zone/watches/{id}/locations/{locationId}': { methods: ['DELETE'], note: 'Stops watching one location; 204.' },
+  '/flood-zone/watches/{id}/events': {
+    methods: ['GET'],
+    note: "The watch's events in order, paged by cursor (after=<event id>, limit up to 1000); they never expire while the watch exists.",
+  },
   '/mcp': {
     methods: ['POST'],
     note:

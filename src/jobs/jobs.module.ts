@@ -28,7 +28,12 @@ export class JobsModule {
   static forRoot(config: AppConfig): DynamicModule {
     const url = config.JOBS_REDIS_URL ?? config.REDIS_URL;
     if (!url) {
-      return { module: JobsModule, controllers: [JobsController], providers: [{ provide: PortfolioJobs, useClass: UnavailablePortfolioJobs }] };
+      return {
+        module: JobsModule,
+        controllers: [JobsController],
+        providers: [{ provide: PortfolioJobs, useClass: UnavailablePortfolioJobs }],
+        exports: [PortfolioJobs],
+      };
     }
     return {
       module: JobsModule,
@@ -76,6 +81,8 @@ export class JobsModule {
         },
         ChunkWorker,
       ],
+      // The watches live in the same Redis, under the same budget, and read completed jobs.
+      exports: [PortfolioJobs, JobsRedis, UpstreamCallBudget, BatchLookupService],
     };
   }
 }

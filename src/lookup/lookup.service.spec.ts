@@ -177,6 +177,7 @@ function portsOver(upstreams: FakeUpstreams) {
       return 1;
     },
     loadInProgress: () => Promise.resolve(),
+    heldSince: () => Promise.resolve(),
   };
   return { flood, comingMaps, coastalBarrier, elevation, geocoder, nfipStatus };
 }

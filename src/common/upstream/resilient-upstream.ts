@@ -114,6 +114,22 @@ export function inJobWork(): boolean {
   return jobWork.getStore() !== undefined;
 }
 
+/** The earliest time (epoch ms) an answer read by the work under way may have been fetched at (see asAnsweredSince). */
+const answeredSince = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `run` so that every cached piece and held square it reads was fetched at or after `since` (epoch ms): an older
+ * one is fetched again, and the new one replaces it. A watch's sweep answers so: what was kept may be what FEMA changed.
+ */
+export function asAnsweredSince<T>(since: number, run: () => Promise<T>): Promise<T> {
+  return answeredSince.run(since, run);
+}
+
+/** The earliest fetch time the work under way takes (see asAnsweredSince); -Infinity outside it. */
+export function earliestAnswerTime(): number {
+  return answeredSince.getStore() ?? -Infinity;
+}
+
 /**
  * One lookup's deadline, `ms` from now; for a portfolio job's work, `ms` not counting the time its calls wait
  * for their turn in the budget (see UpstreamCallBudget.deadline): a job's rows queue for the budget, not for an answer.

@@ -17,4 +17,10 @@ export abstract class NfipStatusPort {
 
   /** The download under way, settled whatever its outcome; resolved when none is (a lookup waits for it at most its deadline). */
   abstract loadInProgress(): Promise<void>;
+
+  /**
+   * Settles once the table held was downloaded at or after `at` (epoch ms), downloading it now if need be (a watch's
+   * sweep that found communities changed in FEMA's table answers them again with it); settles whatever the outcome.
+   */
+  abstract heldSince(at: number): Promise<void>;
 }

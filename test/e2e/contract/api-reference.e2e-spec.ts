@@ -76,12 +76,16 @@ describe('docs/api.md against the running service', () => {
     const schemas = Object.keys(document.components.schemas as Json).map((name) => `### ${name}`);
     expect(operations.sort()).toEqual([
       '### DELETE /flood-zone/jobs/{id}',
+      '### DELETE /flood-zone/watches/{id}',
+      '### DELETE /flood-zone/watches/{id}/locations/{locationId}',
       '### GET /api-docs.html',
       '### GET /flood-zone',
       '### GET /flood-zone/jobs/{id}',
       '### GET /flood-zone/jobs/{id}/results',
       '### GET /flood-zone/map',
       '### GET /flood-zone/report',
+      '### GET /flood-zone/watches/{id}',
+      '### GET /flood-zone/watches/{id}/events',
       '### GET /health',
       '### GET /health/ready',
       '### GET /metrics',
@@ -89,6 +93,8 @@ describe('docs/api.md against the running service', () => {
       '### POST /flood-zone',
       '### POST /flood-zone/batch',
       '### POST /flood-zone/jobs',
+      '### POST /flood-zone/watches',
+      '### POST /flood-zone/watches/{id}/locations',
     ]);
     expect([...operations, ...schemas].filter((heading) => !headings.has(heading))).toEqual([]);
   });

@@ -23,6 +23,11 @@ const SERVED: Record<string, Record<string, string>> = {
   '/flood-zone/jobs': { post: 'submitJob' },
   '/flood-zone/jobs/{id}': { get: 'getJob', delete: 'cancelJob' },
   '/flood-zone/jobs/{id}/results': { get: 'getJobResults' },
+  '/flood-zone/watches': { post: 'createWatch' },
+  '/flood-zone/watches/{id}': { get: 'getWatch', delete: 'stopWatch' },
+  '/flood-zone/watches/{id}/locations': { post: 'addWatchLocations' },
+  '/flood-zone/watches/{id}/locations/{locationId}': { delete: 'removeWatchLocation' },
+  '/flood-zone/watches/{id}/events': { get: 'getWatchEvents' },
   '/health': { get: 'getServiceStatus' },
   '/health/ready': { get: 'checkReadiness' },
   '/metrics': { get: 'scrapeMetrics' },
@@ -30,7 +35,8 @@ const SERVED: Record<string, Record<string, string>> = {
   '/api-docs.html': { get: 'showApiDocs' },
 };
 /** The answers the per-client rate limit covers (RATE_LIMIT_PER_MINUTE): every operation the router answers but the probes and documents. */
-const RATE_LIMITED_AT = /^(GET \/flood-zone(\/map|\/report|\/jobs\/\{id\}(\/results)?)?|POST \/flood-zone(\/(batch|jobs))?|DELETE \/flood-zone\/jobs\/\{id\}) /;
+const RATE_LIMITED_AT =
+  /^(GET \/flood-zone(\/map|\/report|\/jobs\/\{id\}(\/results)?|\/watches\/\{id\}(\/events)?)?|POST \/flood-zone(\/(batch|jobs|watches|watches\/\{id\}\/locations))?|DELETE \/flood-zone\/(jobs|watches)\/\{id\}(\/locations\/\{locationId\})?) /;
 const ERROR_CODE = new RegExp(`\\b(${ERROR_CODES.join('|')})\\b`, 'g');
 const OFFLINE_ENV = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
 
@@ -170,7 +176,7 @@ describe('what the document says about every answer', () => {
     const declared = Object.entries(document.paths).flatMap(([route, item]) => Object.keys(item).map((method) => `${method} ${route}`));
     const served = Object.entries(SERVED).flatMap(([route, methods]) => Object.keys(methods).map((method) => `${method} ${route}`));
     expect(declared.sort()).toEqual(served.sort());
-    expect(declared).toHaveLength(14);
+    expect(declared).toHaveLength(20);
   });
 
   /** Every error answer that has a body, with its media types. */

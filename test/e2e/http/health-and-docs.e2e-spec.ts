@@ -22,6 +22,11 @@ const CATALOGUE: Record<string, Record<string, number>> = {
   '/flood-zone/jobs': { POST: 202 },
   '/flood-zone/jobs/{id}': { GET: 200, DELETE: 202 },
   '/flood-zone/jobs/{id}/results': { GET: 200 },
+  '/flood-zone/watches': { POST: 201 },
+  '/flood-zone/watches/{id}': { GET: 200, DELETE: 200 },
+  '/flood-zone/watches/{id}/locations': { POST: 202 },
+  '/flood-zone/watches/{id}/locations/{locationId}': { DELETE: 204 },
+  '/flood-zone/watches/{id}/events': { GET: 200 },
   '/mcp': { POST: 200 },
   '/health': { GET: 200 },
   '/health/ready': { GET: 200 },
@@ -98,12 +103,19 @@ describe('GET /health', () => {
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'health-and-docs', version: '1.0.0' } },
     });
-    const bodies: Record<string, string> = { '/flood-zone': lookup, '/mcp': initialize };
+    /** The catalogued path of each URL called with its ids filled in. */
+    const paths = new Map<string, string>();
+    const pathOf = (url: string) => paths.get(url) ?? url;
+    const bodies: Record<string, string> = {
+      '/flood-zone': lookup,
+      '/mcp': initialize,
+      '/flood-zone/watches/{id}/locations': JSON.stringify({ locations: [{ id: 'dc-too', lat: dc.lat, lon: dc.lon }] }),
+    };
     const send = (method: string, url: string) =>
       fetch(
         `${stack.url}${url}`,
         method === 'POST'
-          ? { method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: bodies[url] ?? batch }
+          ? { method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: bodies[pathOf(url)] ?? batch }
           : { method },
       );
     // A finished job of the suite's own for the job paths.
@@ -116,12 +128,21 @@ describe('GET /health', () => {
       status = ((await (await send('GET', `/flood-zone/jobs/${id}`)).json()) as { status: string }).status;
     }
     expect(status).toBe('completed');
+    // A watch of the suite's own for the watch paths (its location 'dc', from the batch body).
+    const watched = await send('POST', '/flood-zone/watches');
+    expect(watched.status).toBe(201);
+    const watchId = ((await watched.json()) as { id: string }).id;
+    const urlOf = (url: string) => {
+      const filled = url.startsWith('/flood-zone/watches/') ? url.replace('{id}', watchId).replace('{locationId}', 'dc') : url.replace('{id}', id);
+      paths.set(filled, url);
+      return filled;
+    };
 
     const calls = Object.entries(endpoints).flatMap(([path, entry]) =>
       entry.methods.map((method) => ({ path, method, urls: method === 'GET' ? (entry.examples ?? [path]) : [path] })),
     );
-    // DELETE last: it deletes the job the others read.
-    calls.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+    // DELETE last: it deletes the job the others read (a watch's location before the watch).
+    calls.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE') || (a.method === 'DELETE' ? b.path.length - a.path.length : 0));
     expect(calls.map(({ path, method }) => `${method} ${path}`).sort()).toEqual(
       Object.entries(CATALOGUE)
         .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`))
@@ -131,7 +152,7 @@ describe('GET /health', () => {
       expect(urls.length).toBeGreaterThan(0);
       for (const url of urls) {
         expect({ url, underItsPath: url === path || url.startsWith(`${path}?`) }).toEqual({ url, underItsPath: true });
-        const res = await send(method, url.replace('{id}', id));
+        const res = await send(method, urlOf(url));
         await res.arrayBuffer();
         expect({ method, url, status: res.status }).toEqual({ method, url, status: CATALOGUE[path]![method] });
       }
