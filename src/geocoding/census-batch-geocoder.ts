@@ -123,11 +123,11 @@ function parseBatchAnswer(text: string): Map<string, BatchGeocode> {
     throw new UpstreamFailure('malformed CSV answer', false);
   }
   const answers = new Map<string, BatchGeocode>();
-  for (const [id, , kind, , matchedAddress, coordinates, , , state, county] of records) {
+  for (const [id, , kind, , matchedAddress, coordinates, , , state, county, tract] of records) {
     if (kind === 'No_Match') answers.set(id, NO_MATCH);
     else if (kind === 'Tie') answers.set(id, TIE);
     else if (kind === 'Match') {
-      const match = toAddressMatch(matchedAddress, coordinates, state, county);
+      const match = toAddressMatch(matchedAddress, coordinates, state, county, tract);
       if (match) answers.set(id, { kind: 'match', match });
     }
   }
@@ -139,6 +139,7 @@ function toAddressMatch(
   coordinates: string | undefined,
   state: string | undefined,
   county: string | undefined,
+  tract: string | undefined,
 ): AddressMatch | undefined {
   const [lon, lat] = (coordinates ?? '').split(',').map((part) => (part.trim() === '' ? NaN : Number(part)));
   if (matchedAddress === undefined || !Number.isFinite(lat) || !Number.isFinite(lon) || !isOnEarth({ lat, lon })) return undefined;
@@ -150,6 +151,8 @@ function toAddressMatch(
     county: countyFips === null ? null : countyName(countyFips),
     countyFips,
     zip: zipOf(matchedAddress),
+    // The tract column is its 6-digit code within the county: with the county, the tract's GEOID.
+    tract: countyFips !== null && /^\d{6}$/.test(tract ?? '') ? `${countyFips}${tract}` : null,
   };
 }
 

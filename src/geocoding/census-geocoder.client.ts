@@ -11,6 +11,8 @@ import { AddressMatch, Geocoder, PlaceArea } from './geocoder';
 export const CENSUS_UPSTREAM = Symbol('CENSUS_UPSTREAM');
 
 const ZCTA_LAYER = '2020 Census ZIP Code Tabulation Areas';
+/** Named in the same call as the county: the tract costs no call of its own. */
+const TRACT_LAYER = 'Census Tracts';
 
 /** Where the Census geocoder is and which releases it matches against (both clients ask the same). */
 export interface CensusRelease {
@@ -49,7 +51,7 @@ export class CensusGeocoderClient extends Geocoder {
   geocodeAddress(address: string, deadline: AbortSignal): Promise<AddressMatch[]> {
     return this.upstream.operation(() =>
       this.upstream.request(async (signal) => {
-        const result = await this.result('geographies/onelineaddress', { address, layers: 'Counties' }, signal);
+        const result = await this.result('geographies/onelineaddress', { address, layers: `Counties,${TRACT_LAYER}` }, signal);
         const matches = result.addressMatches;
         if (!Array.isArray(matches)) throw new UpstreamFailure('answer without addressMatches', false);
         return matches.map(toAddressMatch);
@@ -62,7 +64,7 @@ export class CensusGeocoderClient extends Geocoder {
     return this.upstream.operation(
       () =>
         this.upstream.request(async (signal) => {
-          const params = { x: String(point.lon), y: String(point.lat), layers: `Counties,${ZCTA_LAYER}` };
+          const params = { x: String(point.lon), y: String(point.lat), layers: `Counties,${ZCTA_LAYER},${TRACT_LAYER}` };
           const result = await this.result('geographies/coordinates', params, signal, true);
           const geographies = isRecord(result.geographies) ? result.geographies : {};
           const county = layerRecord(geographies, 'Counties');
@@ -71,6 +73,7 @@ export class CensusGeocoderClient extends Geocoder {
             county: text(county?.NAME),
             countyFips: text(county?.GEOID),
             zip: text(zcta?.ZCTA5) ?? text(zcta?.GEOID),
+            tract: tractOf(geographies),
           };
         }, deadline),
       'geocoder_point',
@@ -114,7 +117,14 @@ function toAddressMatch(match: unknown): AddressMatch {
     county: text(county?.NAME),
     countyFips: text(county?.GEOID),
     zip: text(components.zip),
+    tract: tractOf(geographies),
   };
+}
+
+/** The tract's GEOID (11 digits) from the `Census Tracts` layer; null when the layer named none or something else. */
+function tractOf(geographies: Record<string, unknown>): string | null {
+  const geoid = text(layerRecord(geographies, 'Census Tracts')?.GEOID);
+  return geoid !== null && /^\d{11}$/.test(geoid) ? geoid : null;
 }
 
 /**

@@ -53,7 +53,7 @@ const UPSTREAM_OF: Record<PortCall, UpstreamName> = {
 const DAY_SECONDS = 86_400;
 const WEEK_SECONDS = 604_800;
 const HOUSTON: GeoPoint = { lat: 29.7604, lon: -95.3698 };
-const PLACE: PlaceArea = { county: 'Harris County', countyFips: '48201', zip: '77002' };
+const PLACE: PlaceArea = { county: 'Harris County', countyFips: '48201', zip: '77002', tract: '48201312300' };
 const COMMUNITY_ID = '480296';
 const NFIP: NfipStatus = {
   listed: true,

@@ -125,6 +125,7 @@ function completeAnswer(): FloodZoneLookup {
         note: "All of the building's footprint lies in zone AE: a building any part of which is in the SFHA is in the SFHA.",
         footprint: null,
       },
+      history: null,
       determination: null,
       unavailable: [],
     },
