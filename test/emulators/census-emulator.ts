@@ -27,6 +27,7 @@ import * as path from 'node:path';
 import { Answer, CallRecord, EmulatorOptions, RequestContext, UpstreamEmulator, escapeHtml, htmlAnswer, jsonAnswer } from './emulator-core';
 import { CensusAddressEntry, CensusAddressMatch, DEMO_MAP, DemoMap, featuresAt } from './demo-map';
 import type { Position } from './geometry';
+import { tractRecordAt } from './census-tracts';
 
 export const CENSUS_BASE_PATH = '/geocoder';
 
@@ -69,9 +70,10 @@ export const CENSUS_LAYERS = {
   states: { id: '80', name: 'States' },
   counties: { id: '82', name: 'Counties' },
   zcta: { id: '2', name: '2020 Census ZIP Code Tabulation Areas' },
+  tracts: { id: '8', name: 'Census Tracts' },
 } as const;
 type LayerName = (typeof CENSUS_LAYERS)[keyof typeof CENSUS_LAYERS]['name'];
-const ALL_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name, CENSUS_LAYERS.zcta.name];
+const ALL_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name, CENSUS_LAYERS.zcta.name, CENSUS_LAYERS.tracts.name];
 const DEFAULT_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name];
 
 /** The most rows the real batch service takes in one file. */
@@ -249,8 +251,8 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
       const located = [id, input, 'Match', exactness, m.matchedAddress, `${m.lon},${m.lat}`, m.tigerLine.tigerLineId, m.tigerLine.side];
       if (call.endpoint !== 'addressbatch') return located;
       const county = featuresAt(this.map.census.counties, m.lon, m.lat)[0]?.attributes;
-      // The demo map has no tracts or blocks: one fixed pair stands in where there is a county.
-      return county ? [...located, String(county.STATE), String(county.COUNTY), '000100', '1000'] : [...located, '', '', '', ''];
+      // The demo map has no blocks: one fixed block stands in, in the point's demo tract (census-tracts.ts).
+      return county ? [...located, String(county.STATE), String(county.COUNTY), String(tractRecordAt(county, m.lon, m.lat).TRACT), '1000'] : [...located, '', '', '', ''];
     });
     out.reverse();
     return {
@@ -271,6 +273,8 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
       else if (layer === CENSUS_LAYERS.states.name) {
         const state = county ? this.map.census.states[String(county.attributes.STATE)] : undefined;
         out[layer] = state ? [{ ...state }] : [];
+      } else if (layer === CENSUS_LAYERS.tracts.name) {
+        out[layer] = county ? [tractRecordAt(county.attributes, lon, lat)] : [];
       } else if (layer === CENSUS_LAYERS.zcta.name) {
         out[layer] = featuresAt(this.map.census.zctas, lon, lat)
           .slice(0, 1)

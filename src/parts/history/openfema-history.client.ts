@@ -86,7 +86,8 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
       const { rows: pageRows, count, bytes } = await this.upstream.request((signal) => this.page(dataset, query, rows.length, bytesBefore, signal), deadline);
       rows.push(...pageRows);
       bytesBefore += bytes;
-      if (pageRows.length < HISTORY_PAGE_ROWS || (count !== null && rows.length >= count)) return rows;
+      // With the count (asked for every page), paging ends there, even where the server serves pages shorter than asked.
+      if (count !== null ? rows.length >= count || pageRows.length === 0 : pageRows.length < HISTORY_PAGE_ROWS) return rows;
     }
     throw new UpstreamFailure(`${dataset.entity} did not end within ${MAX_PAGES} pages`, false);
   }
