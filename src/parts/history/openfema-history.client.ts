@@ -58,14 +58,10 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
     const today = new Date().toISOString().slice(0, 10);
     return this.upstream.operation(async () => {
       const [claims, policies] = await Promise.all([
-        this.allRows(HISTORY_DATASETS.claims, { $filter: inTract, $select: CLAIM_FIELDS.join(','), $orderby: 'id' }, deadline),
-        this.allRows(
-          HISTORY_DATASETS.policies,
-          { $filter: `${inTract} and policyEffectiveDate le '${today}' and policyTerminationDate gt '${today}'`, $select: POLICY_FIELDS.join(','), $orderby: 'id' },
-          deadline,
-        ),
+        this.allRows(HISTORY_DATASETS.claims, CLAIM_FIELDS, { $filter: inTract, $orderby: 'id' }, deadline),
+        this.allRows(HISTORY_DATASETS.policies, POLICY_FIELDS, { $filter: `${inTract} and policyEffectiveDate le '${today}' and policyTerminationDate gt '${today}'`, $orderby: 'id' }, deadline),
       ]);
-      return { claims: tallyClaims(claims.map((row) => scalars(row, CLAIM_FIELDS))), policies: tallyPolicies(policies.map((row) => scalars(row, POLICY_FIELDS)), today) };
+      return { claims: tallyClaims(claims), policies: tallyPolicies(policies, today) };
     });
   }
 
@@ -73,17 +69,16 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
     const filter = `fipsStateCode eq '${countyFips.slice(0, 2)}' and fipsCountyCode eq '${countyFips.slice(2)}'`;
     return this.upstream.operation(async () => {
       // Every declaration of the county (a few dozen): which are flood-related is the rule's to say.
-      const rows = await this.allRows(HISTORY_DATASETS.declarations, { $filter: filter, $select: DECLARATION_FIELDS.join(','), $orderby: 'declarationDate desc' }, deadline);
-      return rows.map((row) => scalars(row, DECLARATION_FIELDS));
+      return this.allRows(HISTORY_DATASETS.declarations, DECLARATION_FIELDS, { $filter: filter, $orderby: 'declarationDate desc' }, deadline);
     });
   }
 
   /** Every row the query finds, by `$top`/`$skip` pages, each page a request with its own retries, all pages within the byte cap. */
-  private async allRows(dataset: Dataset, query: Record<string, string>, deadline: AbortSignal): Promise<Array<Record<string, unknown>>> {
-    const rows: Array<Record<string, unknown>> = [];
+  private async allRows<F extends string>(dataset: Dataset, fields: readonly F[], query: Record<string, string>, deadline: AbortSignal): Promise<Array<Record<F, unknown>>> {
+    const rows: Array<Record<F, unknown>> = [];
     let bytesBefore = 0;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const { rows: pageRows, count, bytes } = await this.upstream.request((signal) => this.page(dataset, query, rows.length, bytesBefore, signal), deadline);
+      const { rows: pageRows, count, bytes } = await this.upstream.request((signal) => this.page(dataset, fields, query, rows.length, bytesBefore, signal), deadline);
       rows.push(...pageRows);
       bytesBefore += bytes;
       // With the count (asked for every page), paging ends there, even where the server serves pages shorter than asked.
@@ -92,15 +87,16 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
     throw new UpstreamFailure(`${dataset.entity} did not end within ${MAX_PAGES} pages`, false);
   }
 
-  private async page(
+  private async page<F extends string>(
     dataset: Dataset,
+    fields: readonly F[],
     query: Record<string, string>,
     skip: number,
     bytesBefore: number,
     signal: AbortSignal,
-  ): Promise<{ rows: Array<Record<string, unknown>>; count: number | null; bytes: number }> {
+  ): Promise<{ rows: Array<Record<F, unknown>>; count: number | null; bytes: number }> {
     // Built by URLSearchParams, which sends `$` as `%24` as OpenFEMA asks (axios's own encoding leaves it bare).
-    const search = new URLSearchParams({ ...query, $top: String(HISTORY_PAGE_ROWS), $skip: String(skip), $inlinecount: 'allpages' });
+    const search = new URLSearchParams({ ...query, $select: fields.join(','), $top: String(HISTORY_PAGE_ROWS), $skip: String(skip), $inlinecount: 'allpages' });
     const { status, body, bytes } = await getUpstreamJson(this.http, `${this.baseUrl}/${dataset.path}?${search}`, {}, signal, {
       maxBodyBytes: this.upstream.maxBodyBytes,
       bytesBefore,
@@ -113,7 +109,7 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
     if (!Array.isArray(rows)) throw new UpstreamFailure(`answer without ${dataset.entity}`, false);
     if (!rows.every(isRecord)) throw new UpstreamFailure(`${dataset.entity} with a row that is not an object`, false);
     const count = isRecord(body) && isRecord(body.metadata) && typeof body.metadata.count === 'number' && body.metadata.count > 0 ? body.metadata.count : null;
-    return { rows, count, bytes };
+    return { rows: rows.map((row) => scalars(row, fields)), count, bytes };
   }
 }
 
