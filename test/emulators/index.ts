@@ -16,3 +16,4 @@ export * from './structure-footprints';
 export * from './structures-emulator';
 export { startEmulators, exampleUrls } from './offline';
 export type { StartEmulatorsOptions, RunningEmulators, ServiceEmulatorOptions } from './offline';
+export * from './area-records';

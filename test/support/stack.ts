@@ -79,6 +79,7 @@ export const RESULT_KEYS = [
   'coastalBarrier',
   'groundElevation',
   'structure',
+  'history',
   'determination',
   'unavailable',
 ].sort();
@@ -140,6 +141,7 @@ export function expectedResult(place: DemoPlace, include: readonly IncludeItem[]
     coastalBarrier: include.includes('cbrs') ? withNote(coastalBarrier) : null,
     groundElevation: include.includes('elevation') ? withNote(groundElevation) : null,
     structure: null,
+    history: null,
     determination: null,
     unavailable: [],
   };
