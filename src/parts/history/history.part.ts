@@ -42,7 +42,7 @@ export const historyPart = optionalPart({
   },
   // A withheld count is written as "<10", never the exact small number.
   csv: {
-    after: 'cbrs_status',
+    after: 'ground_minus_bfe_ft',
     columns: [
       { name: 'tract', cell: (history) => history?.area.geoid },
       { name: 'area_claims', cell: (history) => history && (history.claims.count ?? `<${history.claims.fewerThan}`) },

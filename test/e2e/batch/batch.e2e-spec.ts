@@ -15,7 +15,7 @@ const CSV_COLUMNS =
   'community_id,loma_count,nearest_sfha_m,map_change_status,map_change_zone,cbrs_status,building_match,building_in_sfha,building_sfha_share_percent,' +
   'building_zones,building_unmapped_share_percent,determination_basis,flood_insurance_available,nfip_program,flood_insurance_required,' +
   'flood_insurance_reason,nearby_letters,nfip_participating,crs_class,sfha_discount_percent,' +
-  'ground_elevation_ft,ground_minus_bfe_ft,unavailable,retrieved_at';
+  'ground_elevation_ft,ground_minus_bfe_ft,tract,area_claims,area_claims_outside_sfha_percent,area_flood_declarations,unavailable,retrieved_at';
 
 interface BatchRow {
   index: number;
