@@ -119,12 +119,9 @@ describe('the CSV answer', () => {
       '31.3',
       '3',
     ]);
-    expect(columns.map((column) => cellsOf({ ...lookup.result, history: history({ count: null, fewerThan: 10, outsideSfhaSharePercent: null }) })[column])).toEqual([
-      '48201312300',
-      '<10',
-      '',
-      '3',
-    ]);
+    expect(
+      columns.map((column) => cellsOf({ ...lookup.result, history: history({ count: null, fewerThan: 10, outsideSfhaSharePercent: null }) })[column]),
+    ).toEqual(['48201312300', '<10', '', '3']);
     expect(columns.map((column) => cellsOf({ ...lookup.result, history: null })[column])).toEqual(['', '', '', '']);
   });
 

@@ -184,7 +184,14 @@ export class LookupService {
     // County, ZCTA and tract are context: their failure leaves them unknown (and the area's record unavailable), never the flood answer.
     const placeRead = placeAt(pieces, this.geocoder, this.geocodePolicy, point, waitFor('geocoder')).catch(() => undefined);
     const [flood, place] = await Promise.all([
-      this.floodAt(point, null, placeRead.then((read) => (read ? partAreaOf(read.piece.value) : null)), options, pieces, waitFor),
+      this.floodAt(
+        point,
+        null,
+        placeRead.then((read) => (read ? partAreaOf(read.piece.value) : null)),
+        options,
+        pieces,
+        waitFor,
+      ),
       placeRead,
       nfipTable,
     ]);
@@ -247,7 +254,13 @@ export class LookupService {
    * An opt-in part; its upstream's failure makes it unavailable, never the lookup (and is not cached). A part that reads
    * the point's area waits for it; without what it needs (no tract named) it is unavailable, asking nothing.
    */
-  private async readOptional(part: BoundPart, asked: PartRequest, area: Promise<PartArea | null>, pieces: PieceReader, waitFor: WaitFor): Promise<OptionalRead> {
+  private async readOptional(
+    part: BoundPart,
+    asked: PartRequest,
+    area: Promise<PartArea | null>,
+    pieces: PieceReader,
+    waitFor: WaitFor,
+  ): Promise<OptionalRead> {
     const request = part.readsArea ? { ...asked, area: await area } : asked;
     if (part.answerable && !part.answerable(request)) return { part };
     const policy = this.partPolicyOf(part);

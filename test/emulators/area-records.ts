@@ -76,7 +76,9 @@ function policies(tract: string, state: string, inForce: number, condoUnits = fa
     ratedFloodZone: 'AE',
     asOfDate: midnight(isoDay(now - 20 * DAY_MS)),
   });
-  const current = Array.from({ length: condoUnits ? inForce - 9 : inForce }, (_, i) => record(now - (30 + (i % 300)) * DAY_MS, now + (335 - (i % 300)) * DAY_MS, condoUnits && i === 0 ? 10 : 1));
+  const current = Array.from({ length: condoUnits ? inForce - 9 : inForce }, (_, i) =>
+    record(now - (30 + (i % 300)) * DAY_MS, now + (335 - (i % 300)) * DAY_MS, condoUnits && i === 0 ? 10 : 1),
+  );
   const lapsed = Array.from({ length: 5 }, () => record(now - 500 * DAY_MS, now - 135 * DAY_MS, 1));
   const future = record(now + 30 * DAY_MS, now + 395 * DAY_MS, 1);
   return [...current, ...lapsed, future];

@@ -98,12 +98,23 @@ describe('Census geocoder emulator', () => {
     const r = (await get(`/geographies/coordinates?x=${houston.lon}&y=${houston.lat}&${STD}&layers=${encodeURIComponent('Counties,Census Tracts')}`)).json();
     expect(Object.keys(r.result.geographies)).toEqual(['Counties', 'Census Tracts']);
     expect(r.result.geographies['Census Tracts']).toEqual([
-      expect.objectContaining({ STATE: '48', COUNTY: '201', TRACT: '230988', GEOID: '48201230988', NAME: 'Census Tract 2309.88', MTFCC: 'G5020', LSADC: 'CT', FUNCSTAT: 'S' }),
+      expect.objectContaining({
+        STATE: '48',
+        COUNTY: '201',
+        TRACT: '230988',
+        GEOID: '48201230988',
+        NAME: 'Census Tract 2309.88',
+        MTFCC: 'G5020',
+        LSADC: 'CT',
+        FUNCSTAT: 'S',
+      }),
     ]);
     const byId = (await get(`/geographies/coordinates?x=${houston.lon}&y=${houston.lat}&${STD}&layers=8`)).json();
     expect(byId.result.geographies['Census Tracts'][0].GEOID).toBe('48201230988');
     const dc = demoPlace('dc-white-house-ae');
-    const oneLine = (await get(`/geographies/onelineaddress?address=${encodeURIComponent(dc.address!)}&${STD}&layers=${encodeURIComponent('Counties,Census Tracts')}`)).json();
+    const oneLine = (
+      await get(`/geographies/onelineaddress?address=${encodeURIComponent(dc.address!)}&${STD}&layers=${encodeURIComponent('Counties,Census Tracts')}`)
+    ).json();
     expect(oneLine.result.addressMatches[0].geographies['Census Tracts'][0].GEOID).toBe('11001148444');
   });
 

@@ -252,7 +252,9 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
       if (call.endpoint !== 'addressbatch') return located;
       const county = featuresAt(this.map.census.counties, m.lon, m.lat)[0]?.attributes;
       // The demo map has no blocks: one fixed block stands in, in the point's demo tract (census-tracts.ts).
-      return county ? [...located, String(county.STATE), String(county.COUNTY), String(tractRecordAt(county, m.lon, m.lat).TRACT), '1000'] : [...located, '', '', '', ''];
+      return county
+        ? [...located, String(county.STATE), String(county.COUNTY), String(tractRecordAt(county, m.lon, m.lat).TRACT), '1000']
+        : [...located, '', '', '', ''];
     });
     out.reverse();
     return {

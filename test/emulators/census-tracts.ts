@@ -33,7 +33,10 @@ export function tractRecordAt(countyAttributes: Record<string, unknown>, lon: nu
   const tract = tractCode(lon, lat);
   const centLon = (Math.floor(lon / TRACT_SQUARE_DEGREES) + 0.5) * TRACT_SQUARE_DEGREES;
   const centLat = (Math.floor(lat / TRACT_SQUARE_DEGREES) + 0.5) * TRACT_SQUARE_DEGREES;
-  const signed = (value: number, digits: number) => `${value < 0 ? '-' : '+'}${Math.abs(value).toFixed(7).padStart(digits + 8, '0')}`;
+  const signed = (value: number, digits: number) =>
+    `${value < 0 ? '-' : '+'}${Math.abs(value)
+      .toFixed(7)
+      .padStart(digits + 8, '0')}`;
   const basename = String(Number(tract) / 100);
   return {
     ...RECORDED,

@@ -112,7 +112,18 @@ describe('areaClaims', () => {
       ...times(11, () => claim({ yearOfLoss: 2016, floodEvent: null, ratedFloodZone: 'AE' })),
       ...times(3, () => claim({ yearOfLoss: 1978, floodEvent: null, ratedFloodZone: 'A03' })),
     ];
-    const claims = areaClaims(tallyClaims(rows), floodDeclarations([declaration(), declaration({ disasterNumber: 4269, declarationDate: '2016-04-25T00:00:00.000Z', incidentType: 'Flood', declarationTitle: 'SEVERE STORMS AND FLOODING' })]));
+    const claims = areaClaims(
+      tallyClaims(rows),
+      floodDeclarations([
+        declaration(),
+        declaration({
+          disasterNumber: 4269,
+          declarationDate: '2016-04-25T00:00:00.000Z',
+          incidentType: 'Flood',
+          declarationTitle: 'SEVERE STORMS AND FLOODING',
+        }),
+      ]),
+    );
     expect(claims).toEqual({
       count: 214,
       firstYear: 1978,
@@ -170,12 +181,23 @@ describe('areaClaims', () => {
 describe('floodDeclarations', () => {
   it('keeps flood-related incidents only, each disaster once, newest first', () => {
     const rows = [
-      declaration({ disasterNumber: 1, declarationDate: '1979-04-10T00:00:00.000Z', incidentType: 'Severe Storm(s)', declarationTitle: 'SEVERE STORMS & FLOODING' }),
+      declaration({
+        disasterNumber: 1,
+        declarationDate: '1979-04-10T00:00:00.000Z',
+        incidentType: 'Severe Storm(s)',
+        declarationTitle: 'SEVERE STORMS & FLOODING',
+      }),
       declaration(),
       declaration({ disasterNumber: 4332 }),
       declaration({ disasterNumber: 3, declarationDate: '2021-02-19T00:00:00.000Z', incidentType: 'Severe Ice Storm', declarationTitle: 'WINTER STORM' }),
       declaration({ disasterNumber: 4, declarationDate: '2020-03-13T00:00:00.000Z', incidentType: 'Biological', declarationTitle: 'COVID-19' }),
-      declaration({ disasterNumber: 3261, declarationDate: '2005-09-02T00:00:00.000Z', incidentType: 'Hurricane', declarationTitle: 'HURRICANE KATRINA EVACUATION', declarationType: 'EM' }),
+      declaration({
+        disasterNumber: 3261,
+        declarationDate: '2005-09-02T00:00:00.000Z',
+        incidentType: 'Hurricane',
+        declarationTitle: 'HURRICANE KATRINA EVACUATION',
+        declarationType: 'EM',
+      }),
       declaration({ disasterNumber: 5, declarationDate: '2000-01-01T00:00:00.000Z', incidentType: 'Dam/Levee Break', declarationTitle: 'LEVEE' }),
       declaration({ disasterNumber: 6, declarationDate: '2002-01-01T00:00:00.000Z', incidentType: 'Coastal Storm' }),
       declaration({ disasterNumber: 7, declarationDate: '2003-01-01T00:00:00.000Z', incidentType: 'Typhoon' }),
@@ -209,7 +231,10 @@ describe('floodDeclarations', () => {
 
 describe('tallyPolicies', () => {
   it('adds up the policies each record stands for', () => {
-    expect(tallyPolicies([{ policyCount: 1 }, { policyCount: 12 }, { policyCount: null }, { policyCount: '3' }], '2026-11-28')).toEqual({ inForce: 17, asOf: '2026-11-28' });
+    expect(tallyPolicies([{ policyCount: 1 }, { policyCount: 12 }, { policyCount: null }, { policyCount: '3' }], '2026-11-28')).toEqual({
+      inForce: 17,
+      asOf: '2026-11-28',
+    });
   });
 });
 

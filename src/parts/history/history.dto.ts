@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { nullableNumber, nullableString } from '../../common/nullable-api-property';
 
-const WITHHELD =
-  'Present, always 10, only when the count is withheld: a count from 1 to 9 is given as null, never exactly (it could point at a neighbour).';
+const WITHHELD = 'Present, always 10, only when the count is withheld: a count from 1 to 9 is given as null, never exactly (it could point at a neighbour).';
 
 export class HistoryAreaDto {
   @ApiProperty({ enum: ['census_tract'], description: 'The area the record is of: the census tract of the point (or of the building).' })
@@ -62,7 +61,10 @@ export class AreaClaimsDto {
   )
   outsideSfhaSharePercent: number | null;
 
-  @nullableNumber('Paid on building, contents and increased cost of compliance, in US dollars rounded to the nearest 100,000; null when the count is withheld.', 18400000)
+  @nullableNumber(
+    'Paid on building, contents and increased cost of compliance, in US dollars rounded to the nearest 100,000; null when the count is withheld.',
+    18400000,
+  )
   paidUsd: number | null;
 
   @ApiProperty({ type: [YearCountDto], description: 'Claims per year of loss, oldest first; only years with claims.' })
@@ -120,7 +122,8 @@ export class AreaHistoryDto {
   source: string;
 
   @ApiProperty({
-    description: "That this is the area's record, not the property's (a property's own claims are private by law), and how its numbers are withheld and rounded.",
+    description:
+      "That this is the area's record, not the property's (a property's own claims are private by law), and how its numbers are withheld and rounded.",
   })
   note: string;
 }

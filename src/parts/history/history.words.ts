@@ -6,12 +6,12 @@ import { AreaHistory, FloodDeclaration, MOST_DECLARATIONS, SMALLEST_SHOWN_COUNT,
 export const HISTORY_TITLE = 'Flood record of the area';
 
 /** Declarations named on the page (the JSON answer lists up to 20): the page stays one printed page. */
-export const DECLARATIONS_NAMED = 3;
+export const DECLARATIONS_NAMED = 2;
 
 /** The chart's size in its own units (it scales to the column's width). */
 const CHART_WIDTH = 300;
-const CHART_HEIGHT = 60;
-const AXIS_LABEL_HEIGHT = 10;
+const CHART_HEIGHT = 32;
+const AXIS_LABEL_HEIGHT = 9;
 
 function counted(count: number | null, one: string, many: string): string {
   if (count === null) return `Fewer than ${SMALLEST_SHOWN_COUNT} ${many}`;
@@ -40,14 +40,30 @@ export function claimsChart(byYear: readonly YearCount[]): Markup | null {
     const height = Math.max(1, (shown / highest) * plot);
     const x = ((year - first) * slot + slot * 0.1).toFixed(1);
     const label = `${year}: ${count === null ? `fewer than ${SMALLEST_SHOWN_COUNT}` : count} claims`;
-    return html`<rect x="${x}" y="${(plot - height).toFixed(1)}" width="${Math.max(0.5, slot * 0.8).toFixed(1)}" height="${height.toFixed(1)}" fill="${count === null ? '#9ecbf0' : '#0969da'}"><title>${label}</title></rect>`;
+    return html`<rect
+      x="${x}"
+      y="${(plot - height).toFixed(1)}"
+      width="${Math.max(0.5, slot * 0.8).toFixed(1)}"
+      height="${height.toFixed(1)}"
+      fill="${count === null ? '#9ecbf0' : '#0969da'}"
+      ><title>${label}</title></rect
+    >`;
   });
-  return html`<svg class="claims-chart" role="img" aria-label="NFIP claims in the tract by year of loss, ${first} to ${last}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" width="100%" height="${CHART_HEIGHT}" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">
+  return html`<svg
+    class="claims-chart"
+    role="img"
+    aria-label="NFIP claims in the tract by year of loss, ${first} to ${last}"
+    viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}"
+    width="100%"
+    height="${CHART_HEIGHT}"
+    preserveAspectRatio="none"
+    xmlns="http://www.w3.org/2000/svg"
+  >
     <line x1="0" y1="${plot}" x2="${CHART_WIDTH}" y2="${plot}" stroke="#57606a" stroke-width="0.5" />
     ${bars}
-    <text x="0" y="${CHART_HEIGHT - 1}" font-size="8" fill="#57606a">${first}</text>
-    <text x="${CHART_WIDTH}" y="${CHART_HEIGHT - 1}" font-size="8" fill="#57606a" text-anchor="end">${last}</text>
-    <text x="${CHART_WIDTH}" y="8" font-size="8" fill="#57606a" text-anchor="end">most in a year: ${highest}</text>
+    <text x="0" y="${CHART_HEIGHT - 1}" font-size="7" fill="#57606a">${first}</text>
+    <text x="${CHART_WIDTH}" y="${CHART_HEIGHT - 1}" font-size="7" fill="#57606a" text-anchor="end">${last}</text>
+    <text x="${CHART_WIDTH}" y="7" font-size="7" fill="#57606a" text-anchor="end">most in a year: ${highest}</text>
   </svg>`;
 }
 
@@ -64,15 +80,21 @@ export const HISTORY_ON_REPORT: ReportSection<AreaHistory> = {
       claims.outsideSfhaSharePercent !== null && `${claims.outsideSfhaSharePercent}% of them outside the high-risk zone (SFHA)`,
       claims.paidUsd !== null && claims.paidUsd > 0 && `about ${usd(claims.paidUsd)} paid`,
     ].filter(isText);
-    const events = claims.largestEvents.map(({ year, count, event }) => `${event ?? year}${event ? ` (${year})` : ''}: ${count}`);
+    const events = claims.largestEvents.map(({ year, count, event }) => `${event ? `${event} (${year})` : year} ${count}`);
     const named = declarations.slice(0, DECLARATIONS_NAMED).map(declarationWords);
-    return html`<p>${counted(claims.count, 'NFIP flood insurance claim', 'NFIP flood insurance claims')} in ${where}${claimFacts.length > 0 && `: ${claimFacts.join(', ')}`}.</p>
-      ${claimsChart(claims.byYear)} ${events.length > 0 && html`<p>Most claims: ${events.join('; ')}.</p>`}
-      <p>${counted(policies.inForce, 'policy', 'policies')} in force in the tract on ${policies.asOf}.</p>
+    // Kept to a few lines and a short chart: the report stays one printed page with every part.
+    return html`<p>
+        ${counted(claims.count, 'NFIP flood insurance claim', 'NFIP flood insurance claims')} in
+        ${where}${claimFacts.length > 0 && `: ${claimFacts.join(', ')}`}. ${events.length > 0 && `Most: ${events.join('; ')}.`}
+        ${counted(policies.inForce, 'policy', 'policies')} in force on ${policies.asOf}.
+      </p>
+      ${claimsChart(claims.byYear)}
       <p>
-        ${declarations.length === 0
-          ? "No flood-related federal disaster declaration for the county."
-          : `${declarations.length}${declarations.length === MOST_DECLARATIONS ? ' or more' : ''} flood-related federal disaster declarations for the county, latest ${named.join('; ')}.`}
+        ${
+          declarations.length === 0
+            ? 'No flood-related federal disaster declaration for the county.'
+            : `${declarations.length}${declarations.length === MOST_DECLARATIONS ? ' or more' : ''} flood-related federal disaster declarations for the county, latest ${named.join('; ')}.`
+        }
       </p>
       <p class="small">${note}</p>`;
   },

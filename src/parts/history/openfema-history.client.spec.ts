@@ -37,7 +37,11 @@ describe('OpenFemaHistoryClient against the OpenFEMA emulator', () => {
   });
 
   function client(baseUrl = openfema.baseUrl) {
-    return new OpenFemaHistoryClient(new HttpService(axios.create()), upstreamUnderTest('openfema'), new ConfigService<AppConfig, true>({ OPENFEMA_BASE_URL: baseUrl }));
+    return new OpenFemaHistoryClient(
+      new HttpService(axios.create()),
+      upstreamUnderTest('openfema'),
+      new ConfigService<AppConfig, true>({ OPENFEMA_BASE_URL: baseUrl }),
+    );
   }
   const deadline = () => AbortSignal.timeout(10_000);
 
@@ -71,7 +75,7 @@ describe('OpenFemaHistoryClient against the OpenFEMA emulator', () => {
     expect(record.policies.inForce).toBe(0);
   });
 
-  it("asks every declaration of the county by its state and county codes, newest first", async () => {
+  it('asks every declaration of the county by its state and county codes, newest first', async () => {
     const rows = await client().countyDeclarations('48201', deadline());
     expect(floodDeclarations(rows).map(({ disasterNumber }) => disasterNumber)).toEqual(houston.declarations);
     const [call] = openfema.calls;
@@ -110,7 +114,13 @@ describe('OpenFemaHistoryClient against the OpenFEMA emulator', () => {
     // An emulator of its own: a call another test left in flight cannot land here.
     const own = await OpenFemaEmulator.start();
     try {
-      own.injectFault({ kind: 'http-status', status: 400, body: '{"error":[{"code":"OF_OQP_002","message":"Field not found"}]}', contentType: 'application/json', match: 'NfipPolicies' });
+      own.injectFault({
+        kind: 'http-status',
+        status: 400,
+        body: '{"error":[{"code":"OF_OQP_002","message":"Field not found"}]}',
+        contentType: 'application/json',
+        match: 'NfipPolicies',
+      });
       const failure = client(own.baseUrl).tractRecord(houston.tract, deadline());
       await expect(failure).rejects.toBeInstanceOf(UpstreamUnavailableError);
       await expect(failure).rejects.toMatchObject({ upstream: 'openfema', reason: expect.stringContaining('OF_OQP_002') });
@@ -124,7 +134,10 @@ describe('OpenFemaHistoryClient against the OpenFEMA emulator', () => {
     const tract = '48201999998';
     const odd = await OpenFemaEmulator.start({ claims: [{ ...claimsOf(tract, 1)[0]!, ratedFloodZone: ['AE'] as unknown as string }] });
     try {
-      await expect(client(odd.baseUrl).tractRecord(tract, deadline())).rejects.toMatchObject({ upstream: 'openfema', reason: 'OpenFEMA field ratedFloodZone is an array' });
+      await expect(client(odd.baseUrl).tractRecord(tract, deadline())).rejects.toMatchObject({
+        upstream: 'openfema',
+        reason: 'OpenFEMA field ratedFloodZone is an array',
+      });
     } finally {
       await odd.close();
     }
@@ -132,7 +145,10 @@ describe('OpenFemaHistoryClient against the OpenFEMA emulator', () => {
 
   it('reads no further than the byte cap of an endless body', async () => {
     openfema.injectFault({ kind: 'endless-body', match: 'DisasterDeclarationsSummaries' });
-    await expect(client().countyDeclarations('48201', deadline())).rejects.toMatchObject({ upstream: 'openfema', reason: expect.stringContaining('over its cap') });
+    await expect(client().countyDeclarations('48201', deadline())).rejects.toMatchObject({
+      upstream: 'openfema',
+      reason: expect.stringContaining('over its cap'),
+    });
     await openfema.endlessBodiesStopped();
   });
 });

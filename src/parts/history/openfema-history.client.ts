@@ -59,7 +59,12 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
     return this.upstream.operation(async () => {
       const [claims, policies] = await Promise.all([
         this.allRows(HISTORY_DATASETS.claims, CLAIM_FIELDS, { $filter: inTract, $orderby: 'id' }, deadline),
-        this.allRows(HISTORY_DATASETS.policies, POLICY_FIELDS, { $filter: `${inTract} and policyEffectiveDate le '${today}' and policyTerminationDate gt '${today}'`, $orderby: 'id' }, deadline),
+        this.allRows(
+          HISTORY_DATASETS.policies,
+          POLICY_FIELDS,
+          { $filter: `${inTract} and policyEffectiveDate le '${today}' and policyTerminationDate gt '${today}'`, $orderby: 'id' },
+          deadline,
+        ),
       ]);
       return { claims: tallyClaims(claims), policies: tallyPolicies(policies, today) };
     });
@@ -74,11 +79,20 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
   }
 
   /** Every row the query finds, by `$top`/`$skip` pages, each page a request with its own retries, all pages within the byte cap. */
-  private async allRows<F extends string>(dataset: Dataset, fields: readonly F[], query: Record<string, string>, deadline: AbortSignal): Promise<Array<Record<F, unknown>>> {
+  private async allRows<F extends string>(
+    dataset: Dataset,
+    fields: readonly F[],
+    query: Record<string, string>,
+    deadline: AbortSignal,
+  ): Promise<Array<Record<F, unknown>>> {
     const rows: Array<Record<F, unknown>> = [];
     let bytesBefore = 0;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const { rows: pageRows, count, bytes } = await this.upstream.request((signal) => this.page(dataset, fields, query, rows.length, bytesBefore, signal), deadline);
+      const {
+        rows: pageRows,
+        count,
+        bytes,
+      } = await this.upstream.request((signal) => this.page(dataset, fields, query, rows.length, bytesBefore, signal), deadline);
       rows.push(...pageRows);
       bytesBefore += bytes;
       // With the count (asked for every page), paging ends there, even where the server serves pages shorter than asked.

@@ -108,8 +108,20 @@ describe('include=history, every part asked each time', () => {
       },
       policies: { inForce: null, fewerThan: 10, asOf: today() },
       declarations: [
-        { disasterNumber: 4683, declarationDate: '2023-01-14', incidentType: 'Flood', title: 'SEVERE WINTER STORMS, FLOODING, LANDSLIDES, AND MUDSLIDES', declarationType: 'DR' },
-        { disasterNumber: 4301, declarationDate: '2017-02-14', incidentType: 'Severe Storm', title: 'SEVERE WINTER STORMS, FLOODING, AND MUDSLIDES', declarationType: 'DR' },
+        {
+          disasterNumber: 4683,
+          declarationDate: '2023-01-14',
+          incidentType: 'Flood',
+          title: 'SEVERE WINTER STORMS, FLOODING, LANDSLIDES, AND MUDSLIDES',
+          declarationType: 'DR',
+        },
+        {
+          disasterNumber: 4301,
+          declarationDate: '2017-02-14',
+          incidentType: 'Severe Storm',
+          title: 'SEVERE WINTER STORMS, FLOODING, AND MUDSLIDES',
+          declarationType: 'DR',
+        },
       ],
       source: SOURCE,
       note: expect.any(String),
@@ -133,7 +145,10 @@ describe('include=history, every part asked each time', () => {
     ['an HTML page', { kind: 'html' }],
     ['an ArcGIS-style error in a 200', { kind: 'arcgis-error' }],
     ['malformed JSON', { kind: 'malformed-json' }],
-    ['a 400 error answer', { kind: 'http-status', status: 400, body: '{"error":[{"code":"OF_OQP_002","message":"Field not found"}]}', contentType: 'application/json' }],
+    [
+      'a 400 error answer',
+      { kind: 'http-status', status: 400, body: '{"error":[{"code":"OF_OQP_002","message":"Field not found"}]}', contentType: 'application/json' },
+    ],
   ];
   it.each(faults)('is null and named in unavailable, never zeros, when OpenFEMA answers %s (the rest of the answer intact)', async (_, fault) => {
     stack.emulators.openfema.injectFault({ ...fault, match: 'NfipClaims' });
@@ -204,7 +219,9 @@ describe('include=history, kept per tract and county (HISTORY_TTL_SECONDS), thro
 
     const other = await stack.get(withHistory(houstonOtherTract));
     expect(other.body.result.history.area.geoid).not.toBe(DEMO_AREA_RECORDS.houston.tract);
-    expect(other.body.result.history.declarations.map(({ disasterNumber }: { disasterNumber: number }) => disasterNumber)).toEqual(DEMO_AREA_RECORDS.houston.declarations);
+    expect(other.body.result.history.declarations.map(({ disasterNumber }: { disasterNumber: number }) => disasterNumber)).toEqual(
+      DEMO_AREA_RECORDS.houston.declarations,
+    );
     expect(other.body.result.history.claims.count).toBe(0);
     expect(openfemaCalls(stack, 'NfipClaims')).toBe(1);
     expect(openfemaCalls(stack, 'NfipPolicies')).toBe(1);

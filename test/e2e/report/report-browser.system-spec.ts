@@ -178,8 +178,17 @@ function wordsOf(answer: Record<string, any>): string[] {
   const history = result.history;
   if (history) {
     const { count } = history.claims;
-    add(history.note, history.area.geoid, history.policies.asOf, `${count === null ? 'Fewer than 10' : count === 0 ? 'No' : count.toLocaleString('en-US')} NFIP flood insurance claim`);
-    add(...history.declarations.slice(0, 3).map((declaration: any) => `${declaration.title} (${declaration.declarationType}-${declaration.disasterNumber}, ${declaration.declarationDate})`));
+    add(
+      history.note,
+      history.area.geoid,
+      history.policies.asOf,
+      `${count === null ? 'Fewer than 10' : count === 0 ? 'No' : count.toLocaleString('en-US')} NFIP flood insurance claim`,
+    );
+    add(
+      ...history.declarations
+        .slice(0, 3)
+        .map((declaration: any) => `${declaration.title} (${declaration.declarationType}-${declaration.disasterNumber}, ${declaration.declarationDate})`),
+    );
   }
   if (result.unavailable.length > 0) add('Could not be checked');
   return words;
