@@ -70,6 +70,8 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
         county: 'District of Columbia',
         countyFips: '11001',
         zip: '20500',
+        // The tract column with the county: the point's demo tract.
+        tract: '11001148444',
       },
     });
   });
@@ -177,6 +179,8 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
         county: 'Fairfax County',
         countyFips: '51059',
         zip: '22046',
+        // As the recorded one-line answer for this address names it (its Census Tracts GEOID).
+        tract: '51059471401',
       },
     });
     expect(answers.get('2000')).toMatchObject({ kind: 'match', match: { county: 'Benton County', countyFips: '41003', zip: '97330' } });
@@ -218,7 +222,15 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
     );
     expect(answers.get('new')).toEqual({
       kind: 'match',
-      match: { matchedAddress: '1 MAIN ST, SOMEWHERE, ZZ, 99999', lat: 40.25, lon: -100.5, county: null, countyFips: '99999', zip: '99999' },
+      match: {
+        matchedAddress: '1 MAIN ST, SOMEWHERE, ZZ, 99999',
+        lat: 40.25,
+        lon: -100.5,
+        county: null,
+        countyFips: '99999',
+        zip: '99999',
+        tract: '99999000100',
+      },
     });
     expect(answers.get('lost')).toEqual({ kind: 'failed' });
   });
@@ -296,6 +308,7 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
           county: 'Ponce Municipio',
           countyFips: '72113',
           zip: '00730',
+          tract: '72113669400',
         },
       });
       expect(answers.get('r0')).toEqual({ kind: 'match', match: (await oneLine.geocodeAddress('100 Calle Peña, Ponce, PR 00730', never))[0] });
