@@ -6,11 +6,11 @@ import { AreaHistory, FloodDeclaration, MOST_DECLARATIONS, SMALLEST_SHOWN_COUNT,
 export const HISTORY_TITLE = 'Flood record of the area';
 
 /** Declarations named on the page (the JSON answer lists up to 20): the page stays one printed page. */
-export const DECLARATIONS_NAMED = 2;
+export const DECLARATIONS_NAMED = 1;
 
 /** The chart's size in its own units (it scales to the column's width). */
 const CHART_WIDTH = 300;
-const CHART_HEIGHT = 32;
+const CHART_HEIGHT = 26;
 const AXIS_LABEL_HEIGHT = 9;
 
 function counted(count: number | null, one: string, many: string): string {
@@ -83,19 +83,17 @@ export const HISTORY_ON_REPORT: ReportSection<AreaHistory> = {
     const events = claims.largestEvents.map(({ year, count, event }) => `${event ? `${event} (${year})` : year} ${count}`);
     const named = declarations.slice(0, DECLARATIONS_NAMED).map(declarationWords);
     // Kept to a few lines and a short chart: the report stays one printed page with every part.
+    const declared =
+      declarations.length === 0
+        ? 'No flood-related federal disaster declaration for the county.'
+        : `${declarations.length}${declarations.length === MOST_DECLARATIONS ? ' or more' : ''} flood-related federal disaster declarations for the county, latest ${named.join('; ')}.`;
     return html`<p>
         ${counted(claims.count, 'NFIP flood insurance claim', 'NFIP flood insurance claims')} in
         ${where}${claimFacts.length > 0 && `: ${claimFacts.join(', ')}`}. ${events.length > 0 && `Most: ${events.join('; ')}.`}
         ${counted(policies.inForce, 'policy', 'policies')} in force on ${policies.asOf}.
       </p>
       ${claimsChart(claims.byYear)}
-      <p>
-        ${
-          declarations.length === 0
-            ? 'No flood-related federal disaster declaration for the county.'
-            : `${declarations.length}${declarations.length === MOST_DECLARATIONS ? ' or more' : ''} flood-related federal disaster declarations for the county, latest ${named.join('; ')}.`
-        }
-      </p>
+      <p>${declared}</p>
       <p class="small">${note}</p>`;
   },
 };

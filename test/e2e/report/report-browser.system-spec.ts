@@ -186,7 +186,7 @@ function wordsOf(answer: Record<string, any>): string[] {
     );
     add(
       ...history.declarations
-        .slice(0, 2)
+        .slice(0, 1)
         .map((declaration: any) => `${declaration.title} (${declaration.declarationType}-${declaration.disasterNumber}, ${declaration.declarationDate})`),
     );
   }
