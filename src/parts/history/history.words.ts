@@ -74,7 +74,7 @@ function declarationWords({ title, declarationType, disasterNumber, declarationD
 export const HISTORY_ON_REPORT: ReportSection<AreaHistory> = {
   title: () => HISTORY_TITLE,
   content: ({ area, claims, policies, declarations, note }) => {
-    const where = `census tract ${area.geoid}${area.county ? ` (${area.county})` : ''}`;
+    const where = `census tract ${area.geoid}`;
     const claimFacts = [
       claims.firstYear !== null && (claims.firstYear === claims.lastYear ? `in ${claims.firstYear}` : `${claims.firstYear} to ${claims.lastYear}`),
       claims.outsideSfhaSharePercent !== null && `${claims.outsideSfhaSharePercent}% of them outside the high-risk zone (SFHA)`,
@@ -90,10 +90,9 @@ export const HISTORY_ON_REPORT: ReportSection<AreaHistory> = {
     return html`<p>
         ${counted(claims.count, 'NFIP flood insurance claim', 'NFIP flood insurance claims')} in
         ${where}${claimFacts.length > 0 && `: ${claimFacts.join(', ')}`}. ${events.length > 0 && `Most: ${events.join('; ')}.`}
-        ${counted(policies.inForce, 'policy', 'policies')} in force on ${policies.asOf}.
+        ${counted(policies.inForce, 'policy', 'policies')} in force on ${policies.asOf}. ${declared}
       </p>
       ${claimsChart(claims.byYear)}
-      <p>${declared}</p>
       <p class="small">${note}</p>`;
   },
 };
