@@ -115,9 +115,7 @@ export interface AreaHistory {
 
 export const HISTORY_SOURCE = 'FEMA OpenFEMA: NFIP Redacted Claims v3, NFIP Redacted Policies v3, Disaster Declarations Summaries v2';
 
-export const HISTORY_NOTE =
-  'Flood insurance claims and policies in this census tract, not at this property: its own claims are private by law. ' +
-  'Counts under 10 withheld; dollars rounded to $100,000.';
+export const HISTORY_NOTE = 'Flood insurance claims and policies in this census tract, not at this property: its own are private by law.';
 
 /** A count as shown: 0 and 10 or more as they are, 1 to 9 withheld. */
 export function shownCount<K extends string>(key: K, count: number): ShownCount<K> {

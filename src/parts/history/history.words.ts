@@ -73,25 +73,25 @@ function declarationWords({ title, declarationType, disasterNumber, declarationD
 
 export const HISTORY_ON_REPORT: ReportSection<AreaHistory> = {
   title: () => HISTORY_TITLE,
+  // Kept to a paragraph and a short chart: the fullest report still prints on one page.
   content: ({ area, claims, policies, declarations, note }) => {
-    const where = `census tract ${area.geoid}`;
     const claimFacts = [
       claims.firstYear !== null && (claims.firstYear === claims.lastYear ? `in ${claims.firstYear}` : `${claims.firstYear} to ${claims.lastYear}`),
-      claims.outsideSfhaSharePercent !== null && `${claims.outsideSfhaSharePercent}% of them outside the high-risk zone (SFHA)`,
+      claims.outsideSfhaSharePercent !== null && `${claims.outsideSfhaSharePercent}% outside the SFHA`,
       claims.paidUsd !== null && claims.paidUsd > 0 && `about ${usd(claims.paidUsd)} paid`,
     ].filter(isText);
     const events = claims.largestEvents.map(({ year, count, event }) => `${event ? `${event} (${year})` : year} ${count}`);
-    const named = declarations.slice(0, DECLARATIONS_NAMED).map(declarationWords);
-    // Kept to a few lines and a short chart: the report stays one printed page with every part.
+    const insured =
+      claims.count === 0 && policies.inForce === 0
+        ? `No NFIP claims or policies in force (${policies.asOf}) in census tract ${area.geoid}.`
+        : `${counted(claims.count, 'NFIP claim', 'NFIP claims')} in census tract ${area.geoid}${claimFacts.length > 0 ? `, ${claimFacts.join(', ')}` : ''}.` +
+          `${events.length > 0 ? ` Most: ${events.join('; ')}.` : ''} ${counted(policies.inForce, 'policy', 'policies')} in force (${policies.asOf}).`;
+    const latest = declarations.slice(0, DECLARATIONS_NAMED).map(declarationWords);
     const declared =
       declarations.length === 0
-        ? 'No flood-related federal disaster declaration for the county.'
-        : `${declarations.length}${declarations.length === MOST_DECLARATIONS ? ' or more' : ''} flood-related federal disaster declarations for the county, latest ${named.join('; ')}.`;
-    return html`<p>
-        ${counted(claims.count, 'NFIP flood insurance claim', 'NFIP flood insurance claims')} in
-        ${where}${claimFacts.length > 0 && `: ${claimFacts.join(', ')}`}. ${events.length > 0 && `Most: ${events.join('; ')}.`}
-        ${counted(policies.inForce, 'policy', 'policies')} in force on ${policies.asOf}. ${declared}
-      </p>
+        ? 'No flood declaration for the county.'
+        : `${declarations.length}${declarations.length === MOST_DECLARATIONS ? ' or more' : ''} flood declarations for the county, latest ${latest.join('; ')}.`;
+    return html`<p>${insured} ${declared}</p>
       ${claimsChart(claims.byYear)}
       <p class="small">${note}</p>`;
   },

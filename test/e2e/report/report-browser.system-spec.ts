@@ -182,7 +182,7 @@ function wordsOf(answer: Record<string, any>): string[] {
       history.note,
       history.area.geoid,
       history.policies.asOf,
-      `${count === null ? 'Fewer than 10' : count === 0 ? 'No' : count.toLocaleString('en-US')} NFIP flood insurance claim`,
+      count === 0 ? 'No NFIP claims' : `${count === null ? 'Fewer than 10' : count.toLocaleString('en-US')} NFIP claim`,
     );
     add(
       ...history.declarations
