@@ -91,8 +91,7 @@ export const HISTORY_ON_REPORT: ReportSection<AreaHistory> = {
       declarations.length === 0
         ? 'No flood declaration for the county.'
         : `${declarations.length}${declarations.length === MOST_DECLARATIONS ? ' or more' : ''} flood declarations for the county, latest ${latest.join('; ')}.`;
-    return html`<p>${insured} ${declared}</p>
-      ${claimsChart(claims.byYear)}
-      <p class="small">${note}</p>`;
+    return html`<p>${insured} ${declared} <span class="small">${note}</span></p>
+      ${claimsChart(claims.byYear)}`;
   },
 };
