@@ -41,7 +41,8 @@ function loanBookRecordCalls(rows: number) {
   const book = loanBook(rows);
   const tracts = new Set<string>();
   const counties = new Set<string>();
-  for (const { point } of book.rows) {
+  for (const row of book.rows) {
+    const point = { lat: Number(row.point.lat), lon: Number(row.point.lon) };
     const county = LOAN_BOOK_COUNTIES.find(
       ({ box: [west, south, east, north] }) => point.lon >= west && point.lon <= east && point.lat >= south && point.lat <= north,
     );

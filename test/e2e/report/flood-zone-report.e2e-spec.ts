@@ -475,7 +475,7 @@ describe('a document: its picture inside it, its date and id at the top', () => 
     expect(page.text).toContain('Most: Hurricane Harvey (2017) 160; Tropical Storm Allison (2001) 40');
     expect(page.text).toContain('not at this property');
     expect(page.html).toMatch(/<svg\s+class="claims-chart"\s+role="img"\s+aria-label="NFIP claims in the tract by year of loss, 1978 to 2017"/);
-    expect(page.html.match(/<rect /g)).toHaveLength(4);
+    expect(page.html.match(/<rect\s/g)).toHaveLength(4);
 
     // A tract of its own (4 km north), never asked before: the record of a tract is kept once answered.
     stack.emulators.openfema.injectFault({ kind: 'http-status', status: 500, match: 'NfipClaims' });
