@@ -247,12 +247,14 @@ describe('formats in and out', () => {
       r.community?.nfip?.sfhaDiscountPercent,
       '',
       '',
+      // The area's flood record, not asked for.
+      ...Array(4).fill(''),
       r.unavailable.join(';'),
       get.body.retrievedAt,
     ].map(cells);
     expect(ok.split(',')).toEqual(expected);
     expect(ok).toMatch(/,(true|false),/);
-    const empties = Array(42).fill('');
+    const empties = Array(46).fill('');
     expect(bad.split(',')).toEqual(['1', 'bad', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', String(b.lon), ...empties]);
     expect(none).toBe(['2', 'none', '404', 'ADDRESS_NOT_FOUND', `"${DEMO_ADDRESSES.noMatch}"`, '', '', ...empties].join(','));
   });
