@@ -347,7 +347,11 @@ function locationOf(
   return { matchedAddress, lat: point.lat, lon: point.lon, county: area.county, countyFips: area.countyFips, zip: area.zip, source };
 }
 
-/** What a part that reads the area is told of it. */
+/**
+ * What a part that reads the area is told of it: the tract the Census geocoder named for the point. Where a building
+ * is found, USA Structures names its tract too (CENSUSCODE); the building part does not read it yet, so the geocoder's
+ * tract stands (the same one but where the address point lies across a tract boundary from the building).
+ */
 function partAreaOf({ county, countyFips, tract }: PlaceArea): PartArea {
   // A geocode cached before tracts were asked for has none: the area's record is then unavailable until it expires.
   return { county, countyFips, tract: tract ?? null };
