@@ -50,6 +50,7 @@ export const CFG = {
   // cold lookups of each kind, in A-B-B-A rounds of `block` lookups each (interleaved.ts)
   includes: { rounds: QUICK ? 4 : 10, block: 10 },
   elevation: { rounds: QUICK ? 4 : 10, block: 10 },
+  history: { rounds: QUICK ? 4 : 10, block: 10 },
   nfipJoin: { joins: QUICK ? 200_000 : 2_000_000, loads: QUICK ? 2 : 5 },
   // cached pictures are loaded like cache hits (cacheHit.rounds, roundSeconds, connections)
   picture: { coldRounds: QUICK ? 4 : 10, block: 10 },

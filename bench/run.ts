@@ -9,7 +9,7 @@
  *                          first checkpoint (every twentieth of the lookups) past the cap and reports how far it got
  *   BENCH_ONLY=a,b         run only these scenarios (cacheHitVsExpress, cold, burst, memory, memoryLarge, mixed,
  *                          includes, batch, batchFairness, elevation, nfipJoin, jobs,
- *                          cachedPicture, coldPicture, loanBook, hostilePolygons)
+ *                          cachedPicture, coldPicture, loanBook, hostilePolygons, history)
  *   BENCH_MEMORY_LARGE_ENTRIES=n  also measure memory with CACHE_MAX_ENTRIES=n (default off)
  *   BENCH_BATCH_ROWS=n     rows of each batch (default 10000; 3000 with BENCH_QUICK)
  *   BENCH_BATCH_CONCURRENCY=n  UPSTREAM_MAX_CONCURRENCY of the batch scenarios' service (default 64; a batch gets half)
@@ -30,6 +30,7 @@
  *   jobs: jobs.ts (needs redis-server, like scenario 1)
  *   cachedPicture, coldPicture: map-picture.ts   loanBook: loan-book.ts (needs redis-server)
  *   hostilePolygons: hostile-polygons.ts
+ *   history: history.ts
  * What they share: config.ts (the figures above, read from the environment), report.ts (table rows, results,
  * log), lib.ts (child processes, HTTP, statistics), interleaved.ts (two variants compared in A-B-B-A rounds:
  * the median and interquartile range of the rounds), points.ts, portfolio.ts and loan-book.ts (what they ask about).
@@ -51,6 +52,7 @@ import { burst } from './scenarios/burst';
 import { cacheHitVsExpress } from './scenarios/cache-hit-vs-express';
 import { coldLookups } from './scenarios/cold';
 import { elevationVsPlain } from './scenarios/elevation';
+import { historyVsPlain } from './scenarios/history';
 import { includesVsPlain } from './scenarios/includes';
 import { jobs } from './scenarios/jobs';
 import { loanBookJob } from './scenarios/loan-book';
@@ -78,6 +80,7 @@ const SCENARIOS: Array<{ name: string; run: (emulators: Emulators) => Promise<vo
   { name: 'coldPicture', run: coldPictureVsLookup },
   { name: 'loanBook', run: loanBookJob },
   { name: 'hostilePolygons', run: hostilePolygons },
+  { name: 'history', run: historyVsPlain },
 ];
 
 /** The scenarios BENCH_ONLY names; a name no scenario has stops the run before anything starts (a typo would print an empty table). */

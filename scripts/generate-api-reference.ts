@@ -55,6 +55,8 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   LOOKUP_DEADLINE_MS: 'Time allowed for a whole lookup, retries included; past it the answer is a `502`.',
   CACHE_TTL_SECONDS: 'How long a flood result is kept; `0` disables the flood cache.',
   GEOCODE_CACHE_TTL_SECONDS: 'How long a geocoded address, and the county and ZIP of a point, are kept; `0` disables.',
+  HISTORY_TTL_SECONDS:
+    "How long an area's flood record (`include=history`: a census tract's NFIP claims and policies, a county's disaster declarations) is kept; `0` disables.",
   CACHE_MAX_ENTRIES: 'Most entries in the in-memory cache; the least recently used goes first.',
   STALE_IF_ERROR_SECONDS: 'When above `0`, a flood result that expired less than this long ago is served (`X-Cache: STALE`) if FEMA fails, instead of a `502`.',
   UPSTREAM_MAX_CONCURRENCY: 'Most calls in flight, and keep-alive sockets, per upstream service; more wait their turn.',

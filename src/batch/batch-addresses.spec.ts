@@ -13,6 +13,7 @@ const match = (county: string | null, countyFips: string | null = '22071'): Addr
   county,
   countyFips,
   zip: '70112',
+  tract: null,
 });
 
 /** A batch geocoder answering each address by a rule, and recording every call. */
@@ -34,7 +35,7 @@ function fakeBatchGeocoder(answer: (address: string) => BatchGeocode | undefined
   return { geocoder, calls };
 }
 
-function fakeGeocoder(place: PlaceArea = { county: 'Orleans Parish', countyFips: '22071', zip: '70112' }) {
+function fakeGeocoder(place: PlaceArea = { county: 'Orleans Parish', countyFips: '22071', zip: '70112', tract: null }) {
   const oneLine: string[] = [];
   const points: number[] = [];
   const geocoder = {
@@ -147,7 +148,7 @@ describe('BatchAddresses', () => {
 
   it('names the county by the point when the shipped table has no name for its FIPS code', async () => {
     const { geocoder: batch } = fakeBatchGeocoder(() => ({ kind: 'match', match: match(null) }));
-    const { geocoder, points } = fakeGeocoder({ county: 'New County', countyFips: '22071', zip: null });
+    const { geocoder, points } = fakeGeocoder({ county: 'New County', countyFips: '22071', zip: null, tract: null });
     const book = batchAddresses(['1 Main St'], batch, geocoder);
     await book.ready('1 Main St');
     expect(await book.geocode('1 Main St', signal)).toEqual([match('New County')]);

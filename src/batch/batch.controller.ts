@@ -66,6 +66,7 @@ export class BatchController {
       `One answer per location, in input order, by Accept: application/json (the one typed clients should ask for), ${NDJSON} (the default, also for */*: ` +
       `one BatchRowAnswerDto per line, streamed) or text/csv (columns ${CSV_ANSWER_COLUMNS.join(', ')}: nfip_participating, crs_class and ` +
       `sfha_discount_percent are result.community.nfip's, ground_elevation_ft and ground_minus_bfe_ft result.groundElevation's (include=elevation), ` +
+      `tract, area_claims (<10 where withheld), area_claims_outside_sfha_percent and area_flood_declarations result.history's (include=history), ` +
       `empty when null; a text cell a spreadsheet would run as a formula is written with a leading ').`,
     headers: READER_WARNING_HEADER,
     content: ROW_ANSWERS_CONTENT,

@@ -41,7 +41,7 @@ const cells = (line: string) => parse(line)[0] as string[];
 describe('the CSV answer', () => {
   it('has the documented header', () => {
     expect(csvHeader()).toBe(`${CSV_ANSWER_COLUMNS.join(',')}\n`);
-    expect(CSV_ANSWER_COLUMNS.length).toBe(49);
+    expect(CSV_ANSWER_COLUMNS.length).toBe(53);
   });
 
   it('writes a 200 row: booleans as words, nulls empty, parts summarised, unavailable joined by ;', () => {
@@ -85,6 +85,8 @@ describe('the CSV answer', () => {
       '10',
       '609.9',
       '-2.5',
+      // The area's flood record, not asked for.
+      ...Array(4).fill(''),
       'community;lomrs',
       '2026-11-22T10:00:00.000Z',
     ]);
@@ -107,8 +109,24 @@ describe('the CSV answer', () => {
     ]);
   });
 
-  it('keeps unavailable and retrieved_at last, after the NFIP and ground elevation columns', () => {
-    expect(CSV_ANSWER_COLUMNS.slice(-19)).toEqual([
+  it("writes the area's record: the tract, its claims (a withheld count as <10), the share outside the SFHA and the county's flood declarations", () => {
+    const cellsOf = (result: object) => cells(csvRow({ index: 0, id: null, status: 200, body: { ...lookup, result }, asked: {} } as unknown as RowAnswer));
+    const columns = ['tract', 'area_claims', 'area_claims_outside_sfha_percent', 'area_flood_declarations'].map((name) => CSV_ANSWER_COLUMNS.indexOf(name));
+    const history = (claims: object) => ({ area: { geoid: '48201312300' }, claims, declarations: [{}, {}, {}] });
+    expect(columns.map((column) => cellsOf({ ...lookup.result, history: history({ count: 214, outsideSfhaSharePercent: 31.3 }) })[column])).toEqual([
+      '48201312300',
+      '214',
+      '31.3',
+      '3',
+    ]);
+    expect(
+      columns.map((column) => cellsOf({ ...lookup.result, history: history({ count: null, fewerThan: 10, outsideSfhaSharePercent: null }) })[column]),
+    ).toEqual(['48201312300', '<10', '', '3']);
+    expect(columns.map((column) => cellsOf({ ...lookup.result, history: null })[column])).toEqual(['', '', '', '']);
+  });
+
+  it("keeps unavailable and retrieved_at last, after the NFIP, ground elevation and area's record columns", () => {
+    expect(CSV_ANSWER_COLUMNS.slice(-23)).toEqual([
       'cbrs_status',
       'building_match',
       'building_in_sfha',
@@ -126,6 +144,10 @@ describe('the CSV answer', () => {
       'sfha_discount_percent',
       'ground_elevation_ft',
       'ground_minus_bfe_ft',
+      'tract',
+      'area_claims',
+      'area_claims_outside_sfha_percent',
+      'area_flood_declarations',
       'unavailable',
       'retrieved_at',
     ]);
@@ -133,7 +155,7 @@ describe('the CSV answer', () => {
 
   it('writes an error row with its index, id, status, code and query only', () => {
     const row = { index: 0, id: null, status: 422, body: { code: 'COORDINATES_OUT_OF_RANGE' }, asked: { lat: '91', lon: '0' } } as unknown as RowAnswer;
-    expect(cells(csvRow(row))).toEqual(['0', '', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', '0', ...Array(42).fill('')]);
+    expect(cells(csvRow(row))).toEqual(['0', '', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', '0', ...Array(46).fill('')]);
   });
 
   it('writes the building and the form: its match, SFHA, the SFHA share, the zones with their shares and the share off the map; basis, availability, program, requirement, its reason, the nearby letters', () => {

@@ -136,6 +136,10 @@ export class AppConfig {
   @IntegerFrom(0)
   GEOCODE_CACHE_TTL_SECONDS = 604800;
 
+  /** How long an area's flood record (a tract's claims and policies, a county's declarations) is kept: OpenFEMA refreshes them monthly. */
+  @IntegerFrom(0)
+  HISTORY_TTL_SECONDS = 604800;
+
   @IntegerFrom(1)
   CACHE_MAX_ENTRIES = 10000;
 

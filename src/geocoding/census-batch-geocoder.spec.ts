@@ -70,8 +70,10 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
         county: 'District of Columbia',
         countyFips: '11001',
         zip: '20500',
-        // state, county, tract and block columns: the address's 2020 census block
-        block: '110010001001000',
+        // state, county, tract and block columns: the address's 2020 census block, in its demo tract
+        block: '110011484441000',
+        // The tract column with the county: the point's demo tract.
+        tract: '11001148444',
       },
     });
   });
@@ -180,6 +182,8 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
         countyFips: '51059',
         zip: '22046',
         block: '510594714011007',
+        // As the recorded one-line answer for this address names it (its Census Tracts GEOID).
+        tract: '51059471401',
       },
     });
     expect(answers.get('2000')).toMatchObject({ kind: 'match', match: { county: 'Benton County', countyFips: '41003', zip: '97330' } });
@@ -229,6 +233,7 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
         countyFips: '99999',
         zip: '99999',
         block: '999990001001000',
+        tract: '99999000100',
       },
     });
     expect(answers.get('lost')).toEqual({ kind: 'failed' });
@@ -307,7 +312,8 @@ describe('CensusBatchGeocoder against the Census emulator', () => {
           county: 'Ponce Municipio',
           countyFips: '72113',
           zip: '00730',
-          block: '721130001001000',
+          block: '721136694001000',
+          tract: '72113669400',
         },
       });
       expect(answers.get('r0')).toEqual({ kind: 'match', match: (await oneLine.geocodeAddress('100 Calle Peña, Ponce, PR 00730', never))[0] });

@@ -150,6 +150,8 @@ function toAddressMatch(
     countyFips,
     zip: zipOf(matchedAddress),
     block: blockGeoid(countyFips, tract, block),
+    // The tract column is its 6-digit code within the county: with the county, the tract's GEOID.
+    tract: countyFips !== null && /^\d{6}$/.test(tract ?? '') ? `${countyFips}${tract}` : null,
   };
 }
 

@@ -13,6 +13,8 @@ export const CENSUS_UPSTREAM = Symbol('CENSUS_UPSTREAM');
 const ZCTA_LAYER = '2020 Census ZIP Code Tabulation Areas';
 /** The census blocks (its name in the Current vintage); the answer's key is matched by `Census Blocks` alone, as vintages prefix it. */
 const BLOCK_LAYER = '2020 Census Blocks';
+/** Named in the same call as the county: the tract costs no call of its own. */
+const TRACT_LAYER = 'Census Tracts';
 
 /** Where the Census geocoder is and which releases it matches against (both clients ask the same). */
 export interface CensusRelease {
@@ -51,8 +53,8 @@ export class CensusGeocoderClient extends Geocoder {
   geocodeAddress(address: string, deadline: AbortSignal): Promise<AddressMatch[]> {
     return this.upstream.operation(() =>
       this.upstream.request(async (signal) => {
-        // The block tells the building on the address's side of the street from the one across it.
-        const result = await this.result('geographies/onelineaddress', { address, layers: `Counties,${BLOCK_LAYER}` }, signal);
+        // The block tells the building on the address's side of the street from the one across it; the tract costs no call of its own.
+        const result = await this.result('geographies/onelineaddress', { address, layers: `Counties,${TRACT_LAYER},${BLOCK_LAYER}` }, signal);
         const matches = result.addressMatches;
         if (!Array.isArray(matches)) throw new UpstreamFailure('answer without addressMatches', false);
         return matches.map(toAddressMatch);
@@ -65,7 +67,7 @@ export class CensusGeocoderClient extends Geocoder {
     return this.upstream.operation(
       () =>
         this.upstream.request(async (signal) => {
-          const params = { x: String(point.lon), y: String(point.lat), layers: `Counties,${ZCTA_LAYER}` };
+          const params = { x: String(point.lon), y: String(point.lat), layers: `Counties,${ZCTA_LAYER},${TRACT_LAYER}` };
           const result = await this.result('geographies/coordinates', params, signal, true);
           const geographies = isRecord(result.geographies) ? result.geographies : {};
           const county = layerRecord(geographies, 'Counties');
@@ -74,6 +76,7 @@ export class CensusGeocoderClient extends Geocoder {
             county: text(county?.NAME),
             countyFips: text(county?.GEOID),
             zip: text(zcta?.ZCTA5) ?? text(zcta?.GEOID),
+            tract: tractOf(geographies),
           };
         }, deadline),
       'geocoder_point',
@@ -130,6 +133,7 @@ function toAddressMatch(match: unknown): AddressMatch {
     county: text(county?.NAME),
     countyFips: text(county?.GEOID),
     zip: text(components.zip),
+    tract: tractOf(geographies),
     block: blockOf(geographies),
   };
 }
@@ -138,6 +142,12 @@ function toAddressMatch(match: unknown): AddressMatch {
 function blockOf(geographies: Record<string, unknown>): string | null {
   const block = text(layerRecord(geographies, 'Census Blocks')?.GEOID);
   return block !== null && /^\d{15}$/.test(block) ? block : null;
+}
+
+/** The tract's GEOID (11 digits) from the `Census Tracts` layer; null when the layer named none or something else. */
+function tractOf(geographies: Record<string, unknown>): string | null {
+  const geoid = text(layerRecord(geographies, 'Census Tracts')?.GEOID);
+  return geoid !== null && /^\d{11}$/.test(geoid) ? geoid : null;
 }
 
 /**

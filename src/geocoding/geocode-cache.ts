@@ -9,6 +9,12 @@ import type { AddressMatch, Geocoder, PlaceArea } from './geocoder';
 /** Matches closer than this are one place (the geocoder returns near-duplicates for one address). */
 const SAME_PLACE_METRES = 100;
 
+/**
+ * Geocodes and places cached before they named the census tract lack it (and the area's record with it): kept under
+ * keys of their own, they are asked again once rather than served without a tract for GEOCODE_CACHE_TTL_SECONDS.
+ */
+const WITH_TRACT = 'tract';
+
 /** Trimmed, whitespace collapsed, case-folded: spellings that differ only so share one cached piece. */
 export function normaliseAddress(address: string): string {
   return address.trim().replace(/\s+/g, ' ').toLowerCase();
@@ -27,7 +33,7 @@ export function addressMatches(
   load: PieceLoad<AddressMatch[]>,
   wait: PieceWait,
 ): Promise<CacheRead<AddressMatch[]>> {
-  return pieces.getOrLoad('geocode', normaliseAddress(address), policy, load, wait);
+  return pieces.getOrLoad('geocode', `${WITH_TRACT}:${normaliseAddress(address)}`, policy, load, wait);
 }
 
 /**
@@ -36,7 +42,7 @@ export function addressMatches(
  */
 export function placeAt(pieces: PieceReader, geocoder: Geocoder, policy: CachePolicy, point: GeoPoint, wait: PieceWait): Promise<CacheRead<PlaceArea>> {
   const rounded = roundPoint(point);
-  return pieces.getOrLoad('place', pointKey(rounded), policy, (signal) => geocoder.describePoint(rounded, signal), wait);
+  return pieces.getOrLoad('place', `${WITH_TRACT}:${pointKey(rounded)}`, policy, (signal) => geocoder.describePoint(rounded, signal), wait);
 }
 
 /** One match, or several within 100 m of each other (the first counts); otherwise the client must choose. */

@@ -5,6 +5,8 @@ export interface PlaceArea {
   county: string | null;
   countyFips: string | null;
   zip: string | null;
+  /** The 11-digit census tract GEOID (the area's flood record is the tract's). */
+  tract: string | null;
 }
 
 export interface AddressMatch extends GeoPoint, PlaceArea {

@@ -1,10 +1,13 @@
 import type { FactoryProvider } from '@nestjs/common';
-import type { PartRequest } from '../parts/answer-part';
+import type { PartRequest, SharedPiece } from '../parts/answer-part';
 import { OPTIONAL_PARTS, RegisteredPart } from '../parts/answer-parts';
 
 /** An opt-in part bound to the port its module provides: what a lookup asks of it. */
-export type BoundPart = Pick<RegisteredPart, 'include' | 'field' | 'upstream' | 'cacheKey' | 'read' | 'incomplete'> & {
-  load(request: PartRequest, signal: AbortSignal): Promise<unknown>;
+export type BoundPart = Pick<
+  RegisteredPart,
+  'include' | 'field' | 'upstream' | 'cacheKey' | 'read' | 'incomplete' | 'readsArea' | 'answerable' | 'ttlSecondsVariable'
+> & {
+  load(request: PartRequest, signal: AbortSignal, shared: SharedPiece): Promise<unknown>;
 };
 
 /** The opt-in parts, in the registry's order, each bound to its port. */
@@ -17,6 +20,6 @@ export const boundPartsProvider: FactoryProvider<BoundPart[]> = {
   useFactory: (...ports: unknown[]): BoundPart[] =>
     OPTIONAL_PARTS.map((part: RegisteredPart, index) => ({
       ...part,
-      load: (request: PartRequest, signal: AbortSignal) => part.load(ports[index], request, signal),
+      load: (request: PartRequest, signal: AbortSignal, shared: SharedPiece) => part.load(ports[index], request, signal, shared),
     })),
 };

@@ -18,6 +18,7 @@ import { ServiceMetrics } from '../metrics/service-metrics';
 import type { FloodZoneResult } from './flood-zone-lookup';
 import type { LocationQuery } from './location-query';
 import { boundPartsProvider } from './bound-parts';
+import { AreaRecordPort } from '../parts/history/area-record-port';
 import { BuildingSurvey } from '../parts/structure/building-survey.client';
 import { LookupAnswer, LookupService } from './lookup.service';
 import type { AnswerPart, IncludeItem } from '../parts/answer-parts';
@@ -53,7 +54,9 @@ const UPSTREAM_OF: Record<PortCall, UpstreamName> = {
 const DAY_SECONDS = 86_400;
 const WEEK_SECONDS = 604_800;
 const HOUSTON: GeoPoint = { lat: 29.7604, lon: -95.3698 };
-const PLACE: PlaceArea = { county: 'Harris County', countyFips: '48201', zip: '77002' };
+const PLACE: PlaceArea = { county: 'Harris County', countyFips: '48201', zip: '77002', tract: '48201312300' };
+/** The place as `location` says it: the tract is the area's record's (result.history.area), not the location's. */
+const { tract: _tract, ...PLACE_LOCATED } = PLACE;
 const COMMUNITY_ID = '480296';
 const NFIP: NfipStatus = {
   listed: true,
@@ -212,6 +215,8 @@ async function lookupServiceOver(upstreams: FakeUpstreams, settings: Partial<Loo
       { provide: BuildingSurvey, useValue: { survey: () => Promise.reject(new Error('no building is asked for here')) } },
       { provide: Geocoder, useValue: ports.geocoder },
       { provide: NfipStatusPort, useValue: ports.nfipStatus },
+      // The area's record has its own specs (src/parts/history/, test/e2e/parts/history.e2e-spec.ts); these lookups do not ask for it.
+      { provide: AreaRecordPort, useValue: { tractRecord: () => Promise.reject(new Error('no record is asked for here')) } },
     ],
   }).compile();
   return module.get(LookupService);
@@ -255,7 +260,7 @@ describe('LookupService: the parts of an answer', () => {
     expect(body.result.community).toEqual({ name: 'HOUSTON, CITY OF', communityId: COMMUNITY_ID, nfip: NFIP });
     expect(body.result.lomas).toEqual([]);
     expect(body.result.coastalBarrier).toEqual(coastalBarrierAt([], false));
-    expect(body.location).toEqual({ matchedAddress: null, ...HOUSTON, ...PLACE, source: 'coordinates' });
+    expect(body.location).toEqual({ matchedAddress: null, ...HOUSTON, ...PLACE_LOCATED, source: 'coordinates' });
     expect(body.source).toEqual({
       floodData: 'FEMA National Flood Hazard Layer (NFHL)',
       floodService: 'https://nfhl.test/arcgis/rest/services/public/NFHL/MapServer',
@@ -457,14 +462,16 @@ describe('LookupService: which place an address is', () => {
   it('one match: located there, by the geocoder', async () => {
     const match = matchNorthOf(HOUSTON, 0, '100 MAIN ST, HOUSTON, TX, 77002');
     const { lookup } = await lookupOf([match]);
-    expect((await lookup).body.location).toEqual({ ...match, source: 'census_geocoder' });
+    const { tract: _matchTract, ...located } = match;
+    expect((await lookup).body.location).toEqual({ ...located, source: 'census_geocoder' });
   });
 
   it('near-duplicates (all within 100 m of each other) are one place: the first match', async () => {
     const first = matchNorthOf(HOUSTON, 0, '100 MAIN ST, HOUSTON, TX, 77002');
     const { lookup } = await lookupOf([first, matchNorthOf(HOUSTON, 95, '100 MAIN ST, HOUSTON, TX, 77002'), matchNorthOf(HOUSTON, 40, '100 N MAIN ST')]);
     const { body } = await lookup;
-    expect(body.location).toEqual({ ...first, source: 'census_geocoder' });
+    const { tract: _firstTract, ...located } = first;
+    expect(body.location).toEqual({ ...located, source: 'census_geocoder' });
     expect(body.query).toEqual({ address: '100 Main St', lat: null, lon: null });
   });
 

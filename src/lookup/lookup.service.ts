@@ -14,7 +14,7 @@ import { addressMatches, geocodePolicyOf, placeAt, singlePlace } from '../geocod
 import { AddressMatch, Geocoder, PlaceArea } from '../geocoding/geocoder';
 import type { LocationQuery, LookupOptions } from './location-query';
 import { CommunityWithNfip, DISCLAIMER, FLOOD_DATA_NAME, FloodZoneLookup, FloodZoneResult } from './flood-zone-lookup';
-import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, PartContext, PartRequest } from '../parts/answer-part';
+import { INCOMPLETE_ANSWER_MAX_AGE_SECONDS, PartArea, PartContext, PartRequest, SharedPiece } from '../parts/answer-part';
 import { AnswerPart, INCLUDED_PARTS, IncludeItem, OptionalFields, inDocumentedOrder, withImpliedParts } from '../parts/answer-parts';
 import { CoastalBarrierPort } from '../parts/coastal-barrier/coastal-barrier-port';
 import { determinationPart } from '../parts/determination/determination.part';
@@ -114,10 +114,10 @@ export class LookupService {
       ...this.partPolicy,
       ttlSecondsOf: (answer) => (answer.unavailable.length > 0 ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : this.partPolicy.ttlSeconds),
     };
-    this.partPolicyOf = ({ incomplete }) =>
-      incomplete
-        ? { ...this.partPolicy, ttlSecondsOf: (data) => (incomplete(data) ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : this.partPolicy.ttlSeconds) }
-        : this.partPolicy;
+    this.partPolicyOf = ({ incomplete, ttlSecondsVariable }) => {
+      const policy = ttlSecondsVariable ? { ...this.partPolicy, ttlSeconds: config.get(ttlSecondsVariable, { infer: true }) } : this.partPolicy;
+      return incomplete ? { ...policy, ttlSecondsOf: (data: unknown) => (incomplete(data) ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : policy.ttlSeconds) } : policy;
+    };
     this.mapSitePolicy = {
       ...this.partPolicy,
       ttlSecondsOf: (site) => (Object.values(site).includes('unavailable') ? INCOMPLETE_ANSWER_MAX_AGE_SECONDS : this.partPolicy.ttlSeconds),
@@ -177,18 +177,27 @@ export class LookupService {
     const load = (signal: AbortSignal) => geocode(address, signal);
     const geocoded = await addressMatches(pieces, this.geocodePolicy, address, load, waitFor('geocoder'));
     const match = singlePlace(geocoded.piece.value);
-    const [flood] = await Promise.all([this.floodAt(match, match, options, pieces, waitFor), nfipTable]);
+    const area = Promise.resolve(partAreaOf(match));
+    const [flood] = await Promise.all([this.floodAt(match, match, area, options, pieces, waitFor), nfipTable]);
     return this.answer({ address, lat: null, lon: null }, locationOf(match.matchedAddress, match, match, 'census_geocoder'), flood, [geocoded]);
   }
 
   private async lookupPoint(point: GeoPoint, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor, nfipTable: Promise<void>): Promise<LookupAnswer> {
+    // County, ZCTA and tract are context: their failure leaves them unknown (and the area's record unavailable), never the flood answer.
+    const placeRead = placeAt(pieces, this.geocoder, this.geocodePolicy, point, waitFor('geocoder')).catch(() => undefined);
     const [flood, place] = await Promise.all([
-      this.floodAt(point, null, options, pieces, waitFor),
-      // County and ZCTA are context: their failure leaves them unknown, never the flood answer.
-      placeAt(pieces, this.geocoder, this.geocodePolicy, point, waitFor('geocoder')).catch(() => undefined),
+      this.floodAt(
+        point,
+        null,
+        placeRead.then((read) => (read ? partAreaOf(read.piece.value) : null)),
+        options,
+        pieces,
+        waitFor,
+      ),
+      placeRead,
       nfipTable,
     ]);
-    const area: PlaceArea = place?.piece.value ?? { county: null, countyFips: null, zip: null };
+    const area: PlaceArea = place?.piece.value ?? { county: null, countyFips: null, zip: null, tract: null };
     return this.answer({ address: null, lat: point.lat, lon: point.lon }, locationOf(null, point, area, 'coordinates'), flood, [place ?? { status: 'MISS' }]);
   }
 
@@ -197,7 +206,14 @@ export class LookupService {
    * point rounded to 6 decimals, about 0.1 m): the effective map, then the parts `include` asks for.
    * `address` is the geocoder's match for an address, null for coordinates.
    */
-  private async floodAt(point: GeoPoint, address: AddressMatch | null, options: LookupOptions, pieces: PieceReader, waitFor: WaitFor): Promise<FloodRead> {
+  private async floodAt(
+    point: GeoPoint,
+    address: AddressMatch | null,
+    area: Promise<PartArea | null>,
+    options: LookupOptions,
+    pieces: PieceReader,
+    waitFor: WaitFor,
+  ): Promise<FloodRead> {
     // The footprint must lie near the location, known here for an address too (once geocoded): else a 400, asking nothing.
     if (options.footprint) refuseFootprintFarFrom(options.footprint, point);
     const rounded = roundPoint(point);
@@ -208,12 +224,13 @@ export class LookupService {
       addressBlock: address?.block ?? null,
       footprint: options.footprint ?? null,
       buildId: options.buildId ?? null,
+      area: null,
     };
     // A footprint given, or a building chosen, is a building to answer for; the lender's form reads the building and the coastal barrier.
     const include = withImpliedParts(options.footprint || options.buildId ? [...options.include, structurePart.include] : options.include);
     const loadEffective: PieceLoad<EffectiveMapPiece> = (signal, layers) => loadEffectiveMap(this.floodHazard, rounded, signal, layers);
     const asked = this.optionalParts.filter((part) => include.has(part.include));
-    const optionalReads = asked.map((part) => this.readOptional(part, request, pieces, waitFor));
+    const optionalReads = asked.map((part) => this.readOptional(part, request, area, pieces, waitFor));
     // The form is judged where the building is: a footprint given is known at once, a building found once the building part has it.
     const footprint = include.has(determinationPart.include)
       ? (request.footprint ?? optionalReads[asked.findIndex((part) => part.field === structurePart.field)].then(({ read }) => footprintRead(read)))
@@ -244,10 +261,23 @@ export class LookupService {
     return { ...(coastalBarrier ? { coastalBarrier } : {}), ...(map ? { map } : {}) };
   }
 
-  /** An opt-in part; its upstream's failure makes it unavailable, never the lookup (and is not cached). */
-  private async readOptional(part: BoundPart, request: PartRequest, pieces: PieceReader, waitFor: WaitFor): Promise<OptionalRead> {
-    const load = (signal: AbortSignal) => part.load(request, signal);
-    const read = await unknownOnFailure(pieces.getOrLoad('flood', part.cacheKey(request), this.partPolicyOf(part), load, waitFor(part.upstream)));
+  /**
+   * An opt-in part; its upstream's failure makes it unavailable, never the lookup (and is not cached). A part that reads
+   * the point's area waits for it; without what it needs (no tract named) it is unavailable, asking nothing.
+   */
+  private async readOptional(
+    part: BoundPart,
+    asked: PartRequest,
+    area: Promise<PartArea | null>,
+    pieces: PieceReader,
+    waitFor: WaitFor,
+  ): Promise<OptionalRead> {
+    const request = part.readsArea ? { ...asked, area: await area } : asked;
+    if (part.answerable && !part.answerable(request)) return { part };
+    const policy = this.partPolicyOf(part);
+    const shared: SharedPiece = async (key, loadShared) => (await pieces.getOrLoad('flood', key, policy, loadShared, waitFor(part.upstream))).piece.value;
+    const load = (signal: AbortSignal) => part.load(request, signal, shared);
+    const read = await unknownOnFailure(pieces.getOrLoad('flood', part.cacheKey(request), policy, load, waitFor(part.upstream)));
     return read ? { part, read } : { part };
   }
 
@@ -326,6 +356,16 @@ function locationOf(
   source: FloodZoneLookup['location']['source'],
 ): FloodZoneLookup['location'] {
   return { matchedAddress, lat: point.lat, lon: point.lon, county: area.county, countyFips: area.countyFips, zip: area.zip, source };
+}
+
+/**
+ * What a part that reads the area is told of it: the tract the Census geocoder named for the point. Where a building
+ * is found, USA Structures names its tract too (CENSUSCODE); the building part does not read it yet, so the geocoder's
+ * tract stands (the same one but where the address point lies across a tract boundary from the building).
+ */
+function partAreaOf({ county, countyFips, tract }: PlaceArea): PartArea {
+  // A geocode cached before tracts were asked for has none: the area's record is then unavailable until it expires.
+  return { county, countyFips, tract: tract ?? null };
 }
 
 /** The footprint of the building the building part found; null when it found none or did not answer. */

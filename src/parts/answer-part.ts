@@ -32,6 +32,14 @@ export interface ReportSection<V> {
   content(value: V, coverage: Coverage): Markup;
 }
 
+/** Where the point lies administratively, as the Census geocoder named it (each null when it did not). */
+export interface PartArea {
+  county: string | null;
+  countyFips: string | null;
+  /** The 11-digit census tract GEOID. */
+  tract: string | null;
+}
+
 /** What a lookup asks an opt-in part for: the point, rounded to 6 decimals (about 0.1 m), and what else the query said. */
 export interface PartRequest {
   point: GeoPoint;
@@ -44,7 +52,15 @@ export interface PartRequest {
   footprint: Footprint | null;
   /** The USA Structures BUILD_ID the caller chose the building by; null when none was. */
   buildId: string | null;
+  /**
+   * The point's county and tract, for a part that `readsArea` (asked once the geocoder has named them: for an address
+   * with its match, for coordinates with the county); null for the others, asked at once, and when the geocoder failed.
+   */
+  area: PartArea | null;
 }
+
+/** A piece shared more widely than a part's own key (a county's data under each of its tracts), cached like the part's. */
+export type SharedPiece = <T>(key: string, load: (signal: AbortSignal) => Promise<T>) => Promise<T>;
 
 /** What the rest of the answer tells an opt-in part's rule when it reads its data for one lookup. */
 export interface PartContext {
@@ -95,8 +111,14 @@ export interface OptionalAnswerPart<I extends string, F extends string, S, D, V>
   alsoAsks?: readonly UpstreamName[];
   module: Type<unknown>;
   port: PortToken<S>;
+  /** Whether it waits for the point's county and tract (`request.area`). */
+  readsArea?: boolean;
+  /** Whether the request holds what it needs (a tract, say); when not, the part is unavailable without asking anything. */
+  answerable?(request: PartRequest): boolean;
+  /** The configuration variable of how long its pieces are kept, when not CACHE_TTL_SECONDS. */
+  ttlSecondsVariable?: 'HISTORY_TTL_SECONDS';
   cacheKey(request: PartRequest): string;
-  load(port: S, request: PartRequest, signal: AbortSignal): Promise<D>;
+  load(port: S, request: PartRequest, signal: AbortSignal, shared: SharedPiece): Promise<D>;
   read(data: D, context: PartContext): V;
   /**
    * Whether data loaded whole-heartedly still lacks something (the building found, the zones over it not read): the

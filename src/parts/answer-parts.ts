@@ -2,6 +2,7 @@ import type { IncludedPart, OptionalAnswerPart } from './answer-part';
 import { coastalBarrierPart } from './coastal-barrier/coastal-barrier.part';
 import { determinationPart } from './determination/determination.part';
 import { groundElevationPart } from './ground-elevation/ground-elevation.part';
+import { historyPart } from './history/history.part';
 import { mapChangePart } from './map-change/map-change.part';
 import { nearbyPart } from './nearby/nearby.part';
 import { structurePart } from './structure/structure.part';
@@ -12,7 +13,7 @@ import { structurePart } from './structure/structure.part';
  * each field, the modules the lookup imports and what it asks, the CSV columns, the report's words and the /health
  * catalogue. Adding a part is its folder beside these and one line here.
  */
-export const OPTIONAL_PARTS = [nearbyPart, mapChangePart, coastalBarrierPart, groundElevationPart, structurePart] as const;
+export const OPTIONAL_PARTS = [nearbyPart, mapChangePart, coastalBarrierPart, groundElevationPart, structurePart, historyPart] as const;
 
 /** The opt-in parts worked out from the others (each brings the parts it reads), after them in `result`. */
 export const DERIVED_PARTS = [determinationPart] as const;

@@ -79,16 +79,16 @@ footer { margin-top: 6px; border-top: 1px solid var(--line); padding-top: 4px; }
 .disclaimer { font-size: .8em; color: var(--muted); }
 @page { margin: 9mm; }
 @media print {
-  body { background: #fff; font-size: 8pt; line-height: 1.2; }
+  body { background: #fff; font-size: 8pt; line-height: 1.15; }
   main { max-width: none; padding: 0; }
   header .place { margin: 0; }
   .verdict { margin: 5px 0; padding: 4px 8px; }
   .overview { gap: 10px; }
   .parts { margin-top: 6px; column-gap: 12px; }
   .sources ul { column-gap: 12px; }
-  .part { margin-bottom: 4px; }
+  .part { margin-bottom: 3px; }
   h2 { margin-bottom: 2px; }
-  p { margin-bottom: 3px; }
+  p { margin-bottom: 2px; }
   a { color: inherit; }
 }
 `;

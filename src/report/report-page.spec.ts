@@ -8,6 +8,7 @@ import { errorPage } from './error-page';
 import { couldNotBeChecked } from './plain-words';
 import { LOMAS_LISTED, ReportLinks, reportPage } from './report-page';
 import { readerText } from '../../test/support/page-text';
+import { HISTORY_NOTE, HISTORY_SOURCE } from '../parts/history/area-history';
 
 /** A complete answer with every part, as GET /flood-zone?…&include=nearby,preliminary,cbrs,elevation gives it. */
 /** The NFIP community at the point, with its standing. */
@@ -124,6 +125,22 @@ function completeAnswer(): FloodZoneLookup {
         source: 'FEMA/ORNL USA Structures (CC BY 4.0)',
         note: "All of the building's footprint lies in zone AE: a building any part of which is in the SFHA is in the SFHA.",
         footprint: null,
+      },
+      history: {
+        area: { kind: 'census_tract', geoid: '48201312300', county: 'Harris County', countyFips: '48201' },
+        claims: {
+          count: 214,
+          firstYear: 1978,
+          lastYear: 2024,
+          outsideSfhaSharePercent: 31.3,
+          paidUsd: 18_400_000,
+          byYear: [{ year: 2017, count: 160 }],
+          largestEvents: [{ year: 2017, count: 160, event: 'Hurricane Harvey' }],
+        },
+        policies: { inForce: 388, asOf: '2026-10-31' },
+        declarations: [{ disasterNumber: 4332, declarationDate: '2017-08-25', incidentType: 'Hurricane', title: 'HURRICANE HARVEY', declarationType: 'DR' }],
+        source: HISTORY_SOURCE,
+        note: HISTORY_NOTE,
       },
       determination: null,
       unavailable: [],
@@ -451,6 +468,7 @@ describe('reportPage: a part that could not be checked says so, never "none"', (
     ['coastalBarrier', { coastalBarrier: null }],
     ['groundElevation', { groundElevation: null }],
     ['structure', { structure: null }],
+    ['history', { history: null }],
   ];
 
   it('covers every part an answer may miss', () => {
@@ -468,8 +486,10 @@ describe('reportPage: a part that could not be checked says so, never "none"', (
   });
 
   it('a part not asked for is said to be not asked for, naming the include item', () => {
-    const text = readerText(reportPage(withResult({ nearby: null, mapChange: null, coastalBarrier: null, groundElevation: null }), LINKS, HEADING));
-    for (const item of ['nearby', 'preliminary', 'cbrs', 'elevation']) expect(text).toContain(`Not asked for (add ${item} to include).`);
+    const text = readerText(
+      reportPage(withResult({ nearby: null, mapChange: null, coastalBarrier: null, groundElevation: null, history: null }), LINKS, HEADING),
+    );
+    for (const item of ['nearby', 'preliminary', 'cbrs', 'elevation', 'history']) expect(text).toContain(`Not asked for (add ${item} to include).`);
     expect(text).not.toContain('Could not be checked');
   });
 

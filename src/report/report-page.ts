@@ -365,6 +365,7 @@ function sources(answer: FloodZoneLookup, links: ReportLinks): Markup {
     result.mapChange && html`<li>Coming maps: FEMA preliminary and pending National Flood Hazard Layer</li>`,
     result.coastalBarrier && html`<li>Coastal barriers: U.S. Fish and Wildlife Service, Coastal Barrier Resources System</li>`,
     result.structure && html`<li>${buildingSource(result.structure)}</li>`,
+    result.history && html`<li>Flood record of the area: ${result.history.source}</li>`,
   ];
   return part(
     'Sources and dates',

@@ -330,11 +330,12 @@ function placeOf(answer: RowAnswer): Pick<WatchedLocation, 'lat' | 'lon' | 'addr
 }
 
 /** A point's place as kept: "countyFips|zip|county" (a county name has no '|'). */
-const placeText = (place: PlaceArea) => `${place.countyFips ?? ''}|${place.zip ?? ''}|${place.county ?? ''}`;
+const placeText = (place: Omit<PlaceArea, 'tract'>) => `${place.countyFips ?? ''}|${place.zip ?? ''}|${place.county ?? ''}`;
 
 function placeOfText(text: string): PlaceArea {
   const [countyFips, zip, ...county] = text.split('|');
-  return { countyFips: countyFips || null, zip: zip || null, county: county.join('|') || null };
+  // The tract is not kept: no watched field reads the area's flood record.
+  return { countyFips: countyFips || null, zip: zip || null, county: county.join('|') || null, tract: null };
 }
 
 /** The NFIP communities at the answer's place (comma-separated CIDs), for the community index. */

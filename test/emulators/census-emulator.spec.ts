@@ -134,6 +134,31 @@ describe('Census geocoder emulator', () => {
     });
   });
 
+  it('names the demo tract of a point in the shape of a recorded Census Tracts element, by layer name or id, in one-line answers too', async () => {
+    const houston = { lon: -95.39, lat: 29.763 };
+    const r = (await get(`/geographies/coordinates?x=${houston.lon}&y=${houston.lat}&${STD}&layers=${encodeURIComponent('Counties,Census Tracts')}`)).json();
+    expect(Object.keys(r.result.geographies)).toEqual(['Counties', 'Census Tracts']);
+    expect(r.result.geographies['Census Tracts']).toEqual([
+      expect.objectContaining({
+        STATE: '48',
+        COUNTY: '201',
+        TRACT: '230988',
+        GEOID: '48201230988',
+        NAME: 'Census Tract 2309.88',
+        MTFCC: 'G5020',
+        LSADC: 'CT',
+        FUNCSTAT: 'S',
+      }),
+    ]);
+    const byId = (await get(`/geographies/coordinates?x=${houston.lon}&y=${houston.lat}&${STD}&layers=8`)).json();
+    expect(byId.result.geographies['Census Tracts'][0].GEOID).toBe('48201230988');
+    const dc = demoPlace('dc-white-house-ae');
+    const oneLine = (
+      await get(`/geographies/onelineaddress?address=${encodeURIComponent(dc.address!)}&${STD}&layers=${encodeURIComponent('Counties,Census Tracts')}`)
+    ).json();
+    expect(oneLine.result.addressMatches[0].geographies['Census Tracts'][0].GEOID).toBe('11001148444');
+  });
+
   it('answers empty layers outside the US', async () => {
     const sea = demoPlace('outside-us-atlantic');
     const r = (await get(`/geographies/coordinates?x=${sea.lon}&y=${sea.lat}&${STD}&layers=Counties,2`)).json();
@@ -233,10 +258,10 @@ describe('Census geocoder emulator', () => {
       expect(r.disposition).toBe('attachment; filename=GeocodeResults.csv');
       expect(r.text).toBe(
         [
-          '"4","1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500","Match","Exact","1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500","-77.03535,38.898754","76225813","L","11","001","000100","1000"',
+          '"4","1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500","Match","Exact","1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500","-77.03535,38.898754","76225813","L","11","001","148444","1000"',
           '"3","200 Main St, , , ","Tie"',
           '"2","999 Nowhere Blvd, Atlantis, ZZ 00000, , , ","No_Match"',
-          '"1","1600 pennsylvania ave nw, washington dc, , , ","Match","Non_Exact","1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500","-77.03535,38.898754","76225813","L","11","001","000100","1000"',
+          '"1","1600 pennsylvania ave nw, washington dc, , , ","Match","Non_Exact","1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20500","-77.03535,38.898754","76225813","L","11","001","148444","1000"',
           '',
         ].join('\n'),
       );

@@ -28,6 +28,7 @@ import { Answer, CallRecord, EmulatorOptions, RequestContext, UpstreamEmulator, 
 import { CensusAddressEntry, CensusAddressMatch, CensusArea, DEMO_BLOCKS, DEMO_MAP, DemoBlock, DemoMap, featuresAt } from './demo-map';
 import { type Position, bboxOfRings, rectRing } from './geometry';
 import { DEMO_STRUCTURES } from './structure-footprints';
+import { tractRecordAt } from './census-tracts';
 
 export const CENSUS_BASE_PATH = '/geocoder';
 
@@ -73,9 +74,16 @@ export const CENSUS_LAYERS = {
   counties: { id: '82', name: 'Counties' },
   zcta: { id: '2', name: '2020 Census ZIP Code Tabulation Areas' },
   blocks: { id: '10', name: '2020 Census Blocks' },
+  tracts: { id: '8', name: 'Census Tracts' },
 } as const;
 type LayerName = (typeof CENSUS_LAYERS)[keyof typeof CENSUS_LAYERS]['name'];
-const ALL_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name, CENSUS_LAYERS.zcta.name, CENSUS_LAYERS.blocks.name];
+const ALL_LAYERS: LayerName[] = [
+  CENSUS_LAYERS.states.name,
+  CENSUS_LAYERS.counties.name,
+  CENSUS_LAYERS.zcta.name,
+  CENSUS_LAYERS.tracts.name,
+  CENSUS_LAYERS.blocks.name,
+];
 const DEFAULT_LAYERS: LayerName[] = [CENSUS_LAYERS.states.name, CENSUS_LAYERS.counties.name];
 
 /** The most rows the real batch service takes in one file. */
@@ -277,14 +285,14 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
   }
 
   /**
-   * The block at a point: a demo block, else, in a county, one stand-in block of one stand-in tract (000100, block 1000)
-   * drawn around the point, so that the batch's FIPS columns and the one-line answer's block always agree.
+   * The block at a point: a demo block, else, in a county, one stand-in block (1000) of the point's demo tract drawn
+   * around the point, so that the batch's FIPS columns and the one-line answer's block and tract always agree.
    */
   private blockAt(lon: number, lat: number): CensusArea | undefined {
     const found = featuresAt(this.blocks, lon, lat)[0];
     if (found) return found;
     const county = featuresAt(this.map.census.counties, lon, lat)[0]?.attributes;
-    return county && blockRecords([{ geoid: `${String(county.STATE)}${String(county.COUNTY)}0001001000`, box: [lon, lat, lon, lat] }])[0];
+    return county && blockRecords([{ geoid: `${String(tractRecordAt(county, lon, lat).GEOID)}1000`, box: [lon, lat, lon, lat] }])[0];
   }
 
   /** Geographies at a point for the requested layers (keyed by layer name, in request order); `block` replaces the point's own. */
@@ -300,6 +308,8 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
       else if (layer === CENSUS_LAYERS.states.name) {
         const state = county ? this.map.census.states[String(county.attributes.STATE)] : undefined;
         out[layer] = state ? [{ ...state }] : [];
+      } else if (layer === CENSUS_LAYERS.tracts.name) {
+        out[layer] = county ? [tractOfBlock(tractRecordAt(county.attributes, lon, lat), block ?? this.blockAt(lon, lat))] : [];
       } else if (layer === CENSUS_LAYERS.zcta.name) {
         out[layer] = featuresAt(this.map.census.zctas, lon, lat)
           .slice(0, 1)
@@ -308,6 +318,15 @@ export class CensusGeocoderEmulator extends UpstreamEmulator {
     }
     return out;
   }
+}
+
+/** The tract record named after the block's own tract (its GEOID's first 11 digits), as a block lies within its tract. */
+function tractOfBlock(tract: Record<string, unknown>, block: CensusArea | undefined): Record<string, unknown> {
+  const geoid = block === undefined ? '' : String(block.attributes.GEOID);
+  if (!/^\d{15}$/.test(geoid) || geoid.slice(0, 11) === tract.GEOID) return tract;
+  const code = geoid.slice(5, 11);
+  const basename = String(Number(code) / 100);
+  return { ...tract, GEOID: geoid.slice(0, 11), TRACT: code, BASENAME: basename, NAME: `Census Tract ${basename}` };
 }
 
 /** Census's way of writing an internal point's coordinate: signed, zero-padded, seven decimals ("+38.8864783", "-077.1988848"). */

@@ -17,3 +17,4 @@ export * from './structures-emulator';
 export * from './map-publishing';
 export { startEmulators, exampleUrls } from './offline';
 export type { StartEmulatorsOptions, RunningEmulators, ServiceEmulatorOptions } from './offline';
+export * from './area-records';

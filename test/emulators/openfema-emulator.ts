@@ -1,22 +1,27 @@
 /**
- * Emulator of OpenFEMA's NFIP Community Status Book, on loopback. Base path /api/open:
+ * Emulator of OpenFEMA, on loopback. Base path /api/open:
  *
- *   GET /api/open/v1/NfipCommunityStatusBook?$select=&$top=&$skip=&$filter=&$orderby=&$inlinecount=&$metadata=&$format=
+ *   GET /api/open/v1/NfipCommunityStatusBook?$select=&$top=&$skip=&$filter=&$orderby=&$inlinecount=&$count=&$metadata=&$format=
+ *   GET /api/open/v3/NfipClaims?…, /api/open/v3/NfipPolicies?…, /api/open/v2/DisasterDeclarationsSummaries?…  (the same options)
  *
- * Answers the v1 envelope (fixtures/openfema-envelope.citysdk.excerpt.json): `metadata` (skip, top, count,
- * filter, format, orderby, select, entityname, url) and the rows under the dataset's name. `$` may come
- * percent-encoded (`%24top`, as the service is asked) or not; `rawQuery` of each call shows which. Paging:
- * `$top` (default 1000, at most 10000) and `$skip`; `$select` of known fields only (the published field list,
- * fixtures/openfema-nfip-community-status-book.fields.json, and the columns of a recorded copy of the dataset,
- * fixtures/openfema-nfip-community-status-book.recorded.excerpt.json); `$filter` of `field eq|ne value` joined by `and`;
- * `$orderby` of `field [asc|desc]`; `count` only with `$inlinecount=allpages`. Any other dataset or path:
- * an HTML page (404). A query it cannot run: 400 with `{"error": [...]}`.
+ * Answers OpenFEMA's envelope: `metadata` (skip, top, count, filter, format, orderby, select, entityname, url: the v1
+ * envelope of fixtures/openfema-envelope.citysdk.excerpt.json; v2 and v3 add rundate, metadata and version, as
+ * fixtures/openfema-disaster-declarations-v2.envelope.json records) and the rows under the dataset's name. `$` may
+ * come percent-encoded (`%24top`, as the service is asked) or not; `rawQuery` of each call shows which. Paging: `$top`
+ * (default 1000, at most 10000; `pageCap` serves fewer, as a server that caps its pages) and `$skip`; `$select` of
+ * known fields only (the published field lists: fixtures/openfema-nfip-community-status-book.fields.json and
+ * .recorded.excerpt.json, openfema-nfip-claims-v3.fields.json, openfema-nfip-policies-v3.fields.json, the
+ * declarations' envelope); `$filter` of `field eq|ne|gt|ge|lt|le value` joined by `and` (dates compared as dates);
+ * `$orderby` of `field [asc|desc]`; `count` only with `$inlinecount=allpages` or `$count=true`. Any other dataset or
+ * path: an HTML page (404). A query it cannot run: 400 with `{"error": [...]}`. Calls are logged by dataset
+ * (`endpoint`: NfipCommunityStatusBook, NfipClaims, NfipPolicies, DisasterDeclarationsSummaries).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Answer, CallRecord, EmulatorOptions, Published, RequestContext, UpstreamEmulator, escapeHtml, htmlAnswer, jsonAnswer } from './emulator-core';
 import { publishOnStatusBook } from './map-publishing';
 import { CommunityStatusBookRow, DEMO_COMMUNITY_STATUS_BOOK } from './community-status-book';
+import { DEMO_CLAIMS, DEMO_DECLARATIONS, DEMO_POLICIES, OpenFemaRow } from './area-records';
 
 export const OPENFEMA_BASE_PATH = '/api/open';
 export const COMMUNITY_STATUS_BOOK_DATASET = 'NfipCommunityStatusBook';
@@ -31,14 +36,42 @@ const FIELDS = [
   ...Object.keys(fixture<{ fields: Record<string, string> }>('openfema-nfip-community-status-book.fields.json').fields),
   ...Object.keys(fixture<{ columns: Record<string, string> }>('openfema-nfip-community-status-book.recorded.excerpt.json').columns),
 ];
-/** Every row also has these, as every OpenFEMA dataset does. */
-const KNOWN_FIELDS = new Set([...FIELDS, 'id', 'hash']);
+const fieldsOf = (name: string) => Object.keys(fixture<{ fields: Record<string, string> }>(name).fields);
 
-const QUERY_OPTIONS = new Set(['$select', '$top', '$skip', '$filter', '$orderby', '$inlinecount', '$metadata', '$format']);
+type Row = Readonly<Record<string, unknown>>;
+
+/** A dataset the emulator serves: its path under the base, and the fields its rows may have (every row also has `id` and `hash`). */
+interface Dataset {
+  path: string;
+  version: 'v1' | 'v2' | 'v3';
+  fields: ReadonlySet<string>;
+}
+
+const DATASETS: Record<string, Dataset> = {
+  [COMMUNITY_STATUS_BOOK_DATASET]: { path: `v1/${COMMUNITY_STATUS_BOOK_DATASET}`, version: 'v1', fields: new Set([...FIELDS, 'id', 'hash']) },
+  NfipClaims: { path: 'v3/NfipClaims', version: 'v3', fields: new Set([...fieldsOf('openfema-nfip-claims-v3.fields.json'), 'id', 'hash']) },
+  NfipPolicies: { path: 'v3/NfipPolicies', version: 'v3', fields: new Set([...fieldsOf('openfema-nfip-policies-v3.fields.json'), 'id', 'hash']) },
+  DisasterDeclarationsSummaries: {
+    path: 'v2/DisasterDeclarationsSummaries',
+    version: 'v2',
+    fields: new Set([...fieldsOf('openfema-disaster-declarations-v2.envelope.json'), 'hash']),
+  },
+};
+
+/** Every dataset's answers carry the time of the run (v2 and v3). */
+const RUN_DATE = '2026-11-27T23:17:36.211Z';
+
+const QUERY_OPTIONS = new Set(['$select', '$top', '$skip', '$filter', '$orderby', '$inlinecount', '$count', '$metadata', '$format']);
 
 export interface OpenFemaEmulatorOptions extends EmulatorOptions {
   /** The table served; default the demo Community Status Book. */
   rows?: readonly CommunityStatusBookRow[];
+  /** The NFIP claims, policies and declarations served; default the demo records (area-records.ts). */
+  claims?: readonly OpenFemaRow[];
+  policies?: readonly OpenFemaRow[];
+  declarations?: readonly OpenFemaRow[];
+  /** The most rows a page holds whatever `$top` asks (default `$top`'s limit, 10000): how a client's paging is seen. */
+  pageCap?: number;
 }
 
 class BadQuery extends Error {}
@@ -46,10 +79,18 @@ class BadQuery extends Error {}
 /** The OpenFEMA emulator. */
 export class OpenFemaEmulator extends UpstreamEmulator {
   private table: readonly CommunityStatusBookRow[];
+  private readonly records: Record<string, readonly Row[]>;
+  private readonly pageCap: number;
 
   private constructor(options: OpenFemaEmulatorOptions) {
     super(OPENFEMA_BASE_PATH, options);
     this.table = options.rows ?? DEMO_COMMUNITY_STATUS_BOOK;
+    this.records = {
+      NfipClaims: options.claims ?? DEMO_CLAIMS,
+      NfipPolicies: options.policies ?? DEMO_POLICIES,
+      DisasterDeclarationsSummaries: options.declarations ?? DEMO_DECLARATIONS,
+    };
+    this.pageCap = options.pageCap ?? OPENFEMA_MAX_TOP;
   }
 
   static async start(options: OpenFemaEmulatorOptions = {}): Promise<OpenFemaEmulator> {
@@ -75,8 +116,14 @@ export class OpenFemaEmulator extends UpstreamEmulator {
     this.table = rows;
   }
 
+  /** Replaces the rows of a dataset of the area's record, as FEMA's monthly refresh does. */
+  setRecords(dataset: 'NfipClaims' | 'NfipPolicies' | 'DisasterDeclarationsSummaries', rows: readonly OpenFemaRow[]): void {
+    this.records[dataset] = rows;
+  }
+
   protected describe(subPath: string): Pick<CallRecord, 'endpoint'> {
-    return { endpoint: subPath === `v1/${COMMUNITY_STATUS_BOOK_DATASET}` ? COMMUNITY_STATUS_BOOK_DATASET : 'unknown' };
+    const dataset = Object.entries(DATASETS).find(([, { path: datasetPath }]) => datasetPath === subPath);
+    return { endpoint: dataset ? dataset[0] : 'unknown' };
   }
 
   protected htmlErrorPage(status: number): string {
@@ -87,14 +134,16 @@ export class OpenFemaEmulator extends UpstreamEmulator {
     const { call, params } = ctx;
     if (call.endpoint === 'unknown') return htmlAnswer(notFoundPage(call.path), 404);
     try {
-      return jsonAnswer(this.page(params, call));
+      return jsonAnswer(this.page(call.endpoint, params, call));
     } catch (error) {
       if (error instanceof BadQuery) return jsonAnswer({ error: [error.message] }, 400);
       throw error;
     }
   }
 
-  private page(params: Record<string, string>, call: CallRecord): Record<string, unknown> {
+  private page(entity: string, params: Record<string, string>, call: CallRecord): Record<string, unknown> {
+    const dataset = DATASETS[entity]!;
+    const known = dataset.fields;
     for (const name of Object.keys(params)) {
       if (name.startsWith('$') && !QUERY_OPTIONS.has(name)) throw new BadQuery(`Unknown query option: ${name}`);
     }
@@ -103,29 +152,35 @@ export class OpenFemaEmulator extends UpstreamEmulator {
     const top = wholeNumber(params.$top, '$top', OPENFEMA_DEFAULT_TOP);
     if (top > OPENFEMA_MAX_TOP) throw new BadQuery(`$top must not exceed ${OPENFEMA_MAX_TOP}`);
     const skip = wholeNumber(params.$skip, '$skip', 0);
-    const select = params.$select === undefined ? null : fieldList(params.$select, '$select');
+    const select = params.$select === undefined ? null : fieldList(params.$select, '$select', known);
     const filter = params.$filter ?? '';
-    const matches = filterOf(filter);
-    const order = params.$orderby === undefined ? [] : orderOf(params.$orderby);
+    const matches = filterOf(filter, known);
+    const order = params.$orderby === undefined ? [] : orderOf(params.$orderby, known);
     const inlineCount = params.$inlinecount ?? 'none';
     if (inlineCount !== 'none' && inlineCount !== 'allpages') throw new BadQuery(`$inlinecount must be allpages or none, not ${inlineCount}`);
+    const countAsked = params.$count ?? 'false';
+    if (countAsked !== 'true' && countAsked !== 'false') throw new BadQuery(`$count must be true or false, not ${countAsked}`);
     const metadataWanted = (params.$metadata ?? 'true').toLowerCase() !== 'false';
 
-    const chosen = this.table.filter(matches);
+    const rows: readonly Row[] = entity === COMMUNITY_STATUS_BOOK_DATASET ? this.table : this.records[entity]!;
+    const chosen = rows.filter(matches);
     if (order.length > 0) chosen.sort((a, b) => compareRows(a, b, order));
-    const rows = chosen.slice(skip, skip + top).map((row) => (select ? Object.fromEntries(select.filter((f) => f in row).map((f) => [f, row[f]])) : row));
+    const page = chosen
+      .slice(skip, skip + Math.min(top, this.pageCap))
+      .map((row) => (select ? Object.fromEntries(select.filter((f) => f in row).map((f) => [f, row[f]])) : row));
     const metadata = {
       skip,
       top,
-      count: inlineCount === 'allpages' ? chosen.length : 0,
+      count: inlineCount === 'allpages' || countAsked === 'true' ? chosen.length : 0,
       filter,
       format,
       orderby: Object.fromEntries(order.map(([field, direction]) => [field, direction])),
       select,
-      entityname: COMMUNITY_STATUS_BOOK_DATASET,
+      entityname: entity,
+      ...(dataset.version === 'v1' ? {} : { rundate: RUN_DATE, metadata: true, version: dataset.version }),
       url: `${call.path}${call.rawQuery ? `?${call.rawQuery}` : ''}`,
     };
-    return { ...(metadataWanted ? { metadata } : {}), [COMMUNITY_STATUS_BOOK_DATASET]: rows };
+    return { ...(metadataWanted ? { metadata } : {}), [entity]: page };
   }
 }
 
@@ -135,26 +190,26 @@ function wholeNumber(value: string | undefined, name: string, fallback: number):
   return Number(value);
 }
 
-function fieldList(value: string, name: string): string[] {
+function fieldList(value: string, name: string, known: ReadonlySet<string>): string[] {
   const fields = value.split(',').map((f) => f.trim());
-  const unknown = fields.filter((f) => !KNOWN_FIELDS.has(f));
+  const unknown = fields.filter((f) => !known.has(f));
   if (fields.length === 0 || unknown.length > 0) throw new BadQuery(`${name}: unknown field(s) ${unknown.join(', ') || '(none given)'}`);
   return fields;
 }
 
 type Direction = 'asc' | 'desc';
 
-function orderOf(value: string): Array<[string, Direction]> {
+function orderOf(value: string, known: ReadonlySet<string>): Array<[string, Direction]> {
   return value.split(',').map((item) => {
     const [field, direction = 'asc', ...rest] = item.trim().split(/\s+/);
-    if (!KNOWN_FIELDS.has(field) || rest.length > 0 || (direction !== 'asc' && direction !== 'desc')) {
+    if (!known.has(field) || rest.length > 0 || (direction !== 'asc' && direction !== 'desc')) {
       throw new BadQuery(`$orderby: cannot order by ${JSON.stringify(item.trim())}`);
     }
     return [field, direction];
   });
 }
 
-function compareRows(a: CommunityStatusBookRow, b: CommunityStatusBookRow, order: Array<[string, Direction]>): number {
+function compareRows(a: Row, b: Row, order: Array<[string, Direction]>): number {
   for (const [field, direction] of order) {
     const [x, y] = [a[field], b[field]].map((v) => (v === null || v === undefined ? '' : String(v)));
     if (x !== y) return (x < y ? -1 : 1) * (direction === 'asc' ? 1 : -1);
@@ -162,13 +217,27 @@ function compareRows(a: CommunityStatusBookRow, b: CommunityStatusBookRow, order
   return 0;
 }
 
-/** `field eq 'text'`, `field ne 12`, `field eq true`, joined by `and`; anything else is a bad query. */
-function filterOf(filter: string): (row: CommunityStatusBookRow) => boolean {
+type Comparison = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
+
+/** An ISO date or date-time: compared with another as a time (OpenFEMA compares its date fields as dates). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/;
+
+/** -1, 0 or 1 as `a` is before, equal to or after `b`; null when they cannot be ordered. */
+function ordering(a: unknown, b: unknown): number | null {
+  if (typeof a === 'number' && typeof b === 'number') return Math.sign(a - b);
+  if (typeof a === 'string' && typeof b === 'number') return ordering(Number(a), b);
+  if (typeof a !== 'string' || typeof b !== 'string') return null;
+  if (ISO_DATE.test(a) && ISO_DATE.test(b)) return Math.sign(Date.parse(a) - Date.parse(b));
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `field eq 'text'`, `field ne 12`, `field ge '2026-01-01'`, `field eq true`, joined by `and`; anything else is a bad query. */
+function filterOf(filter: string, known: ReadonlySet<string>): (row: Row) => boolean {
   if (filter.trim() === '') return () => true;
   const terms = filter.split(/\s+and\s+/i).map((term) => {
-    const match = /^\s*(\w+)\s+(eq|ne)\s+('(?:[^']|'')*'|-?\d+(?:\.\d+)?|true|false|null)\s*$/i.exec(term);
-    if (!match || !KNOWN_FIELDS.has(match[1])) throw new BadQuery(`$filter: cannot read ${JSON.stringify(term.trim())}`);
-    const [, field, op, literal] = match;
+    const match = /^\s*(\w+)\s+(eq|ne|gt|ge|lt|le)\s+('(?:[^']|'')*'|-?\d+(?:\.\d+)?|true|false|null)\s*$/i.exec(term);
+    if (!match || !known.has(match[1]!)) throw new BadQuery(`$filter: cannot read ${JSON.stringify(term.trim())}`);
+    const [, field, op, literal] = match as unknown as [string, string, string, string];
     const value: unknown = literal.startsWith("'")
       ? literal.slice(1, -1).replace(/''/g, "'")
       : literal === 'true' || literal === 'false'
@@ -176,8 +245,15 @@ function filterOf(filter: string): (row: CommunityStatusBookRow) => boolean {
         : literal === 'null'
           ? null
           : Number(literal);
-    const equal = (row: CommunityStatusBookRow) => (row[field] ?? null) === value || (typeof value === 'number' && Number(row[field]) === value);
-    return op.toLowerCase() === 'eq' ? equal : (row: CommunityStatusBookRow) => !equal(row);
+    const comparison = op.toLowerCase() as Comparison;
+    const equal = (row: Row) => (row[field] ?? null) === value || (typeof value === 'number' && Number(row[field]) === value);
+    if (comparison === 'eq') return equal;
+    if (comparison === 'ne') return (row: Row) => !equal(row);
+    return (row: Row) => {
+      const order = ordering(row[field] ?? null, value);
+      if (order === null) return false;
+      return comparison === 'gt' ? order > 0 : comparison === 'ge' ? order >= 0 : comparison === 'lt' ? order < 0 : order <= 0;
+    };
   });
   return (row) => terms.every((term) => term(row));
 }

@@ -17,7 +17,7 @@ export interface Stack {
 }
 
 /** Caches off: every lookup reaches the upstreams, so call counts and faults are visible. */
-export const NO_CACHE = { CACHE_TTL_SECONDS: '0', GEOCODE_CACHE_TTL_SECONDS: '0' } as const;
+export const NO_CACHE = { CACHE_TTL_SECONDS: '0', GEOCODE_CACHE_TTL_SECONDS: '0', HISTORY_TTL_SECONDS: '0' } as const;
 
 /** Fast failure settings for the fault suites (short timeout and deadline, one retry, the breaker kept closed). */
 export const FAST_FAULTS = {
@@ -79,6 +79,7 @@ export const RESULT_KEYS = [
   'coastalBarrier',
   'groundElevation',
   'structure',
+  'history',
   'determination',
   'unavailable',
 ].sort();
@@ -140,6 +141,7 @@ export function expectedResult(place: DemoPlace, include: readonly IncludeItem[]
     coastalBarrier: include.includes('cbrs') ? withNote(coastalBarrier) : null,
     groundElevation: include.includes('elevation') ? withNote(groundElevation) : null,
     structure: null,
+    history: null,
     determination: null,
     unavailable: [],
   };

@@ -103,12 +103,14 @@ export const UPSTREAM_REGISTRY = [
   },
   {
     name: 'openfema',
-    label: "FEMA's OpenFEMA service (NFIP Community Status Book)",
+    label: "FEMA's OpenFEMA service (NFIP Community Status Book, NFIP claims and policies, disaster declarations)",
     baseUrlVariable: 'OPENFEMA_BASE_URL',
-    description: "OpenFEMA, whose NFIP Community Status Book (`v1/NfipCommunityStatusBook`) gives a community's NFIP participation and CRS class.",
-    whileDown: 'the NFIP status of a community stays unknown until the Community Status Book can be loaded',
-    inHealth: 'OpenFEMA: the NFIP Community Status Book, downloaded in the background',
-    // A Status Book page of 10,000 rows of nine fields: about 3.5 MB.
+    description:
+      "OpenFEMA, whose NFIP Community Status Book (`v1/NfipCommunityStatusBook`) gives a community's NFIP participation and CRS class, and whose NFIP Redacted Claims and Policies (`v3/NfipClaims`, `v3/NfipPolicies`) and Disaster Declarations Summaries (`v2/DisasterDeclarationsSummaries`) give the area's flood record of `include=history`.",
+    whileDown:
+      "the NFIP status of a community stays unknown until the Community Status Book can be loaded, and the area's flood record (include=history) is unavailable",
+    inHealth: "OpenFEMA: the NFIP Community Status Book, downloaded in the background, and the area's flood record",
+    // A Status Book page of 10,000 rows of nine fields: about 3.5 MB; a page of 10,000 claims of six fields, about 2 MB.
     bodyCapBytes: 16 * MiB,
   },
   {

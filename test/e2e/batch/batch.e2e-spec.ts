@@ -4,7 +4,7 @@
  * every whole-request error, and a 10,000-row body.
  */
 import { parse } from 'csv-parse/sync';
-import { DEMO_ADDRESSES, DEMO_PLACES, demoPlace, type DemoPlace } from '../../emulators';
+import { DEMO_ADDRESSES, DEMO_AREA_RECORDS, DEMO_PLACES, demoPlace, type DemoPlace } from '../../emulators';
 import { Stack, expectErrorEnvelope, startStack } from '../../support/stack';
 import type { ApiResponse } from '../../support/api-client';
 
@@ -15,7 +15,7 @@ const CSV_COLUMNS =
   'community_id,loma_count,nearest_sfha_m,map_change_status,map_change_zone,cbrs_status,building_match,building_in_sfha,building_sfha_share_percent,' +
   'building_zones,building_unmapped_share_percent,determination_basis,flood_insurance_available,nfip_program,flood_insurance_required,' +
   'flood_insurance_reason,nearby_letters,nfip_participating,crs_class,sfha_discount_percent,' +
-  'ground_elevation_ft,ground_minus_bfe_ft,unavailable,retrieved_at';
+  'ground_elevation_ft,ground_minus_bfe_ft,tract,area_claims,area_claims_outside_sfha_percent,area_flood_declarations,unavailable,retrieved_at';
 
 interface BatchRow {
   index: number;
@@ -247,12 +247,14 @@ describe('formats in and out', () => {
       r.community?.nfip?.sfhaDiscountPercent,
       '',
       '',
+      // The area's flood record, not asked for.
+      ...Array(4).fill(''),
       r.unavailable.join(';'),
       get.body.retrievedAt,
     ].map(cells);
     expect(ok.split(',')).toEqual(expected);
     expect(ok).toMatch(/,(true|false),/);
-    const empties = Array(42).fill('');
+    const empties = Array(46).fill('');
     expect(bad.split(',')).toEqual(['1', 'bad', '422', 'COORDINATES_OUT_OF_RANGE', '', '91', String(b.lon), ...empties]);
     expect(none).toBe(['2', 'none', '404', 'ADDRESS_NOT_FOUND', `"${DEMO_ADDRESSES.noMatch}"`, '', '', ...empties].join(','));
   });
@@ -303,6 +305,31 @@ describe('the NFIP and ground elevation columns', () => {
       '',
       '',
     ]);
+  });
+});
+
+describe("CSV columns of the area's flood record", () => {
+  it("give the tract, its claims (a withheld count as <10), the share outside the SFHA and the county's flood declarations, OpenFEMA asked once per tract and county", async () => {
+    const houston = demoPlace('houston-ae-floodway');
+    const sacramento = demoPlace('sacramento-ar');
+    stack.emulators.resetCalls();
+    const body =
+      'id,lat,lon\n' +
+      `h1,${houston.lat},${houston.lon}\nh2,${houston.lat},${houston.lon + 0.000002}\ns,${sacramento.lat},${sacramento.lon}\nh3,${houston.lat},${houston.lon - 0.000002}\n`;
+    const res = await postBatch(body, 'text/csv', { accept: 'text/csv', query: '?include=history' });
+    expect(res.status).toBe(200);
+    const [header, ...rows] = parse(res.text) as string[][];
+    const columns = ['id', 'tract', 'area_claims', 'area_claims_outside_sfha_percent', 'area_flood_declarations', 'unavailable'];
+    const pick = (row: string[]) => columns.map((name) => row[header.indexOf(name)]);
+    expect(rows.map(pick)).toEqual([
+      ['h1', DEMO_AREA_RECORDS.houston.tract, '214', '42.1', '5', ''],
+      ['h2', DEMO_AREA_RECORDS.houston.tract, '214', '42.1', '5', ''],
+      ['s', DEMO_AREA_RECORDS.sacramento.tract, '<10', '', '2', ''],
+      ['h3', DEMO_AREA_RECORDS.houston.tract, '214', '42.1', '5', ''],
+    ]);
+    expect(stack.emulators.openfema.callCount({ endpoint: 'NfipClaims' })).toBe(2);
+    expect(stack.emulators.openfema.callCount({ endpoint: 'NfipPolicies' })).toBe(2);
+    expect(stack.emulators.openfema.callCount({ endpoint: 'DisasterDeclarationsSummaries' })).toBe(2);
   });
 });
 

@@ -182,7 +182,7 @@ describe('Swagger UI at /api-docs.html in Chromium', () => {
     const operation = await tryOut('/flood-zone/report');
     const include = operation.locator('tr[data-param-name="include"][data-param-in="query"] select');
     const chosen = await include.evaluate((select: HTMLSelectElement) => Array.from(select.selectedOptions, (option) => option.value));
-    expect(chosen).toEqual(['nearby', 'preliminary', 'cbrs', 'elevation', 'structure', 'determination']);
+    expect(chosen).toEqual(['nearby', 'preliminary', 'cbrs', 'elevation', 'structure', 'history', 'determination']);
   });
 
   it('runs under the Content-Security-Policy with nothing blocked and no script errors', async () => {

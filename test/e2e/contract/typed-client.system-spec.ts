@@ -242,7 +242,7 @@ describe('a typed client generated from /openapi.json', () => {
     expect({ style: byName.include!.style, explode: byName.include!.explode, items: byName.include!.schema.items }).toEqual({
       style: 'form',
       explode: false,
-      items: { type: 'string', enum: ['nearby', 'preliminary', 'cbrs', 'elevation', 'structure', 'determination'] },
+      items: { type: 'string', enum: ['nearby', 'preliminary', 'cbrs', 'elevation', 'structure', 'history', 'determination'] },
     });
     expect(byName.radius!.schema).toEqual({ anyOf: [{ type: 'integer', minimum: 10, maximum: 2000 }, { type: 'string' }] });
     expect(byName.radius!.description).toContain('500 when not given');

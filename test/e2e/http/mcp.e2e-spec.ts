@@ -165,6 +165,15 @@ describe('POST /mcp: the tools for AI agents', () => {
     expect(summaryOf(result)).toBe('Coverage: mapped. Flood zone: AE. In the Special Flood Hazard Area: yes. Unavailable: nothing.');
   });
 
+  it("flood_zone takes history in include: the area's record, as GET /flood-zone gives it", async () => {
+    const houston = demoPlace('houston-ae-floodway');
+    const result = await call('flood_zone', { lat: houston.lat, lon: houston.lon, include: ['history'] });
+    const rest = await stack.get(`${pointQuery(houston)}&include=history`);
+    const answer = structuredOf(checks, 'flood_zone', result) as { result: { history: { claims: { count: number } } } };
+    expect(answer.result.history.claims.count).toBe(214);
+    expect(answer.result.history).toEqual((rest.body as { result: { history: unknown } }).result.history);
+  });
+
   it("flood_zone leads with the building where one is found, then names the point's answer as the point's", async () => {
     const result = await call('flood_zone', { ...MENOMINEE_HOUSE, include: ['structure'] });
     const answer = structuredOf(checks, 'flood_zone', result) as { result: { inSpecialFloodHazardArea: boolean; structure: { buildingInSfha: boolean } } };
@@ -197,7 +206,7 @@ describe('POST /mcp: the tools for AI agents', () => {
   it.each<[string, Record<string, unknown>]>([
     [
       'every part asked for, at the house across the AE edge',
-      { ...MENOMINEE_HOUSE, include: ['nearby', 'preliminary', 'cbrs', 'elevation', 'structure', 'determination'] },
+      { ...MENOMINEE_HOUSE, include: ['nearby', 'preliminary', 'cbrs', 'elevation', 'structure', 'history', 'determination'] },
     ],
     ['an unmapped point (nulls where there is no data)', { lat: 38.9, lon: -77 }],
     ['a building partly off the map', { lat: 38.899, lon: -77.029579, include: ['structure'] }],

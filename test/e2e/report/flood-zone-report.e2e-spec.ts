@@ -5,13 +5,13 @@
  * the same request. In a browser: report-browser.system-spec.ts.
  */
 import { entityTag } from '../../../src/common/cached-entity';
-import { DEMO_ADDRESSES, DEMO_BUILDING_ADDRESSES, demoPlace } from '../../emulators';
+import { DEMO_ADDRESSES, DEMO_AREA_RECORDS, DEMO_BUILDING_ADDRESSES, demoPlace } from '../../emulators';
 import { demoStructure } from '../../emulators/structure-footprints';
 import { FAST_FAULTS, Stack, expectErrorEnvelope, startStack } from '../../support/stack';
 import { readerText } from '../../support/page-text';
 
 const REPORT_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const EVERY_PART = 'nearby,preliminary,cbrs,elevation,structure,determination';
+const EVERY_PART = 'nearby,preliminary,cbrs,elevation,structure,history,determination';
 
 interface Page {
   status: number;
@@ -106,6 +106,7 @@ describe('the page of a point', () => {
     expect(json.body.result.mapChange).not.toBeNull();
     expect(json.body.result.coastalBarrier).not.toBeNull();
     expect(json.body.result.groundElevation).not.toBeNull();
+    expect(json.body.result.history).not.toBeNull();
     expect(json.body.result.unavailable).toEqual([]);
     // the JSON answer was read from the cache the page filled
     expect(json.headers.get('x-cache')).toBe('HIT');
@@ -461,6 +462,28 @@ describe('a document: its picture inside it, its date and id at the top', () => 
     expect(page.text).toContain(`Zone ${json.body.result.floodZone}`);
     expect(page.text).toContain(json.body.result.firmPanel.panel);
     expect(Number(/max-age=(\d+)/.exec(page.headers.get('cache-control')!)![1])).toBeLessThanOrEqual(60);
+  });
+
+  it("shows the area's flood record with its claims by year drawn inside the page, and says when OpenFEMA did not answer", async () => {
+    const houston = demoPlace('houston-ae-floodway');
+    const page = await fetchPage(stack, `/flood-zone/report?lat=${houston.lat}&lon=${houston.lon}&include=history`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Flood record of the area');
+    expect(page.text).toContain(
+      `214 NFIP claims in census tract ${DEMO_AREA_RECORDS.houston.tract}, 1978 to 2017, 42.1% outside the SFHA, about $12.8 million paid.`,
+    );
+    expect(page.text).toContain('Most: Hurricane Harvey (2017) 160; Tropical Storm Allison (2001) 40');
+    expect(page.text).toContain('not at this property');
+    expect(page.html).toMatch(/<svg\s+class="claims-chart"\s+role="img"\s+aria-label="NFIP claims in the tract by year of loss, 1978 to 2017"/);
+    expect(page.html.match(/<rect\s/g)).toHaveLength(4);
+
+    // A tract of its own (4 km north), never asked before: the record of a tract is kept once answered.
+    stack.emulators.openfema.injectFault({ kind: 'http-status', status: 500, match: 'NfipClaims' });
+    const failed = await fetchPage(stack, `/flood-zone/report?lat=${houston.lat + 0.04}&lon=${houston.lon}&include=history`);
+    expect(failed.status).toBe(200);
+    expect(failed.text).toContain("Could not be checked: FEMA's OpenFEMA (NFIP claims, policies and disaster declarations) did not answer this time.");
+    expect(failed.html).not.toContain('claims-chart');
+    stack.emulators.openfema.clearFaults();
   });
 });
 

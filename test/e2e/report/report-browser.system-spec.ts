@@ -174,6 +174,22 @@ function wordsOf(answer: Record<string, any>): string[] {
     add(`${form.basis === 'building' ? 'Building' : 'Point'} in the SFHA: ${answer(form.buildingInSfha)}`);
     add(`mandatory purchase requirement applies: ${answer(form.floodInsuranceRequired)}`);
   }
+  // The area's flood record: whose it is, its tract, its count (never a withheld one), its policies' day, the newest declarations.
+  const history = result.history;
+  if (history) {
+    const { count } = history.claims;
+    add(
+      history.note,
+      history.area.geoid,
+      history.policies.asOf,
+      count === 0 ? 'No NFIP claims' : `${count === null ? 'Fewer than 10' : count.toLocaleString('en-US')} NFIP claim`,
+    );
+    add(
+      ...history.declarations
+        .slice(0, 1)
+        .map((declaration: any) => `${declaration.title} (${declaration.declarationType}-${declaration.disasterNumber}, ${declaration.declarationDate})`),
+    );
+  }
   if (result.unavailable.length > 0) add('Could not be checked');
   return words;
 }
@@ -211,6 +227,7 @@ const SHOWN: Array<[string, (place: DemoPlace) => string]> = [
   ['charleston-preliminary-into-sfha', (place) => `lat=${place.lat}&lon=${place.lon}&include=preliminary`],
   ['fernandina-cbrs-opa', (place) => `lat=${place.lat}&lon=${place.lon}`],
   ['norfolk-ground-below-bfe', (place) => `lat=${place.lat}&lon=${place.lon}&include=elevation`],
+  ['houston-ae-floodway', (place) => `lat=${place.lat}&lon=${place.lon}&include=history`],
   ['houston-nearby-hazards', (place) => `lat=${place.lat}&lon=${place.lon}&radius=300`],
   ['lampasas-paper-only', (place) => `lat=${place.lat}&lon=${place.lon}`],
   ['houston-gap', (place) => `lat=${place.lat}&lon=${place.lon}`],
