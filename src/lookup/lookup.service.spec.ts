@@ -19,6 +19,7 @@ import type { FloodZoneResult } from './flood-zone-lookup';
 import type { LocationQuery } from './location-query';
 import { boundPartsProvider } from './bound-parts';
 import { AreaRecordPort } from '../parts/history/area-record-port';
+import { PolygonWork } from '../parts/structure/polygon-work.client';
 import { BuildingSurvey } from '../parts/structure/building-survey.client';
 import { LookupAnswer, LookupService } from './lookup.service';
 import type { AnswerPart, IncludeItem } from '../parts/answer-parts';
@@ -215,6 +216,8 @@ async function lookupServiceOver(upstreams: FakeUpstreams, settings: Partial<Loo
       { provide: BuildingSurvey, useValue: { survey: () => Promise.reject(new Error('no building is asked for here')) } },
       { provide: Geocoder, useValue: ports.geocoder },
       { provide: NfipStatusPort, useValue: ports.nfipStatus },
+      // Polygon work has its own specs (src/parts/structure/); these lookups give no footprint to check.
+      { provide: PolygonWork, useValue: { run: () => Promise.reject(new Error('no polygon is checked here')) } },
       // The area's record has its own specs (src/parts/history/, test/e2e/parts/history.e2e-spec.ts); these lookups do not ask for it.
       { provide: AreaRecordPort, useValue: { tractRecord: () => Promise.reject(new Error('no record is asked for here')) } },
     ],

@@ -13,6 +13,7 @@
  * carries "Yes" (the flag's real spelling is not recorded; the client reads every spelling). Shape__Area /
  * Shape__Length are its area and perimeter in Web Mercator metres, as a hosted layer in Web Mercator keeps them.
  */
+import { tractGeoidAt } from './census-tracts';
 import { Position, Ring, areaAndLength, bboxOfRings, lonLatToWebMercator, metersToDegrees, rectRing, usngOf } from './geometry';
 import { DEMO_BLOCKS, DEMO_BUILDING_ADDRESSES, type DemoBlock, utcDate } from './demo-map';
 import type { ArcGisFeature } from './map-data';
@@ -83,11 +84,15 @@ function single(v: number): number {
 /** Metres a block drawn around one building reaches beyond it. */
 const BLOCK_MARGIN_M = 10;
 
-/** The building's own block, drawn around it, when it stands in none of DEMO_BLOCKS. */
+/**
+ * The building's own block, drawn around it, when it stands in none of DEMO_BLOCKS: `geoid`'s state, county and block
+ * number in the demo tract the Census emulator names at the building (census-tracts.ts), as a block lies in its tract.
+ */
 function blockAround(geoid: string, ring: Ring): DemoBlock {
   const { xmin, ymin, xmax, ymax } = bboxOfRings([ring]);
   const { dLon, dLat } = metersToDegrees(ymin, BLOCK_MARGIN_M);
-  return { geoid, box: [xmin - dLon, ymin - dLat, xmax + dLon, ymax + dLat] };
+  const tract = tractGeoidAt(geoid.slice(0, 2), geoid.slice(2, 5), (xmin + xmax) / 2, (ymin + ymax) / 2);
+  return { geoid: `${tract}${geoid.slice(11)}`, box: [xmin - dLon, ymin - dLat, xmax + dLon, ymax + dLat] };
 }
 
 function structure(spec: StructureSpec, objectId: number): DemoStructure {

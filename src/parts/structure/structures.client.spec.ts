@@ -1,6 +1,7 @@
 import { HttpService } from '@nestjs/axios';
 import { ConfigService } from '@nestjs/config';
 import axios from 'axios';
+import { tractGeoidAt } from '../../../test/emulators/census-tracts';
 import { demoPlace } from '../../../test/emulators/demo-map';
 import type { Fault } from '../../../test/emulators/emulator-core';
 import { DEMO_STRUCTURES, demoStructure } from '../../../test/emulators/structure-footprints';
@@ -91,7 +92,7 @@ describe('StructuresClient against the USA Structures emulator', () => {
     expect([house, outbuilding]).toEqual([asReturned('sacramento-house'), asReturned('sacramento-outbuilding')]);
     expect([house.attributes.OUTBLDG, outbuilding.attributes.OUTBLDG, outbuilding.attributes.OCC_CLS]).toEqual([null, 'Yes', 'Unclassified']);
     // the building's tract and county, as the real layer gives them on every building
-    expect([house.attributes.CENSUSCODE, house.attributes.FIPS]).toEqual(['06067000100', '06067']);
+    expect([house.attributes.CENSUSCODE, house.attributes.FIPS]).toEqual([tractGeoidAt('06', '067', atHouse.lon, atHouse.lat), '06067']);
     const dc = demoStructure('dc-partly-unmapped').feature.bbox;
     const [building] = await client().buildingsNear({ lat: (dc.ymin + dc.ymax) / 2, lon: (dc.xmin + dc.xmax) / 2 }, 10, deadline());
     expect(building.attributes).toMatchObject({ PROP_ADDR: null, HEIGHT: 14.2, SOURCE: 'NGA', IMAGE_DATE: null, OUTBLDG: null });

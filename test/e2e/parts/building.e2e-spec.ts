@@ -1,5 +1,6 @@
 import type { CallRecord, Fault } from '../../emulators/emulator-core';
 import { DEMO_STRUCTURES, RunningEmulators, demoStructure, startEmulators } from '../../emulators';
+import { tractGeoidAt } from '../../emulators/census-tracts';
 import { demoPlace } from '../../emulators/demo-map';
 import { type Position, bboxOfRings, metersToDegrees } from '../../emulators/geometry';
 import { type DemoStructure, rectangleFootprint } from '../../emulators/structure-footprints';
@@ -556,8 +557,9 @@ describe("the building and the lender's form, end to end", () => {
     });
 
     it("a building's census block unread (the geocoder failing): its side unknown, none chosen, kept no longer than an incomplete answer", async () => {
-      // Two houses 6 m and 15 m from the White House's address point, in its stand-in tract: each one's block must be asked.
-      const tract = '11001000100';
+      // Two houses 6 m and 15 m from the White House's address point, in its stand-in block's tract: each one's block must be asked.
+      const whiteHouse = demoPlace('dc-white-house-ae');
+      const tract = tractGeoidAt('11', '001', whiteHouse.lon, whiteHouse.lat);
       emulators.structures.structures = [...DEMO_STRUCTURES, houseBeside('dc-white-house-ae', 71, 6, tract), houseBeside('dc-white-house-ae', 72, -19, tract)];
       emulators.census.injectFault({ kind: 'http-status', status: 500, match: (call: CallRecord) => call.endpoint === 'coordinates' });
       try {
@@ -580,9 +582,9 @@ describe("the building and the lender's form, end to end", () => {
 
     it("say null, never false, when FEMA's zones over them fail, and the building part is named unavailable", async () => {
       // Two houses beside a demo address no building stands at, in its census block (its tract).
-      const tract = '53033000100';
-      emulators.structures.structures = [...DEMO_STRUCTURES, houseBeside('renton-x-unshaded', 91, 6, tract), houseBeside('renton-x-unshaded', 92, -9, tract)];
       const grady = demoPlace('renton-x-unshaded');
+      const tract = tractGeoidAt('53', '033', grady.lon, grady.lat);
+      emulators.structures.structures = [...DEMO_STRUCTURES, houseBeside('renton-x-unshaded', 91, 6, tract), houseBeside('renton-x-unshaded', 92, -9, tract)];
       emulators.nfhl.injectFault({ kind: 'http-status', status: 503, match: overTheFootprint });
       try {
         const res = await get(`/flood-zone?address=${encodeURIComponent(grady.address as string)}&include=structure`);

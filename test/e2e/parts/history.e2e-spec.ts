@@ -88,7 +88,7 @@ describe('include=history, every part asked each time', () => {
     expect(res.body.result.history).toEqual(HOUSTON_HISTORY());
     expect(stack.emulators.census.callCount()).toBe(1);
     expect(stack.emulators.census.calls[0]!.endpoint).toBe('onelineaddress');
-    expect(stack.emulators.census.calls[0]!.query.layers).toBe('Counties,Census Tracts');
+    expect(stack.emulators.census.calls[0]!.query.layers).toBe('Counties,Census Tracts,2020 Census Blocks');
   });
 
   it('withholds counts from 1 to 9 (claims, years, policies), and the share and dollars with them', async () => {
