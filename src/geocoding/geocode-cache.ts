@@ -42,7 +42,12 @@ export function addressMatches(
  */
 export function placeAt(pieces: PieceReader, geocoder: Geocoder, policy: CachePolicy, point: GeoPoint, wait: PieceWait): Promise<CacheRead<PlaceArea>> {
   const rounded = roundPoint(point);
-  return pieces.getOrLoad('place', `${WITH_TRACT}:${pointKey(rounded)}`, policy, (signal) => geocoder.describePoint(rounded, signal), wait);
+  return pieces.getOrLoad('place', placeKey(rounded), policy, (signal) => geocoder.describePoint(rounded, signal), wait);
+}
+
+/** The key of a point's place piece (the point rounded as roundPoint does). */
+export function placeKey(rounded: GeoPoint): string {
+  return `${WITH_TRACT}:${pointKey(rounded)}`;
 }
 
 /** One match, or several within 100 m of each other (the first counts); otherwise the client must choose. */

@@ -6,7 +6,8 @@ import { BatchMemo } from '../batch/batch-memo';
 import { CsvRecord, readBatchRow } from '../batch/batch-row';
 import { PieceCache, type PieceReader } from '../cache/piece-cache';
 import { errorAnswerOf } from '../common/filters/api-exception.filter';
-import { pointKey, roundPoint } from '../common/geo-point';
+import { roundPoint } from '../common/geo-point';
+import { placeKey } from '../geocoding/geocode-cache';
 import { Geocoder, type PlaceArea } from '../geocoding/geocoder';
 import { LOOKUP_PATH } from '../lookup/answer-cache';
 import { LookupService } from '../lookup/lookup.service';
@@ -248,7 +249,7 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
     const known = new Map<string, PlaceArea>();
     for (const location of locations) {
       if (location.lat !== null && location.lon !== null && location.place)
-        known.set(pointKey(roundPoint({ lat: location.lat, lon: location.lon })), placeOfText(location.place));
+        known.set(placeKey(roundPoint({ lat: location.lat, lon: location.lon })), placeOfText(location.place));
     }
     const memo = new BatchMemo(this.cache);
     const pieces: PieceReader = {
