@@ -1,5 +1,5 @@
 /**
- * Scenario 15: the area's flood record (include=history). First, what a warm record costs a lookup: every upstream
+ * Scenario 16: the area's flood record (include=history). First, what a warm record costs a lookup: every upstream
  * answering in 50 ms, the records of the places' tracts already kept (one lookup each before the rounds), then
  * distinct points (the rest of each answer asked anew) with and without include=history in interleaved rounds; the
  * record waits only for the geocoder's county call, which the plain lookup makes too, so it should add nothing
@@ -18,7 +18,7 @@ import { Emulators, Service, Tally, TimedBlock, callsOf, expectOk, httpGet, keep
 import { PlaceJitter, microDegrees, pointPath } from '../points';
 import { coldFigures, log, results, row } from '../report';
 
-const S = '15 include=history, 50 ms upstream';
+const S = '16 include=history, 50 ms upstream';
 /** Places whose tracts have a record of each kind: a long one, a withheld one, none. */
 const PLACES = ['houston-ae-floodway', 'sacramento-ar', 'menominee-ve'].map(demoPlace);
 const POINTS = new PlaceJitter(PLACES);
