@@ -12,6 +12,7 @@ import { DisposableRedis } from '../test/support/redis-server';
 import { fingerprintOf } from '../src/watches/watch-fingerprint';
 import { gridCellOf } from '../src/watches/watch-grid';
 import { ChunkWrite, fingerprintKey, WatchedLocation, WatchStore } from '../src/watches/watch-store';
+import { newWatchRecord } from '../src/watches/watch-record';
 import { WATCH_CHUNK_LOCATIONS } from '../src/watches/watches';
 
 const { values } = parseArgs({ options: { locations: { type: 'string', default: '100000' } } });
@@ -70,32 +71,18 @@ async function main(): Promise<void> {
     const store = new WatchStore(redis);
     const id = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
     const chunks = Math.ceil(total / WATCH_CHUNK_LOCATIONS);
-    await store.open({
-      id,
-      name: 'bench',
-      status: 'baselining',
-      include: [],
-      webhookUrl: 'https://servicing.example.com/flood-events',
-      webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-      createdAt: new Date().toISOString(),
-      stoppedAt: null,
-      lastSweepAt: null,
-      lastFullCheckAt: null,
-      deliveredUpTo: '0-0',
-      webhookLastSuccessAt: null,
-      webhookNextRetryAt: null,
-      webhookFailingSince: null,
-      webhookLastError: null,
-      total,
-      answered: 0,
-      unanswerable: 0,
-      chunks,
-      chunksToBaseline: chunks,
-      delivered: 0,
-      deliveryAttemptsFailed: 0,
-      abandoned: 0,
-      webhookFailures: 0,
-    });
+    await store.open(
+      newWatchRecord({
+        id,
+        name: 'bench',
+        include: [],
+        webhookUrl: 'https://servicing.example.com/flood-events',
+        webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        createdAt: new Date().toISOString(),
+        total,
+        chunks,
+      }),
+    );
     for (let chunk = 0; chunk < chunks; chunk++) {
       const ids: string[] = [];
       const locations: WatchedLocation[] = [];

@@ -36,6 +36,32 @@ export interface WatchRecord {
   webhookFailures: number;
 }
 
+/** What a new watch is given; the rest of its record starts as nothing done yet. */
+export type NewWatchRecord = Pick<WatchRecord, 'id' | 'name' | 'include' | 'webhookUrl' | 'webhookSecret' | 'createdAt' | 'total' | 'chunks'>;
+
+/** A watch as first stored: baselining every chunk, nothing swept, answered or delivered yet. */
+export function newWatchRecord(watch: NewWatchRecord): WatchRecord {
+  return {
+    ...watch,
+    status: 'baselining',
+    stoppedAt: null,
+    lastSweepAt: null,
+    lastFullCheckAt: null,
+    deliveredUpTo: '0-0',
+    webhookLastSuccessAt: null,
+    webhookNextRetryAt: null,
+    webhookFailingSince: null,
+    webhookLastError: null,
+    answered: 0,
+    unanswerable: 0,
+    chunksToBaseline: watch.chunks,
+    delivered: 0,
+    deliveryAttemptsFailed: 0,
+    abandoned: 0,
+    webhookFailures: 0,
+  };
+}
+
 /** One change of one location's answer, as the feed and the webhook give it. */
 export interface WatchEvent {
   id: string;

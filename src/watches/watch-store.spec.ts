@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { DisposableRedis } from '../../test/support/redis-server';
-import type { WatchRecord } from './watch-record';
+import { type WatchRecord, newWatchRecord } from './watch-record';
 import { ChunkWrite, WatchedLocation, WatchStore } from './watch-store';
 
 /**
@@ -15,32 +15,8 @@ describe('WatchStore', () => {
   const id = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
   const now = new Date('2026-11-28T06:00:00Z');
 
-  const record = (chunks: number): WatchRecord => ({
-    id,
-    name: null,
-    status: 'baselining',
-    include: [],
-    webhookUrl: null,
-    webhookSecret: null,
-    createdAt: now.toISOString(),
-    stoppedAt: null,
-    lastSweepAt: null,
-    lastFullCheckAt: null,
-    deliveredUpTo: '0-0',
-    webhookLastSuccessAt: null,
-    webhookNextRetryAt: null,
-    webhookFailingSince: null,
-    webhookLastError: null,
-    total: 2,
-    answered: 0,
-    unanswerable: 0,
-    chunks,
-    chunksToBaseline: chunks,
-    delivered: 0,
-    deliveryAttemptsFailed: 0,
-    abandoned: 0,
-    webhookFailures: 0,
-  });
+  const record = (chunks: number): WatchRecord =>
+    newWatchRecord({ id, name: null, include: [], webhookUrl: null, webhookSecret: null, createdAt: now.toISOString(), total: 2, chunks });
   const location = (locationId: string, fingerprint: string, extra: Partial<WatchedLocation> = {}): WatchedLocation => ({
     id: locationId,
     lat: 29.76839,

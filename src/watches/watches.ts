@@ -6,7 +6,7 @@ import { isRedisOutage, JOBS_NOT_CONFIGURED, JOBS_REDIS_NOT_ANSWERING, JobsAvail
 import { ApiError } from '../common/api-error';
 import { newWebhookSecret } from './webhook/webhook-signature';
 import { WatchWorkOrder, workOrderId } from './watch-queues';
-import { WatchEvent, WatchRecord, WatchStatusView, watchStatusView } from './watch-record';
+import { WatchEvent, WatchRecord, WatchStatusView, newWatchRecord, watchStatusView } from './watch-record';
 import { WatchStore } from './watch-store';
 
 /** Locations per chunk: the unit a worker baselines and re-checks, and the unit of the store. */
@@ -113,32 +113,16 @@ export class StoredWatches extends Watches {
       const id = randomUUID();
       const chunks = await this.storeRows(id, 0, watch.rows);
       const secret = watch.webhookUrl ? newWebhookSecret() : null;
-      const record: WatchRecord = {
+      const record = newWatchRecord({
         id,
         name: watch.name,
-        status: 'baselining',
         include: watch.include,
         webhookUrl: watch.webhookUrl,
         webhookSecret: secret,
         createdAt: new Date().toISOString(),
-        stoppedAt: null,
-        lastSweepAt: null,
-        lastFullCheckAt: null,
-        deliveredUpTo: '0-0',
-        webhookLastSuccessAt: null,
-        webhookNextRetryAt: null,
-        webhookFailingSince: null,
-        webhookLastError: null,
         total: watch.rows.length,
-        answered: 0,
-        unanswerable: 0,
         chunks,
-        chunksToBaseline: chunks,
-        delivered: 0,
-        deliveryAttemptsFailed: 0,
-        abandoned: 0,
-        webhookFailures: 0,
-      };
+      });
       try {
         await this.store.open(record);
         await this.queueBaselines(id, 0, chunks);
