@@ -7,7 +7,7 @@
  * threads included) reached under attack than idle, beside their goals.
  */
 import * as http from 'node:http';
-import CheapRuler from 'cheap-ruler';
+import { hostileShapesAround } from '../../test/support/hostile-shapes';
 import { CENTRE, POINTS } from '../config';
 import { Emulators, Service, expectOk, httpGet, keepAlive, percentile, round } from '../lib';
 import { pointPath } from '../points';
@@ -22,33 +22,7 @@ const RSS_GROWTH_GOAL_MB = 150;
 const ROUNDS = 10;
 const SAMPLES_PER_ROUND = 60;
 
-type Position = [number, number];
-const ruler = new CheapRuler(CENTRE.lat, 'meters');
-const at = (eastM: number, northM: number) => ruler.offset([CENTRE.lon, CENTRE.lat], eastM, northM) as Position;
-
-/** A star of `vertices` points (odd), each edge crossing most others. */
-function star(vertices: number, radiusM: number): Position[] {
-  const step = (vertices - 1) / 2;
-  const ring = Array.from<unknown, Position>({ length: vertices }, (_, i) => {
-    const angle = (2 * Math.PI * ((i * step) % vertices)) / vertices;
-    return at(radiusM * Math.cos(angle), radiusM * Math.sin(angle));
-  });
-  return [...ring, ring[0]];
-}
-
-/** A meander of `teeth` teeth over a square `sizeM` across; one up and down and one left and right cross teeth² times. */
-function meander(teeth: number, sizeM: number, across: boolean): Position[] {
-  const half = sizeM / 2;
-  const step = sizeM / teeth;
-  const place = (along: number, side: number) => (across ? at(side, along) : at(along, side));
-  const ring: Position[] = [];
-  for (let i = 0; i < teeth; i++) {
-    const [a, b] = [-half + i * step, -half + i * step + step / 2];
-    ring.push(place(a, -half), place(a, half), place(b, half), place(b, -half));
-  }
-  ring.push(place(half, -half - 1), place(-half, -half - 1), ring[0]);
-  return ring;
-}
+const { star, meander } = hostileShapesAround(CENTRE);
 
 const HOSTILE_BODIES = [[meander(249, 60, false), meander(249, 50, true).reverse()], [star(1999, 12)]].map((coordinates) =>
   JSON.stringify({ lat: CENTRE.lat, lon: CENTRE.lon, footprint: { type: 'Polygon', coordinates } }),

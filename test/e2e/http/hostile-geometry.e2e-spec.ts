@@ -4,9 +4,9 @@
  * the upstreams. Every answer arrives and none is a 500; polygon work of more than 1,000 vertices runs in the worker
  * threads, so the health probe answers while a polygon is being worked (seen by the pool's own gauge, not by a clock).
  */
-import CheapRuler from 'cheap-ruler';
 import { DEMO_MAP, DEMO_STRUCTURES, type ArcGisFeature, type Position, bboxOfRings, demoStructure } from '../../emulators';
 import type { ApiResponse } from '../../support/api-client';
+import { hostileShapesAround } from '../../support/hostile-shapes';
 import { Stack, expectErrorEnvelope, startStack } from '../../support/stack';
 
 /** One worker, a deadline far beyond any honest polygon's work and far below the hostile ones'. */
@@ -15,35 +15,7 @@ const POLYGON_DEADLINE_MS = 8000;
 const HOUSE = demoStructure('houston-floodway-house');
 const { xmin, ymin, xmax, ymax } = HOUSE.feature.bbox;
 const HOUSE_POINT = { lat: (ymin + ymax) / 2, lon: (xmin + xmax) / 2 };
-const ruler = new CheapRuler(HOUSE_POINT.lat, 'meters');
-const at = (eastM: number, northM: number) => ruler.offset([HOUSE_POINT.lon, HOUSE_POINT.lat], eastM, northM) as Position;
-
-/** A star of `vertices` points (odd) `radiusM` round the house, each edge crossing most others. */
-function star(vertices: number, radiusM: number): Position[] {
-  const step = (vertices - 1) / 2;
-  const ring = Array.from<unknown, Position>({ length: vertices }, (_, i) => {
-    const angle = (2 * Math.PI * ((i * step) % vertices)) / vertices;
-    return at(radiusM * Math.cos(angle), radiusM * Math.sin(angle));
-  });
-  return [...ring, ring[0]];
-}
-
-/**
- * A meander of `teeth` teeth over a square `sizeM` across centred on the house: up and down (`across` false) or left
- * and right. Each is a simple ring; one of each together cross teeth² times, and only a sweep of both rings finds it.
- */
-function meander(teeth: number, sizeM: number, across: boolean): Position[] {
-  const half = sizeM / 2;
-  const step = sizeM / teeth;
-  const place = (along: number, side: number) => (across ? at(side, along) : at(along, side));
-  const ring: Position[] = [];
-  for (let i = 0; i < teeth; i++) {
-    const [a, b] = [-half + i * step, -half + i * step + step / 2];
-    ring.push(place(a, -half), place(a, half), place(b, half), place(b, -half));
-  }
-  ring.push(place(half, -half - 1), place(-half, -half - 1), ring[0]);
-  return ring;
-}
+const { at, star, meander } = hostileShapesAround(HOUSE_POINT);
 
 /** A comb of `teeth` teeth, `toothM` long, on a spine: a valid ring of teeth * 4 + 2 vertices. */
 function comb(teeth: number, widthM: number, toothM: number): Position[] {
