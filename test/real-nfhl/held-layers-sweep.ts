@@ -3,7 +3,7 @@
  * test/real-nfhl/held-layers-sweep.ts, a JSON report on stdout): inside Jest's sandbox every Math call of these
  * vertex loops goes through the sandbox's global object and the sweep takes ten times as long.
  *
- * At every point of a grid over Hudson County (50 m for FIRM panels and communities; 100 m for flood zones, whose
+ * At every point of a grid over Hudson County (100 m for FIRM panels and communities; 200 m for flood zones, whose
  * 127,547 vertices make the emulator's point query about a millisecond), and beside the layers' boundaries (their
  * vertices rounded to 6 decimals, centimetres from the edges, where the grid's points seldom fall), each layer is
  * asked twice: by the NFHL emulator's point query, and by `polygonsAt` over the grid square holding the point, held
@@ -28,7 +28,7 @@ import {
 } from './held-squares';
 import { hudsonCounty, nfhlMapOf } from './real-nfhl-layers';
 
-export const STEP_M: Readonly<Record<ReusableLayer, number>> = { zones: 100, panels: 50, jurisdictions: 50 };
+export const STEP_M: Readonly<Record<ReusableLayer, number>> = { zones: 200, panels: 100, jurisdictions: 100 };
 
 export interface Check {
   name: string;

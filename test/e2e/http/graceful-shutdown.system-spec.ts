@@ -19,7 +19,6 @@ describe('graceful shutdown of dist/main.js on SIGTERM', () => {
       emulators.nfhl.injectFault({ kind: 'delay', ms: 1500, match: 'Flood Hazard Zones' });
       const slow = fetch(`${service.url}/flood-zone?lat=${dc.lat}&lon=${dc.lon}`);
       await sleep(300);
-      const signalledAt = Date.now();
       service.process.kill('SIGTERM');
       await sleep(50);
 
@@ -33,9 +32,9 @@ describe('graceful shutdown of dist/main.js on SIGTERM', () => {
       expect(inFlight.status).toBe(200);
       expect(((await inFlight.json()) as { result: { floodZone: string } }).result.floodZone).toBe('AE');
 
+      // Past the grace the process exits with code 1: a 0 says it stopped within it.
       const { code } = await service.exited;
       expect(code).toBe(0);
-      expect(Date.now() - signalledAt).toBeLessThan(5000);
       await expect(fetch(`${service.url}/health`)).rejects.toThrow();
     } finally {
       await service.stop();
@@ -127,12 +126,11 @@ describe('graceful shutdown of dist/main.js on SIGTERM', () => {
   });
 
   it('exits at once when nothing is in flight', async () => {
-    const service = await BuiltService.start({ ...emulators.env, SHUTDOWN_GRACE_MS: '10000', LOG_LEVEL: 'warn' });
-    const signalledAt = Date.now();
+    // A grace longer than the test may run: had the process waited for it, the test would not end.
+    const service = await BuiltService.start({ ...emulators.env, SHUTDOWN_GRACE_MS: '600000', LOG_LEVEL: 'warn' });
     service.process.kill('SIGTERM');
     const { code } = await service.exited;
     expect(code).toBe(0);
-    expect(Date.now() - signalledAt).toBeLessThan(2000);
   });
 
   it('does not wait past SHUTDOWN_GRACE_MS for a lookup that never ends', async () => {
@@ -147,10 +145,9 @@ describe('graceful shutdown of dist/main.js on SIGTERM', () => {
       emulators.nfhl.injectFault({ kind: 'delay', ms: 30000, match: 'Flood Hazard Zones' });
       const stuck = fetch(`${service.url}/flood-zone?lat=${dc.lat}&lon=${dc.lon}`).catch((error: unknown) => error);
       await sleep(200);
-      const signalledAt = Date.now();
       service.process.kill('SIGTERM');
-      await service.exited;
-      expect(Date.now() - signalledAt).toBeLessThan(2500);
+      // Code 1: cut at the grace, not left to wait out the 30 s lookup (which would end in code 0).
+      expect(await service.exited).toEqual({ code: 1, signal: null });
       await stuck;
     } finally {
       emulators.clearFaults();

@@ -211,24 +211,22 @@ afterEach(async () => {
   await emulators?.close();
 });
 
-it('three processes, one SIGKILLed and one SIGTERMed mid-job: 25,000 rows each exactly once, in order, equal to GET, within the shared rate', async () => {
+it('three processes, one SIGKILLed and one SIGTERMed mid-job: 12,000 rows each exactly once, in order, equal to GET, within the shared rate', async () => {
   const [first, killed, stopped] = [await startService(), await startService(), await startService()];
   const submittedAt = Date.now();
-  const id = await submit(first, 25_000);
+  const id = await submit(first, 12_000);
 
-  await waitFor(first, id, (job) => job.done >= 4000);
+  await waitFor(first, id, (job) => job.done >= 2000);
   killed.process.kill('SIGKILL');
-  await waitFor(first, id, (job) => job.done >= 9000);
-  const stopAsked = Date.now();
+  await waitFor(first, id, (job) => job.done >= 5000);
   stopped.process.kill('SIGTERM');
-  const exit = await stopped.exited;
-  expect(exit).toEqual({ code: 0, signal: null });
-  expect(Date.now() - stopAsked).toBeLessThan(8000 + 1000);
+  // Code 0: stopped within its grace (past it the process exits with code 1).
+  expect(await stopped.exited).toEqual({ code: 0, signal: null });
 
   const job = await waitFor(first, id, (current) => current.status === 'completed');
-  expect(job).toEqual(expect.objectContaining({ total: 25_000, done: 25_000, errors: 0 }));
+  expect(job).toEqual(expect.objectContaining({ total: 12_000, done: 12_000, errors: 0 }));
   const finishedAt = Date.parse(job.finishedAt);
-  const rows = await resultRows(first, id, 25_000);
+  const rows = await resultRows(first, id, 12_000);
 
   // The job's calls alone (GETs below come after it), at every upstream the job uses.
   const busiest = busiestSecond(emulators, submittedAt, finishedAt);
