@@ -7,7 +7,7 @@ import { HISTORY_ON_REPORT } from './history.words';
 
 /**
  * `include=history`: the area's flood record from OpenFEMA, for the point's census tract (named by the Census
- * geocoder in the call that names the county). Kept per tract, with the county's declarations kept per county (a
+ * geocoder in the call that names the county, or, where the building part found a building, the building's). Kept per tract, with the county's declarations kept per county (a
  * portfolio asks OpenFEMA once per distinct tract and county), for HISTORY_TTL_SECONDS: the datasets change monthly.
  */
 export const historyPart = optionalPart({
