@@ -7,8 +7,9 @@ import { TractRecords } from './tract-records.client';
 
 /**
  * `include=history`: the area's flood record from OpenFEMA, for the point's census tract (named by the Census
- * geocoder in the call that names the county, or, where the building part found a building, the building's). Kept per tract, with the county's declarations kept per county (a
- * portfolio asks OpenFEMA once per distinct tract and county), for HISTORY_TTL_SECONDS: the datasets change monthly.
+ * geocoder in the call that names the county, or, where the building part found a building, the building's). Kept per
+ * tract, with the county's declarations kept per county, for HISTORY_TTL_SECONDS: the datasets change monthly. A
+ * portfolio job where its rows crowd reads its tracts from their county's whole record (see TractRecords).
  */
 export const historyPart = optionalPart({
   include: 'history',
