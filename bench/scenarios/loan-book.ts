@@ -30,7 +30,7 @@ import { byUpstream, finished, perPointCalls } from './jobs';
 const S = '14 loan book';
 const JOBS = '/flood-zone/jobs';
 /** JOB_UPSTREAM_RATE_PER_SECOND's default: the budget the hours are given for. */
-const DEFAULT_RATE = 20;
+export const DEFAULT_RATE = 20;
 /** The configuration of a service that answers by point queries only. */
 const REUSE_OFF = { HELD_POLYGONS_MAX_MB: '0' };
 /** Rows of each region whose zone is checked against the map's. */
@@ -39,7 +39,7 @@ const MILLION = 1_000_000;
 
 type Variant = 'off' | 'on';
 
-interface RowLine {
+export interface RowLine {
   index: number;
   status: number;
   body: Record<string, any>;
@@ -48,8 +48,14 @@ interface RowLine {
 /** A lookup's answer without what differs from one request to the next. */
 const lasting = ({ retrievedAt: _at, requestId: _id, ...rest }: Record<string, any>) => rest;
 
-/** The job's NDJSON results: statuses of every row, the lines of the rows in `keep`. */
-async function readResults(service: Service, id: string, keep: Set<number>, agent: http.Agent): Promise<{ statuses: Tally; kept: Map<number, RowLine> }> {
+/** The job's NDJSON results: statuses of every row, the lines of the rows in `keep`; each line told to `seen` too. */
+export async function readResults(
+  service: Service,
+  id: string,
+  keep: Set<number>,
+  agent: http.Agent,
+  seen: (line: RowLine) => void = () => undefined,
+): Promise<{ statuses: Tally; kept: Map<number, RowLine> }> {
   const answer = await httpGet(`${service.base}${JOBS}/${id}/results`, agent, 300_000);
   if (answer.status !== 200) throw new Error(`job results: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
   const statuses: Tally = {};
@@ -58,6 +64,7 @@ async function readResults(service: Service, id: string, keep: Set<number>, agen
     if (text === '') continue;
     const line = JSON.parse(text) as RowLine;
     statuses[line.status] = (statuses[line.status] ?? 0) + 1;
+    seen(line);
     if (keep.has(line.index)) kept.set(line.index, line);
   }
   return { statuses, kept };

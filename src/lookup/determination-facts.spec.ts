@@ -43,6 +43,7 @@ function found(
     structure: { match: 'contains', zones, buildingInSfha: zones === null ? null : true, footprint: FOOTPRINT } as unknown as Structure,
     governingPanel: { panel: '48201C0865L', effectiveDate: '2007-06-18' },
     complete: zones !== null,
+    tract: null,
   };
 }
 

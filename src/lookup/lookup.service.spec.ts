@@ -18,7 +18,7 @@ import { ServiceMetrics } from '../metrics/service-metrics';
 import type { FloodZoneResult } from './flood-zone-lookup';
 import type { LocationQuery } from './location-query';
 import { boundPartsProvider } from './bound-parts';
-import { AreaRecordPort } from '../parts/history/area-record-port';
+import { TractRecords } from '../parts/history/tract-records.client';
 import { PolygonWork } from '../parts/structure/polygon-work.client';
 import { BuildingSurvey } from '../parts/structure/building-survey.client';
 import { LookupAnswer, LookupService } from './lookup.service';
@@ -219,7 +219,7 @@ async function lookupServiceOver(upstreams: FakeUpstreams, settings: Partial<Loo
       // Polygon work has its own specs (src/parts/structure/); these lookups give no footprint to check.
       { provide: PolygonWork, useValue: { run: () => Promise.reject(new Error('no polygon is checked here')) } },
       // The area's record has its own specs (src/parts/history/, test/e2e/parts/history.e2e-spec.ts); these lookups do not ask for it.
-      { provide: AreaRecordPort, useValue: { tractRecord: () => Promise.reject(new Error('no record is asked for here')) } },
+      { provide: TractRecords, useValue: { tractRecord: () => Promise.reject(new Error('no record is asked for here')) } },
     ],
   }).compile();
   return module.get(LookupService);

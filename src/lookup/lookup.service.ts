@@ -30,6 +30,7 @@ import { BOUND_PARTS, BoundPart } from './bound-parts';
 import { answerFreshness, PieceRead } from './answer-freshness';
 import { EFFECTIVE_MAP_UPSTREAM, EffectiveMapPiece, loadEffectiveMap } from './effective-map';
 import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
+import { areaOfBuilding, partAreaOf } from './part-area';
 
 /** Every opt-in field as it is when its part was not asked for. */
 const NOT_ASKED = Object.fromEntries(INCLUDED_PARTS.map((part) => [part.field, null])) as OptionalFields;
@@ -230,11 +231,17 @@ export class LookupService {
     const include = withImpliedParts(options.footprint || options.buildId ? [...options.include, structurePart.include] : options.include);
     const loadEffective: PieceLoad<EffectiveMapPiece> = (signal, layers) => loadEffectiveMap(this.floodHazard, rounded, signal, layers);
     const asked = this.optionalParts.filter((part) => include.has(part.include));
-    const optionalReads = asked.map((part) => this.readOptional(part, request, area, pieces, waitFor));
+    const reads = new Map(asked.filter((part) => !part.readsArea).map((part) => [part, this.readOptional(part, request, area, pieces, waitFor)]));
+    const buildingRead = [...reads].find(([part]) => part.field === structurePart.field)?.[1];
+    const readingArea = asked.filter((part) => part.readsArea);
+    if (readingArea.length > 0) {
+      // Where the building part is asked, a part that reads the area waits for it: the building's tract, when it names one, is the area's.
+      const partArea = buildingRead ? Promise.all([area, buildingRead]).then(([geocoded, { read }]) => areaOfBuilding(geocoded, tractRead(read))) : area;
+      for (const part of readingArea) reads.set(part, this.readOptional(part, request, partArea, pieces, waitFor));
+    }
+    const optionalReads = asked.map((part) => reads.get(part)!);
     // The form is judged where the building is: a footprint given is known at once, a building found once the building part has it.
-    const footprint = include.has(determinationPart.include)
-      ? (request.footprint ?? optionalReads[asked.findIndex((part) => part.field === structurePart.field)].then(({ read }) => footprintRead(read)))
-      : null;
+    const footprint = include.has(determinationPart.include) ? (request.footprint ?? buildingRead!.then(({ read }) => footprintRead(read))) : null;
     const [effective, site, ...optional] = await Promise.all([
       pieces.getOrLoad('flood', pointKey(rounded), this.effectivePolicy, loadEffective, waitFor(EFFECTIVE_MAP_UPSTREAM)),
       Promise.resolve(footprint).then((known) => (known ? this.readSite(known, rounded, pieces, waitFor) : null)),
@@ -358,17 +365,13 @@ function locationOf(
   return { matchedAddress, lat: point.lat, lon: point.lon, county: area.county, countyFips: area.countyFips, zip: area.zip, source };
 }
 
-/**
- * What a part that reads the area is told of it: the tract the Census geocoder named for the point. Where a building
- * is found, USA Structures names its tract too (CENSUSCODE); the building part does not read it yet, so the geocoder's
- * tract stands (the same one but where the address point lies across a tract boundary from the building).
- */
-function partAreaOf({ county, countyFips, tract }: PlaceArea): PartArea {
-  // A geocode cached before tracts were asked for has none: the area's record is then unavailable until it expires.
-  return { county, countyFips, tract: tract ?? null };
-}
-
 /** The footprint of the building the building part found; null when it found none or did not answer. */
 function footprintRead(read: CacheRead<unknown> | undefined): Footprint | null {
   return (read?.piece.value as BuildingSurveyed | undefined)?.structure.footprint ?? null;
+}
+
+/** The tract of the building the building part found; null when it found none, did not answer, or the building names none. */
+function tractRead(read: CacheRead<unknown> | undefined): string | null {
+  // A building kept before its tract was read has none.
+  return (read?.piece.value as BuildingSurveyed | undefined)?.tract ?? null;
 }

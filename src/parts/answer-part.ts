@@ -32,7 +32,10 @@ export interface ReportSection<V> {
   content(value: V, coverage: Coverage): Markup;
 }
 
-/** Where the point lies administratively, as the Census geocoder named it (each null when it did not). */
+/**
+ * Where the point lies administratively, as the Census geocoder named it (each null when it did not); where the building
+ * part found a building whose record names its census tract, that tract and its county instead.
+ */
 export interface PartArea {
   county: string | null;
   countyFips: string | null;
@@ -54,7 +57,8 @@ export interface PartRequest {
   buildId: string | null;
   /**
    * The point's county and tract, for a part that `readsArea` (asked once the geocoder has named them: for an address
-   * with its match, for coordinates with the county); null for the others, asked at once, and when the geocoder failed.
+   * with its match, for coordinates with the county; and, when the building part is asked too, once it has answered);
+   * null for the others, asked at once, and when neither the geocoder nor a building named them.
    */
   area: PartArea | null;
 }

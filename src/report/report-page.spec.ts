@@ -172,7 +172,12 @@ type Result = FloodZoneLookup['result'];
  */
 function withForm(answer: FloodZoneLookup): FloodZoneLookup {
   const { result, location, retrievedAt } = answer;
-  const building = result.structure && { structure: result.structure, governingPanel: result.firmPanel, complete: result.structure.zones !== null };
+  const building = result.structure && {
+    structure: result.structure,
+    governingPanel: result.firmPanel,
+    complete: result.structure.zones !== null,
+    tract: null,
+  };
   const site = result.structure && {
     coastalBarrier: result.coastalBarrier ?? ('unavailable' as const),
     map: { community: result.community, lomrs: result.lomrs ?? ('unavailable' as const), lomas: null },

@@ -21,7 +21,8 @@ export const HOUSTON_TRACT = tractGeoidAt('48', '201', -95.39, 29.763);
 export const SACRAMENTO_TRACT = tractGeoidAt('06', '067', -121.52, 38.64);
 export const MENOMINEE_TRACT = tractGeoidAt('26', '109', -87.6, 45.1);
 
-interface ClaimGroup {
+/** Claims alike: how many, their year and day of loss, rated zone, event and amounts paid. */
+export interface ClaimGroup {
   count: number;
   year: number;
   /** Day and month of the loss. */
@@ -35,7 +36,8 @@ interface ClaimGroup {
 
 let nextId = 1;
 
-function claims(tract: string, state: string, groups: readonly ClaimGroup[]): OpenFemaRow[] {
+/** A tract's claims, group by group, in the tract's block groups 1 to 4, with the county code of the tract. */
+export function demoClaims(tract: string, state: string, groups: readonly ClaimGroup[]): OpenFemaRow[] {
   return groups.flatMap((group) =>
     Array.from({ length: group.count }, (_, i) => ({
       id: nextId++,
@@ -64,7 +66,7 @@ function claims(tract: string, state: string, groups: readonly ClaimGroup[]): Op
  * The tract's policy records: `inForce` of one policy each (one of them a condominium's 10 units when `condoUnits`),
  * in force around today, beside records that ended last year and one that begins next month (never counted).
  */
-function policies(tract: string, state: string, inForce: number, condoUnits = false): OpenFemaRow[] {
+export function demoPolicies(tract: string, state: string, inForce: number, condoUnits = false): OpenFemaRow[] {
   const now = Date.now();
   const record = (effective: number, termination: number, policyCount: number): OpenFemaRow => ({
     id: nextId++,
@@ -85,17 +87,17 @@ function policies(tract: string, state: string, inForce: number, condoUnits = fa
 }
 
 export const DEMO_CLAIMS: readonly OpenFemaRow[] = [
-  ...claims(HOUSTON_TRACT, 'TX', [
+  ...demoClaims(HOUSTON_TRACT, 'TX', [
     { count: 3, year: 1978, day: '07-31', zone: 'A03', event: null, building: 50_000, contents: 10_000 },
     { count: 40, year: 2001, day: '06-08', zone: 'B', event: 'Tropical Storm Allison', building: 50_000, contents: 10_000 },
     { count: 11, year: 2016, day: '04-18', zone: 'AE', event: null, building: 50_000, contents: 10_000 },
     { count: 110, year: 2017, day: '08-27', zone: 'AE', event: 'Hurricane Harvey', building: 50_000, contents: 10_000 },
     { count: 50, year: 2017, day: '08-28', zone: 'X', event: 'Hurricane Harvey', building: 45_000, contents: 10_000, icc: 5_000 },
   ]),
-  ...claims(SACRAMENTO_TRACT, 'CA', [{ count: 4, year: 2017, day: '02-10', zone: 'X', event: null, building: 20_000, contents: 0 }]),
+  ...demoClaims(SACRAMENTO_TRACT, 'CA', [{ count: 4, year: 2017, day: '02-10', zone: 'X', event: null, building: 20_000, contents: 0 }]),
 ];
 
-export const DEMO_POLICIES: readonly OpenFemaRow[] = [...policies(HOUSTON_TRACT, 'TX', 388, true), ...policies(SACRAMENTO_TRACT, 'CA', 6)];
+export const DEMO_POLICIES: readonly OpenFemaRow[] = [...demoPolicies(HOUSTON_TRACT, 'TX', 388, true), ...demoPolicies(SACRAMENTO_TRACT, 'CA', 6)];
 
 function declaration(
   disasterNumber: number,

@@ -310,7 +310,7 @@ export class ResilientUpstream {
 }
 
 /** `work`'s outcome, or the signal's reason as soon as it aborts (the work then goes on unobserved). */
-async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   work.catch(() => undefined);
   let abandon = () => {};
   const aborted = new Promise<never>((_, reject) => {

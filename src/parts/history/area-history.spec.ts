@@ -7,10 +7,13 @@ import {
   areaHistory,
   floodDeclarations,
   inSfha,
+  recordInCounty,
   roundedDollars,
   shownCount,
   tallyClaims,
+  tallyCounty,
   tallyPolicies,
+  tractOfBlockGroup,
 } from './area-history';
 
 function claim(overrides: Partial<ClaimRow> = {}): ClaimRow {
@@ -235,6 +238,67 @@ describe('tallyPolicies', () => {
       inForce: 17,
       asOf: '2026-11-28',
     });
+  });
+});
+
+describe('tractOfBlockGroup', () => {
+  it.each([
+    ['a block group of the county', '482015301001', '48201530100'],
+    ['block group 0', '482015301000', '48201530100'],
+    ['block group 9', '482015301009', '48201530100'],
+    ['a block group of another county', '481575301001', null],
+    ['a tract (11 digits), not a block group', '48201530100', null],
+    ['a block (15 digits)', '482015301001004', null],
+    ['blanks around it', ' 482015301001', null],
+    ['letters', '48201530100A', null],
+    ['a number', 482015301001, null],
+    ['null', null, null],
+  ])('%s: %j is %j', (_, geoid, tract) => {
+    expect(tractOfBlockGroup(geoid, '48201')).toBe(tract);
+  });
+});
+
+describe("tallyCounty: a county's download tallied per tract", () => {
+  const TRACT_A = '48201530100';
+  const TRACT_B = '48201530200';
+  const TRACT_C = '48201530300';
+  const asOf = '2026-11-28';
+  const inA = (i: number) => `${TRACT_A}${i % 10}`;
+  const claims = [
+    ...times(12, (i) => ({ ...claim({ yearOfLoss: 2001 + (i % 2), ratedFloodZone: i % 3 === 0 ? 'X' : 'AE' }), censusGeoid: inA(i) })),
+    ...times(3, () => ({ ...claim({ floodEvent: null, amountPaidOnBuildingClaim: 1234.5 }), censusGeoid: `${TRACT_B}2` })),
+    // Of another county (its countyCode said 48201, its block group does not), and of none: in no tract of the county.
+    { ...claim(), censusGeoid: '481570001001' },
+    { ...claim(), censusGeoid: null },
+    { ...claim(), censusGeoid: '48201' },
+  ];
+  const policies = [
+    ...times(10, (i) => ({ policyCount: 1, censusGeoid: inA(i) })),
+    { policyCount: 10, censusGeoid: `${TRACT_A}3` },
+    { policyCount: 2, censusGeoid: `${TRACT_C}1` },
+    { policyCount: 5, censusGeoid: '481570001001' },
+  ];
+  const county = tallyCounty('48201', claims, policies, asOf);
+
+  it('names every tract with a claim or a policy in force, and no other', () => {
+    expect(Object.keys(county.tracts).sort()).toEqual([TRACT_A, TRACT_B, TRACT_C]);
+    expect([county.countyFips, county.asOf]).toEqual(['48201', asOf]);
+  });
+
+  it.each([
+    ['claims and policies', TRACT_A, 12, 20],
+    ['claims only', TRACT_B, 3, 0],
+    ['policies only', TRACT_C, 0, 2],
+    ['neither: none of either, OpenFEMA having answered for the whole county', '48201530400', 0, 0],
+  ])("a tract with %s: its record is its own query's, claim for claim", (_, tract, claimCount, inForce) => {
+    const own = (rows: Array<{ censusGeoid: unknown }>) => rows.filter(({ censusGeoid }) => typeof censusGeoid === 'string' && censusGeoid.startsWith(tract));
+    const record = recordInCounty(county, tract);
+    expect(record).toEqual({ claims: tallyClaims(own(claims) as never), policies: tallyPolicies(own(policies) as never, asOf) });
+    expect([record.claims.years.reduce((sum, year) => sum + year.count, 0) + record.claims.undated, record.policies.inForce]).toEqual([claimCount, inForce]);
+  });
+
+  it('an empty download: every tract has none', () => {
+    expect(recordInCounty(tallyCounty('48201', [], [], asOf), TRACT_A)).toEqual({ claims: tallyClaims([]), policies: { inForce: 0, asOf } });
   });
 });
 

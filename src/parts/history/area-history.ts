@@ -49,6 +49,32 @@ export interface ClaimsTally {
   paidUsd: number;
 }
 
+/** Policies in force in the tract on `asOf` (YYYY-MM-DD). */
+export interface PoliciesTally {
+  inForce: number;
+  asOf: string;
+}
+
+/** What OpenFEMA tells of one census tract: its NFIP claims reduced to a tally, and the policies in force. */
+export interface TractRecord {
+  claims: ClaimsTally;
+  policies: PoliciesTally;
+}
+
+/** A claim or policy record as a county's download gives it: with the census block group it lies in (12 digits). */
+export type InBlockGroup<R> = R & { censusGeoid: unknown };
+
+/**
+ * Every tract's record of one county, tallied from the county's whole download: the tracts with a claim or a policy
+ * in force, by GEOID. A tract of the county without any has none (OpenFEMA answered for the whole county).
+ */
+export interface CountyRecord {
+  countyFips: string;
+  /** The day the policies were in force (YYYY-MM-DD). */
+  asOf: string;
+  tracts: Record<string, TractRecord>;
+}
+
 /** One row of OpenFEMA's Disaster Declarations Summaries v2 (the fields the record reads). */
 export interface DeclarationRow {
   disasterNumber: unknown;
@@ -64,12 +90,6 @@ export interface FloodDeclaration {
   incidentType: string;
   title: string;
   declarationType: string;
-}
-
-/** Policies in force in the tract on `asOf` (YYYY-MM-DD). */
-export interface PoliciesTally {
-  inForce: number;
-  asOf: string;
 }
 
 /** One NFIP policy record as NFIP Redacted Policies v3 gives it: `policyCount` policies (a condominium's units are one record). */
@@ -183,6 +203,52 @@ export function tallyPolicies(rows: readonly PolicyRow[], asOf: string): Policie
     return sum + (Number.isInteger(count) && count > 0 ? count : 1);
   }, 0);
   return { inForce, asOf };
+}
+
+/**
+ * The tract (11 digits) of a record's census block group (`censusGeoid`, 12 digits) when it lies in the county: the
+ * records a tract's own query finds (its block groups 0 to 9); null for a record of another county or without one.
+ */
+export function tractOfBlockGroup(censusGeoid: unknown, countyFips: string): string | null {
+  if (typeof censusGeoid !== 'string' || !/^\d{12}$/.test(censusGeoid) || !censusGeoid.startsWith(countyFips)) return null;
+  return censusGeoid.slice(0, 11);
+}
+
+/** The county's records by the tract they lie in, each in the order given; records of no tract of the county are left out. */
+function byTract<R>(rows: ReadonlyArray<InBlockGroup<R>>, countyFips: string): Map<string, R[]> {
+  const tracts = new Map<string, R[]>();
+  for (const row of rows) {
+    const tract = tractOfBlockGroup(row.censusGeoid, countyFips);
+    if (tract === null) continue;
+    const inTract = tracts.get(tract) ?? [];
+    inTract.push(row);
+    tracts.set(tract, inTract);
+  }
+  return tracts;
+}
+
+/**
+ * Every tract's record from the county's claims and its policies in force on `asOf`, each tract's tallied by the same
+ * rules as its own query's rows: the same record, claim for claim, as asking the tract.
+ */
+export function tallyCounty(
+  countyFips: string,
+  claims: ReadonlyArray<InBlockGroup<ClaimRow>>,
+  policies: ReadonlyArray<InBlockGroup<PolicyRow>>,
+  asOf: string,
+): CountyRecord {
+  const claimsOf = byTract(claims, countyFips);
+  const policiesOf = byTract(policies, countyFips);
+  const tracts: Record<string, TractRecord> = {};
+  for (const tract of new Set([...claimsOf.keys(), ...policiesOf.keys()])) {
+    tracts[tract] = { claims: tallyClaims(claimsOf.get(tract) ?? []), policies: tallyPolicies(policiesOf.get(tract) ?? [], asOf) };
+  }
+  return { countyFips, asOf, tracts };
+}
+
+/** A tract's record from its county's: a tract without a claim or a policy there has none of either. */
+export function recordInCounty(county: CountyRecord, tract: string): TractRecord {
+  return county.tracts[tract] ?? { claims: tallyClaims([]), policies: tallyPolicies([], county.asOf) };
 }
 
 function text(value: unknown): string | null {

@@ -4,13 +4,20 @@ import { nullableNumber, nullableString } from '../../common/nullable-api-proper
 const WITHHELD = 'Present, always 10, only when the count is withheld: a count from 1 to 9 is given as null, never exactly (it could point at a neighbour).';
 
 export class HistoryAreaDto {
-  @ApiProperty({ enum: ['census_tract'], description: 'The area the record is of: the census tract of the point (or of the building).' })
+  @ApiProperty({
+    enum: ['census_tract'],
+    description:
+      "The area the record is of: the census tract of the point, or, where include=structure found a building, the building's (USA Structures' CENSUSCODE).",
+  })
   kind: string;
 
   @ApiProperty({ description: 'The 11-digit census tract GEOID (state, county, tract).', example: '48201312300' })
   geoid: string;
 
-  @nullableString("The tract's county, as the Census geocoder names it; null when it did not name one.", 'Harris County')
+  @nullableString(
+    "The tract's county, as the Census geocoder names it; null when it did not name one, or when the building's tract lies in another county than the point.",
+    'Harris County',
+  )
   county: string | null;
 
   @ApiProperty({ description: "The county's 5-digit FIPS code: the disaster declarations are the county's.", example: '48201' })

@@ -1,14 +1,15 @@
 import { optionalPart } from '../answer-part';
 import { HistoryArea, areaHistory, floodDeclarations } from './area-history';
-import { AreaRecordPort } from './area-record-port';
 import { AreaHistoryDto } from './history.dto';
 import { HistoryModule } from './history.module';
 import { HISTORY_ON_REPORT } from './history.words';
+import { TractRecords } from './tract-records.client';
 
 /**
  * `include=history`: the area's flood record from OpenFEMA, for the point's census tract (named by the Census
- * geocoder in the call that names the county). Kept per tract, with the county's declarations kept per county (a
- * portfolio asks OpenFEMA once per distinct tract and county), for HISTORY_TTL_SECONDS: the datasets change monthly.
+ * geocoder in the call that names the county, or, where the building part found a building, the building's). Kept per
+ * tract, with the county's declarations kept per county, for HISTORY_TTL_SECONDS: the datasets change monthly. A
+ * portfolio job where its rows crowd reads its tracts from their county's whole record (see TractRecords).
  */
 export const historyPart = optionalPart({
   include: 'history',
@@ -18,17 +19,17 @@ export const historyPart = optionalPart({
   summary: "OpenFEMA NFIP claims, policies and disaster declarations of the point's census tract and county",
   upstream: 'openfema',
   module: HistoryModule,
-  port: AreaRecordPort,
+  port: TractRecords,
   readsArea: true,
   ttlSecondsVariable: 'HISTORY_TTL_SECONDS',
   answerable: ({ area }) => Boolean(area?.tract && area.countyFips),
   cacheKey: ({ area }) => `history:tract:${area?.tract}`,
-  load: async (port, { area }, signal, shared) => {
+  load: async (records, { area }, signal, shared) => {
     const tract = area!.tract!;
     const countyFips = area!.countyFips!;
     const [record, declarations] = await Promise.all([
-      port.tractRecord(tract, signal),
-      shared(`history:county:${countyFips}`, async (countySignal) => floodDeclarations(await port.countyDeclarations(countyFips, countySignal))),
+      records.tractRecord(tract, signal),
+      shared(`history:county:${countyFips}`, async (countySignal) => floodDeclarations(await records.countyDeclarations(countyFips, countySignal))),
     ]);
     const place: HistoryArea = { kind: 'census_tract', geoid: tract, county: area!.county, countyFips };
     return { place, ...record, declarations };

@@ -7,15 +7,16 @@ import { upstreamUnderTest } from '../../../test/support/upstream-under-test';
 import { UpstreamUnavailableError } from '../../common/api-error';
 import { UpstreamOutageError } from '../../common/upstream/resilient-upstream';
 import type { AppConfig } from '../../config/app-config';
-import { areaClaims, claimCount, floodDeclarations } from './area-history';
+import { areaClaims, claimCount, floodDeclarations, recordInCounty } from './area-history';
 import { OpenFemaHistoryClient } from './openfema-history.client';
 
 const { houston, sacramento, menominee } = DEMO_AREA_RECORDS;
 
-function claimsOf(tract: string, n: number): OpenFemaRow[] {
+function claimsOf(tract: string, n: number, firstId = 9_000_000): OpenFemaRow[] {
   return Array.from({ length: n }, (_, i) => ({
-    id: 9_000_000 + i,
+    id: firstId + i,
     censusGeoid: `${tract}${i % 3}`,
+    countyCode: tract.slice(0, 5),
     yearOfLoss: 2000 + (i % 20),
     ratedFloodZone: i % 4 === 0 ? 'X' : 'AE',
     amountPaidOnBuildingClaim: 1000,
@@ -93,6 +94,74 @@ describe('OpenFemaHistoryClient against the OpenFEMA emulator', () => {
       const record = await client(capped.baseUrl).tractRecord(tract, deadline());
       expect(claimCount(record.claims)).toBe(25);
       expect(capped.callsMatching({ endpoint: 'NfipClaims' }).map((call) => call.query.$skip)).toEqual(['0', '10', '20']);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("downloads a county: its claims by county code, its policies in force by its block groups' range, every tract as its own query tallies it", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const county = await client().countyRecord('48201', deadline());
+    expect(Object.keys(county.tracts)).toEqual([houston.tract]);
+    expect(county).toEqual({ countyFips: '48201', asOf: today, tracts: { [houston.tract]: await client().tractRecord(houston.tract, deadline()) } });
+    const [claims, policies] = ['NfipClaims', 'NfipPolicies'].map((endpoint) => openfema.callsMatching({ endpoint })[0]!.query);
+    expect(claims).toEqual({
+      $filter: "countyCode eq '48201'",
+      $select:
+        'yearOfLoss,ratedFloodZone,amountPaidOnBuildingClaim,amountPaidOnContentsClaim,amountPaidOnIncreasedCostOfComplianceClaim,floodEvent,censusGeoid',
+      $orderby: 'id',
+      $top: '10000',
+      $skip: '0',
+      $inlinecount: 'allpages',
+    });
+    expect(policies).toMatchObject({
+      $filter: `censusGeoid ge '482010000000' and censusGeoid le '482019999999' and policyEffectiveDate le '${today}' and policyTerminationDate gt '${today}'`,
+      $select: 'policyCount,censusGeoid',
+    });
+  });
+
+  it('pages through a county to the end by the count, each of its tracts as asked alone, one with none too', async () => {
+    const [a, b] = ['48201999991', '48201999992'];
+    const capped = await OpenFemaEmulator.start({ claims: [...claimsOf(a, 14), ...claimsOf(b, 11, 9_100_000)], pageCap: 10 });
+    try {
+      const county = await client(capped.baseUrl).countyRecord('48201', deadline());
+      expect(capped.callsMatching({ endpoint: 'NfipClaims' }).map((call) => call.query.$skip)).toEqual(['0', '10', '20']);
+      for (const tract of [a, b, sacramento.tract.replace(/^06067/, '48201')]) {
+        expect(recordInCounty(county, tract)).toEqual(await client(capped.baseUrl).tractRecord(tract, deadline()));
+      }
+      expect([claimCount(county.tracts[a]!.claims), claimCount(county.tracts[b]!.claims)]).toEqual([14, 11]);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('fails, never a partial record, when a page comes back empty before the count', async () => {
+    const tract = '48201999993';
+    const capped = await OpenFemaEmulator.start({ claims: claimsOf(tract, 25), pageCap: 10 });
+    try {
+      capped.injectFault({
+        kind: 'http-status',
+        status: 200,
+        body: { metadata: { skip: 10, top: 10000, count: 25 }, NfipClaims: [] },
+        contentType: 'application/json',
+        match: (call) => call.endpoint === 'NfipClaims' && call.query.$skip === '10',
+      });
+      const failure = client(capped.baseUrl).countyRecord('48201', deadline());
+      await expect(failure).rejects.toBeInstanceOf(UpstreamUnavailableError);
+      await expect(failure).rejects.toMatchObject({ upstream: 'openfema', reason: 'NfipClaims ended after 10 of the 25 rows it counted' });
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("fails as the openfema upstream when a tract's rows do not end within its 20 pages", async () => {
+    const tract = '48201999994';
+    const capped = await OpenFemaEmulator.start({ claims: claimsOf(tract, 21), pageCap: 1 });
+    try {
+      const failure = client(capped.baseUrl).tractRecord(tract, deadline());
+      await expect(failure).rejects.toBeInstanceOf(UpstreamUnavailableError);
+      await expect(failure).rejects.toMatchObject({ upstream: 'openfema', reason: 'NfipClaims did not end within 20 pages' });
+      expect(capped.callCount({ endpoint: 'NfipClaims' })).toBe(20);
     } finally {
       await capped.close();
     }

@@ -1,12 +1,13 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { UpstreamUnavailableError } from '../../common/api-error';
 import { ResilientUpstream, UpstreamFailure } from '../../common/upstream/resilient-upstream';
 import { getUpstreamJson, isRecord } from '../../common/upstream/upstream-json';
 import type { AppConfig } from '../../config/app-config';
 import { OPENFEMA_UPSTREAM } from '../../community-status/openfema.client';
-import { ClaimRow, DeclarationRow, PolicyRow, tallyClaims, tallyPolicies } from './area-history';
-import { AreaRecordPort, TractRecord } from './area-record-port';
+import { ClaimRow, CountyRecord, DeclarationRow, PolicyRow, TractRecord, tallyClaims, tallyCounty, tallyPolicies } from './area-history';
+import { AreaRecordPort } from './area-record-port';
 
 /** The datasets asked, as OpenFEMA names them (path and the key its rows come under). */
 export const HISTORY_DATASETS = {
@@ -18,8 +19,14 @@ type Dataset = (typeof HISTORY_DATASETS)[keyof typeof HISTORY_DATASETS];
 
 /** The most rows OpenFEMA gives in one page: most tracts' claims come in one. */
 export const HISTORY_PAGE_ROWS = 10_000;
-/** More pages than any tract or county has rows for (the largest tracts have a few thousand claims). */
-const MAX_PAGES = 20;
+/** More pages than any tract has rows for (the largest tracts have a few thousand claims). */
+const TRACT_MAX_PAGES = 20;
+/**
+ * A million rows: more than any county has claims or policies in force. The byte cap, which holds for a query's pages
+ * together, ends a county's download first where its rows are too many (a page of the smallest, a policy's count and
+ * block group, is about 480 KB).
+ */
+const COUNTY_MAX_PAGES = 100;
 
 const CLAIM_FIELDS = [
   'yearOfLoss',
@@ -30,6 +37,8 @@ const CLAIM_FIELDS = [
   'floodEvent',
 ] as const satisfies ReadonlyArray<keyof ClaimRow>;
 const POLICY_FIELDS = ['policyCount'] as const satisfies ReadonlyArray<keyof PolicyRow>;
+/** A county's rows are tallied per tract by the block group they lie in. */
+const IN_BLOCK_GROUP = 'censusGeoid' as const;
 const DECLARATION_FIELDS = ['disasterNumber', 'declarationDate', 'incidentType', 'declarationTitle', 'declarationType'] as const satisfies ReadonlyArray<
   keyof DeclarationRow
 >;
@@ -54,19 +63,41 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
 
   tractRecord(tract: string, deadline: AbortSignal): Promise<TractRecord> {
     const inTract = `censusGeoid ge '${tract}0' and censusGeoid le '${tract}9'`;
-    // In force on the day asked: begun on or before it, ending after it.
-    const today = new Date().toISOString().slice(0, 10);
+    const today = todayUtc();
     return this.upstream.operation(async () => {
       const [claims, policies] = await Promise.all([
-        this.allRows(HISTORY_DATASETS.claims, CLAIM_FIELDS, { $filter: inTract, $orderby: 'id' }, deadline),
+        this.allRows(HISTORY_DATASETS.claims, CLAIM_FIELDS, { $filter: inTract, $orderby: 'id' }, TRACT_MAX_PAGES, deadline),
+        this.allRows(HISTORY_DATASETS.policies, POLICY_FIELDS, { $filter: `${inTract} and ${inForceOn(today)}`, $orderby: 'id' }, TRACT_MAX_PAGES, deadline),
+      ]);
+      return { claims: tallyClaims(claims), policies: tallyPolicies(policies, today) };
+    });
+  }
+
+  /**
+   * The county's claims by their 5-digit county code; its policies, which carry none, by the range of its block groups.
+   * Each row with its block group, for the tract it lies in.
+   */
+  countyRecord(countyFips: string, deadline: AbortSignal): Promise<CountyRecord> {
+    const inCounty = `censusGeoid ge '${countyFips}0000000' and censusGeoid le '${countyFips}9999999'`;
+    const today = todayUtc();
+    return this.upstream.operation(async () => {
+      const [claims, policies] = await Promise.all([
+        this.allRows(
+          HISTORY_DATASETS.claims,
+          [...CLAIM_FIELDS, IN_BLOCK_GROUP],
+          { $filter: `countyCode eq '${countyFips}'`, $orderby: 'id' },
+          COUNTY_MAX_PAGES,
+          deadline,
+        ),
         this.allRows(
           HISTORY_DATASETS.policies,
-          POLICY_FIELDS,
-          { $filter: `${inTract} and policyEffectiveDate le '${today}' and policyTerminationDate gt '${today}'`, $orderby: 'id' },
+          [...POLICY_FIELDS, IN_BLOCK_GROUP],
+          { $filter: `${inCounty} and ${inForceOn(today)}`, $orderby: 'id' },
+          COUNTY_MAX_PAGES,
           deadline,
         ),
       ]);
-      return { claims: tallyClaims(claims), policies: tallyPolicies(policies, today) };
+      return tallyCounty(countyFips, claims, policies, today);
     });
   }
 
@@ -74,20 +105,24 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
     const filter = `fipsStateCode eq '${countyFips.slice(0, 2)}' and fipsCountyCode eq '${countyFips.slice(2)}'`;
     return this.upstream.operation(async () => {
       // Every declaration of the county (a few dozen): which are flood-related is the rule's to say.
-      return this.allRows(HISTORY_DATASETS.declarations, DECLARATION_FIELDS, { $filter: filter, $orderby: 'declarationDate desc' }, deadline);
+      return this.allRows(HISTORY_DATASETS.declarations, DECLARATION_FIELDS, { $filter: filter, $orderby: 'declarationDate desc' }, TRACT_MAX_PAGES, deadline);
     });
   }
 
-  /** Every row the query finds, by `$top`/`$skip` pages, each page a request with its own retries, all pages within the byte cap. */
+  /**
+   * Every row the query finds, by `$top`/`$skip` pages (at most `maxPages`), each page a request with its own retries,
+   * all pages within the byte cap; never fewer rows than the count OpenFEMA gives: a zero must be one it answered.
+   */
   private async allRows<F extends string>(
     dataset: Dataset,
     fields: readonly F[],
     query: Record<string, string>,
+    maxPages: number,
     deadline: AbortSignal,
   ): Promise<Array<Record<F, unknown>>> {
     const rows: Array<Record<F, unknown>> = [];
     let bytesBefore = 0;
-    for (let page = 0; page < MAX_PAGES; page += 1) {
+    for (let page = 0; page < maxPages; page += 1) {
       const {
         rows: pageRows,
         count,
@@ -96,9 +131,12 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
       rows.push(...pageRows);
       bytesBefore += bytes;
       // With the count (asked for every page), paging ends there, even where the server serves pages shorter than asked.
-      if (count !== null ? rows.length >= count || pageRows.length === 0 : pageRows.length < HISTORY_PAGE_ROWS) return rows;
+      if (count === null ? pageRows.length < HISTORY_PAGE_ROWS : rows.length >= count) return rows;
+      // Thrown as the upstream's failure here, outside any request: so the part is unavailable, never the lookup.
+      if (pageRows.length === 0)
+        throw new UpstreamUnavailableError(this.upstream.name, `${dataset.entity} ended after ${rows.length} of the ${count} rows it counted`);
     }
-    throw new UpstreamFailure(`${dataset.entity} did not end within ${MAX_PAGES} pages`, false);
+    throw new UpstreamUnavailableError(this.upstream.name, `${dataset.entity} did not end within ${maxPages} pages`);
   }
 
   private async page<F extends string>(
@@ -125,6 +163,16 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
     const count = isRecord(body) && isRecord(body.metadata) && typeof body.metadata.count === 'number' && body.metadata.count > 0 ? body.metadata.count : null;
     return { rows: rows.map((row) => scalars(row, fields)), count, bytes };
   }
+}
+
+/** Today (UTC), as OpenFEMA's dates are compared. */
+function todayUtc(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** A policy in force on the day: begun on or before it, ending after it. */
+function inForceOn(day: string): string {
+  return `policyEffectiveDate le '${day}' and policyTerminationDate gt '${day}'`;
 }
 
 /** The fields read of a row, each a number, a string or null: any other value is a failure of the upstream, as malformed JSON is. */

@@ -10,7 +10,7 @@ import { metresToRings } from '../../common/arcgis-rings';
 import type { GeoPoint } from '../../flood-hazard/flood-hazard.types';
 import { roundToTenth } from '../../flood-hazard/nfhl-values';
 import type { PartContext } from '../answer-part';
-import { structureText } from './structure-values';
+import { TRACT_DIGITS, buildingTract, structureText } from './structure-values';
 import type { StructureFeature } from './structure.types';
 
 /** The nearest building on the address's side is the address's only when the next house there is at least this much farther. */
@@ -21,9 +21,6 @@ const MAX_CANDIDATES = 5;
 
 /** Distances closer than this (a millimetre) are equal: shared walls come back with rounding noise. */
 const TIE_TOLERANCE_M = 0.001;
-
-/** A census tract's GEOID is the first 11 digits of its blocks' 15. */
-const TRACT_DIGITS = 11;
 
 /** Where the building is looked for: the lookup's point, how it was found, and what the geocoder said of the address. */
 export interface BuildingSearchPoint {
@@ -122,7 +119,7 @@ function listed(match: 'none' | 'ambiguous', buildings: MeasuredBuilding[]): Bui
 type Side = 'same' | 'other' | 'unknown';
 
 function sideOf(building: StructureFeature, addressBlock: string, blockOf: BlockOfBuilding): Side {
-  const tract = structureText(building.attributes.CENSUSCODE);
+  const tract = buildingTract(building.attributes);
   if (tract !== null && tract !== addressBlock.slice(0, TRACT_DIGITS)) return 'other';
   const block = blockOf(building);
   if (block === null || block === undefined) return 'unknown';

@@ -11,7 +11,7 @@ import { BuildingChoice, MeasuredCandidate, buildingChosenById, buildingsToPlace
 import { boxOf, footprintBox, polygonsOfFootprint } from './footprint-geometry';
 import { PolygonWork, PolygonWorkRefused } from './polygon-work.client';
 import { BuildingSearch, StructureBuilding, structureAnswer } from './structure-answer';
-import { structureText } from './structure-values';
+import { buildingTract, structureText } from './structure-values';
 import type { Footprint, FootprintFloodZones, FootprintLayers, Structure, StructureCandidate, StructureFeature } from './structure.types';
 import { StructuresPort } from './structures-port';
 
@@ -25,6 +25,11 @@ export interface BuildingSurveyed {
   governingPanel: { panel: string; effectiveDate: string | null } | null;
   /** False when the building was found but the flood zones over it (or over the buildings listed) could not be read. */
   complete: boolean;
+  /**
+   * The census tract USA Structures names for the building found (its CENSUSCODE, see buildingTract); null when none was
+   * found, the footprint was given, or the code names no tract for sure. Missing from a building kept before it was read.
+   */
+  tract: string | null;
 }
 
 /**
@@ -56,13 +61,18 @@ export class BuildingSurvey {
 
   async survey(request: PartRequest, signal: AbortSignal): Promise<BuildingSurveyed> {
     const search: BuildingSearch = { locationSource: request.matchedAddress === null ? 'coordinates' : 'census_geocoder', searchM: this.searchM };
-    if (request.footprint) return this.measured({ match: 'given', footprint: request.footprint }, request.footprint, search, signal);
+    if (request.footprint) return this.measured({ match: 'given', footprint: request.footprint }, request.footprint, search, null, signal);
     const buildings = await this.structures.buildingsNear(request.point, this.reachOf(request), signal);
     const { choice, sidesRead } = request.buildId === null ? await this.chosenFor(buildings, request, signal) : chosenById(buildings, request, this.searchM);
     if (!('building' in choice)) {
       const { candidates, complete } = await this.candidatesOf(choice.candidates, signal);
       // A building's block unread leaves the choice open this time only: the answer is kept as an incomplete one.
-      return { structure: structureAnswer({ match: choice.match, candidates }, null, search), governingPanel: null, complete: complete && sidesRead };
+      return {
+        structure: structureAnswer({ match: choice.match, candidates }, null, search),
+        governingPanel: null,
+        complete: complete && sidesRead,
+        tract: null,
+      };
     }
     // USA Structures' footprint meets the caller's rules before anything is asked over it or measured of it.
     const footprint = await this.polygons.run('upstreamFootprint', choice.building.rings, signal).catch((error: unknown) => {
@@ -71,7 +81,7 @@ export class BuildingSurvey {
       throw error;
     });
     if ('broken' in footprint) throw new UpstreamUnavailableError('structures', `the chosen building's footprint breaks a rule: ${footprint.broken}`);
-    return this.measured(choice, footprint.value, search, signal);
+    return this.measured(choice, footprint.value, search, buildingTract(choice.building.attributes), signal);
   }
 
   /**
@@ -149,7 +159,13 @@ export class BuildingSurvey {
     }
   }
 
-  private async measured(building: StructureBuilding, footprint: Footprint, search: BuildingSearch, signal: AbortSignal): Promise<BuildingSurveyed> {
+  private async measured(
+    building: StructureBuilding,
+    footprint: Footprint,
+    search: BuildingSearch,
+    tract: string | null,
+    signal: AbortSignal,
+  ): Promise<BuildingSurveyed> {
     // The zones over the building are this part's alone: their failure leaves the building without them, named unavailable.
     const layers = await unknownOnFailure(this.floodHazard.footprintLayers(footprintBox(footprint), signal));
     const zones = layers && (await this.zonesOrNone(footprint, layers, signal));
@@ -158,6 +174,7 @@ export class BuildingSurvey {
       structure: structureAnswer(building, zones, search),
       governingPanel: governing && { panel: governing.panel, effectiveDate: governing.effectiveDate },
       complete: zones !== null,
+      tract,
     };
   }
 

@@ -5,7 +5,8 @@
  * failure making only `history` unavailable (never zeros), no tract, the record kept per tract and the county's
  * declarations per county (by the emulators' call counts), and paging through pages the server caps.
  */
-import { DEMO_AREA_RECORDS, demoPlace, type Fault } from '../../emulators';
+import { DEMO_AREA_RECORDS, DEMO_STRUCTURES, type DemoStructure, bboxOfRings, demoPlace, demoStructure, rectangleFootprint, type Fault } from '../../emulators';
+import { tractGeoidAt } from '../../emulators/census-tracts';
 import { FAST_FAULTS, Stack, addressQuery, expectedResult, pointQuery, startStack } from '../../support/stack';
 
 const houston = demoPlace('houston-ae-floodway');
@@ -16,6 +17,19 @@ const atlantic = demoPlace('outside-us-atlantic');
 const houstonNeighbour = { lat: 29.763, lon: -95.383791 };
 /** Harris County again, in another tract (with no claims). */
 const houstonOtherTract = { lat: 29.763, lon: -95.371373 };
+
+/**
+ * A warehouse 60 m by 50 m across the tract line at lat 29.76 (the demo tracts' 0.02° grid): its centre, and so its
+ * CENSUSCODE, in Houston's demo tract north of the line, its south part (and `inSouthPart`) in the tract south of it.
+ */
+const ACROSS_THE_LINE_CENTRE: [number, number] = [-95.385, 29.76008];
+const inSouthPart = { lat: 29.75993, lon: -95.385 };
+const acrossTheLine = (): DemoStructure => {
+  const house = demoStructure('houston-floodway-house');
+  const rings = [rectangleFootprint(ACROSS_THE_LINE_CENTRE, 60, 50)];
+  const attributes = { ...house.feature.attributes, OBJECTID: 990, BUILD_ID: 48_020_990, CENSUSCODE: tractGeoidAt('48', '201', ...ACROSS_THE_LINE_CENTRE) };
+  return { ...house, id: 'across-the-tract-line', feature: { attributes, rings, bbox: bboxOfRings(rings) } };
+};
 
 const SOURCE = 'FEMA OpenFEMA: NFIP Redacted Claims v3, NFIP Redacted Policies v3, Disaster Declarations Summaries v2';
 const today = () => new Date().toISOString().slice(0, 10);
@@ -228,6 +242,36 @@ describe('include=history, kept per tract and county (HISTORY_TTL_SECONDS), thro
     expect(openfemaCalls(stack, 'NfipClaims')).toBe(1);
     expect(openfemaCalls(stack, 'NfipPolicies')).toBe(1);
     expect(openfemaCalls(stack, 'DisasterDeclarationsSummaries')).toBe(0);
+  });
+
+  it("reads the building's tract (USA Structures' CENSUSCODE) where the building found lies across a tract line from the point, kept under that tract", async () => {
+    const building = acrossTheLine();
+    const pointTract = tractGeoidAt('48', '201', inSouthPart.lon, inSouthPart.lat);
+    expect([building.feature.attributes.CENSUSCODE, pointTract === DEMO_AREA_RECORDS.houston.tract]).toEqual([DEMO_AREA_RECORDS.houston.tract, false]);
+    stack.emulators.structures.structures = [...DEMO_STRUCTURES, building];
+    try {
+      const withBuilding = await stack.get(`${pointQuery(inSouthPart)}&include=structure,history`);
+      expect(withBuilding.status).toBe(200);
+      expect(withBuilding.body.result.structure).toMatchObject({ match: 'contains', buildId: '48020990' });
+      expect(withBuilding.body.result.history).toEqual(HOUSTON_HISTORY());
+      // The tract came with the building: the geocoder was asked once, for the point's county, as without it.
+      expect(stack.emulators.census.callCount()).toBe(1);
+      expect(stack.emulators.census.calls[0]!.endpoint).toBe('coordinates');
+
+      // Without the building, the geocoder's tract: another record, asked of OpenFEMA under its own tract.
+      stack.emulators.resetCalls();
+      const pointAlone = await stack.get(withHistory(inSouthPart));
+      expect(pointAlone.body.result.history).toMatchObject({
+        area: { geoid: pointTract, countyFips: '48201' },
+        claims: { count: 0 },
+        policies: { inForce: 0 },
+      });
+      expect(stack.emulators.openfema.callsMatching({ endpoint: 'NfipClaims' }).map((call) => call.query.$filter)).toEqual([
+        `censusGeoid ge '${pointTract}0' and censusGeoid le '${pointTract}9'`,
+      ]);
+    } finally {
+      stack.emulators.structures.structures = DEMO_STRUCTURES;
+    }
   });
 
   it('does not keep a failure: the next lookup asks again and answers', async () => {
