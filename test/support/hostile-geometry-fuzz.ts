@@ -451,14 +451,19 @@ export function hostileGeometryCases(seed: number = FUZZ_SEED): HostileCase[] {
 /**
  * Where to look up the building a served shape is the footprint of: a point the USA Structures emulator finds inside
  * its rings (its own even-odd test), preferring one inside the polygons it must be measured as; the centre, not
- * `inside`, when none is (no building is then found at that point).
+ * `inside`, when none is (no building is then found at that point). Each point is written to 6 decimals, as the
+ * service asks for a point (about 10 cm): a point inside a spike 5 cm wide may round out of it.
  */
 export function pointInside(served: ServedShape): { point: { lat: number; lon: number }; inside: boolean } {
   const ruler = new CheapRuler(FUZZ_CENTRE.lat, 'meters');
   const centre: Position = [FUZZ_CENTRE.lon, FUZZ_CENTRE.lat];
   const candidates: Position[] = [centre];
-  for (let r = 1; r <= 30; r += 1.5)
-    for (let a = 0; a < 12; a++) candidates.push(ruler.offset(centre, r * Math.cos((a * Math.PI) / 6), r * Math.sin((a * Math.PI) / 6)) as Position);
+  for (let r = 1; r <= 30; r += 1.5) {
+    for (let a = 0; a < 12; a++) {
+      const [lon, lat] = ruler.offset(centre, r * Math.cos((a * Math.PI) / 6), r * Math.sin((a * Math.PI) / 6));
+      candidates.push([Number(lon.toFixed(6)), Number(lat.toFixed(6))]);
+    }
+  }
   const inServed = (p: Position) => polygonIntersectsPoint(served.rings, p[0], p[1]);
   const inMeasured = (p: Position) => served.building.measured?.some((polygon) => polygonIntersectsPoint(polygon, p[0], p[1])) ?? true;
   const found = candidates.find((p) => inServed(p) && inMeasured(p)) ?? candidates.find(inServed);
