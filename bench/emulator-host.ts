@@ -7,6 +7,8 @@ import { DEMO_MAP, DemoMap, featuresAt } from '../test/emulators/demo-map';
 import type { UpstreamEmulator } from '../test/emulators/emulator-core';
 import type { EpqsPoint } from '../test/emulators/epqs-emulator';
 import { startEmulators, RunningEmulators } from '../test/emulators/offline';
+import { DEMO_STRUCTURES } from '../test/emulators/structure-footprints';
+import { type Ring, buildingsServing, zoneServing } from '../test/support/hostile-geometry-fuzz';
 import { syntheticCommunityStatusBook } from './community-status-table';
 import { loanBook, loanBookMap } from './loan-book';
 import type { Point } from './points';
@@ -24,6 +26,8 @@ let emulators: RunningEmulators | undefined;
  * its scenario runs (its Harris County would overlap the demo's Houston places).
  */
 let served: DemoMap | undefined;
+/** Takes away the hostile zone polygon NFHL serves besides its own, while one is served. */
+let unserveZone: (() => void) | undefined;
 
 function need(): RunningEmulators {
   if (!emulators) throw new Error('emulators not started');
@@ -150,6 +154,15 @@ async function handle(req: Request): Promise<unknown> {
       });
       return { id: fault.id };
     }
+    case 'serveFootprint':
+      // The fuzz's house with these rings as its footprint (test/support/hostile-geometry-fuzz.ts); null, the demo buildings again.
+      need().structures.structures = args.rings ? buildingsServing(args.rings as Ring[]) : DEMO_STRUCTURES;
+      return null;
+    case 'serveZone':
+      // A VE zone polygon of these rings over the fuzz's footprint, besides the map's own; null, the map's alone again.
+      unserveZone?.();
+      unserveZone = args.rings ? need().nfhl.serveAlso('Flood Hazard Zones', [zoneServing(args.rings as Ring[])]) : undefined;
+      return null;
     case 'clearFaults':
       need().clearFaults();
       return null;

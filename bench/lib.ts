@@ -176,6 +176,14 @@ export class Emulators {
   floodZonesAt(points: Point[]): Promise<Array<{ floodZone: string; zoneSubtype: string | null } | null>> {
     return this.ipc.call('floodZonesAt', { points });
   }
+  /** USA Structures serves these rings as the hostile-geometry fuzz's house (null: the demo buildings again). */
+  serveFootprint(rings: Array<Array<[number, number]>> | null): Promise<void> {
+    return this.ipc.call('serveFootprint', { rings });
+  }
+  /** NFHL serves a VE zone polygon of these rings over the fuzz's footprint, besides its own (null: its own alone again). */
+  serveZone(rings: Array<Array<[number, number]>> | null): Promise<void> {
+    return this.ipc.call('serveZone', { rings });
+  }
   injectRandomNfhlQueryFault(probability: number, kind: string, status?: number): Promise<void> {
     return this.ipc.call('injectRandomNfhlQueryFault', { probability, kind, status });
   }
@@ -356,6 +364,18 @@ export class Service {
     const r = await httpGet(`${this.base}/metrics`, agent, 5000).catch(() => undefined);
     const m = r && /^nodejs_heap_size_used_bytes\s+([\d.e+]+)/m.exec(r.body);
     return m ? round(Number(m[1]) / 1048576, 1) : null;
+  }
+
+  /**
+   * The longest event-loop delay of the service since the previous call, ms: prom-client's
+   * `nodejs_eventloop_lag_max_seconds` (monitorEventLoopDelay, 10 ms resolution), which each scrape of /metrics starts
+   * again.
+   */
+  async longestLoopDelayMs(agent: http.Agent): Promise<number> {
+    const r = await httpGet(`${this.base}/metrics`, agent, 5000);
+    const m = /^nodejs_eventloop_lag_max_seconds\s+([\d.e+-]+)/m.exec(r.body);
+    if (!m) throw new Error('no nodejs_eventloop_lag_max_seconds in /metrics');
+    return Number(m[1]) * 1000;
   }
 
   async stop(): Promise<void> {

@@ -10,9 +10,10 @@ import { geocodePolicyOf } from '../geocoding/geocode-cache';
 import { Geocoder } from '../geocoding/geocoder';
 import type { LookupOptions } from '../lookup/location-query';
 import { BatchRowLookup, LookupService } from '../lookup/lookup.service';
+import { PolygonWork } from '../parts/structure/polygon-work.client';
 import { BatchAddresses } from './batch-addresses';
 import { BatchMemo } from './batch-memo';
-import { readBatchRow } from './batch-row';
+import { readBatchRow, rowLookup } from './batch-row';
 import { inInputOrder, OrderLimits } from './input-order';
 import type { RowAnswer } from './row-answer';
 import { errorAnswerOf } from '../common/filters/api-exception.filter';
@@ -53,6 +54,7 @@ export class BatchLookupService {
     private readonly geocoder: Geocoder,
     private readonly batchGeocoder: BatchGeocoder,
     private readonly cache: PieceCache,
+    private readonly polygons: PolygonWork,
     config: ConfigService<AppConfig, true>,
   ) {
     // Twice the batch's share of each upstream keeps that share busy while rows wait on each other.
@@ -93,10 +95,12 @@ export class BatchLookupService {
 
       /** A row's answer; undefined once the client is gone (nobody will read it). */
       const answer = async (index: number): Promise<RowAnswer | undefined> => {
-        const { id, asked, query, error } = readBatchRow(locations[index], options);
+        const row = readBatchRow(locations[index], options);
+        const { id, asked } = row;
         locations[index] = undefined;
         try {
-          if (!query) throw error;
+          // Its footprint checked as its turn comes: a large one in the polygon pool, whose being full is this row's 503.
+          const query = await rowLookup(row, this.polygons, cancelled);
           if (query.kind === 'address') await addresses.ready(query.address);
           const { body } = await this.lookups.lookup(query, batchRow);
           return { index, id, asked, status: 200, body };

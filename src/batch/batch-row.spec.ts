@@ -1,6 +1,15 @@
-import { CsvRecord, readBatchRow } from './batch-row';
+import type { ConfigService } from '@nestjs/config';
+import { ApiError } from '../common/api-error';
+import type { AppConfig } from '../config/app-config';
+import { ServiceMetrics } from '../metrics/service-metrics';
+import { PolygonWork } from '../parts/structure/polygon-work.client';
+import { CsvRecord, readBatchRow, rowLookup } from './batch-row';
 
 const options = { include: new Set<never>(), radiusM: 500 };
+
+/** The polygon pool, whose threads a house's few vertices never reach: they are checked inline. */
+const work = new PolygonWork({ get: () => 1000 } as unknown as ConfigService<AppConfig, true>, new ServiceMetrics());
+afterAll(() => work.onModuleDestroy());
 
 describe('readBatchRow', () => {
   it('reads coordinates as GET parameters', () => {
@@ -66,12 +75,17 @@ describe('readBatchRow', () => {
     ];
     const polygon = { type: 'Polygon', coordinates: [ring] };
 
-    it("answers a JSON row's footprint object for that building, a Feature read as its geometry", () => {
-      const expected = { kind: 'point', lat: 45.1, lon: -87.5873, ...options, footprint: polygon };
-      expect(readBatchRow({ id: 'b1', lat: '45.1', lon: '-87.5873', footprint: polygon }, options).query).toEqual(expected);
+    it("reads a JSON row's footprint object as sent; its lookup is for that building, a Feature read as its geometry", async () => {
+      const query = { kind: 'point', lat: 45.1, lon: -87.5873, ...options };
+      const row = readBatchRow({ id: 'b1', lat: '45.1', lon: '-87.5873', footprint: polygon }, options);
+      expect(row).toEqual({ id: 'b1', asked: { lat: '45.1', lon: '-87.5873' }, query, footprint: polygon });
+      expect(await rowLookup(row, work)).toEqual({ ...query, footprint: polygon });
       const feature = { type: 'Feature', properties: { name: 'house' }, geometry: polygon };
-      expect(readBatchRow({ id: 'b1', lat: '45.1', lon: '-87.5873', footprint: feature }, options).query).toEqual(expected);
-      expect(readBatchRow({ lat: '45.1', lon: '-87.5873', footprint: null }, options).query).toEqual({ kind: 'point', lat: 45.1, lon: -87.5873, ...options });
+      expect(await rowLookup(readBatchRow({ id: 'b1', lat: '45.1', lon: '-87.5873', footprint: feature }, options), work)).toEqual({
+        ...query,
+        footprint: polygon,
+      });
+      expect(await rowLookup(readBatchRow({ lat: '45.1', lon: '-87.5873', footprint: null }, options), work)).toEqual(query);
     });
 
     it("reads a CSV footprint cell's GeoJSON text as a JSON row's footprint", () => {
@@ -79,15 +93,25 @@ describe('readBatchRow', () => {
       expect(row).toEqual({
         id: 'b2',
         asked: { address: '140 1st St, Menominee, MI' },
-        query: { kind: 'address', address: '140 1st St, Menominee, MI', ...options, footprint: polygon },
+        query: { kind: 'address', address: '140 1st St, Menominee, MI', ...options },
+        footprint: polygon,
       });
     });
 
-    it.each([
-      [
-        new CsvRecord({ id: 'b3', lat: '45.1', lon: '-87.5873', footprint: '{"type":"Polygon",' }, []),
+    it("answers a CSV footprint cell that is not JSON with its row's 400 INVALID_FOOTPRINT", async () => {
+      const row = readBatchRow(new CsvRecord({ id: 'b3', lat: '45.1', lon: '-87.5873', footprint: '{"type":"Polygon",' }, []), options);
+      expect([row.id, row.asked, row.query, row.error?.getStatus(), row.error?.code, row.error?.message]).toEqual([
+        'b3',
+        { lat: '45.1', lon: '-87.5873' },
+        undefined,
+        400,
+        'INVALID_FOOTPRINT',
         'footprint: the cell is not GeoJSON text (a Polygon, MultiPolygon, or a Feature of one, written as JSON)',
-      ],
+      ]);
+      await expect(rowLookup(row, work)).rejects.toBe(row.error);
+    });
+
+    it.each([
       [
         new CsvRecord({ id: 'b3', lat: '45.1', lon: '-87.5873', footprint: '"POLYGON ((1 2, 3 4))"' }, []),
         'footprint: must be a GeoJSON Polygon, MultiPolygon, or a Feature of one; got text',
@@ -96,16 +120,13 @@ describe('readBatchRow', () => {
         { id: 'b3', lat: '45.1', lon: '-87.5873', footprint: { type: 'Polygon', coordinates: [ring.slice(0, 4)] } },
         'footprint: ring 1 is not closed (its first and last positions differ)',
       ],
-    ])("answers a footprint breaking a rule %# with its row's 400 INVALID_FOOTPRINT, as POST /flood-zone words it", (element, message) => {
-      const row = readBatchRow(element, options);
-      expect([row.id, row.asked, row.query, row.error?.getStatus(), row.error?.code, row.error?.message]).toEqual([
-        'b3',
-        { lat: '45.1', lon: '-87.5873' },
-        undefined,
-        400,
-        'INVALID_FOOTPRINT',
-        message,
-      ]);
+    ])("answers a footprint breaking a rule %# with its row's lookup refused 400 INVALID_FOOTPRINT, as POST /flood-zone words it", async (element, message) => {
+      const refused = await rowLookup(readBatchRow(element, options), work).then(
+        () => undefined,
+        (error: unknown) => error as ApiError,
+      );
+      expect(refused).toBeInstanceOf(ApiError);
+      expect([refused?.getStatus(), refused?.code, refused?.message]).toEqual([400, 'INVALID_FOOTPRINT', message]);
     });
 
     it('checks the location before the footprint', () => {

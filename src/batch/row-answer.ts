@@ -19,6 +19,9 @@ export const isLookup = (answer: RowAnswer): answer is RowAnswer & { body: Flood
 /** A row answered with a part unavailable (an upstream failed for it): degraded, kept no longer than an incomplete answer. */
 export const isDegraded = (answer: RowAnswer): boolean => isLookup(answer) && answer.body.result.unavailable.length > 0;
 
+/** A row whose footprint found the polygon pool full (503 POLYGONS_BUSY): nothing was wrong with it, only the moment. */
+export const isPolygonsBusy = (answer: RowAnswer): boolean => answer.status === 503 && (answer.body as ErrorEnvelope).code === 'POLYGONS_BUSY';
+
 /** The NDJSON line and JSON array element of a row. */
 export function rowObject({ index, id, status, body }: RowAnswer) {
   return { index, id, status, body };

@@ -4,7 +4,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, Job } from 'bullmq';
 import { BatchLookupService } from '../batch/batch-lookup.service';
 import { CsvRecord } from '../batch/batch-row';
-import { isDegraded, isLookup, type RowAnswer } from '../batch/row-answer';
+import { isDegraded, isLookup, isPolygonsBusy, type RowAnswer } from '../batch/row-answer';
 import { asSecondTry } from '../cache/piece-cache';
 import { DrainState } from '../common/drain-state';
 import { asJobWork } from '../common/upstream/resilient-upstream';
@@ -111,7 +111,7 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
    * The chunk's answers in input order, each with its index in the whole job; fewer than its rows when the
    * job was cancelled (no row starts after that, and the rows under way stop) or the service is stopping
    * (no row starts; past the drain's end the rows under way stop too). Once every row is answered, the degraded
-   * ones are answered a second time (see answerDegradedAgain).
+   * ones and those the polygon pool was too full for are answered a second time (see answerAgain).
    */
   private async answer(jobId: string, chunk: number, rows: unknown[], options: LookupOptions): Promise<RowAnswer[]> {
     const cancelled = new AbortController();
@@ -151,7 +151,7 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
           },
           this.drain.stopping,
         );
-        if (answers.length === rows.length) await this.answerDegradedAgain(jobId, chunk, answers, options, cancelled.signal);
+        if (answers.length === rows.length) await this.answerAgain(jobId, chunk, answers, options, cancelled.signal);
       });
     } finally {
       clearInterval(watch);
@@ -164,22 +164,24 @@ export class ChunkWorker extends WorkerHost implements OnApplicationBootstrap, B
 
   /**
    * Answers once more, after the chunk's other rows, each row answered with a part unavailable (an upstream that
-   * failed for it), reading afresh what was cached of it for a shortened life (see asSecondTry); a row answered the
-   * second time takes that answer, in its place (one that fails outright keeps its first, which says more). As the
-   * first time, no row starts once the job is cancelled or the service is stopping.
+   * failed for it), reading afresh what was cached of it for a shortened life (see asSecondTry), and each row whose
+   * footprint found the polygon pool full (503 POLYGONS_BUSY), the pool by then freed of the chunk's other rows. A
+   * degraded row answered the second time takes that answer, in its place (one that fails outright keeps its first,
+   * which says more); a busy row takes its second answer whatever it is (still busy, it stays a 503 among the job's
+   * errors). As the first time, no row starts once the job is cancelled or the service is stopping.
    */
-  private async answerDegradedAgain(jobId: string, chunk: number, answers: RowAnswer[], options: LookupOptions, cancelled: AbortSignal): Promise<void> {
-    const degraded = answers.flatMap((answer, n) => (isDegraded(answer) ? [n] : []));
-    if (degraded.length === 0) return;
+  private async answerAgain(jobId: string, chunk: number, answers: RowAnswer[], options: LookupOptions, cancelled: AbortSignal): Promise<void> {
+    const retried = answers.flatMap((answer, n) => (isDegraded(answer) || isPolygonsBusy(answer) ? [n] : []));
+    if (retried.length === 0) return;
     // The batch let go of the rows it answered: they are read again from the job's input, still stored.
     const rows = await this.store.inputRows(jobId, chunk);
     if (!rows) return;
     const again = (answer: RowAnswer) => {
-      const { index, otherCells } = answers[degraded[answer.index]];
-      if (isLookup(answer)) answers[degraded[answer.index]] = { ...answer, index, otherCells };
+      const first = answers[retried[answer.index]];
+      if (isLookup(answer) || isPolygonsBusy(first)) answers[retried[answer.index]] = { ...answer, index: first.index, otherCells: first.otherCells };
       return Promise.resolve();
     };
-    const rowsAgain = degraded.map((n) => rows[n]);
+    const rowsAgain = retried.map((n) => rows[n]);
     await asSecondTry(() => this.batches.run(rowsAgain, options, jobId, cancelled, again, this.drain.stopping));
   }
 

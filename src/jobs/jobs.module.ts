@@ -9,6 +9,7 @@ import type { AppConfig } from '../config/app-config';
 import { GeocodingModule } from '../geocoding/geocoding.module';
 import { LookupModule } from '../lookup/lookup.module';
 import { ServiceMetrics } from '../metrics/service-metrics';
+import { StructureModule } from '../parts/structure/structure.module';
 import { ChunkWorker } from './chunk-worker';
 import { JobStore } from './job-store';
 import { JobsController } from './jobs.controller';
@@ -54,6 +55,7 @@ export class JobsModule {
         GeocodingModule,
         PieceCacheModule,
         LookupModule,
+        StructureModule,
       ],
       controllers: [JobsController],
       providers: [

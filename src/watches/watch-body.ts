@@ -1,12 +1,14 @@
 import type { Request } from 'express';
-import { readBatchRow, CsvRecord } from '../batch/batch-row';
+import { readBatchRow, rowLookup, CsvRecord } from '../batch/batch-row';
 import { bodyTooLarge } from '../batch/batch-input-errors';
 import { readCsvLocations, noNotes } from '../batch/csv-locations';
 import { readJsonLocations } from '../batch/json-locations';
 import { ApiError } from '../common/api-error';
+import { ownLoopTurn } from '../common/event-loop-turns';
 import { parseJsonBody } from '../common/json-body';
 import { bufferedBody, contentEncodingOf, mediaTypeOf, readBody } from '../common/request-body';
 import { includeItems, isIncludeItem } from '../lookup/dto/flood-zone-query.dto';
+import type { PolygonWork } from '../parts/structure/polygon-work.client';
 import { invalidWatch, WatchInputRow } from './watches';
 
 /** A watch body may be up to 256 MiB, as a job's (a million rows of CSV fit). */
@@ -39,15 +41,19 @@ function asWatchError(error: unknown): unknown {
  * reads them with `name`, `webhook` and `include` as query parameters. Each location must have an id (unique in the
  * watch) and a valid location, else 400 INVALID_WATCH naming it; `locations` (or `addOnly`: the locations alone) at most `maxRows`.
  */
-export async function readWatchBody(req: Request, maxRows: number, locationsOnly = false): Promise<WatchBody> {
+export async function readWatchBody(req: Request, maxRows: number, work: PolygonWork, locationsOnly = false): Promise<WatchBody> {
   const encoding = contentEncodingOf(req);
   if (encoding !== '') throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `A watch body is sent uncompressed, not with Content-Encoding: ${encoding}.`);
   const mediaType = mediaTypeOf(req);
   try {
-    if (mediaType === 'application/json') return readJsonWatch(await readBody(req, limits(), bufferedBody), maxRows, locationsOnly);
+    if (mediaType === 'application/json') return await readJsonWatch(await readBody(req, limits(), bufferedBody), maxRows, work, locationsOnly);
     if (mediaType === 'text/csv') {
       const records = await readBody(req, limits(), (body) => readCsvLocations(body, maxRows, noNotes()));
-      return { ...queryOptions(req.query as Record<string, unknown>, locationsOnly), fromJob: null, rows: watchRows(records, (n) => `line ${n + 2}`) };
+      return {
+        ...queryOptions(req.query as Record<string, unknown>, locationsOnly),
+        fromJob: null,
+        rows: await watchRows(records, (n) => `line ${n + 2}`, work),
+      };
     }
   } catch (error) {
     throw asWatchError(error);
@@ -59,7 +65,7 @@ export async function readWatchBody(req: Request, maxRows: number, locationsOnly
   );
 }
 
-function readJsonWatch(body: Buffer, maxRows: number, locationsOnly: boolean): WatchBody {
+async function readJsonWatch(body: Buffer, maxRows: number, work: PolygonWork, locationsOnly: boolean): Promise<WatchBody> {
   const { document } = parseJsonBody(body, invalidWatch);
   if (typeof document !== 'object' || document === null || Array.isArray(document))
     throw invalidWatch('The JSON body must be an object with "locations" (or "fromJob").');
@@ -71,7 +77,7 @@ function readJsonWatch(body: Buffer, maxRows: number, locationsOnly: boolean): W
   if (fromJob !== null && typeof fromJob !== 'string') throw invalidWatch('fromJob must be the id of a completed portfolio job.');
   if (fromJob !== null && fields.locations !== undefined) throw invalidWatch('locations and fromJob: give one of them, not both.');
   if (fromJob === null && fields.locations === undefined) throw invalidWatch('locations: give the locations to watch (or fromJob, a completed job).');
-  const rows = fromJob === null ? watchRows(readJsonLocations(body, maxRows), (n) => `locations[${n}]`) : [];
+  const rows = fromJob === null ? await watchRows(readJsonLocations(body, maxRows), (n) => `locations[${n}]`, work) : [];
   return { name: readName(fields.name), include: readInclude(fields.include), webhookUrl: readWebhook(fields.webhook), fromJob, rows };
 }
 
@@ -109,17 +115,27 @@ function queryOptions(query: Record<string, unknown>, locationsOnly: boolean): P
 }
 
 /**
- * The rows, each checked as a batch row is (its location, its footprint) with its id required and unique: the first
- * that breaks a rule is a 400 INVALID_WATCH naming it (`where` says where a row is in the body).
+ * The rows, each checked as a batch row is (its location, then its footprint, in the polygon pool when large) with
+ * its id required and unique: the first that breaks a rule is a 400 INVALID_WATCH naming it (`where` says where a row
+ * is in the body); a full polygon pool is the 503 POLYGONS_BUSY it is for POST /flood-zone.
  */
-export function watchRows(rows: unknown[], where: (n: number) => string): WatchInputRow[] {
+async function watchRows(rows: unknown[], where: (n: number) => string, work: PolygonWork): Promise<WatchInputRow[]> {
   const seen = new Set<string>();
-  return rows.map((row, n) => {
+  const checked: WatchInputRow[] = [];
+  for (const [n, row] of rows.entries()) {
     const read = readBatchRow(row, { include: new Set(), radiusM: 500 });
     if (read.error) throw invalidWatch(`${where(n)}: ${read.error.message}`);
+    if (read.footprint !== undefined) {
+      // One footprint at a time, each in a loop turn of its own: a watch of many buildings holds neither the pool nor the loop.
+      await ownLoopTurn();
+      await rowLookup(read, work).catch((error: unknown) => {
+        throw error instanceof ApiError && error.code === 'INVALID_FOOTPRINT' ? invalidWatch(`${where(n)}: ${error.message}`) : error;
+      });
+    }
     if (read.id === null || read.id === '') throw invalidWatch(`${where(n)}.id: every watched location needs an id (the events name it).`);
     if (seen.has(read.id)) throw invalidWatch(`${where(n)}.id: ${JSON.stringify(read.id)} is given twice.`);
     seen.add(read.id);
-    return { id: read.id, row: row instanceof CsvRecord ? row : row };
-  });
+    checked.push({ id: read.id, row: row instanceof CsvRecord ? row : row });
+  }
+  return checked;
 }

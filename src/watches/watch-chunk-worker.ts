@@ -3,7 +3,7 @@ import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, Job, Queue } from 'bullmq';
 import { BatchLookupService } from '../batch/batch-lookup.service';
 import { BatchMemo } from '../batch/batch-memo';
-import { CsvRecord, readBatchRow } from '../batch/batch-row';
+import { CsvRecord, readBatchRow, rowLookup } from '../batch/batch-row';
 import { PieceCache, type PieceReader } from '../cache/piece-cache';
 import { errorAnswerOf } from '../common/filters/api-exception.filter';
 import { roundPoint } from '../common/geo-point';
@@ -21,6 +21,7 @@ import type { LookupOptions } from '../lookup/location-query';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { withImpliedParts, type IncludeItem } from '../parts/answer-parts';
 import { NfipStatusPort } from '../parts/nfip-status/nfip-status-port';
+import { PolygonWork } from '../parts/structure/polygon-work.client';
 import { fingerprintChange, fingerprintOf, mergedFingerprint, type WatchedAnswer, type WatchFingerprint } from './watch-fingerprint';
 import { gridCellOf, inEnvelope } from './watch-grid';
 import { WatchMetrics } from './watch-metrics';
@@ -64,6 +65,7 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
     private readonly metrics: ServiceMetrics,
     private readonly watchMetrics: WatchMetrics,
     private readonly redis: JobsRedis,
+    private readonly polygons: PolygonWork,
     @InjectQueue(WATCH_DELIVERY_QUEUE) private readonly deliveries: Queue<DeliveryOrder>,
   ) {
     super();
@@ -270,9 +272,10 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
     const answerRows = async () => {
       while (next < rows.length && !this.drain.stopping.aborted) {
         const index = next++;
-        const { id, asked, query, error } = readBatchRow(rows[index], options);
+        const row = readBatchRow(rows[index], options);
+        const { id, asked } = row;
         try {
-          if (!query) throw error;
+          const query = await rowLookup(row, this.polygons, cancelled.signal);
           const { body } = await this.lookups.lookup(query, {
             geocode: (address, signal) => this.geocoder.geocodeAddress(address, signal),
             pieces,

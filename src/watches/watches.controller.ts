@@ -20,6 +20,7 @@ import { ErrorEnvelopeDto } from '../common/error-envelope.dto';
 import { QueryParametersGuard, ReadsQueryParameters } from '../common/query-string';
 import type { AppConfig } from '../config/app-config';
 import { PortfolioJobs } from '../jobs/portfolio-jobs';
+import { PolygonWork } from '../parts/structure/polygon-work.client';
 import { WatchCreatedDto, WatchEventDto, WatchEventPageDto, WatchStatusDto } from './dto/watch.dto';
 import { readWatchBody, WatchBody } from './watch-body';
 import { invalidWatch, Watches, WatchInputRow } from './watches';
@@ -86,6 +87,7 @@ export class WatchesController {
   constructor(
     private readonly watches: Watches,
     private readonly jobs: PortfolioJobs,
+    private readonly polygons: PolygonWork,
     config: ConfigService<AppConfig, true>,
   ) {
     this.maxLocations = config.get('WATCH_MAX_LOCATIONS', { infer: true });
@@ -124,7 +126,7 @@ export class WatchesController {
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'INTERNAL_ERROR.' })
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.watches.assertAvailable();
-    const body = await readWatchBody(req, this.maxLocations);
+    const body = await readWatchBody(req, this.maxLocations, this.polygons);
     if (body.webhookUrl !== null) await this.checkWebhook(body.webhookUrl);
     const rows = body.fromJob === null ? body.rows : await this.rowsOfJob(body.fromJob);
     if (rows.length === 0) throw invalidWatch('locations: give at least one location.');
@@ -174,7 +176,7 @@ export class WatchesController {
   async addLocations(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     this.watches.assertAvailable();
     await this.watches.status(id);
-    const body: WatchBody = await readWatchBody(req, this.maxLocations, true);
+    const body: WatchBody = await readWatchBody(req, this.maxLocations, this.polygons, true);
     if (body.rows.length === 0) throw invalidWatch('locations: give at least one location.');
     res
       .status(202)

@@ -7,6 +7,7 @@ import { CommunityStatusModule } from '../community-status/community-status.modu
 import { GeocodingModule } from '../geocoding/geocoding.module';
 import { JobsRedis } from '../jobs/jobs-redis';
 import { LookupModule } from '../lookup/lookup.module';
+import { StructureModule } from '../parts/structure/structure.module';
 import { MapChangesModule } from './map-changes/map-changes.module';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { WatchChunkWorker } from './watch-chunk-worker';
@@ -35,7 +36,12 @@ export class WatchesModule {
   static forRoot(config: AppConfig, jobs: DynamicModule): DynamicModule {
     const url = config.JOBS_REDIS_URL ?? config.REDIS_URL;
     if (!url) {
-      return { module: WatchesModule, imports: [jobs], controllers: [WatchesController], providers: [{ provide: Watches, useClass: UnavailableWatches }] };
+      return {
+        module: WatchesModule,
+        imports: [jobs, StructureModule],
+        controllers: [WatchesController],
+        providers: [{ provide: Watches, useClass: UnavailableWatches }],
+      };
     }
     const sweepIntervalMs = config.WATCH_SWEEP_INTERVAL_SECONDS * 1000;
     return {
@@ -46,6 +52,7 @@ export class WatchesModule {
         GeocodingModule,
         PieceCacheModule,
         LookupModule,
+        StructureModule,
         CommunityStatusModule,
         BullModule.registerQueue(
           {

@@ -15,7 +15,11 @@ export class BatchRowAnswerDto {
   })
   id: string | null;
 
-  @ApiProperty({ description: 'The status GET /flood-zone gives for this row: 200, 400, 404, 422 or 502.', example: 200 })
+  @ApiProperty({
+    description:
+      'The status GET /flood-zone gives for this row: 200, 400, 404, 422 or 502; a row with a footprint as POST /flood-zone gives it, so also 503 (POLYGONS_BUSY).',
+    example: 200,
+  })
   status: number;
 
   @ApiProperty({

@@ -53,7 +53,11 @@ export class JobStatusDto {
   @ApiProperty({ ...DONE, example: 4000 })
   done: number;
 
-  @ApiProperty({ description: 'Rows answered with a 5xx status (an upstream that failed for that row).', example: 0 })
+  @ApiProperty({
+    description:
+      "Rows answered with a 5xx status (an upstream that failed for that row, or a footprint the polygon pool had no room for, on its first try and on the second one asked after the chunk's other rows).",
+    example: 0,
+  })
   errors: number;
 
   @ApiProperty({

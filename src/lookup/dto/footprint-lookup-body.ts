@@ -5,7 +5,7 @@ import { jsonPlace, numberAsPlainDecimal, numbersAsWritten, parseJsonBody, plain
 import { BodyLimits, bufferedBody, contentEncodingOf, mediaTypeOf, readBody } from '../../common/request-body';
 import { refuseUnreadParameters } from '../../common/query-string';
 import { INCLUDE_ITEMS } from '../../parts/answer-parts';
-import { checkFootprint, checkFootprintReach } from '../../parts/structure/footprint-check';
+import { checkFootprintReach } from '../../parts/structure/footprint-check';
 import { PolygonWork, PolygonWorkRefused } from '../../parts/structure/polygon-work.client';
 import type { Footprint } from '../../parts/structure/structure.types';
 import type { LocationQuery } from '../location-query';
@@ -77,13 +77,6 @@ function readFootprintLookup(document: unknown, text: string): { query: Location
   const location = readLookupLocation(raw);
   const options = readLookupOptions({ include: includeOf(body.include), radius: raw.radius });
   return { query: { ...location, ...options }, footprint: body.footprint };
-}
-
-/** A footprint as the caller sent it (a parsed JSON value), checked rule by rule (checkFootprint): 400 INVALID_FOOTPRINT naming the rule it breaks. */
-export function readGivenFootprint(value: unknown): Footprint {
-  const checked = checkFootprint(value);
-  if ('problem' in checked) throw invalidFootprint(checked.problem);
-  return checked.footprint;
 }
 
 /** How long a client waits before sending a footprint again when the polygon pool is full. */

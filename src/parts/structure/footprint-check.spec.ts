@@ -359,6 +359,41 @@ describe('checkFootprint: the polygon rules every polygon meets', () => {
   const at = (east: number, north: number) => ruler.offset([HOUSTON.lon, HOUSTON.lat], east, north) as LonLat;
 });
 
+describe('checkFootprint: shapes the hostile-geometry fuzz found (test/e2e/http/hostile-geometry-fuzz.e2e-spec.ts, seed 20261127)', () => {
+  // Rings lying on one another's outline: no vertex of one is off the other's, so which holds which is told by a point inside.
+  it.each<[string, Footprint, string]>([
+    [
+      'the same polygon twice (its area counted twice, each share halved)',
+      { type: 'MultiPolygon', coordinates: [[house], [house]] },
+      'footprint: polygon 1, ring 1 lies inside polygon 2, ring 1: polygons of a MultiPolygon must not overlap',
+    ],
+    [
+      'the same polygon twice, wound each way',
+      { type: 'MultiPolygon', coordinates: [[house], [[...house].reverse()]] },
+      'footprint: polygon 1, ring 1 lies inside polygon 2, ring 1: polygons of a MultiPolygon must not overlap',
+    ],
+    [
+      'a polygon on three corners of another (inside it, every vertex on its outline)',
+      { type: 'MultiPolygon', coordinates: [[house], [closed(house[0], house[1], house[2])]] },
+      'footprint: polygon 2, ring 1 lies inside polygon 1, ring 1: polygons of a MultiPolygon must not overlap',
+    ],
+    [
+      'the same hole twice (its area taken away twice)',
+      polygon(yard, house, [...house].reverse()),
+      'footprint: ring 2, a hole, lies inside another hole (ring 3)',
+    ],
+  ])('%s is refused', (_what, footprint, problem) => {
+    expect(checkFootprint(footprint)).toEqual({ problem });
+  });
+
+  it('a polygon filling the notch of another, every vertex on its outline, is accepted (they only touch)', () => {
+    const [sw, nw, ne, se] = square(20);
+    const notched = closed(sw, nw, ne, se, ruler.offset([HOUSTON.lon, HOUSTON.lat], 0, 0) as LonLat);
+    const notch: Footprint = { type: 'MultiPolygon', coordinates: [[notched], [closed(sw, ruler.offset([HOUSTON.lon, HOUSTON.lat], 0, 0) as LonLat, se)]] };
+    expect(checkFootprint(notch)).toEqual({ footprint: notch });
+  });
+});
+
 describe('checkFootprintReach: within 1 km of the location', () => {
   const east = (metres: number) => ({ lat: HOUSTON.lat, lon: (ruler.offset([HOUSTON.lon, HOUSTON.lat], metres, 0) as LonLat)[0] });
 

@@ -1,6 +1,6 @@
 import { area as sphericalArea } from '@turf/area';
 import CheapRuler from 'cheap-ruler';
-import { footprintAreaSquareMetres, footprintFloodZones, footprintOfRings } from './footprint-zones';
+import { BrokenPolygonError, footprintAreaSquareMetres, footprintFloodZones, footprintOfRings } from './footprint-zones';
 import type { FirmPanelAttributes, FloodHazardZoneAttributes, ZonePolygonFeature } from '../../flood-hazard/flood-hazard.types';
 import type { FirmPanelPolygonFeature, Footprint, LonLat } from './structure.types';
 
@@ -402,6 +402,15 @@ describe('footprintFloodZones: the zones over the whole footprint', () => {
       ['AE', Math.round(200 * SQFT), 50],
       ['X', Math.round(200 * SQFT), 50],
     ]);
+  });
+
+  it('never measures a zone polygon whose rings are the same ring twice (found by the hostile-geometry fuzz, seed 20261127)', () => {
+    const twice = { attributes: zone({ FLD_ZONE: 'VE', SFHA_TF: 'T', STATIC_BFE: 12 }), rings: [outer(-5, 5, -20, 20), outer(-5, 5, -20, 20)] };
+    expect(() => footprintFloodZones(HOUSE, { zones: [twice, zoneOver(X_SHADED, -100, 100, -100, 100)], panels: NO_PANELS })).toThrow(
+      new BrokenPolygonError(
+        'a polygon over the footprint breaks a rule: polygon 1, ring 1 lies inside polygon 2, ring 1: polygons of a MultiPolygon must not overlap',
+      ),
+    );
   });
 
   it('measures zones over a footprint with a courtyard without the courtyard', () => {

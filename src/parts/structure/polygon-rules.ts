@@ -100,7 +100,8 @@ const holes = (rings: PolygonRings): LonLat[][] => rings.slice(1);
 
 /**
  * Whether ring `inner` lies inside ring `outer`, judged by its first vertex off `outer`'s boundary (the rings do not
- * cross, so one such vertex tells for all); undefined when every vertex lies on that boundary.
+ * cross, so one such vertex tells for all). When every vertex lies on that boundary (the same ring twice, or one
+ * drawn on the other's corners), a point just inside `inner` tells; undefined when `inner` has no inside at all.
  */
 function insideness(inner: LonLat[], outer: LonLat[]): boolean | undefined {
   const polygon = { type: 'Polygon' as const, coordinates: [outer] };
@@ -113,10 +114,31 @@ function insideness(inner: LonLat[], outer: LonLat[]): boolean | undefined {
     }
     return true;
   }
-  return undefined;
+  const within = pointWithin(inner);
+  return within && booleanPointInPolygon(within, polygon, { ignoreBoundary: true });
 }
 
 const onBoundary = (vertex: LonLat, polygon: { type: 'Polygon'; coordinates: LonLat[][] }) => booleanPointInPolygon(vertex, polygon);
+
+/** How far inside a ring, as a share of an edge's length, pointWithin looks: far above rounding, far below any real width. */
+const INWARD_SHARE = 1e-6;
+
+/**
+ * A point strictly inside a ring that does not cross itself: an edge's midpoint moved a hair towards the inside (the
+ * side its winding puts the inside on), the first such point found inside; undefined for a ring enclosing nothing.
+ */
+function pointWithin(ring: LonLat[]): LonLat | undefined {
+  const polygon = { type: 'Polygon' as const, coordinates: [ring] };
+  let doubleArea = 0;
+  for (let i = 1; i < ring.length; i++) doubleArea += (ring[i - 1][0] - ring[i][0]) * (ring[i - 1][1] + ring[i][1]);
+  const inward = Math.sign(doubleArea);
+  for (let i = 1; i < ring.length; i++) {
+    const [[x0, y0], [x1, y1]] = [ring[i - 1], ring[i]];
+    const point: LonLat = [(x0 + x1) / 2 - inward * INWARD_SHARE * (y1 - y0), (y0 + y1) / 2 + inward * INWARD_SHARE * (x1 - x0)];
+    if (booleanPointInPolygon(point, polygon, { ignoreBoundary: true })) return point;
+  }
+  return undefined;
+}
 
 /**
  * Where a ring crosses itself or another, if anywhere: a sweep line (sweepline-intersections) over the segments. That

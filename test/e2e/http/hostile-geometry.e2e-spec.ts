@@ -7,6 +7,8 @@
 import { DEMO_MAP, DEMO_STRUCTURES, type ArcGisFeature, type Position, bboxOfRings, demoStructure } from '../../emulators';
 import type { ApiResponse } from '../../support/api-client';
 import { hostileShapesAround } from '../../support/hostile-shapes';
+import { JOBS, type RowLine, call, finished } from '../../support/portfolio-jobs';
+import { DisposableRedis } from '../../support/redis-server';
 import { Stack, expectErrorEnvelope, startStack } from '../../support/stack';
 
 /** One worker, a deadline far beyond any honest polygon's work and far below the hostile ones'. */
@@ -43,9 +45,12 @@ const zoneOver = (rings: Position[][]): ArcGisFeature => ({
 });
 
 let stack: Stack;
+let redis: DisposableRedis;
 
 beforeAll(async () => {
+  redis = await DisposableRedis.start();
   stack = await startStack({
+    JOBS_REDIS_URL: redis.url,
     CACHE_TTL_SECONDS: '0',
     GEOCODE_CACHE_TTL_SECONDS: '0',
     CIRCUIT_BREAKER_MIN_CALLS: '100000',
@@ -56,6 +61,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stack?.close();
+  await redis?.stop();
 });
 
 /** The pool's gauge and its outcome counts, as /metrics says them. */
@@ -204,5 +210,75 @@ describe("from the caller (POST /flood-zone's footprint)", () => {
       }
     }
     expect((await pool()).inPool).toBe(0);
+  });
+});
+
+describe('from batch and job rows (each footprint checked as POST /flood-zone checks it)', () => {
+  /** The tasks each worker thread may have waiting, beside the one it runs: the one worker's pool holds five tasks. */
+  const POOL_HOLDS = 5;
+  const CROSSING = /^footprint: its outline crosses itself near \[[-\d.]+, [-\d.]+\]: a ring crosses itself/;
+  const house = { type: 'Polygon', coordinates: [[at(-4, -3), at(4, -3), at(4, 3), at(-4, 3), at(-4, -3)]] };
+  /** `count` rows of 1,999-vertex stars (each of its own size), then a house's small footprint. */
+  const starRows = (count: number) => [
+    ...Array.from({ length: count }, (_, i) => ({ id: `star-${i}`, ...HOUSE_POINT, footprint: { type: 'Polygon', coordinates: [star(1999, 10 + i)] } })),
+    { id: 'house', ...HOUSE_POINT, footprint: house },
+  ];
+
+  async function batchOf(locations: unknown[]): Promise<RowLine[]> {
+    const res = await call(stack.url, '/flood-zone/batch', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ locations }),
+    });
+    expect(res.status).toBe(200);
+    return res.body.results as RowLine[];
+  }
+
+  it('a batch of four 1,999-vertex star rows: each checked in a worker (the pool counts four tasks done), each its own 400 INVALID_FOOTPRINT; the house answered', async () => {
+    const before = await pool();
+    const rows = await batchOf(starRows(4));
+    expect(rows.map((row) => [row.id, row.status, row.body.code ?? row.body.result.structure.match])).toEqual([
+      ['star-0', 400, 'INVALID_FOOTPRINT'],
+      ['star-1', 400, 'INVALID_FOOTPRINT'],
+      ['star-2', 400, 'INVALID_FOOTPRINT'],
+      ['star-3', 400, 'INVALID_FOOTPRINT'],
+      ['house', 200, 'given'],
+    ]);
+    for (const row of rows.slice(0, 4)) expect(row.body.error).toMatch(CROSSING);
+    const after = await pool();
+    expect(after.outcomes.done).toBe((before.outcomes.done ?? 0) + 4);
+    expect(after.inPool).toBe(0);
+  });
+
+  it('a batch of more star rows than the pool holds: the rows past it are each 503 POLYGONS_BUSY, the others checked in a worker', async () => {
+    const before = await pool();
+    const rows = await batchOf(starRows(POOL_HOLDS + 2));
+    expect(rows.map((row) => [row.id, row.status, row.body.code ?? row.body.result.structure.match])).toEqual([
+      ...Array.from({ length: POOL_HOLDS }, (_, i) => [`star-${i}`, 400, 'INVALID_FOOTPRINT']),
+      [`star-${POOL_HOLDS}`, 503, 'POLYGONS_BUSY'],
+      [`star-${POOL_HOLDS + 1}`, 503, 'POLYGONS_BUSY'],
+      ['house', 200, 'given'],
+    ]);
+    const after = await pool();
+    expect([after.outcomes.done, after.outcomes.busy ?? 0]).toEqual([(before.outcomes.done ?? 0) + POOL_HOLDS, (before.outcomes.busy ?? 0) + 2]);
+  });
+
+  it("a job of more star rows than the pool holds: the rows the full pool refused are asked again after the chunk's others, so every row is checked in a worker", async () => {
+    const before = await pool();
+    const submitted = await call(stack.url, JOBS, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ locations: starRows(POOL_HOLDS + 2) }),
+    });
+    expect(submitted.status).toBe(202);
+    const status = await finished(stack.url, submitted.body.id);
+    const results = (await call(stack.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results as RowLine[];
+    expect(status).toEqual(expect.objectContaining({ status: 'completed', total: POOL_HOLDS + 3, errors: 0 }));
+    expect(results.map((row) => [row.id, row.status, row.body.code ?? row.body.result.structure.match])).toEqual([
+      ...Array.from({ length: POOL_HOLDS + 2 }, (_, i) => [`star-${i}`, 400, 'INVALID_FOOTPRINT']),
+      ['house', 200, 'given'],
+    ]);
+    const after = await pool();
+    expect([after.outcomes.done, after.outcomes.busy ?? 0]).toEqual([(before.outcomes.done ?? 0) + POOL_HOLDS + 2, (before.outcomes.busy ?? 0) + 2]);
   });
 });

@@ -373,6 +373,32 @@ it.each<[string, unknown, number, string, string]>([
     'locations[1].id',
   ],
   ['a location GET would refuse', { locations: [{ id: 'a', lat: 'north', lon: -95.3 }] }, 400, 'INVALID_WATCH', 'locations[0]'],
+  [
+    'a footprint POST /flood-zone would refuse',
+    {
+      locations: [
+        { id: 'a', lat: 29.7, lon: -95.3 },
+        {
+          id: 'b',
+          lat: 29.7,
+          lon: -95.3,
+          footprint: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [-95.3, 29.7],
+                [-95.2999, 29.7],
+                [-95.2999, 29.7001],
+              ],
+            ],
+          },
+        },
+      ],
+    },
+    400,
+    'INVALID_WATCH',
+    'locations[1]: footprint: ring 1 is not closed',
+  ],
   ['a field that is not a watch’s', { locations: [{ id: 'a', lat: 29.7, lon: -95.3 }], color: 'red' }, 400, 'INVALID_WATCH', 'color'],
   ['no locations', { name: 'x' }, 400, 'INVALID_WATCH', 'locations'],
   ['a bad include', { locations: [{ id: 'a', lat: 29.7, lon: -95.3 }], include: ['everything'] }, 400, 'INVALID_WATCH', 'include'],
