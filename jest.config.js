@@ -20,6 +20,7 @@ module.exports = {
   // A hang guard, not a speed goal (Jest ignores testTimeout inside a project): suites start real servers and
   // processes, and must pass on a machine busy with other work. Figures of speed live in `npm run bench`.
   testTimeout: 120_000,
+  testSequencer: '<rootDir>/test/suite-order.js',
   projects: [
     project('unit', ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts']),
     project('e2e', ['<rootDir>/test/e2e/**/*.e2e-spec.ts']),
