@@ -32,7 +32,11 @@ function claimsOf(tract: string, n: number, firstId = 9_000_000): OpenFemaRow[] 
 function historyClient(baseUrl: string, capBytes = UPSTREAM_BY_NAME.openfema.bodyCapBytes): OpenFemaHistoryClient {
   const cap = jest.replaceProperty(UPSTREAM_BY_NAME.openfema, 'bodyCapBytes', capBytes);
   try {
-    return new OpenFemaHistoryClient(new HttpService(axios.create()), upstreamUnderTest('openfema'), new ConfigService<AppConfig, true>({ OPENFEMA_BASE_URL: baseUrl }));
+    return new OpenFemaHistoryClient(
+      new HttpService(axios.create()),
+      upstreamUnderTest('openfema'),
+      new ConfigService<AppConfig, true>({ OPENFEMA_BASE_URL: baseUrl }),
+    );
   } finally {
     cap.restore();
   }
@@ -302,11 +306,11 @@ describe("a county's download larger than the byte cap, asked range by range of 
     const emulator = await emulatorOf(claimsOf('48201512340', 40));
     const failure = capped(emulator).countyRecord('48201', deadline());
     await expect(failure).rejects.toBeInstanceOf(UpstreamOverCapError);
-    await expect(failure).rejects.toMatchObject({ upstream: 'openfema', reason: expect.stringContaining("block groups 48201512") });
+    await expect(failure).rejects.toMatchObject({ upstream: 'openfema', reason: expect.stringContaining('block groups 48201512') });
     expect(rangesAsked(emulator)).toEqual(all('', '0', '1', '2', '3', '4', '5', '50', '51', '510', '511', '512'));
   });
 
-  it("fails a tract after one page where its count says its rows will not fit", async () => {
+  it('fails a tract after one page where its count says its rows will not fit', async () => {
     const emulator = await emulatorOf(claimsOf('48201100100', 60));
     const failure = capped(emulator).tractRecord('48201100100', deadline());
     await expect(failure).rejects.toBeInstanceOf(UpstreamOverCapError);
