@@ -157,7 +157,10 @@ describe('a job over 8 tracts of a county whose download would pass the byte cap
   it("answers every row's record as a single lookup does, field for field", async () => {
     expect(rows.map(({ status }) => status)).toEqual(points.map(() => 200));
     expect(rows.map(({ body }) => body.result.history)).toEqual(await singleLookups(single, points));
-    const shown = rows.map(({ body }) => [body.result.history.area.geoid, [body.result.history.claims.count, body.result.history.policies.inForce]]);
+    const shown = rows.map(({ body }): [string, unknown[]] => [
+      body.result.history.area.geoid,
+      [body.result.history.claims.count, body.result.history.policies.inForce],
+    ]);
     expect(new Map(shown)).toEqual(
       new Map([
         [tracts[0], [30, 20]],
