@@ -37,8 +37,18 @@ export class UpstreamFailure extends Error {
   }
 }
 
+/** An answer longer than the upstream's byte cap (see UpstreamEntry.bodyCapBytes): no outage, the same question gets the same body. */
+export class AnswerOverCap extends UpstreamFailure {
+  constructor(reason: string) {
+    super(reason, false);
+  }
+}
+
 /** An upstream failure that says the service is down or overloaded: the only kind a circuit breaker counts. */
 export class UpstreamOutageError extends UpstreamUnavailableError {}
+
+/** An upstream's answer that could not be read within its byte cap: a narrower question may be. */
+export class UpstreamOverCapError extends UpstreamUnavailableError {}
 
 export type CircuitStateName = 'closed' | 'open' | 'half_open' | 'isolated';
 
@@ -263,6 +273,7 @@ export class ResilientUpstream {
       // Running out of the lookup's time (perhaps spent on another upstream) is an outage of this one
       // only when an attempt had already failed as one.
       if (deadline.aborted) throw deadlineExceeded(this.name, outageSeen);
+      if (error instanceof AnswerOverCap) throw new UpstreamOverCapError(this.name, error.reason);
       if (error instanceof UpstreamFailure) {
         throw error.outage ? new UpstreamOutageError(this.name, error.reason) : new UpstreamUnavailableError(this.name, error.reason);
       }

@@ -1,6 +1,6 @@
 import type { HttpService } from '@nestjs/axios';
 import { AxiosResponse, isAxiosError } from 'axios';
-import { UpstreamFailure } from './resilient-upstream';
+import { AnswerOverCap, UpstreamFailure } from './resilient-upstream';
 
 export interface UpstreamJson {
   status: number;
@@ -83,7 +83,7 @@ export async function sendUpstream<T>(request: Promise<AxiosResponse<T>>, signal
     // axios's own words when a body outgrew maxContentLength (it destroyed the stream there): the same question
     // would get the same body, so this is no outage.
     if (isAxiosError(error) && error.message.startsWith('maxContentLength size of')) {
-      throw new UpstreamFailure(overCap ?? `an answer over its cap of ${String(error.config?.maxContentLength)} bytes`, false);
+      throw new AnswerOverCap(overCap ?? `an answer over its cap of ${String(error.config?.maxContentLength)} bytes`);
     }
     const code = isAxiosError(error) ? (error.code ?? error.message) : String(error);
     throw new UpstreamFailure(`network error (${code})`, true);

@@ -5,13 +5,15 @@ import {
   HISTORY_SOURCE,
   areaClaims,
   areaHistory,
+  claimsByTract,
+  countyRecordOf,
   floodDeclarations,
   inSfha,
   recordInCounty,
   roundedDollars,
   shownCount,
+  policiesByTract,
   tallyClaims,
-  tallyCounty,
   tallyPolicies,
   tractOfBlockGroup,
 } from './area-history';
@@ -258,7 +260,7 @@ describe('tractOfBlockGroup', () => {
   });
 });
 
-describe("tallyCounty: a county's download tallied per tract", () => {
+describe("countyRecordOf: a county's download tallied per tract", () => {
   const TRACT_A = '48201530100';
   const TRACT_B = '48201530200';
   const TRACT_C = '48201530300';
@@ -278,7 +280,7 @@ describe("tallyCounty: a county's download tallied per tract", () => {
     { policyCount: 2, censusGeoid: `${TRACT_C}1` },
     { policyCount: 5, censusGeoid: '481570001001' },
   ];
-  const county = tallyCounty('48201', claims, policies, asOf);
+  const county = countyRecordOf('48201', asOf, claimsByTract(claims, '48201'), policiesByTract(policies, '48201', asOf));
 
   it('names every tract with a claim or a policy in force, and no other', () => {
     expect(Object.keys(county.tracts).sort()).toEqual([TRACT_A, TRACT_B, TRACT_C]);
@@ -298,7 +300,7 @@ describe("tallyCounty: a county's download tallied per tract", () => {
   });
 
   it('an empty download: every tract has none', () => {
-    expect(recordInCounty(tallyCounty('48201', [], [], asOf), TRACT_A)).toEqual({ claims: tallyClaims([]), policies: { inForce: 0, asOf } });
+    expect(recordInCounty(countyRecordOf('48201', asOf, new Map(), new Map()), TRACT_A)).toEqual({ claims: tallyClaims([]), policies: { inForce: 0, asOf } });
   });
 });
 

@@ -227,21 +227,29 @@ function byTract<R>(rows: ReadonlyArray<InBlockGroup<R>>, countyFips: string): M
   return tracts;
 }
 
+/** A county's claims tallied per tract (its tracts with a claim), each tract's by the same rules as its own query's rows. */
+export function claimsByTract(rows: ReadonlyArray<InBlockGroup<ClaimRow>>, countyFips: string): Map<string, ClaimsTally> {
+  return new Map([...byTract(rows, countyFips)].map(([tract, claims]) => [tract, tallyClaims(claims)]));
+}
+
+/** A county's policies in force on `asOf` tallied per tract (its tracts with one). */
+export function policiesByTract(rows: ReadonlyArray<InBlockGroup<PolicyRow>>, countyFips: string, asOf: string): Map<string, PoliciesTally> {
+  return new Map([...byTract(rows, countyFips)].map(([tract, policies]) => [tract, tallyPolicies(policies, asOf)]));
+}
+
 /**
- * Every tract's record from the county's claims and its policies in force on `asOf`, each tract's tallied by the same
- * rules as its own query's rows: the same record, claim for claim, as asking the tract.
+ * Every tract's record of the county from its claims and policies in force on `asOf`, tallied per tract (claimsByTract,
+ * policiesByTract): the same record, claim for claim, as asking the tract; a tract with neither is left out (it has none).
  */
-export function tallyCounty(
+export function countyRecordOf(
   countyFips: string,
-  claims: ReadonlyArray<InBlockGroup<ClaimRow>>,
-  policies: ReadonlyArray<InBlockGroup<PolicyRow>>,
   asOf: string,
+  claims: ReadonlyMap<string, ClaimsTally>,
+  policies: ReadonlyMap<string, PoliciesTally>,
 ): CountyRecord {
-  const claimsOf = byTract(claims, countyFips);
-  const policiesOf = byTract(policies, countyFips);
   const tracts: Record<string, TractRecord> = {};
-  for (const tract of new Set([...claimsOf.keys(), ...policiesOf.keys()])) {
-    tracts[tract] = { claims: tallyClaims(claimsOf.get(tract) ?? []), policies: tallyPolicies(policiesOf.get(tract) ?? [], asOf) };
+  for (const tract of new Set([...claims.keys(), ...policies.keys()])) {
+    tracts[tract] = { claims: claims.get(tract) ?? tallyClaims([]), policies: policies.get(tract) ?? tallyPolicies([], asOf) };
   }
   return { countyFips, asOf, tracts };
 }

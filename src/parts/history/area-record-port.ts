@@ -7,7 +7,8 @@ export abstract class AreaRecordPort {
 
   /**
    * Every tract's record of the county (5-digit FIPS), from all its claims and policies in force today (UTC), every page
-   * read; a failure (or a download cut short) throws UpstreamUnavailableError, never a partial record.
+   * read; a failure (or a download cut short) throws UpstreamUnavailableError, never a partial record: an
+   * UpstreamOverCapError where the county cannot be read within the byte cap even range by range.
    */
   abstract countyRecord(countyFips: string, deadline: AbortSignal): Promise<CountyRecord>;
 

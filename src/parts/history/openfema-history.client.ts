@@ -2,11 +2,22 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { UpstreamUnavailableError } from '../../common/api-error';
-import { ResilientUpstream, UpstreamFailure } from '../../common/upstream/resilient-upstream';
+import { ResilientUpstream, UpstreamFailure, UpstreamOverCapError } from '../../common/upstream/resilient-upstream';
 import { getUpstreamJson, isRecord } from '../../common/upstream/upstream-json';
 import type { AppConfig } from '../../config/app-config';
 import { OPENFEMA_UPSTREAM } from '../../community-status/openfema.client';
-import { ClaimRow, CountyRecord, DeclarationRow, PolicyRow, TractRecord, tallyClaims, tallyCounty, tallyPolicies } from './area-history';
+import {
+  ClaimRow,
+  CountyRecord,
+  DeclarationRow,
+  PolicyRow,
+  TractRecord,
+  claimsByTract,
+  countyRecordOf,
+  policiesByTract,
+  tallyClaims,
+  tallyPolicies,
+} from './area-history';
 import { AreaRecordPort } from './area-record-port';
 
 /** The datasets asked, as OpenFEMA names them (path and the key its rows come under). */
@@ -23,10 +34,15 @@ export const HISTORY_PAGE_ROWS = 10_000;
 const TRACT_MAX_PAGES = 20;
 /**
  * A million rows: more than any county has claims or policies in force. The byte cap, which holds for a query's pages
- * together, ends a county's download first where its rows are too many (a page of the smallest, a policy's count and
- * block group, is about 480 KB).
+ * together, ends a county's query first where its rows are too many (a page of the smallest, a policy's count and
+ * block group, is about 480 KB), and the county is asked range by range instead.
  */
 const COUNTY_MAX_PAGES = 100;
+/**
+ * The most digits of the tract code a county's query is narrowed by, one at a time (ten ranges to a thousand): where a
+ * range that narrow still passes the byte cap, the county is given up and its tracts are asked one by one.
+ */
+const NARROWEST_RANGE_DIGITS = 3;
 
 const CLAIM_FIELDS = [
   'yearOfLoss',
@@ -62,7 +78,7 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
   }
 
   tractRecord(tract: string, deadline: AbortSignal): Promise<TractRecord> {
-    const inTract = `censusGeoid ge '${tract}0' and censusGeoid le '${tract}9'`;
+    const inTract = inBlockGroups(tract);
     const today = todayUtc();
     return this.upstream.operation(async () => {
       const [claims, policies] = await Promise.all([
@@ -74,30 +90,41 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
   }
 
   /**
-   * The county's claims by their 5-digit county code; its policies, which carry none, by the range of its block groups.
-   * Each row with its block group, for the tract it lies in.
+   * The county's claims by their 5-digit county code, its policies in force (which carry none) by its block groups;
+   * each row with its block group, tallied per tract. Each dataset is asked for the whole county, or range by range
+   * where that would pass the byte cap (see tractsByRange).
    */
   countyRecord(countyFips: string, deadline: AbortSignal): Promise<CountyRecord> {
-    const inCounty = `censusGeoid ge '${countyFips}0000000' and censusGeoid le '${countyFips}9999999'`;
     const today = todayUtc();
     return this.upstream.operation(async () => {
       const [claims, policies] = await Promise.all([
-        this.allRows(
-          HISTORY_DATASETS.claims,
-          [...CLAIM_FIELDS, IN_BLOCK_GROUP],
-          { $filter: `countyCode eq '${countyFips}'`, $orderby: 'id' },
-          COUNTY_MAX_PAGES,
-          deadline,
+        this.tractsByRange(countyFips, deadline, async (range, signal) =>
+          claimsByTract(
+            await this.allRows(
+              HISTORY_DATASETS.claims,
+              [...CLAIM_FIELDS, IN_BLOCK_GROUP],
+              { $filter: `countyCode eq '${countyFips}' and ${inBlockGroups(range)}`, $orderby: 'id' },
+              COUNTY_MAX_PAGES,
+              signal,
+            ),
+            countyFips,
+          ),
         ),
-        this.allRows(
-          HISTORY_DATASETS.policies,
-          [...POLICY_FIELDS, IN_BLOCK_GROUP],
-          { $filter: `${inCounty} and ${inForceOn(today)}`, $orderby: 'id' },
-          COUNTY_MAX_PAGES,
-          deadline,
+        this.tractsByRange(countyFips, deadline, async (range, signal) =>
+          policiesByTract(
+            await this.allRows(
+              HISTORY_DATASETS.policies,
+              [...POLICY_FIELDS, IN_BLOCK_GROUP],
+              { $filter: `${inBlockGroups(range)} and ${inForceOn(today)}`, $orderby: 'id' },
+              COUNTY_MAX_PAGES,
+              signal,
+            ),
+            countyFips,
+            today,
+          ),
         ),
       ]);
-      return tallyCounty(countyFips, claims, policies, today);
+      return countyRecordOf(countyFips, today, claims, policies);
     });
   }
 
@@ -110,8 +137,36 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
   }
 
   /**
+   * The tallies per tract `tally` makes of the block groups in `range` (a GEOID prefix, at first the county's): of its
+   * whole query where that comes within the byte cap; else of the ten ranges one digit of the tract code narrower, one
+   * after another (each query with a cap of its own), each narrowed again where it does not fit, down to
+   * NARROWEST_RANGE_DIGITS. Every range is read whole or the county fails, so a tract in none of them has no row at
+   * all. A tract lies in one range of each width, so the ranges' tallies never overlap.
+   */
+  private async tractsByRange<T>(
+    range: string,
+    deadline: AbortSignal,
+    tally: (range: string, deadline: AbortSignal) => Promise<Map<string, T>>,
+  ): Promise<Map<string, T>> {
+    try {
+      return await tally(range, deadline);
+    } catch (error) {
+      if (!(error instanceof UpstreamOverCapError)) throw error;
+      if (range.length >= COUNTY_DIGITS + NARROWEST_RANGE_DIGITS) {
+        throw new UpstreamOverCapError(this.upstream.name, `${error.reason}, in block groups ${range}…, the narrowest range asked`);
+      }
+    }
+    const tallies = new Map<string, T>();
+    for (const narrower of narrowerRanges(range)) {
+      for (const [tract, tallied] of await this.tractsByRange(narrower, deadline, tally)) tallies.set(tract, tallied);
+    }
+    return tallies;
+  }
+
+  /**
    * Every row the query finds, by `$top`/`$skip` pages (at most `maxPages`), each page a request with its own retries,
-   * all pages within the byte cap; never fewer rows than the count OpenFEMA gives: a zero must be one it answered.
+   * all pages within the byte cap; never fewer rows than the count OpenFEMA gives: a zero must be one it answered. Where
+   * the count says the rows left cannot come within the cap, it stops there (UpstreamOverCapError) rather than read up to it.
    */
   private async allRows<F extends string>(
     dataset: Dataset,
@@ -135,6 +190,12 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
       // Thrown as the upstream's failure here, outside any request: so the part is unavailable, never the lookup.
       if (pageRows.length === 0)
         throw new UpstreamUnavailableError(this.upstream.name, `${dataset.entity} ended after ${rows.length} of the ${count} rows it counted`);
+      if (count !== null && restPassesCap(count, rows.length, bytesBefore, this.upstream.maxBodyBytes)) {
+        throw new UpstreamOverCapError(
+          this.upstream.name,
+          `${dataset.entity}: ${count} rows would pass the cap of ${this.upstream.maxBodyBytes} bytes (${rows.length} read in ${bytesBefore})`,
+        );
+      }
     }
     throw new UpstreamUnavailableError(this.upstream.name, `${dataset.entity} did not end within ${maxPages} pages`);
   }
@@ -163,6 +224,31 @@ export class OpenFemaHistoryClient extends AreaRecordPort {
     const count = isRecord(body) && isRecord(body.metadata) && typeof body.metadata.count === 'number' && body.metadata.count > 0 ? body.metadata.count : null;
     return { rows: rows.map((row) => scalars(row, fields)), count, bytes };
   }
+}
+
+/** The digits of a county's FIPS code, the first of every GEOID of it. */
+const COUNTY_DIGITS = 5;
+
+/**
+ * OpenFEMA's filter of the census block groups (`censusGeoid`, 12 digits: state, county, tract, block group) whose
+ * GEOID begins with `prefix`: a tract's (11 digits), a county's (5), or a range of a county's tracts between.
+ */
+function inBlockGroups(prefix: string): string {
+  return `censusGeoid ge '${prefix.padEnd(12, '0')}' and censusGeoid le '${prefix.padEnd(12, '9')}'`;
+}
+
+/** The ten ranges of block groups one digit narrower than `prefix`'s, in order: together they hold its block groups, each once. */
+function narrowerRanges(prefix: string): string[] {
+  return Array.from({ length: 10 }, (_, digit) => `${prefix}${digit}`);
+}
+
+/**
+ * Whether the rows a query's count says are left cannot come within the byte cap: at the bytes a row took so far
+ * (their pages' envelopes with them, so a little more), more than the cap leaves after the bytes read.
+ */
+export function restPassesCap(count: number, rowsRead: number, bytesRead: number, capBytes: number): boolean {
+  if (rowsRead === 0 || count <= rowsRead) return false;
+  return ((count - rowsRead) * bytesRead) / rowsRead > capBytes - bytesRead;
 }
 
 /** Today (UTC), as OpenFEMA's dates are compared. */

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { CachePolicy, PieceCache } from '../../cache/piece-cache';
-import { asLookup, earliestAnswerTime, inJobWork, lookupDeadline, untilAborted } from '../../common/upstream/resilient-upstream';
+import { UpstreamOverCapError, asLookup, earliestAnswerTime, inJobWork, lookupDeadline, untilAborted } from '../../common/upstream/resilient-upstream';
 import type { AppConfig } from '../../config/app-config';
 import { CountyRecord, DeclarationRow, TractRecord, recordInCounty } from './area-history';
 import { AreaRecordPort } from './area-record-port';
@@ -14,7 +14,10 @@ import { AreaRecordPort } from './area-record-port';
 export const TRACTS_BEFORE_COUNTY = 3;
 /** Counties whose tracts are being counted, at most (the oldest counts are dropped first). */
 const COUNTED_COUNTIES = 10_000;
-/** After a county could not be downloaded (an outage, an error, more than the byte cap), its tracts are asked one by one for this long. */
+/**
+ * After a county could not be downloaded (an outage, an error), its tracts are asked one by one for this long. One too
+ * large for the byte cap even range by range is remembered as such for HISTORY_TTL_SECONDS, by every replica.
+ */
 const REFUSED_COUNTY_MS = 60_000;
 /**
  * OpenFEMA's time a county's download may take, its turns in the job's budget not counted: its own, not the rows' that
@@ -25,6 +28,9 @@ const COUNTY_DOWNLOAD_MS = 120_000;
 const HELD_BYTES = 32 * 1024 * 1024;
 /** A county's record larger than this share of HELD_BYTES is not held: it would push out all the others. */
 const LARGEST_SHARE = 0.25;
+
+/** What is kept of a county's download: its record, or why it is too large to read within the byte cap. */
+type CountyDownload = CountyRecord | { countyFips: string; tooLarge: string };
 
 interface HeldCounty {
   record: CountyRecord;
@@ -41,18 +47,20 @@ interface HeldCounty {
  * like a cached piece), held in this process, and every tract of it is read from there: OpenFEMA has no aggregation to
  * rely on, and a county's claims and policies come in a few pages where its tracts would cost two calls each.
  * Interactive lookups read what is held, never download a county. A county that cannot be downloaded leaves its tracts
- * asked one by one, never answered as empty.
+ * asked one by one, never answered as empty; one too large for the byte cap even range by range (see
+ * OpenFemaHistoryClient.countyRecord) is not asked again while its record would have been kept.
  */
 @Injectable()
 export class TractRecords {
   private readonly counties = new Map<string, HeldCounty>();
   private heldBytes = 0;
   private readonly ttlMs: number;
-  private readonly policy: CachePolicy<CountyRecord>;
+  private readonly policy: CachePolicy<CountyDownload>;
   private readonly tractsAsked = new Map<string, Set<string>>();
   private readonly refusedUntil = new Map<string, number>();
   /** The downloads under way in this process, by county. */
   private readonly downloads = new Map<string, Promise<HeldCounty | undefined>>();
+  private readonly logger = new Logger('TractRecords');
 
   constructor(
     private readonly openfema: AreaRecordPort,
@@ -127,32 +135,48 @@ export class TractRecords {
     try {
       // Its calls start while it has time of its own left, whatever time the row that started it has.
       const read = await asLookup(own, () =>
-        this.pieces.getOrLoad('held', `history-county/${countyFips}`, this.policy, (signal) => this.openfema.countyRecord(countyFips, signal), {
+        this.pieces.getOrLoad('held', `history-county/${countyFips}`, this.policy, (signal) => this.downloadOf(countyFips, signal), {
           signal: own.signal,
           gaveUp: () => own.signal.reason as unknown,
         }),
       );
+      if ('tooLarge' in read.piece.value) {
+        // Its rows ask for their tracts one by one, as long as its record would have been kept: it will not shrink sooner.
+        this.refuse(countyFips, read.piece.storedAt + this.ttlMs);
+        if (read.status === 'MISS') this.logger.warn(`county ${countyFips} asked tract by tract: ${read.piece.value.tooLarge}`);
+        return undefined;
+      }
       const county: HeldCounty = {
         record: read.piece.value,
         bytes: JSON.stringify(read.piece.value).length,
         storedAt: read.piece.storedAt,
         freshUntil: read.piece.storedAt + this.ttlMs,
       };
-      if (county.bytes > HELD_BYTES * LARGEST_SHARE) this.refuse(countyFips);
+      if (county.bytes > HELD_BYTES * LARGEST_SHARE) this.refuse(countyFips, Date.now() + REFUSED_COUNTY_MS);
       else this.keep(countyFips, county);
       return county;
     } catch {
       // Its rows ask for their tracts one by one; an outage fails them there, as it would have.
-      this.refuse(countyFips);
+      this.refuse(countyFips, Date.now() + REFUSED_COUNTY_MS);
       return undefined;
     } finally {
       own.end();
     }
   }
 
-  private refuse(countyFips: string): void {
-    this.refusedUntil.set(countyFips, Date.now() + REFUSED_COUNTY_MS);
-    for (const [refused, until] of this.refusedUntil) if (until <= Date.now()) this.refusedUntil.delete(refused);
+  /** The county's record, or, where even its narrowest ranges pass the byte cap, that it is too large: kept like a record. */
+  private async downloadOf(countyFips: string, signal: AbortSignal): Promise<CountyDownload> {
+    try {
+      return await this.openfema.countyRecord(countyFips, signal);
+    } catch (error) {
+      if (error instanceof UpstreamOverCapError) return { countyFips, tooLarge: error.reason };
+      throw error;
+    }
+  }
+
+  private refuse(countyFips: string, until: number): void {
+    this.refusedUntil.set(countyFips, until);
+    for (const [refused, refusedUntil] of this.refusedUntil) if (refusedUntil <= Date.now()) this.refusedUntil.delete(refused);
   }
 
   private keep(countyFips: string, county: HeldCounty): void {

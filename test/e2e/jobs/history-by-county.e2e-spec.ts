@@ -6,56 +6,28 @@
  * county whose download fails leaves its rows asking per tract, never answered as empty.
  */
 import { TRACTS_BEFORE_COUNTY } from '../../../src/parts/history/tract-records.client';
-import { type ClaimGroup, type OpenFemaRow, demoClaims, demoPolicies } from '../../emulators';
-import { tractGeoidAt } from '../../emulators/census-tracts';
+import { type OpenFemaRow, demoClaims, demoPolicies } from '../../emulators';
+import {
+  type County,
+  HARRIS,
+  KING,
+  countyWide,
+  filters,
+  group,
+  historyJob,
+  recordCalls,
+  rowsIn,
+  singleLookups,
+  tractAlone,
+  tractCentres,
+  tractOf,
+} from '../../support/history-counties';
+import type { RowLine } from '../../support/portfolio-jobs';
 import { DisposableRedis } from '../../support/redis-server';
-import { JOBS, type RowLine, call, finished, submitCsv } from '../../support/portfolio-jobs';
 import { Stack, startStack } from '../../support/stack';
 
 /** The server's pages: a county's claims and policies come in two each, a tract's in one. */
 const PAGE_CAP = 50;
-
-interface County {
-  state: string;
-  county: string;
-  /** Its state's postal code, as claims and policies carry it. */
-  postal: string;
-  /** The centre of the first of its demo tracts (0.02° squares): the job's tracts are 4 x 2 squares from there. */
-  west: number;
-  south: number;
-}
-
-/** In the demo's Harris County around Houston, and King County around Renton (each county's box reaches 15 km beyond its places). */
-const HARRIS: County = { state: '48', county: '201', postal: 'TX', west: -95.43, south: 29.75 };
-const KING: County = { state: '53', county: '033', postal: 'WA', west: -122.21, south: 47.47 };
-
-/** The centres of 8 demo tracts of the county (each 0.01° from its square's edges), and the 9th, east of them, that no row is in. */
-const tractCentres = ({ west, south }: County) =>
-  Array.from({ length: 9 }, (_, i) => ({
-    lon: Number((west + 0.02 * (i % 4) + (i === 8 ? 0.08 : 0)).toFixed(6)),
-    lat: i < 4 || i === 8 ? south : south + 0.02,
-  }));
-const tractOf = (county: County, { lon, lat }: { lon: number; lat: number }) => tractGeoidAt(county.state, county.county, lon, lat);
-
-/** 3 rows in each of the 8 tracts, all within its square. */
-const rowsIn = (county: County) =>
-  tractCentres(county)
-    .slice(0, 8)
-    .flatMap(({ lon, lat }) => [
-      { lon, lat },
-      { lon: Number((lon + 0.004).toFixed(6)), lat },
-      { lon: Number((lon - 0.003).toFixed(6)), lat: Number((lat - 0.004).toFixed(6)) },
-    ]);
-
-const group = (count: number, year: number, zone: string, event: string | null): ClaimGroup => ({
-  count,
-  year,
-  day: '08-27',
-  zone,
-  event,
-  building: 40_000,
-  contents: 8_000,
-});
 
 /**
  * The county's record: claims in 4 of the job's tracts (one with 3, withheld) and in the 9th, policies in force in 3; the
@@ -78,16 +50,6 @@ function countyRecords(county: County): { claims: OpenFemaRow[]; policies: OpenF
     ],
   };
 }
-
-/** The OpenFEMA calls of the area's record since the emulator's calls were reset, by dataset. */
-const recordCalls = (stack: Stack) =>
-  Object.fromEntries(
-    ['NfipClaims', 'NfipPolicies', 'DisasterDeclarationsSummaries'].map((endpoint) => [endpoint, stack.emulators.openfema.callCount({ endpoint })]),
-  );
-const filters = (stack: Stack, endpoint: string) => stack.emulators.openfema.callsMatching({ endpoint }).map((found) => found.query.$filter);
-const countyWide = (county: County) => (filter: string) =>
-  filter === `countyCode eq '${county.state}${county.county}'` || filter.startsWith(`censusGeoid ge '${county.state}${county.county}0000000'`);
-const tractAlone = (tract: string) => `censusGeoid ge '${tract}0' and censusGeoid le '${tract}9'`;
 
 let redis: DisposableRedis;
 let jobs: Stack;
@@ -120,22 +82,6 @@ beforeEach(() => {
   single.emulators.resetCalls();
 });
 
-/** The job of these points with include=history, once completed: its rows in input order. */
-async function historyJob(points: Array<{ lat: number; lon: number }>): Promise<RowLine[]> {
-  const csv = `lat,lon\n${points.map((p) => `${p.lat},${p.lon}`).join('\n')}\n`;
-  const submitted = await submitCsv(jobs.url, csv, '?include=history');
-  expect(submitted.status).toBe(202);
-  expect(await finished(jobs.url, submitted.body.id)).toEqual(expect.objectContaining({ status: 'completed', done: points.length, errors: 0 }));
-  return (await call(jobs.url, `${JOBS}/${submitted.body.id}/results`, { headers: { accept: 'application/json' } })).body.results;
-}
-
-/** Each point's `history` as a single lookup answers it. */
-async function singleLookups(points: Array<{ lat: number; lon: number }>): Promise<unknown[]> {
-  const answers = await Promise.all(points.map((p) => single.get(`/flood-zone?lat=${p.lat}&lon=${p.lon}&include=history`)));
-  expect(answers.map(({ status }) => status)).toEqual(points.map(() => 200));
-  return answers.map(({ body }) => body.result.history);
-}
-
 describe('a job over 8 tracts of one county', () => {
   const points = rowsIn(HARRIS);
   const tracts = tractCentres(HARRIS).map((centre) => tractOf(HARRIS, centre));
@@ -146,7 +92,7 @@ describe('a job over 8 tracts of one county', () => {
 
   beforeAll(async () => {
     jobs.emulators.resetCalls();
-    rows = await historyJob(points);
+    rows = await historyJob(jobs, points);
     jobCalls = recordCalls(jobs);
     jobQueries = {
       NfipClaims: jobs.emulators.openfema.callsMatching({ endpoint: 'NfipClaims' }).map(({ query }) => ({ $filter: query.$filter, $skip: query.$skip })),
@@ -169,7 +115,7 @@ describe('a job over 8 tracts of one county', () => {
 
   it("answers every row's record as a single lookup does, field for field, the tracts without any row in the county's download with none", async () => {
     expect(rows.map(({ status }) => status)).toEqual(points.map(() => 200));
-    const expected = await singleLookups(points);
+    const expected = await singleLookups(single, points);
     expect(rows.map(({ body }) => body.result.history)).toEqual(expected);
     // Single lookups asked each of the 8 tracts alone, never the county.
     expect(new Set(filters(single, 'NfipClaims'))).toEqual(new Set(tracts.slice(0, 8).map(tractAlone)));
@@ -192,7 +138,7 @@ describe('a job over 8 tracts of one county', () => {
     jobs.emulators.resetCalls();
     const [ninth] = tractCentres(HARRIS).slice(8);
     const answer = await jobs.get(`/flood-zone?lat=${ninth.lat}&lon=${ninth.lon}&include=history`);
-    expect(answer.body.result.history).toEqual((await singleLookups([ninth]))[0]);
+    expect(answer.body.result.history).toEqual((await singleLookups(single, [ninth]))[0]);
     expect(answer.body.result.history.claims).toMatchObject({ count: null, fewerThan: 10 });
     expect(recordCalls(jobs)).toEqual({ NfipClaims: 0, NfipPolicies: 0, DisasterDeclarationsSummaries: 0 });
   });
@@ -210,9 +156,9 @@ describe('a job over 8 tracts of a county whose download fails', () => {
       contentType: 'application/json',
       match: (found) => typeof found.query.$filter === 'string' && countyWide(KING)(found.query.$filter),
     });
-    const rows = await historyJob(points);
+    const rows = await historyJob(jobs, points);
     expect(rows.map(({ body }) => body.result.unavailable)).toEqual(points.map(() => []));
-    expect(rows.map(({ body }) => body.result.history)).toEqual(await singleLookups(points));
+    expect(rows.map(({ body }) => body.result.history)).toEqual(await singleLookups(single, points));
     // Every tract alone (the first before the download, the others after it failed), and the county's download once.
     expect(recordCalls(jobs)).toEqual({ NfipClaims: tracts.size + 1, NfipPolicies: tracts.size + 1, DisasterDeclarationsSummaries: 1 });
     expect(new Set(filters(jobs, 'NfipClaims').filter((filter) => !countyWide(KING)(filter)))).toEqual(new Set([...tracts].map(tractAlone)));
