@@ -42,7 +42,7 @@ const VARIABLE_DESCRIPTIONS: Record<string, string> = {
   STRUCTURE_SEARCH_M:
     "How far from an address's point, in metres, a building is looked for with `include=structure` (a lat/lon is taken as the building's own point: only a footprint containing it is chosen).",
   POLYGON_WORKERS:
-    "Worker threads for polygon work of more than 1,000 vertices (checking a footprint, measuring the zones, communities, letters and coastal barriers over it), started only when such a polygon comes and stopped after a minute idle; each may have 4 more tasks waiting, beyond which a caller's footprint is a `503` `POLYGONS_BUSY` with `Retry-After` and an upstream's polygon leaves its part unavailable ([upstream-time-and-budget.md](upstream-time-and-budget.md#polygon-work)).",
+    "Worker threads for polygon work of more than 250 vertices (checking a footprint, measuring the zones, communities, letters and coastal barriers over it), started only when such a polygon comes and stopped after a minute idle; each may have 4 more tasks waiting, beyond which a caller's footprint is a `503` `POLYGONS_BUSY` with `Retry-After` and an upstream's polygon leaves its part unavailable ([upstream-time-and-budget.md](upstream-time-and-budget.md#polygon-work)).",
   POLYGON_DEADLINE_MS:
     "Time one polygon task may run in its worker thread (from its start, not its wait); past it the thread is stopped and replaced, a caller's footprint is a `400` `INVALID_FOOTPRINT` saying so, and an upstream's polygon leaves its part unavailable, never measured.",
   BATCH_MAX_LOCATIONS: 'Most rows in one `POST /flood-zone/batch` request; more is a `413` `BATCH_TOO_LARGE`.',

@@ -20,7 +20,7 @@ describe('loadAppConfig', () => {
       STRUCTURES_BASE_URL: 'https://services2.arcgis.com/FiaPA4ga0iQKduv3/arcgis/rest/services/USA_Structures_View/FeatureServer/0',
       HELD_POLYGONS_MAX_MB: 64,
       STRUCTURE_SEARCH_M: 40,
-      POLYGON_WORKERS: 2,
+      POLYGON_WORKERS: 1,
       POLYGON_DEADLINE_MS: 5000,
       BATCH_MAX_LOCATIONS: 10000,
       BATCH_MAX_CONCURRENT: 2,

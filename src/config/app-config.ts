@@ -97,9 +97,9 @@ export class AppConfig {
   @IntegerIn(10, 100)
   STRUCTURE_SEARCH_M = 40;
 
-  /** Worker threads for polygon work of more than 1,000 vertices (checks and clipping), started only when such a polygon comes. */
+  /** Worker threads for polygon work of more than 250 vertices (checks and clipping), started only when such a polygon comes. */
   @IntegerIn(1, 64)
-  POLYGON_WORKERS = 2;
+  POLYGON_WORKERS = 1;
 
   /** Time a polygon task handed to a worker thread may take (waiting included); past it its thread is stopped and replaced. */
   @IntegerIn(100, 600000)

@@ -138,7 +138,7 @@ export class LookupController {
   @ApiServiceUnavailableResponse({
     type: ErrorEnvelopeDto,
     description:
-      'POLYGONS_BUSY: the threads checking large footprints (over 1,000 vertices) are all busy and their queue is full; retry after the Retry-After seconds.',
+      'POLYGONS_BUSY: the threads checking large footprints (over 250 vertices) are all busy and their queue is full; retry after the Retry-After seconds.',
     headers: { 'Retry-After': { description: `Seconds to wait before retrying (${POLYGONS_BUSY_RETRY_AFTER_SECONDS}).`, schema: { type: 'integer' } } },
   })
   @ApiUnsupportedMediaTypeResponse({

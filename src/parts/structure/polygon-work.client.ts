@@ -15,7 +15,7 @@ import { type PolygonTask, type PolygonTaskKind, type PolygonTasks, runPolygonTa
  * event loop, where a house's few dozen vertices are checked and clipped in well under a millisecond and a thread hop
  * would cost more than the work.
  */
-export const INLINE_MAX_VERTICES = 1000;
+export const INLINE_MAX_VERTICES = 250;
 
 /** Tasks each worker may have waiting beyond the one it runs; more at once are refused (PolygonWorkRefused 'busy'). */
 export const QUEUED_PER_WORKER = 4;

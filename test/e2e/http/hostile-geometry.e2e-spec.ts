@@ -1,7 +1,7 @@
 /**
  * Hostile geometry against the real app and the emulators: polygons shaped to cost the most (self-crossing stars,
  * rings crossing each other thousands of times, combs of many teeth, coordinates of 1e308), from the caller and from
- * the upstreams. Every answer arrives and none is a 500; polygon work of more than 1,000 vertices runs in the worker
+ * the upstreams. Every answer arrives and none is a 500; polygon work of more than 250 vertices runs in the worker
  * threads, so the health probe answers while a polygon is being worked (seen by the pool's own gauge, not by a clock).
  */
 import { DEMO_MAP, DEMO_STRUCTURES, type ArcGisFeature, type Position, bboxOfRings, demoStructure } from '../../emulators';
