@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setMaxListeners } from 'node:events';
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
@@ -61,6 +62,9 @@ const callsOfReport = new AsyncLocalStorage<{ calls: number }>();
  * nothing changed costs one query per layer, a Status Book page per 10,000 rows (three for the real book), and each
  * service's layer list the first time.
  */
+/** Listeners the scout's calls may hang on its signal at once (each layer's pages and retries, a few dozen at most). */
+const SCOUT_LISTENERS = 64;
+
 @Injectable()
 export class FemaMapChangeScout implements MapChangeScout {
   private readonly nfhl: ArcGisMapServer<keyof typeof NFHL_LAYERS>;
@@ -86,8 +90,11 @@ export class FemaMapChangeScout implements MapChangeScout {
     this.statusBook = new OpenFemaClient(counted, openfema, config.get('OPENFEMA_BASE_URL', { infer: true }));
   }
 
-  changesSince(since: Date, previousStatusBook: StatusBookCopy | null, signal: AbortSignal = new AbortController().signal): Promise<MapChangeReport> {
+  changesSince(since: Date, previousStatusBook: StatusBookCopy | null, given: AbortSignal = new AbortController().signal): Promise<MapChangeReport> {
     const counter = { calls: 0 };
+    // Every layer, page and retry of the scout waits on this one signal at once: more listeners than Node's warning expects, bounded by the layers asked.
+    const signal = AbortSignal.any([given]);
+    setMaxListeners(SCOUT_LISTENERS, signal);
     return callsOfReport.run(counter, async () => {
       const [panels, lomrs, preliminary, pending, barriers, rows] = await Promise.all([
         this.dated(this.nfhl, 'panels', 'firm_panel', 'FIRM_PAN', 'EFF_DATE', since, signal),
