@@ -17,6 +17,7 @@ import { WatchStore } from './watch-store';
 import { WatchSweeper } from './watch-sweeper';
 import { StoredWatches, UnavailableWatches, Watches } from './watches';
 import { WatchesController } from './watches.controller';
+import { DeliveryClock } from './webhook/delivery-clock';
 import { WebhookSender } from './webhook/webhook-sender';
 
 /** A chunk that failed (not one whose worker died) is tried this often before the sweep counts it done. */
@@ -87,6 +88,7 @@ export class WatchesModule {
               maxResponseBytes: DELIVERY_MAX_RESPONSE_BYTES,
             }),
         },
+        DeliveryClock,
         WatchChunkWorker,
         WatchSweeper,
         WatchDeliverer,
