@@ -169,6 +169,8 @@ it('baselines a watch, then a sweep writes exactly one event for the one locatio
   expect(metrics).toMatch(/^watch_events_total\{kind="map_change_withdrawn"\} 1$/m);
   expect(metrics).toMatch(/^watch_deliveries_total\{outcome="delivered"\} 1$/m);
   expect(metrics).toMatch(/^watch_sweeps_total\{outcome="completed"\} [3-9]$/m);
+  // The sweep where nothing changed answered nobody again; the two full re-checks, the three locations each.
+  expect(metrics).toMatch(/^watch_rechecked_locations_total 6$/m);
   expect(metrics).toMatch(/^watched_locations 3$/m);
 });
 
@@ -196,7 +198,11 @@ it('re-checks, in a sweep that is not a full re-check, only the locations inside
     zone: { FLD_ZONE: 'X', ZONE_SUBTY: 'AREA OF MINIMAL FLOOD HAZARD', SFHA_TF: 'F' },
   });
   stack.emulators.resetCalls();
+  const rechecked = async () => Number(/^watch_rechecked_locations_total (\d+)$/m.exec((await call(stack.url, '/metrics')).text)?.[1]);
+  const before = await rechecked();
   await sweep(id, false);
+  // Answered again: the two locations at the levee (this watch's and the first test's), and no other.
+  expect((await rechecked()) - before).toBe(2);
 
   // The place far from the change was not asked again (the one inside it was: its event), and the geocoder never.
   expect(stack.emulators.census.callsMatching()).toEqual([]);
