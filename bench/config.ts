@@ -88,6 +88,13 @@ export const CFG = {
     wallGoalFactor: 1.1,
     hoursGoal: 24,
   },
+  watchSweep: {
+    locations: intEnv('BENCH_WATCH_LOCATIONS', QUICK ? 100_000 : 1_000_000, 10_000, 2_000_000),
+    // k: the county's re-checks at a budget of 20 x k calls a second, every emulated upstream answering in 50 / k ms.
+    timeScale: intEnv('BENCH_WATCH_TIME_SCALE', 20, 1, 100),
+    callsGoal: 50,
+    secondsGoal: 60,
+  },
 };
 
 /** A mapped AE point whose ~300 m zone square holds every generated point. */

@@ -3,14 +3,16 @@
  * MapServers, Census geocoder, USGS elevation, OpenFEMA, USGS basemap, USA Structures) on loopback, so that their work does not share an event loop with the load
  * generator. Driven over the IPC channel: every message `{ id, cmd, args }` gets `{ id, ok, result | error }` back.
  */
-import { DEMO_MAP, DemoMap, featuresAt } from '../test/emulators/demo-map';
+import { DEMO_MAP, DemoMap, NFHL_LAYER_NAMES, NfhlLayerKey, featuresAt } from '../test/emulators/demo-map';
 import type { UpstreamEmulator } from '../test/emulators/emulator-core';
 import type { EpqsPoint } from '../test/emulators/epqs-emulator';
+import { PublishRefused } from '../test/emulators/emulator-core';
+import { publishOnMap, type PublishableMap } from '../test/emulators/map-publishing';
 import { startEmulators, RunningEmulators } from '../test/emulators/offline';
 import { DEMO_STRUCTURES } from '../test/emulators/structure-footprints';
 import { type Ring, buildingsServing, zoneServing } from '../test/support/hostile-geometry-fuzz';
 import { syntheticCommunityStatusBook } from './community-status-table';
-import { loanBook, loanBookMap } from './loan-book';
+import { LOAN_BOOK_COUNTIES, WATCHED_NATION, loanBook, loanBookMap } from './loan-book';
 import type { Point } from './points';
 import { portfolioAddressBook } from './portfolio';
 
@@ -91,6 +93,29 @@ function serve(map: DemoMap): void {
   Object.assign(served.census, { counties: map.census.counties, zctas: map.census.zctas });
 }
 
+/**
+ * The NFHL layers served, as the emulators' publishing rules change them (map-publishing.ts): a change is made in the
+ * map served, which loadDemoMap replaces whole afterwards (the NFHL emulator's own publishing would keep a copy of
+ * each layer it changed).
+ */
+function servedNfhl(): PublishableMap {
+  return {
+    layer(matches, label) {
+      const key = (Object.keys(NFHL_LAYER_NAMES) as NfhlLayerKey[]).find((k) => matches(NFHL_LAYER_NAMES[k]));
+      if (!served || !key) throw new PublishRefused(`the served map has no layer ${label}`);
+      const map = served;
+      return {
+        features: map.nfhl[key],
+        fieldNames: Object.keys(map.nfhl[key][0]?.attributes ?? {}),
+        replace: (features) => (map.nfhl[key] = features),
+      };
+    },
+  };
+}
+
+/** The counties a loan book crowds in, by the name the scenarios give its nation. */
+const NATIONS = { loanBook: LOAN_BOOK_COUNTIES, watched: WATCHED_NATION };
+
 /** The demo map with the batch portfolios' addresses added to the Census address book. */
 function censusMap(portfolios: { sets: number; size: number } | undefined): DemoMap {
   if (!portfolios) return DEMO_MAP;
@@ -131,9 +156,18 @@ async function handle(req: Request): Promise<unknown> {
     }
     case 'loadLoanBookMap': {
       // Built here from the rows' generator, not sent over IPC: tens of thousands of features.
-      const map = loanBookMap(loanBook(Number(args.rows)));
+      const map = loanBookMap(loanBook(Number(args.rows), NATIONS[(args.nation as keyof typeof NATIONS | undefined) ?? 'loanBook']));
       serve(map);
       return Object.fromEntries(Object.entries(map.nfhl).map(([layer, features]) => [layer, features.length]));
+    }
+    case 'reviseCountyMap': {
+      // Every FIRM panel of the county's map revised, as FEMA publishes a countywide revision.
+      const dfirm = String(args.dfirmId);
+      const panels = need()
+        .nfhl.map.nfhl.firmPanels.filter((panel) => panel.attributes.DFIRM_ID === dfirm)
+        .map((panel) => String(panel.attributes.FIRM_PAN));
+      for (const panel of panels) publishOnMap(servedNfhl(), { change: 'panel_revised', panel, effective: args.effective });
+      return { panels: panels.length };
     }
     case 'loadDemoMap':
       serve(DEMO_MAP);

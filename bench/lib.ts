@@ -164,9 +164,16 @@ export class Emulators {
   setCommunityStatusRows(count: number): Promise<{ rows: number }> {
     return this.ipc.call('setCommunityStatusRows', { count });
   }
-  /** The NFHL and Census emulators serve the map of the loan book of `rows` rows (loan-book.ts) instead of the demo map: its features per layer. */
-  loadLoanBookMap(rows: number): Promise<Tally> {
-    return this.ipc.call('loadLoanBookMap', { rows }, 120_000);
+  /**
+   * The NFHL and Census emulators serve the map of the loan book of `rows` rows (loan-book.ts) instead of the demo
+   * map, over the loan book's counties or the watched nation's: its features per layer.
+   */
+  loadLoanBookMap(rows: number, nation: 'loanBook' | 'watched' = 'loanBook'): Promise<Tally> {
+    return this.ipc.call('loadLoanBookMap', { rows, nation }, 300_000);
+  }
+  /** Every FIRM panel of a county's map (its DFIRM_ID) revised, effective `effective` (YYYY-MM-DD): how many. */
+  reviseCountyMap(dfirmId: string, effective: string): Promise<{ panels: number }> {
+    return this.ipc.call('reviseCountyMap', { dfirmId, effective }, 120_000);
   }
   /** The NFHL and Census emulators serve the demo map again. */
   loadDemoMap(): Promise<void> {

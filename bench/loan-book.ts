@@ -1,6 +1,8 @@
 /**
- * The loan book of the loan-book scenario (scenarios/loan-book.ts) and the NFHL map the emulators serve for it.
- * Both are deterministic (seeded): the benchmark builds the rows, the emulator host builds the map from the same rows.
+ * The loan book of the loan-book scenario (scenarios/loan-book.ts) and the NFHL map the emulators serve for it; the
+ * watch-sweep scenario's million watched locations are such a book too, over a nation with one county more
+ * (WATCHED_NATION). Both are deterministic (seeded): the benchmark builds the rows, the emulator host builds the map
+ * from the same rows.
  *
  * The rows are lat/lon (addresses would only add Census geocoding calls, which is not what is measured), clustered
  * as lenders' books are: 80 % in three counties (Harris TX 35 %, Cook IL 30 %, Hudson NJ 15 %), drawn around each
@@ -26,7 +28,7 @@ import { seeded } from './portfolio';
 /** [west, south, east, north] in degrees. */
 type Box = [number, number, number, number];
 
-interface LoanBookCounty {
+export interface LoanBookCounty {
   name: string;
   basename: string;
   state: string;
@@ -92,7 +94,30 @@ export const LOAN_BOOK_COUNTIES: readonly LoanBookCounty[] = [
   },
 ];
 
-/** The region of a row outside the three counties. */
+/**
+ * The nation of the watch-sweep scenario (scenarios/watch-sweep.ts): the loan book's counties and its tail, and a
+ * small county besides whose map the scenario revises, Boulder County, CO, with 0.3 % of the rows (some thousands of a
+ * national book of a million loans, as a county of its size holds), taken from Hudson's share.
+ */
+export const WATCHED_NATION: readonly LoanBookCounty[] = [
+  ...LOAN_BOOK_COUNTIES.map((county) => (county.basename === 'Hudson' ? { ...county, share: county.share - 0.003 } : county)),
+  {
+    name: 'Boulder County',
+    basename: 'Boulder',
+    state: '08',
+    county: '013',
+    countyns: '00198122',
+    region: '08',
+    box: [-105.69, 39.91, -105.05, 40.26],
+    centre: { lat: 40.02, lon: -105.27 },
+    share: 0.003,
+    jurisdictions: [3, 2],
+    panels: { suffix: 'J', effective: '2012-12-18' },
+    bfeFt: [5090, 3],
+  },
+];
+
+/** The region of a row outside the book's counties. */
 export const TAIL_REGION = -1;
 /** The conterminous United States, as a box. */
 const CONUS: Box = [-124.7, 25.1, -67.0, 49.0];
@@ -118,7 +143,7 @@ const MAP_SEED = 7;
 
 export interface LoanBookRow {
   point: Point;
-  /** Index in LOAN_BOOK_COUNTIES, or TAIL_REGION. */
+  /** Index in the book's counties, or TAIL_REGION. */
   region: number;
   /** Whether it repeats an earlier row's point. */
   repeat: boolean;
@@ -127,31 +152,33 @@ export interface LoanBookRow {
 export interface LoanBook {
   rows: LoanBookRow[];
   distinctPoints: number;
+  /** The counties the rows crowd in (the rest is the tail), and which the map draws. */
+  counties: readonly LoanBookCounty[];
 }
 
-/** The loan book of `size` rows. */
-export function loanBook(size: number): LoanBook {
+/** The loan book of `size` rows, crowding in `counties` (by default the three of the loan-book scenario). */
+export function loanBook(size: number, counties: readonly LoanBookCounty[] = LOAN_BOOK_COUNTIES): LoanBook {
   const random = seeded(BOOK_SEED);
   const rows: LoanBookRow[] = [];
   for (let i = 0; i < size; i++) {
-    rows.push(i % 3 === 2 ? { ...rows[Math.floor(random() * i)], repeat: true } : newRow(random));
+    rows.push(i % 3 === 2 ? { ...rows[Math.floor(random() * i)], repeat: true } : newRow(random, counties));
   }
-  return { rows, distinctPoints: new Set(rows.map(({ point }) => `${point.lat},${point.lon}`)).size };
+  return { rows, distinctPoints: new Set(rows.map(({ point }) => `${point.lat},${point.lon}`)).size, counties };
 }
 
-function newRow(random: () => number): LoanBookRow {
+function newRow(random: () => number, counties: readonly LoanBookCounty[]): LoanBookRow {
   let draw = random();
-  const region = LOAN_BOOK_COUNTIES.findIndex((county) => (draw -= county.share) < 0);
+  const region = counties.findIndex((county) => (draw -= county.share) < 0);
   if (region === TAIL_REGION) {
     for (;;) {
       const lon = CONUS[0] + random() * (CONUS[2] - CONUS[0]);
       const lat = CONUS[1] + random() * (CONUS[3] - CONUS[1]);
       const point = { lat: Math.round(lat * 1e6), lon: Math.round(lon * 1e6) };
       const tile = tileBox(tileOf(point.lon / 1e6, point.lat / 1e6));
-      if (!LOAN_BOOK_COUNTIES.some(({ box }) => boxesOverlap(box, tile))) return { point: asPoint(point), region, repeat: false };
+      if (!counties.some(({ box }) => boxesOverlap(box, tile))) return { point: asPoint(point), region, repeat: false };
     }
   }
-  const { box, centre } = LOAN_BOOK_COUNTIES[region];
+  const { box, centre } = counties[region];
   for (;;) {
     const [dx, dy] = normalPair(random);
     const point = { lat: Math.round((centre.lat + (dy * (box[3] - box[1])) / 4) * 1e6), lon: Math.round((centre.lon + (dx * (box[2] - box[0])) / 4) * 1e6) };
@@ -188,7 +215,7 @@ function tileBox([tx, ty]: [number, number]): Box {
 export function loanBookMap(book: LoanBook): DemoMap {
   const b = new MapBuilder();
   const random = seeded(MAP_SEED);
-  const counties = LOAN_BOOK_COUNTIES.map((county, i) => {
+  const counties = book.counties.map((county, i) => {
     countyLayers(b, county, random);
     return countyRecord({ ...county, oid: 9001 + i }, county.box);
   });

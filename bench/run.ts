@@ -9,7 +9,7 @@
  *                          first checkpoint (every twentieth of the lookups) past the cap and reports how far it got
  *   BENCH_ONLY=a,b         run only these scenarios (cacheHitVsExpress, cold, burst, memory, memoryLarge, mixed,
  *                          includes, batch, batchFairness, elevation, nfipJoin, jobs,
- *                          cachedPicture, coldPicture, loanBook, hostilePolygons, history)
+ *                          cachedPicture, coldPicture, loanBook, hostilePolygons, history, watchSweep)
  *   BENCH_MEMORY_LARGE_ENTRIES=n  also measure memory with CACHE_MAX_ENTRIES=n (default off)
  *   BENCH_BATCH_ROWS=n     rows of each batch (default 10000; 3000 with BENCH_QUICK)
  *   BENCH_BATCH_CONCURRENCY=n  UPSTREAM_MAX_CONCURRENCY of the batch scenarios' service (default 64; a batch gets half)
@@ -21,6 +21,8 @@
  *   BENCH_LOAN_BOOK_ROWS=n     rows of the loan book (default 20000; 3000 with BENCH_QUICK)
  *   BENCH_LOAN_BOOK_TIME_SCALE=k  the loan book's budget is 20 x k calls a second, its upstreams answer in 50 / k ms (default 20)
  *   BENCH_LOAN_BOOK_ORDER=off,on  the loan book's runs in turn, spatial reuse off or on (default off,on; e.g. off,on,on,off)
+ *   BENCH_WATCH_LOCATIONS=n    locations of the swept watch (default 1000000; 100000 with BENCH_QUICK)
+ *   BENCH_WATCH_TIME_SCALE=k   the revised county's re-checks at a budget of 20 x k calls a second, upstreams at 50 / k ms (default 20)
  *
  * Each scenario has its own file under bench/scenarios/, in the order they run (BENCH_ONLY name: file):
  *   cacheHitVsExpress: cache-hit-vs-express.ts   cold: cold.ts   burst: burst.ts
@@ -30,7 +32,7 @@
  *   jobs: jobs.ts (needs redis-server, like scenario 1)
  *   cachedPicture, coldPicture: map-picture.ts   loanBook: loan-book.ts (needs redis-server)
  *   hostilePolygons: hostile-polygons.ts
- *   history: history.ts
+ *   history: history.ts                         watchSweep: watch-sweep.ts (needs redis-server)
  * What they share: config.ts (the figures above, read from the environment), report.ts (table rows, results,
  * log), lib.ts (child processes, HTTP, statistics), interleaved.ts (two variants compared in A-B-B-A rounds:
  * the median and interquartile range of the rounds), points.ts, portfolio.ts and loan-book.ts (what they ask about).
@@ -61,6 +63,7 @@ import { cachedPictureVsJson, coldPictureVsLookup } from './scenarios/map-pictur
 import { memory } from './scenarios/memory';
 import { mixed } from './scenarios/mixed';
 import { nfipJoin } from './scenarios/nfip-join';
+import { watchSweep } from './scenarios/watch-sweep';
 
 /** Scenarios by BENCH_ONLY name, in order; `byDefault: false` ones run only when BENCH_ONLY names them. */
 const SCENARIOS: Array<{ name: string; run: (emulators: Emulators) => Promise<void>; byDefault?: boolean }> = [
@@ -81,6 +84,7 @@ const SCENARIOS: Array<{ name: string; run: (emulators: Emulators) => Promise<vo
   { name: 'loanBook', run: loanBookJob },
   { name: 'hostilePolygons', run: hostilePolygons },
   { name: 'history', run: historyVsPlain },
+  { name: 'watchSweep', run: watchSweep },
 ];
 
 /** The scenarios BENCH_ONLY names; a name no scenario has stops the run before anything starts (a typo would print an empty table). */

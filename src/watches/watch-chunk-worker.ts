@@ -163,6 +163,7 @@ export class WatchChunkWorker extends WorkerHost implements OnApplicationBootstr
       if (due.length === 0) return true;
       const answers = await this.answerAgain(watchId, due, options, Date.parse(sweep.startedAt));
       if (answers === undefined) return false;
+      this.watchMetrics.rechecked(answers.length);
       const before = await this.store.fingerprints(
         watchId,
         due.flatMap((location) => (location.fingerprint ? [location.fingerprint] : [])),

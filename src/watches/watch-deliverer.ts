@@ -8,6 +8,7 @@ import { WatchMetrics } from './watch-metrics';
 import { DELIVERY_PATROL, DeliveryOrder, WATCH_DELIVERY_QUEUE } from './watch-queues';
 import type { WatchRecord } from './watch-record';
 import { WatchStore } from './watch-store';
+import { DeliveryClock } from './webhook/delivery-clock';
 import { nextDeliveryDelayMs } from './webhook/webhook-retry';
 import { WebhookSender } from './webhook/webhook-sender';
 
@@ -36,6 +37,7 @@ export class WatchDeliverer extends WorkerHost implements OnApplicationBootstrap
     private readonly drain: DrainState,
     private readonly metrics: WatchMetrics,
     private readonly redis: JobsRedis,
+    private readonly clock: DeliveryClock,
     @InjectQueue(WATCH_DELIVERY_QUEUE) private readonly queue: Queue<DeliveryOrder>,
   ) {
     super();
@@ -78,11 +80,11 @@ export class WatchDeliverer extends WorkerHost implements OnApplicationBootstrap
     while (!this.drain.stopping.aborted) {
       const record = await this.store.record(watchId);
       if (!record || record.status === 'stopped' || !record.webhookUrl || !record.webhookSecret) return;
-      if (record.webhookNextRetryAt && Date.parse(record.webhookNextRetryAt) > Date.now()) return;
+      if (this.retryWaiting(record)) return;
       const [event] = await this.store.events(watchId, record.deliveredUpTo === '0-0' ? null : record.deliveredUpTo, 1);
       if (!event) return;
       if (!(await this.store.renewLock(this.store.deliveryLock(watchId), lock, DELIVERY_LOCK_MS))) return;
-      const sentAt = new Date();
+      const sentAt = this.clock.now();
       const outcome = await this.sender.deliver({
         url: record.webhookUrl,
         secret: record.webhookSecret,
@@ -118,11 +120,11 @@ export class WatchDeliverer extends WorkerHost implements OnApplicationBootstrap
       this.metrics.delivery('abandoned');
       return true;
     }
-    const retryAt = new Date(Date.now() + delay);
+    const now = this.clock.now();
     await this.store.update(watchId, {
       webhookFailures: failures,
-      webhookNextRetryAt: retryAt.toISOString(),
-      webhookFailingSince: record.webhookFailingSince ?? new Date().toISOString(),
+      webhookNextRetryAt: new Date(now.getTime() + delay).toISOString(),
+      webhookFailingSince: record.webhookFailingSince ?? now.toISOString(),
       webhookLastError: reason,
     });
     await this.queue.add('deliver', { watchId }, { delay, jobId: `retry.${watchId}.${eventId}.${failures}` });
@@ -132,10 +134,14 @@ export class WatchDeliverer extends WorkerHost implements OnApplicationBootstrap
   /** Whether the watch has events not delivered and no retry waiting. */
   private async leftBehind(watchId: string): Promise<boolean> {
     const record = await this.store.record(watchId);
-    if (!record || record.status === 'stopped' || !record.webhookUrl) return false;
-    if (record.webhookNextRetryAt && Date.parse(record.webhookNextRetryAt) > Date.now()) return false;
+    if (!record || record.status === 'stopped' || !record.webhookUrl || this.retryWaiting(record)) return false;
     const last = await this.store.lastEventId(watchId);
     return last !== null && last !== record.deliveredUpTo;
+  }
+
+  /** Whether the watch's next attempt is not due yet: a notice of new events, or a retry woken early, leaves it to its time. */
+  private retryWaiting(record: WatchRecord): boolean {
+    return record.webhookNextRetryAt !== null && Date.parse(record.webhookNextRetryAt) > this.clock.now().getTime();
   }
 
   /** Queues a delivery for every watch with events left behind. */

@@ -124,4 +124,32 @@ describe('WatchStore', () => {
     expect((await client.keys(`flood-zone:watch:${id}*`)).sort()).toEqual([`flood-zone:watch:${id}`]);
     expect((await store.record(id))?.status).toBe('stopped');
   });
+
+  it("keeps a sweep's Status Book copy beside its state, which every chunk's worker reads, and for the next sweep once it ends", async () => {
+    const previous = { '480296': { participating: 'true', program: 'regular', crsClass: 7 } };
+    const read = {
+      '480296': { participating: 'false', program: 'regular', crsClass: 7 },
+      '480287': { participating: 'true', program: 'regular', crsClass: 5 },
+    };
+    await store.beginSweep({ id: 's0', startedAt: '2026-11-27T06:00:00.000Z', full: false, areas: [], communities: [], plan: [], upstreamCalls: 8 }, previous);
+    await store.endSweep(await store.sweepInProgress().then((state) => state!));
+    const state = {
+      id: 's1',
+      startedAt: now.toISOString(),
+      full: false,
+      areas: [],
+      communities: ['480296'],
+      plan: [{ watchId: id, chunks: [0], full: false }],
+      upstreamCalls: 9,
+    };
+
+    await store.beginSweep(state, read);
+
+    // The workers read the plan alone, not the tens of thousands of communities of the book.
+    expect(await store.sweepInProgress()).toEqual(state);
+    expect(await store.lastSweep()).toEqual({ at: '2026-11-27T06:00:00.000Z', statusBook: previous });
+    await store.endSweep(state);
+    expect(await store.sweepInProgress()).toBeUndefined();
+    expect(await store.lastSweep()).toEqual({ at: now.toISOString(), statusBook: read });
+  });
 });

@@ -8,8 +8,13 @@ import type { WatchEvent, WatchRecord, WatchStatus } from './watch-record';
 const PREFIX = 'flood-zone:watch:';
 /** The ids of the watches, scored by creation time: what a sweep goes over. */
 const INDEX = 'flood-zone:watches';
-/** The sweep under way (see SweepState), the copy of the Status Book the last sweep read, when the last one ended. */
+/**
+ * The sweep under way (see SweepState) and the copy of the Status Book it read, kept apart: every chunk's worker reads
+ * the state, and the copy (tens of thousands of communities, megabytes) only the sweep's end. Then the copy the last
+ * sweep read, and when it began.
+ */
 const SWEEP = 'flood-zone:watches:sweep';
+const SWEEP_STATUS_BOOK = 'flood-zone:watches:sweep:status-book';
 const SWEEP_DONE = 'flood-zone:watches:sweep:done';
 const STATUS_BOOK = 'flood-zone:watches:status-book';
 const LAST_SWEEP = 'flood-zone:watches:last-sweep';
@@ -173,8 +178,6 @@ export interface SweepState {
   /** The changed areas and communities the sweep re-checks (null for a full one). */
   areas: Array<{ envelope: readonly [number, number, number, number]; effectiveDate: string | null }>;
   communities: string[];
-  /** The Status Book as this sweep read it, kept for the next one once this one ends. */
-  statusBook: unknown;
   /** What each watch's part of the sweep is: its chunks to re-check and whether it is its full re-check. */
   plan: Array<{ watchId: string; chunks: number[]; full: boolean }>;
   upstreamCalls: number;
@@ -397,8 +400,9 @@ export class WatchStore {
     return state ? (JSON.parse(state) as SweepState) : undefined;
   }
 
-  async beginSweep(state: SweepState): Promise<void> {
-    await this.redis.multi().set(SWEEP, JSON.stringify(state)).del(SWEEP_DONE).exec();
+  /** A sweep planned, with the Status Book as it read it: the copy becomes the next sweep's once this one ends. */
+  async beginSweep(state: SweepState, statusBook: unknown): Promise<void> {
+    await this.redis.multi().set(SWEEP, JSON.stringify(state)).set(SWEEP_STATUS_BOOK, JSON.stringify(statusBook)).del(SWEEP_DONE).exec();
   }
 
   /** Marks a chunk of a watch done in the sweep; false when it already was (a re-check run twice). */
@@ -414,9 +418,9 @@ export class WatchStore {
     return this.redis.scard(SWEEP_DONE);
   }
 
-  /** The sweep ended: the Status Book copy and the time kept for the next one. */
+  /** The sweep ended: its Status Book copy and its time kept for the next one. */
   async endSweep(state: SweepState): Promise<void> {
-    await this.redis.multi().set(STATUS_BOOK, JSON.stringify(state.statusBook)).set(LAST_SWEEP, state.startedAt).del(SWEEP, SWEEP_DONE).exec();
+    await this.redis.multi().rename(SWEEP_STATUS_BOOK, STATUS_BOOK).set(LAST_SWEEP, state.startedAt).del(SWEEP, SWEEP_DONE).exec();
   }
 
   async lastSweep(): Promise<{ at: string | null; statusBook: unknown }> {

@@ -143,11 +143,10 @@ export class WatchSweeper extends WorkerHost implements OnApplicationBootstrap, 
       full: forcedFull,
       areas,
       communities,
-      statusBook: report.statusBook,
       plan,
       upstreamCalls: report.upstreamCalls,
     };
-    await this.store.beginSweep(state);
+    await this.store.beginSweep(state, report.statusBook);
     this.logger.log(
       { sweep: state.id, areas: areas.length, communities: communities.length, chunks: plan.reduce((sum, entry) => sum + entry.chunks.length, 0) },
       'watch sweep planned',

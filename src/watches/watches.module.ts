@@ -18,6 +18,7 @@ import { WatchStore } from './watch-store';
 import { WatchSweeper } from './watch-sweeper';
 import { StoredWatches, UnavailableWatches, Watches } from './watches';
 import { WatchesController } from './watches.controller';
+import { DeliveryClock } from './webhook/delivery-clock';
 import { WebhookSender } from './webhook/webhook-sender';
 
 /** A chunk that failed (not one whose worker died) is tried this often before the sweep counts it done. */
@@ -94,6 +95,7 @@ export class WatchesModule {
               maxResponseBytes: DELIVERY_MAX_RESPONSE_BYTES,
             }),
         },
+        DeliveryClock,
         WatchChunkWorker,
         WatchSweeper,
         WatchDeliverer,

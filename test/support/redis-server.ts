@@ -5,7 +5,10 @@
  */
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const INSTALL_REDIS = 'install Redis and run the tests again (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis)';
@@ -106,6 +109,66 @@ export class DisposableRedis {
       running.once('exit', () => resolve());
       running.kill('SIGKILL');
     });
+  }
+}
+
+/** A redis-server of the test's own with the settings the compose file gives Redis: it survives a restart. */
+export class PersistentRedis {
+  private process?: ChildProcess;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'jobs-redis-'));
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<PersistentRedis> {
+    const redis = new PersistentRedis(await closedPort());
+    await redis.resume();
+    return redis;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async resume(): Promise<void> {
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.dir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+    ];
+    this.process = spawn('redis-server', args, { stdio: 'ignore', env: process.env });
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if (await redisAnswers(this.port)) return;
+      await sleep(50);
+    }
+    throw new Error('redis-server did not start');
+  }
+
+  /** A clean stop (SHUTDOWN writes the append-only file out), as an orchestrator restarting Redis does. */
+  async restart(downMs: number): Promise<void> {
+    const stopped = new Promise((resolve) => this.process!.once('exit', resolve));
+    redisCli(this.port, 'shutdown');
+    await stopped;
+    await sleep(downMs);
+    await this.resume();
+  }
+
+  async stop(): Promise<void> {
+    const running = this.process;
+    if (running && running.exitCode === null) {
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -6,79 +6,15 @@
  * processes answering chunks that share points at the same moment ask the upstreams once per point. A process
  * stopped or killed while loading rows leaves nothing cut short behind and loses almost nothing it had loaded.
  */
-import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DEMO_PLACES, startEmulators, type RunningEmulators } from '../../emulators';
 import type { CallRecord } from '../../emulators/emulator-core';
 import { BuiltService } from '../../support/built-service';
-import { closedPort, redisAnswers, redisCli } from '../../support/redis-server';
+import { PersistentRedis } from '../../support/redis-server';
 import { sleep } from '../../support/stack';
 
 const JOBS = '/flood-zone/jobs';
 const RATE = 150;
 const DISTINCT_POINTS = 300;
-
-/** A redis-server of the test's own with the settings the compose file gives Redis: it survives a restart. */
-class PersistentRedis {
-  private process?: ChildProcess;
-  private readonly dir = mkdtempSync(join(tmpdir(), 'jobs-redis-'));
-
-  private constructor(readonly port: number) {}
-
-  static async start(): Promise<PersistentRedis> {
-    const redis = new PersistentRedis(await closedPort());
-    await redis.resume();
-    return redis;
-  }
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async resume(): Promise<void> {
-    const args = [
-      '--port',
-      String(this.port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      this.dir,
-      '--appendonly',
-      'yes',
-      '--save',
-      '',
-      '--maxmemory-policy',
-      'noeviction',
-    ];
-    this.process = spawn('redis-server', args, { stdio: 'ignore' });
-    for (let attempt = 0; attempt < 100; attempt++) {
-      if (await redisAnswers(this.port)) return;
-      await sleep(50);
-    }
-    throw new Error('redis-server did not start');
-  }
-
-  /** A clean stop (SHUTDOWN writes the append-only file out), as an orchestrator restarting Redis does. */
-  async restart(downMs: number): Promise<void> {
-    const stopped = new Promise((resolve) => this.process!.once('exit', resolve));
-    redisCli(this.port, 'shutdown');
-    await stopped;
-    await sleep(downMs);
-    await this.resume();
-  }
-
-  async stop(): Promise<void> {
-    const running = this.process;
-    if (running && running.exitCode === null) {
-      const exited = new Promise((resolve) => running.once('exit', resolve));
-      running.kill('SIGKILL');
-      await exited;
-    }
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
 
 type Point = { lat: number; lon: number };
 

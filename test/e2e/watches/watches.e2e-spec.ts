@@ -12,10 +12,8 @@ import { Webhook } from 'standardwebhooks';
 import { demoPlace } from '../../emulators';
 import { call } from '../../support/portfolio-jobs';
 import { DisposableRedis, redisCli } from '../../support/redis-server';
-import { sleep, Stack, startStack } from '../../support/stack';
-import { WATCH_SWEEP_QUEUE } from '../../../src/watches/watch-queues';
-
-const WATCHES = '/flood-zone/watches';
+import { Stack, startStack } from '../../support/stack';
+import { publish, sweepQueue, WATCHES, watchUntil as watchOf } from '../../support/watches';
 
 let redis: DisposableRedis;
 let stack: Stack;
@@ -45,7 +43,7 @@ beforeAll(async () => {
     WATCH_WEBHOOK_ALLOW_PRIVATE: 'true',
     WATCH_WEBHOOK_ALLOW_HTTP: 'true',
   });
-  sweeps = new Queue(WATCH_SWEEP_QUEUE, { connection: { url: redis.url } });
+  sweeps = sweepQueue(redis.url);
 });
 afterAll(async () => {
   await sweeps?.close();
@@ -57,15 +55,7 @@ afterAll(async () => {
 const post = (path: string, body: unknown, type = 'application/json') =>
   call(stack.url, path, { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
-/** Polls the watch until `done` holds for its status (events come from other replicas' workers: there is no push). */
-async function watchUntil(id: string, done: (status: any) => boolean): Promise<any> {
-  for (let attempt = 0; attempt < 1200; attempt++) {
-    const { body } = await call(stack.url, `${WATCHES}/${id}`);
-    if (done(body)) return body;
-    await sleep(100);
-  }
-  throw new Error(`watch ${id} never reached the state waited for`);
-}
+const watchUntil = (id: string, done: (status: any) => boolean) => watchOf(stack.url, id, done);
 
 /** Runs one sweep (a full re-check unless `full` is false) through the sweep queue and waits until the watch says it was swept after it. */
 async function sweep(id: string, full = true): Promise<any> {
@@ -179,18 +169,10 @@ it('baselines a watch, then a sweep writes exactly one event for the one locatio
   expect(metrics).toMatch(/^watch_events_total\{kind="map_change_withdrawn"\} 1$/m);
   expect(metrics).toMatch(/^watch_deliveries_total\{outcome="delivered"\} 1$/m);
   expect(metrics).toMatch(/^watch_sweeps_total\{outcome="completed"\} [3-9]$/m);
+  // The sweep where nothing changed answered nobody again; the two full re-checks, the three locations each.
+  expect(metrics).toMatch(/^watch_rechecked_locations_total 6$/m);
   expect(metrics).toMatch(/^watched_locations 3$/m);
 });
-
-/** Publishes a map change on an emulator, as FEMA publishes one (POST /_emulator/publish). */
-async function publish(emulatorBaseUrl: string, change: Record<string, unknown>): Promise<void> {
-  const answer = await fetch(`${new URL(emulatorBaseUrl).origin}/_emulator/publish`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(change),
-  });
-  expect(answer.status).toBe(201);
-}
 
 it('re-checks, in a sweep that is not a full re-check, only the locations inside what FEMA published: a LOMR takes one of them out of the SFHA', async () => {
   const sacramento = place('sacramento-ar');
@@ -216,7 +198,11 @@ it('re-checks, in a sweep that is not a full re-check, only the locations inside
     zone: { FLD_ZONE: 'X', ZONE_SUBTY: 'AREA OF MINIMAL FLOOD HAZARD', SFHA_TF: 'F' },
   });
   stack.emulators.resetCalls();
+  const rechecked = async () => Number(/^watch_rechecked_locations_total (\d+)$/m.exec((await call(stack.url, '/metrics')).text)?.[1]);
+  const before = await rechecked();
   await sweep(id, false);
+  // Answered again: the two locations at the levee (this watch's and the first test's), and no other.
+  expect((await rechecked()) - before).toBe(2);
 
   // The place far from the change was not asked again (the one inside it was: its event), and the geocoder never.
   expect(stack.emulators.census.callsMatching()).toEqual([]);
