@@ -1,8 +1,9 @@
 /**
  * Watches across replicas: three built service processes (dist/main.js, as operators run it) sharing one Redis in
- * front of the emulators. FEMA withdraws a preliminary map; during the sweep that finds it, one process is SIGKILLed
- * and another SIGTERMed: the third finishes the sweep, and every location the withdrawal changed gets exactly one
- * event, none of the others any, each delivered to the webhook (at least once, always with the same id).
+ * front of the emulators. FEMA withdraws a preliminary map; during the sweep that finds it, with a delivery to the
+ * webhook under way (the receiver holds its answer), one process is SIGKILLed and another SIGTERMed: the third
+ * finishes the sweep and the deliveries, and every location the withdrawal changed gets exactly one event, none of
+ * the others any, each delivered to the webhook (at least once, always with the same id).
  */
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -29,6 +30,9 @@ let receiver: Server;
 const services: BuiltService[] = [];
 /** The webhook-id of every delivery received, in order (a repeat is allowed: at least once). */
 const deliveries: string[] = [];
+/** The first delivery's answer waits for this: the replicas are stopped while it is under way. */
+let releaseFirstDelivery!: () => void;
+const firstDeliveryReleased = new Promise<void>((resolve) => (releaseFirstDelivery = resolve));
 
 async function json(url: string, init?: RequestInit): Promise<any> {
   const response = await fetch(url, init);
@@ -83,7 +87,8 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       deliveries.push(String(req.headers['webhook-id']));
-      res.writeHead(200).end();
+      if (deliveries.length === 1) void firstDeliveryReleased.then(() => res.writeHead(200).end());
+      else res.writeHead(200).end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -95,7 +100,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-it('three processes, one SIGKILLed and one SIGTERMed during the sweep: every changed location gets exactly one event, delivered', async () => {
+it('three processes, one SIGKILLed and one SIGTERMed during the sweep and a delivery: every changed location gets exactly one event, delivered', async () => {
   const [staying, killed, stopped] = [await startService(), await startService(), await startService()];
   const locations = POINTS.map((point, n) => ({ id: `loan-${n}`, ...point }));
   const webhook = { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events` };
@@ -137,8 +142,11 @@ it('three processes, one SIGKILLed and one SIGTERMed during the sweep: every cha
   }
   // Some chunks re-checked: the sweep is under way.
   while (Number(redisCli(redis.port, 'scard', 'flood-zone:watches:sweep:done')) < 1) await sleep(50);
+  // And a delivery under way: the first one sent, its answer held.
+  while (deliveries.length < 1) await sleep(50);
   killed.process.kill('SIGKILL');
   stopped.process.kill('SIGTERM');
+  releaseFirstDelivery();
   expect(await stopped.exited).toEqual({ code: 0, signal: null });
 
   const swept = await waitFor(staying, id, (watch) => watch.lastSweepAt !== null && watch.deliveries.pending === 0 && watch.events > 0);
