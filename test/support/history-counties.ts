@@ -3,7 +3,7 @@
  * per county drive them: the tracts (the Census emulator's 0.02° squares), the rows in them, the claims alike, the
  * OpenFEMA calls counted at its emulator, a job's rows and single lookups' records to compare them with.
  */
-import type { ClaimGroup } from '../emulators';
+import type { ClaimGroup, OpenFemaRow } from '../emulators';
 import { tractGeoidAt } from '../emulators/census-tracts';
 import { JOBS, type RowLine, call, finished, submitCsv } from './portfolio-jobs';
 import type { Stack } from './stack';
@@ -97,4 +97,24 @@ export async function singleLookups(stack: Stack, points: Point[]): Promise<unkn
   const answers = await Promise.all(points.map((p) => stack.get(`/flood-zone?lat=${p.lat}&lon=${p.lon}&include=history`)));
   expect(answers.map(({ status }) => status)).toEqual(points.map(() => 200));
   return answers.map(({ body }) => body.result.history);
+}
+
+/** A county's NFIP rows as the OpenFEMA emulator serves them. */
+export interface CountyRows {
+  claims: OpenFemaRow[];
+  policies: OpenFemaRow[];
+}
+
+/** Has every stack's OpenFEMA emulator serve the counties' claims and policies (and nothing else of those datasets). */
+export function serveCountyRows(stacks: Stack[], counties: CountyRows[]): void {
+  for (const stack of stacks) {
+    stack.emulators.openfema.setRecords(
+      'NfipClaims',
+      counties.flatMap(({ claims }) => claims),
+    );
+    stack.emulators.openfema.setRecords(
+      'NfipPolicies',
+      counties.flatMap(({ policies }) => policies),
+    );
+  }
 }

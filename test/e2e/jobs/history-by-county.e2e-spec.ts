@@ -6,9 +6,10 @@
  * county whose download fails leaves its rows asking per tract, never answered as empty.
  */
 import { TRACTS_BEFORE_COUNTY } from '../../../src/parts/history/tract-records.client';
-import { type OpenFemaRow, demoClaims, demoPolicies } from '../../emulators';
+import { demoClaims, demoPolicies } from '../../emulators';
 import {
   type County,
+  type CountyRows,
   HARRIS,
   KING,
   countyWide,
@@ -17,6 +18,7 @@ import {
   historyJob,
   recordCalls,
   rowsIn,
+  serveCountyRows,
   singleLookups,
   tractAlone,
   tractCentres,
@@ -33,7 +35,7 @@ const PAGE_CAP = 50;
  * The county's record: claims in 4 of the job's tracts (one with 3, withheld) and in the 9th, policies in force in 3; the
  * other 4 of the job's tracts have none. 61 claims and 56 records of policies in force (65 policies): two pages each of the county.
  */
-function countyRecords(county: County): { claims: OpenFemaRow[]; policies: OpenFemaRow[] } {
+function countyRecords(county: County): CountyRows {
   const tracts = tractCentres(county).map((centre) => tractOf(county, centre));
   return {
     claims: [
@@ -59,17 +61,7 @@ beforeAll(async () => {
   redis = await DisposableRedis.start();
   jobs = await startStack({ REDIS_URL: redis.url, JOBS_REDIS_URL: redis.url }, { openfema: { pageCap: PAGE_CAP } });
   single = await startStack({}, { openfema: { pageCap: PAGE_CAP } });
-  const records = [HARRIS, KING].map(countyRecords);
-  for (const stack of [jobs, single]) {
-    stack.emulators.openfema.setRecords(
-      'NfipClaims',
-      records.flatMap(({ claims }) => claims),
-    );
-    stack.emulators.openfema.setRecords(
-      'NfipPolicies',
-      records.flatMap(({ policies }) => policies),
-    );
-  }
+  serveCountyRows([jobs, single], [HARRIS, KING].map(countyRecords));
 });
 afterAll(async () => {
   await jobs?.close();

@@ -8,9 +8,10 @@
  */
 import { UPSTREAM_BY_NAME } from '../../../src/common/upstream/upstream-registry';
 import { TRACTS_BEFORE_COUNTY } from '../../../src/parts/history/tract-records.client';
-import { type OpenFemaRow, demoClaims, demoPolicies } from '../../emulators';
+import { demoClaims, demoPolicies } from '../../emulators';
 import {
   type County,
+  type CountyRows,
   HARRIS,
   KING,
   blockGroupsAsked,
@@ -20,6 +21,7 @@ import {
   historyJob,
   recordCalls,
   rowsIn,
+  serveCountyRows,
   singleLookups,
   tractAlone,
   tractCentres,
@@ -39,7 +41,7 @@ const tractsOf = (county: County) => tractCentres(county).map((centre) => tractO
  * Harris County's record: 150 claims, two ranges' worth. The job's tracts' codes all begin with 2, the first two
  * columns of them (and the 9th) with 22 and 23, 75 claims in each; 2 of the 8 tracts have none, one has 5 (withheld).
  */
-function harrisRecords(): { claims: OpenFemaRow[]; policies: OpenFemaRow[] } {
+function harrisRecords(): CountyRows {
   const tracts = tractsOf(HARRIS);
   const claims = (tract: number, ...groups: Parameters<typeof demoClaims>[2]) => demoClaims(tracts[tract]!, HARRIS.postal, groups);
   return {
@@ -60,7 +62,7 @@ function harrisRecords(): { claims: OpenFemaRow[]; policies: OpenFemaRow[] } {
  * King County's record: the 1st and 5th of the job's tracts, whose codes share their first 3 digits, 70 claims each
  * (each fits the cap alone, together they do not), two others a few.
  */
-function kingRecords(): { claims: OpenFemaRow[]; policies: OpenFemaRow[] } {
+function kingRecords(): CountyRows {
   const tracts = tractsOf(KING);
   const claims = (tract: number, ...groups: Parameters<typeof demoClaims>[2]) => demoClaims(tracts[tract]!, KING.postal, groups);
   return {
@@ -87,17 +89,7 @@ beforeAll(async () => {
     cap.restore();
   }
   single = await startStack({}, { openfema: { pageCap: PAGE_CAP } });
-  const records = [harrisRecords(), kingRecords()];
-  for (const stack of [jobs, single]) {
-    stack.emulators.openfema.setRecords(
-      'NfipClaims',
-      records.flatMap(({ claims }) => claims),
-    );
-    stack.emulators.openfema.setRecords(
-      'NfipPolicies',
-      records.flatMap(({ policies }) => policies),
-    );
-  }
+  serveCountyRows([jobs, single], [harrisRecords(), kingRecords()]);
 });
 afterAll(async () => {
   await jobs?.close();
