@@ -1,6 +1,7 @@
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
 import { connectIoRedis, REDIS_CONNECT_TIMEOUT_MS } from '../common/redis-connection';
+import { jobsUnavailable } from './job-errors';
 
 /**
  * How long one command of the chunk workers may take before it fails. Unlike the cache, job data cannot fall
@@ -57,6 +58,22 @@ export function isRedisOutage(error: unknown): boolean {
 export async function undoAfter(error: unknown, undo: () => Promise<unknown>): Promise<void> {
   const undone = undo().catch(() => undefined);
   if (!isRedisOutage(error)) await undone;
+}
+
+/** Throws 503 JOBS_UNAVAILABLE, saying why, unless jobs (and watches, kept in the same Redis) can be served now. */
+export function assertServable({ state, reason }: JobsAvailability): void {
+  if (state !== 'ready') throw jobsUnavailable(reason ?? JOBS_REDIS_NOT_ANSWERING);
+}
+
+/** `work` once jobs can be served by `redis`; a Redis that fails it meanwhile (away, hung, loading) is a 503 too, never a 500. */
+export async function servedBy<T>(redis: Pick<JobsRedis, 'availability'>, work: () => Promise<T>): Promise<T> {
+  assertServable(redis.availability());
+  try {
+    return await work();
+  } catch (error) {
+    if (isRedisOutage(error)) throw jobsUnavailable(redis.availability().reason ?? JOBS_REDIS_NOT_ANSWERING);
+    throw error;
+  }
 }
 
 /** The eviction policy that `INFO memory` reports; undefined when it says none (a Redis that hides it). */

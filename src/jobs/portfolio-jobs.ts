@@ -7,7 +7,7 @@ import type { LookupOptions } from '../lookup/location-query';
 import { jobNotFinished, jobNotFound, jobsUnavailable } from './job-errors';
 import { JobRecord, JobStatusView, jobStatusView } from './job-record';
 import type { JobStore } from './job-store';
-import { isRedisOutage, JOBS_NOT_CONFIGURED, JOBS_REDIS_NOT_ANSWERING, JobsAvailability, JobsRedis, undoAfter } from './jobs-redis';
+import { assertServable, isRedisOutage, servedBy, JOBS_NOT_CONFIGURED, JobsAvailability, JobsRedis, undoAfter } from './jobs-redis';
 
 /** The queue of chunks, one BullMQ job per chunk of a portfolio job. */
 export const CHUNK_QUEUE = 'flood-zone-job-chunks';
@@ -35,8 +35,7 @@ export abstract class PortfolioJobs {
   abstract availability(): JobsAvailability;
   /** Throws 503 JOBS_UNAVAILABLE, saying why, unless jobs can be served now. */
   assertAvailable(): void {
-    const { state, reason } = this.availability();
-    if (state !== 'ready') throw jobsUnavailable(reason ?? JOBS_REDIS_NOT_ANSWERING);
+    assertServable(this.availability());
   }
   /**
    * Stores the rows chunk by chunk as `rows` gives them, then queues their chunks; the job as first seen, with
@@ -99,30 +98,19 @@ export class QueuedPortfolioJobs extends PortfolioJobs {
   }
 
   submit(rows: AsyncIterable<unknown>, options: LookupOptions, notes: BodyNotes): Promise<JobStatusView> {
-    return this.served(() => this.stored(rows, options, notes));
+    return servedBy(this.redis, () => this.stored(rows, options, notes));
   }
 
   status(id: string): Promise<JobStatusView> {
-    return this.served(async () => jobStatusView(await this.record(id), Date.now()));
+    return servedBy(this.redis, async () => jobStatusView(await this.record(id), Date.now()));
   }
 
   results(id: string): Promise<JobResults> {
-    return this.served(() => this.answers(id));
+    return servedBy(this.redis, () => this.answers(id));
   }
 
   cancel(id: string): Promise<void> {
-    return this.served(() => this.cancelled(id));
-  }
-
-  /** `work` once jobs can be served; a Redis that fails it meanwhile (away, hung, loading) is a 503 too, never a 500. */
-  private async served<T>(work: () => Promise<T>): Promise<T> {
-    this.assertAvailable();
-    try {
-      return await work();
-    } catch (error) {
-      if (isRedisOutage(error)) throw jobsUnavailable(this.redis.availability().reason ?? JOBS_REDIS_NOT_ANSWERING);
-      throw error;
-    }
+    return servedBy(this.redis, () => this.cancelled(id));
   }
 
   private async stored(rows: AsyncIterable<unknown>, options: LookupOptions, notes: BodyNotes): Promise<JobStatusView> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { jobsUnavailable } from '../jobs/job-errors';
-import { isRedisOutage, JOBS_NOT_CONFIGURED, JOBS_REDIS_NOT_ANSWERING, JobsAvailability, JobsRedis, undoAfter } from '../jobs/jobs-redis';
+import { assertServable, isRedisOutage, servedBy, JOBS_NOT_CONFIGURED, JobsAvailability, JobsRedis, undoAfter } from '../jobs/jobs-redis';
 import { ApiError } from '../common/api-error';
 import { newWebhookSecret } from './webhook/webhook-signature';
 import { WatchWorkOrder, workOrderId } from './watch-queues';
@@ -52,8 +52,7 @@ export interface EventPage {
 export abstract class Watches {
   abstract availability(): JobsAvailability;
   assertAvailable(): void {
-    const { state, reason } = this.availability();
-    if (state !== 'ready') throw jobsUnavailable(reason ?? JOBS_REDIS_NOT_ANSWERING);
+    assertServable(this.availability());
   }
   abstract create(watch: NewWatch): Promise<CreatedWatch>;
   abstract status(id: string): Promise<WatchStatusView>;
@@ -109,7 +108,7 @@ export class StoredWatches extends Watches {
   }
 
   create(watch: NewWatch): Promise<CreatedWatch> {
-    return this.served(async () => {
+    return servedBy(this.redis, async () => {
       const id = randomUUID();
       const chunks = await this.storeRows(id, 0, watch.rows);
       const secret = watch.webhookUrl ? newWebhookSecret() : null;
@@ -135,11 +134,11 @@ export class StoredWatches extends Watches {
   }
 
   status(id: string): Promise<WatchStatusView> {
-    return this.served(async () => this.view(await this.record(id)));
+    return servedBy(this.redis, async () => this.view(await this.record(id)));
   }
 
   stop(id: string): Promise<void> {
-    return this.served(async () => {
+    return servedBy(this.redis, async () => {
       const record = await this.record(id);
       if (record.status === 'stopped') throw watchNotFound(id);
       await this.store.stop(id, new Date());
@@ -147,7 +146,7 @@ export class StoredWatches extends Watches {
   }
 
   addLocations(id: string, rows: WatchInputRow[]): Promise<WatchStatusView> {
-    return this.served(async () => {
+    return servedBy(this.redis, async () => {
       const record = await this.record(id);
       if (record.status === 'stopped') throw watchNotFound(id);
       const chunks = Math.ceil(rows.length / WATCH_CHUNK_LOCATIONS);
@@ -160,7 +159,7 @@ export class StoredWatches extends Watches {
   }
 
   removeLocation(id: string, locationId: string): Promise<void> {
-    return this.served(async () => {
+    return servedBy(this.redis, async () => {
       const record = await this.record(id);
       if (record.status === 'stopped') throw watchNotFound(id);
       for (let attempt = 0; attempt < 5; attempt++) {
@@ -173,7 +172,7 @@ export class StoredWatches extends Watches {
   }
 
   events(id: string, after: string | null, limit: number): Promise<EventPage> {
-    return this.served(async () => {
+    return servedBy(this.redis, async () => {
       if (after !== null && !EVENT_ID.test(after))
         throw new ApiError(400, 'INVALID_PARAMETERS', 'after must be the id of an event of this watch (as 1764355200000-0).');
       const record = await this.record(id);
@@ -181,17 +180,6 @@ export class StoredWatches extends Watches {
       const events = await this.store.events(id, after, limit);
       return { watchId: id, events, next: events.at(-1)?.id ?? after };
     });
-  }
-
-  /** `work` once jobs can be served; a Redis that fails it meanwhile is a 503 too, never a 500. */
-  private async served<T>(work: () => Promise<T>): Promise<T> {
-    this.assertAvailable();
-    try {
-      return await work();
-    } catch (error) {
-      if (isRedisOutage(error)) throw jobsUnavailable(this.redis.availability().reason ?? JOBS_REDIS_NOT_ANSWERING);
-      throw error;
-    }
   }
 
   /** Stores rows and their ids chunk by chunk from chunk `first`: their number of chunks. An id already watched is a 400, and nothing is left of the rows. */
